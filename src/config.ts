@@ -1,0 +1,135 @@
+// Configuration (operations.md): every setting is an environment variable, also accepted as a
+// --kebab-case flag of `billvend serve`. Defaults make `npm start` on a fresh clone a working server.
+import { isIP } from 'node:net';
+import { parse_cidr, type CidrBlock } from './lib/ip-address.js';
+
+export interface ProviderConfig {
+  base_url: string;
+  api_key: string;
+  secret_key: string;
+  public_key: string;
+  timeout_ms: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  admin_port: number;
+  admin_host: string;
+  admin_token: string | null;
+  data_dir: string;
+  log_level: string;
+  time_scale: number;
+  demo: 'auto' | 'on' | 'off';
+  cors_origins: string[];
+  trusted_proxies: CidrBlock[];
+  webhook_allow_private_targets: boolean;
+  funding_webhook_secret: string | null;
+  master_key: string | null;
+  provider: ProviderConfig | null;
+  production: boolean;
+  /** Base URLs shown in the docs and the demo banner. */
+  public_base_url: string | null;
+}
+
+export const default_cors_origins = [
+  'https://app.billvend.ng',
+  'https://business.billvend.ng',
+  'https://docs.billvend.ng',
+];
+
+export class ConfigError extends Error {}
+
+/** Reads --kebab-case flags into an environment-shaped map (flag --admin-port 9000 → ADMIN_PORT). */
+export function flags_to_env(argv: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    const name = (eq === -1 ? arg.slice(2) : arg.slice(2, eq)).replaceAll('-', '_').toUpperCase();
+    let value: string;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[++i];
+    else value = '1';
+    out[name] = value;
+  }
+  return out;
+}
+
+function port(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new ConfigError(`${name} must be a port number (0-65535), got "${text}"`);
+  return Number(text);
+}
+
+function host(name: string, text: string | undefined, fallback: string): string {
+  if (text === undefined || text === '') return fallback;
+  if (isIP(text) === 0 && text !== 'localhost') throw new ConfigError(`${name} must be an IP address, got "${text}"`);
+  return text;
+}
+
+function flag(name: string, text: string | undefined): boolean {
+  if (text === undefined || text === '' || text === '0' || text === 'false') return false;
+  if (text === '1' || text === 'true') return true;
+  throw new ConfigError(`${name} must be 0 or 1, got "${text}"`);
+}
+
+export function load_config(env: Record<string, string | undefined>): Config {
+  const time_scale = env.TIME_SCALE === undefined || env.TIME_SCALE === '' ? 1 : Number(env.TIME_SCALE);
+  if (!Number.isFinite(time_scale) || time_scale <= 0 || time_scale > 1000) {
+    throw new ConfigError(`TIME_SCALE must be a positive number, got "${env.TIME_SCALE}"`);
+  }
+  const log_level = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(log_level)) {
+    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  let demo: Config['demo'] = 'auto';
+  if (env.DEMO !== undefined && env.DEMO !== '') demo = flag('DEMO', env.DEMO) ? 'on' : 'off';
+
+  const cors_origins = env.CORS_ORIGINS === undefined
+    ? default_cors_origins
+    : env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  for (const origin of cors_origins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`CORS_ORIGINS entry "${origin}" is not an origin such as https://app.example.com`);
+  }
+  const trusted_proxies: CidrBlock[] = [];
+  for (const text of (env.TRUSTED_PROXIES ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '')) {
+    const block = parse_cidr(text);
+    if (block === null) throw new ConfigError(`TRUSTED_PROXIES entry "${text}" is not an IP address or CIDR block`);
+    trusted_proxies.push(block);
+  }
+
+  let provider: ProviderConfig | null = null;
+  if (env.PROVIDER_BASE_URL) {
+    const timeout_ms = env.PROVIDER_TIMEOUT_MS ? Number(env.PROVIDER_TIMEOUT_MS) : 15_000;
+    if (!Number.isInteger(timeout_ms) || timeout_ms < 100) throw new ConfigError('PROVIDER_TIMEOUT_MS must be an integer ≥ 100');
+    provider = {
+      base_url: env.PROVIDER_BASE_URL.replace(/\/+$/, ''),
+      api_key: env.PROVIDER_API_KEY ?? '',
+      secret_key: env.PROVIDER_SECRET_KEY ?? '',
+      public_key: env.PROVIDER_PUBLIC_KEY ?? '',
+      timeout_ms,
+    };
+  }
+
+  return {
+    port: port('PORT', env.PORT, 8080),
+    host: host('HOST', env.HOST, '0.0.0.0'),
+    admin_port: port('ADMIN_PORT', env.ADMIN_PORT, 8081),
+    admin_host: host('ADMIN_HOST', env.ADMIN_HOST, '127.0.0.1'),
+    admin_token: env.ADMIN_TOKEN || null,
+    data_dir: env.DATA_DIR || 'data/store',
+    log_level,
+    time_scale,
+    demo,
+    cors_origins,
+    trusted_proxies,
+    webhook_allow_private_targets: flag('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS),
+    funding_webhook_secret: env.FUNDING_WEBHOOK_SECRET || null,
+    master_key: env.MASTER_KEY || null,
+    provider,
+    production: env.NODE_ENV === 'production',
+    public_base_url: env.PUBLIC_BASE_URL || null,
+  };
+}

@@ -1,0 +1,312 @@
+// The account actor: the only code that changes an account's state (style.md "Shape of the code").
+// It holds the account's profile, wallets, keys, PIN state and in-flight idempotency records in memory.
+// Each command runs validate → prepare → apply synchronously, stages its changes in the journal and
+// returns its outcome as data; the caller replies once the journal says the changes are durable.
+// Because a command never awaits, the event loop is the actor's mailbox: two commands of one account
+// never interleave.
+import type { Engine } from './engine.js';
+import {
+  assert_account,
+  assert_entry,
+  assert_wallet,
+  type AccountRecord,
+  type Environment,
+  type KeyRecord,
+  type Scope,
+  type WalletEntry,
+  type WalletEntryType,
+  type WalletRecord,
+} from './records.js';
+import { api_error, type ApiError } from '../errors.js';
+import { lagos_day } from '../lib/time-format.js';
+import { parse_cidr, type CidrBlock } from '../lib/ip-address.js';
+
+export type Outcome<T> = { ok: true; value: T; replayed?: boolean } | { ok: false; error: ApiError };
+
+export function ok<T>(value: T): Outcome<T> {
+  return { ok: true, value };
+}
+
+export function failed<T>(error: ApiError): Outcome<T> {
+  return { ok: false, error };
+}
+
+/** A key as the front end uses it: its record, its parsed allowlist and its rate window. */
+export class KeyState {
+  readonly cidrs: CidrBlock[];
+  window_start_ms = 0;
+  window_count = 0;
+  /** last_used_at is persisted at most once a minute per key; see touch(). */
+  last_used_persisted_us = 0;
+
+  constructor(public record: KeyRecord) {
+    this.cidrs = record.ip_allowlist.map((text) => {
+      const block = parse_cidr(text);
+      if (block === null) throw new Error(`assertion failed: stored allowlist entry "${text}" does not parse`);
+      return block;
+    });
+    this.last_used_persisted_us = record.last_used_us ?? 0;
+  }
+
+  has_scope(scope: Scope | null): boolean {
+    if (scope === null) return true;
+    return this.record.scopes.includes('*') || this.record.scopes.includes(scope);
+  }
+}
+
+/** Daily purchase limits by KYC level in kobo (decisions.md, CBN tiered KYC), live and test alike. */
+export const kyc_daily_limit_kobo: readonly number[] = [0, 50_000_00, 200_000_00, 5_000_000_00];
+
+export const active_keys_max = 5;
+export const pin_failures_max = 5;
+export const pin_lock_ms = 30 * 60 * 1000;
+
+export interface NewKeyInput {
+  name: string;
+  environment: Environment;
+  scopes: Scope[];
+  ip_allowlist: string[];
+  rate_limit_per_minute: number;
+  expires_ms: number | null;
+  key_hash: string;
+  key_hint: string;
+}
+
+export class AccountActor {
+  readonly wallets: Record<Environment, WalletRecord>;
+  readonly keys = new Map<number, KeyState>();
+  /** Resolves when every change this actor has staged is durable; reads wait on it. */
+  private pending: Promise<void> | null = null;
+
+  constructor(
+    readonly engine: Engine,
+    public account: AccountRecord,
+    live: WalletRecord,
+    test: WalletRecord,
+  ) {
+    this.wallets = { live, test };
+  }
+
+  get id(): number {
+    return this.account.id;
+  }
+
+  // ---- Journal plumbing -------------------------------------------------------------------------
+
+  /** Stages a change of this account and remembers that reads must wait for it. */
+  stage_put(db: Parameters<Engine['journal']['put']>[1], key: Parameters<Engine['journal']['put']>[2], value: unknown): void {
+    this.engine.journal.put(this.id, db, key, value);
+    this.mark_pending();
+  }
+
+  stage_remove(db: Parameters<Engine['journal']['remove']>[1], key: Parameters<Engine['journal']['remove']>[2]): void {
+    this.engine.journal.remove(this.id, db, key);
+    this.mark_pending();
+  }
+
+  private mark_pending(): void {
+    const durable = this.engine.journal.durable();
+    if (this.pending === durable) return;
+    this.pending = durable;
+    durable.then(
+      () => {
+        if (this.pending === durable) this.pending = null;
+      },
+      () => {
+        if (this.pending === durable) this.pending = null;
+      },
+    );
+  }
+
+  /** Null when everything this actor has said is already durable (the common case: reply at once). */
+  settled(): Promise<void> | null {
+    return this.pending;
+  }
+
+  private stage_account(): void {
+    assert_account(this.account);
+    this.stage_put(this.engine.store.accounts, this.id, this.account);
+  }
+
+  stage_wallet(environment: Environment): void {
+    const wallet = this.wallets[environment];
+    assert_wallet(wallet);
+    this.stage_put(this.engine.store.wallets, [this.id, environment], wallet);
+  }
+
+  // ---- Wallet -----------------------------------------------------------------------------------
+
+  /**
+   * Appends an entry to a wallet and moves its balance. The caller has checked that a debit is
+   * covered; the assertion here is the second line of defence (a balance never goes below zero).
+   */
+  append_entry(environment: Environment, type: WalletEntryType, amount_kobo: number, reference: string, description: string, now_us: number): WalletEntry {
+    const wallet = this.wallets[environment];
+    const before = wallet.balance_kobo;
+    const after = type === 'debit' ? before - amount_kobo : before + amount_kobo;
+    const entry: WalletEntry = {
+      id: wallet.entries_count + 1,
+      type,
+      amount_kobo,
+      balance_before_kobo: before,
+      balance_after_kobo: after,
+      reference,
+      description,
+      created_us: now_us,
+    };
+    assert_entry(entry);
+    wallet.entries_count = entry.id;
+    wallet.balance_kobo = after;
+    if (type === 'credit') wallet.credits_kobo += amount_kobo;
+    else if (type === 'debit') wallet.debits_kobo += amount_kobo;
+    else wallet.reversals_kobo += amount_kobo;
+    this.stage_put(this.engine.store.wallet_entries, [this.id, environment, entry.id], entry);
+    this.stage_wallet(environment);
+    return entry;
+  }
+
+  /** Credits a wallet, idempotent by the funding reference (operator credits, bank transfers). */
+  credit(environment: Environment, amount_kobo: number, reference: string, description: string, now_us: number): Outcome<{ entry: WalletEntry; created: boolean }> {
+    if (amount_kobo <= 0) return failed(api_error('validation.failed', 'amount must be greater than 0', { details: [{ field: 'amount', message: 'must be greater than 0' }] }));
+    const existing = this.engine.funding_reference(environment, reference);
+    if (existing !== null) {
+      if (existing.account_id !== this.id) {
+        return failed(api_error('idempotency.key_reused', 'This funding reference was already used for another account.'));
+      }
+      const entry = this.engine.store.wallet_entries.get([this.id, environment, existing.entry_id]) as WalletEntry | undefined
+        ?? this.engine.staged_funding_entry(environment, reference);
+      if (entry === undefined) throw new Error(`assertion failed: funding reference ${reference} points at a missing entry`);
+      if (entry.amount_kobo !== amount_kobo) {
+        return failed(api_error('idempotency.key_reused', 'This funding reference was already used with a different amount.'));
+      }
+      return ok({ entry, created: false });
+    }
+    const entry = this.append_entry(environment, 'credit', amount_kobo, reference, description, now_us);
+    this.engine.record_funding_reference(this, environment, reference, entry);
+    return ok({ entry, created: true });
+  }
+
+  /** Today's purchase spend in kobo and the day's limit (null: no limit applies). */
+  daily_spend(environment: Environment, now_ms: number): { spent_kobo: number; limit_kobo: number } {
+    const wallet = this.wallets[environment];
+    const today = lagos_day(now_ms);
+    const spent_kobo = wallet.spend_day === today ? wallet.spend_day_kobo : 0;
+    const limit_kobo = this.account.daily_limit_kobo ?? kyc_daily_limit_kobo[this.account.kyc_level];
+    return { spent_kobo, limit_kobo };
+  }
+
+  // ---- Keys -------------------------------------------------------------------------------------
+
+  active_keys(): KeyState[] {
+    const out: KeyState[] = [];
+    for (const key of this.keys.values()) if (key.record.revoked_us === null) out.push(key);
+    return out;
+  }
+
+  create_key(input: NewKeyInput, now_us: number): Outcome<KeyRecord> {
+    if (this.active_keys().length >= active_keys_max) return failed(api_error('keys.limit_reached'));
+    const record: KeyRecord = {
+      id: this.engine.next_key_id(),
+      account_id: this.id,
+      name: input.name,
+      environment: input.environment,
+      key_hash: input.key_hash,
+      key_hint: input.key_hint,
+      scopes: input.scopes,
+      ip_allowlist: input.ip_allowlist,
+      rate_limit_per_minute: input.rate_limit_per_minute,
+      created_us: now_us,
+      expires_ms: input.expires_ms,
+      last_used_us: null,
+      revoked_us: null,
+    };
+    const state = new KeyState(record);
+    this.keys.set(record.id, state);
+    this.engine.index_key(state);
+    this.stage_put(this.engine.store.keys, record.id, record);
+    return ok(record);
+  }
+
+  /** Revocation is immediate and irreversible (spec section 3): the key leaves the index at once. */
+  revoke_key(key_id: number, now_us: number): Outcome<KeyRecord> {
+    const state = this.keys.get(key_id);
+    if (state === undefined || state.record.revoked_us !== null) return failed(api_error('keys.not_found'));
+    state.record = { ...state.record, revoked_us: now_us };
+    this.engine.unindex_key(state);
+    this.stage_put(this.engine.store.keys, key_id, state.record);
+    return ok(state.record);
+  }
+
+  /** Persists last_used_at at most once a minute per key: a write per request would double the journal's work. */
+  touch_key(state: KeyState, now_us: number): void {
+    if (now_us - state.last_used_persisted_us < 60_000_000) {
+      state.record.last_used_us = now_us;
+      return;
+    }
+    state.last_used_persisted_us = now_us;
+    state.record = { ...state.record, last_used_us: now_us };
+    this.stage_put(this.engine.store.keys, state.record.id, state.record);
+  }
+
+  // ---- Profile, PIN -----------------------------------------------------------------------------
+
+  update_profile(patch: { kyc_level?: number; tier?: string; daily_limit_kobo?: number | null }): Outcome<AccountRecord> {
+    const next = { ...this.account };
+    if (patch.kyc_level !== undefined) next.kyc_level = patch.kyc_level;
+    if (patch.tier !== undefined) next.tier = patch.tier;
+    if (patch.daily_limit_kobo !== undefined) next.daily_limit_kobo = patch.daily_limit_kobo;
+    this.account = next;
+    this.stage_account();
+    return ok(next);
+  }
+
+  set_pin(pin_hash: string): Outcome<AccountRecord> {
+    this.account = {
+      ...this.account,
+      pin_hash,
+      pin_generation: this.account.pin_generation + 1,
+      pin_failures: 0,
+      pin_locked_until_ms: 0,
+    };
+    this.engine.pin_cache.forget(this.id);
+    this.stage_account();
+    return ok(this.account);
+  }
+
+  /** Milliseconds the PIN stays locked, or 0. */
+  pin_lock_remaining_ms(now_ms: number): number {
+    return Math.max(0, this.account.pin_locked_until_ms - now_ms);
+  }
+
+  /**
+   * Applies a PIN verdict computed outside the actor (scrypt runs on the thread pool). A verdict made
+   * against an older PIN generation is stale and must be computed again.
+   */
+  apply_pin_verdict(correct: boolean, generation: number, now_ms: number): 'ok' | 'stale' | ApiError {
+    if (this.account.pin_hash === null) return api_error('pin.not_set');
+    const locked_ms = this.pin_lock_remaining_ms(now_ms);
+    if (locked_ms > 0) return pin_locked_error(locked_ms);
+    if (generation !== this.account.pin_generation) return 'stale';
+    if (correct) {
+      if (this.account.pin_failures !== 0) {
+        this.account = { ...this.account, pin_failures: 0 };
+        this.stage_account();
+      }
+      return 'ok';
+    }
+    const failures = this.account.pin_failures + 1;
+    // 5 consecutive wrong PINs lock purchases for 30 minutes, across both environments (decisions.md).
+    const locked_until = failures >= pin_failures_max ? now_ms + this.engine.wheel.scaled(pin_lock_ms) : 0;
+    this.account = { ...this.account, pin_failures: locked_until > 0 ? 0 : failures, pin_locked_until_ms: locked_until };
+    this.stage_account();
+    if (locked_until > 0) return pin_locked_error(locked_until - now_ms);
+    return api_error('pin.incorrect', `Wrong transaction PIN; ${pin_failures_max - failures} attempt(s) left before purchases are locked.`);
+  }
+}
+
+export function pin_locked_error(remaining_ms: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(remaining_ms / 1000));
+  return api_error('pin.locked', `Too many wrong PIN attempts; purchases are locked for ${seconds} more second(s).`, {
+    headers: { 'Retry-After': String(seconds) },
+  });
+}

@@ -1,0 +1,155 @@
+// Idempotency (decisions.md): scope (account, environment, X-Idempotency-Key), kept 24 hours. A repeat
+// of the same request returns the original status and body with Idempotent-Replayed: true; the same
+// key with a different request is 422 idempotency.key_reused; a repeat that arrives while the first is
+// still being processed waits for it. The record is staged in the same journal batch as the state
+// change it answers for, so a key is never processed twice, even across a crash.
+import type { AccountActor } from './account-actor.js';
+import type { Environment, IdempotencyRecord } from './records.js';
+import { error_reply, is_rememberable, type Reply } from '../front/reply.js';
+import { api_error } from '../errors.js';
+
+export const idempotency_ttl_ms = 24 * 60 * 60 * 1000;
+export const idempotency_key_length_max = 255;
+/** Requests of one account that may hold an idempotency key in flight at once. */
+export const idempotency_in_flight_max = 10_000;
+
+interface InFlight {
+  fingerprint: string;
+  reply: Promise<Reply>;
+}
+
+const in_flight_by_actor = new WeakMap<AccountActor, Map<string, InFlight>>();
+
+function in_flight_of(actor: AccountActor): Map<string, InFlight> {
+  let map = in_flight_by_actor.get(actor);
+  if (map === undefined) {
+    map = new Map();
+    in_flight_by_actor.set(actor, map);
+  }
+  return map;
+}
+
+export function replayed(reply: Reply): Reply {
+  return { ...reply, headers: [...reply.headers, ['Idempotent-Replayed', 'true']] };
+}
+
+function stored_reply(actor: AccountActor, record: IdempotencyRecord): Reply {
+  const body = record.sealed ? actor.engine.secret_box.open(record.body) : record.body;
+  return replayed({ status: record.status, body, headers: record.headers });
+}
+
+export function read_record(actor: AccountActor, environment: Environment, key: string, now_ms: number): IdempotencyRecord | null {
+  const record = actor.engine.store.idempotency.get([actor.id, environment, key]) as IdempotencyRecord | undefined;
+  if (record === undefined || record.expires_ms <= now_ms) return null;
+  return record;
+}
+
+/** Stages an idempotency record and its expiry index entry. */
+export function stage_record(actor: AccountActor, environment: Environment, key: string, record: IdempotencyRecord): void {
+  actor.stage_put(actor.engine.store.idempotency, [actor.id, environment, key], record);
+  actor.stage_put(actor.engine.store.idempotency_expiry, [record.expires_ms, actor.id, environment, key], 1);
+}
+
+export function make_record(actor: AccountActor, fingerprint: string, reply: Reply, now_ms: number, reference: string | null, complete: boolean): IdempotencyRecord {
+  const sealed = reply.secret === true;
+  if (typeof reply.body !== 'string') throw new Error('assertion failed: only JSON replies are remembered for idempotency');
+  return {
+    fingerprint,
+    status: reply.status,
+    body: sealed ? actor.engine.secret_box.seal(reply.body) : reply.body,
+    sealed,
+    headers: reply.headers.filter(([name]) => name !== 'Idempotent-Replayed'),
+    created_ms: now_ms,
+    expires_ms: now_ms + actor.engine.wheel.scaled(idempotency_ttl_ms),
+    reference,
+    complete,
+  };
+}
+
+export interface IdempotentRequest {
+  actor: AccountActor;
+  environment: Environment;
+  /** The X-Idempotency-Key header, or null when the client sent none ("should", spec section 4). */
+  key: string | null;
+  fingerprint: string;
+  request_id: string;
+  now_ms: number;
+}
+
+/**
+ * Runs a state-changing command under its idempotency key. `execute` runs synchronously and stages its
+ * changes; its reply is remembered in the same batch. The returned promise resolves once that batch is
+ * durable. `resume` answers for a record that a crash left incomplete (a purchase's first answer).
+ */
+export function run_idempotent(
+  request: IdempotentRequest,
+  execute: () => Reply | Promise<Reply>,
+  resume?: (record: IdempotencyRecord) => Promise<Reply>,
+): Promise<Reply> {
+  const { actor, environment, key, fingerprint, request_id, now_ms } = request;
+  if (key === null) return settle(actor, execute());
+  const flights = in_flight_of(actor);
+  const flight_key = `${environment}\u0000${key}`;
+  const flight = flights.get(flight_key);
+  if (flight !== undefined) {
+    if (flight.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
+    return flight.reply.then(replayed);
+  }
+  const record = read_record(actor, environment, key, now_ms);
+  if (record !== null) {
+    if (record.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
+    if (record.complete) {
+      const pending = actor.settled();
+      const reply = stored_reply(actor, record);
+      return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
+    }
+    if (resume === undefined) throw new Error('assertion failed: incomplete idempotency record without a resume path');
+    return track(flights, flight_key, fingerprint, resume(record).then(replayed));
+  }
+  if (flights.size >= idempotency_in_flight_max) {
+    return Promise.resolve(error_reply(request_id, api_error('service.unavailable', 'Too many requests in flight for this account; retry shortly.', { headers: { 'Retry-After': '1' } })));
+  }
+  const outcome = execute();
+  if (outcome instanceof Promise) {
+    // The command remembers its own reply (purchases store a first, incomplete record with the debit).
+    return track(flights, flight_key, fingerprint, outcome);
+  }
+  if (is_rememberable(outcome.status)) {
+    stage_record(actor, environment, key, make_record(actor, fingerprint, outcome, now_ms, null, true));
+  }
+  return track(flights, flight_key, fingerprint, settle(actor, outcome));
+}
+
+function track(flights: Map<string, InFlight>, flight_key: string, fingerprint: string, reply: Promise<Reply>): Promise<Reply> {
+  flights.set(flight_key, { fingerprint, reply });
+  const clear = () => {
+    if (flights.get(flight_key)?.reply === reply) flights.delete(flight_key);
+  };
+  reply.then(clear, clear);
+  return reply;
+}
+
+/** Resolves with the reply once everything the actor staged is durable. */
+export function settle(actor: AccountActor, reply: Reply | Promise<Reply>): Promise<Reply> {
+  if (reply instanceof Promise) return reply;
+  const pending = actor.settled();
+  return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
+}
+
+function key_reused(request_id: string): Reply {
+  return error_reply(request_id, api_error('idempotency.key_reused'));
+}
+
+/** Deletes expired records, a bounded batch at a time; driven by the timer wheel. */
+export function sweep_expired(engine: AccountActor['engine'], now_ms: number, batch_max = 5000): number {
+  let removed = 0;
+  for (const { key } of engine.store.idempotency_expiry.getRange({ end: [now_ms], limit: batch_max })) {
+    const [, account_id, environment, idem_key] = key as [number, number, Environment, string];
+    const record = engine.store.idempotency.get([account_id, environment, idem_key]) as IdempotencyRecord | undefined;
+    // A record replaced later (same key, new expiry) keeps its newer index entry.
+    if (record !== undefined && record.expires_ms <= now_ms) engine.journal.remove(account_id, engine.store.idempotency, [account_id, environment, idem_key]);
+    engine.journal.remove(account_id, engine.store.idempotency_expiry, key as (number | string)[]);
+    removed++;
+  }
+  return removed;
+}

@@ -1,0 +1,142 @@
+// What the store holds (journal/store.ts names the databases). Amounts are integer kobo, times are
+// epoch microseconds (_us) or milliseconds (_ms). Each record is checked before it is written and
+// after it is read back (assert_* below): a failed check is a bug and crashes the process.
+import { assert_kobo } from '../lib/money.js';
+
+export type Environment = 'live' | 'test';
+export const environments: readonly Environment[] = ['live', 'test'];
+
+export const scopes = ['*', 'wallet:read', 'services:purchase', 'transactions:read', 'keys:manage'] as const;
+export type Scope = (typeof scopes)[number];
+
+export interface AccountRecord {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  tier: string;
+  kyc_level: number;
+  /** Operator-set daily limit replacing the KYC level's (decisions.md), or null. */
+  daily_limit_kobo: number | null;
+  created_us: number;
+  password_hash: string;
+  pin_hash: string | null;
+  /** Bumped on every PIN change, so a verification made against an old PIN is not trusted. */
+  pin_generation: number;
+  pin_failures: number;
+  pin_locked_until_ms: number;
+  password_failures: number;
+  password_locked_until_ms: number;
+}
+
+export interface WalletRecord {
+  account_id: number;
+  environment: Environment;
+  balance_kobo: number;
+  bonus_kobo: number;
+  /** Number of wallet entries; entry ids are 1..entries_count. */
+  entries_count: number;
+  /** Number of service orders; order sequence numbers are 1..orders_count. */
+  orders_count: number;
+  credits_kobo: number;
+  debits_kobo: number;
+  reversals_kobo: number;
+  /** Africa/Lagos day (days since epoch) that spend_day_kobo counts. */
+  spend_day: number;
+  spend_day_kobo: number;
+}
+
+export type WalletEntryType = 'credit' | 'debit' | 'reversal';
+
+export interface WalletEntry {
+  id: number;
+  type: WalletEntryType;
+  amount_kobo: number;
+  balance_before_kobo: number;
+  balance_after_kobo: number;
+  reference: string;
+  description: string;
+  created_us: number;
+}
+
+export interface KeyRecord {
+  id: number;
+  account_id: number;
+  name: string;
+  environment: Environment;
+  /** SHA-256 of the full key; the key itself is never stored. */
+  key_hash: string;
+  /** Prefix and last four characters, for people to recognise a key: bv_test_…a1B2. */
+  key_hint: string;
+  scopes: Scope[];
+  ip_allowlist: string[];
+  rate_limit_per_minute: number;
+  created_us: number;
+  expires_ms: number | null;
+  last_used_us: number | null;
+  revoked_us: number | null;
+}
+
+export interface IdempotencyRecord {
+  /** Keyed digest of method, path and the request's fields (the PIN excluded). */
+  fingerprint: string;
+  status: number;
+  /** The response body as sent; sealed when it carries a secret. */
+  body: string;
+  sealed: boolean;
+  headers: [string, string][];
+  created_ms: number;
+  expires_ms: number;
+  /** The order this key created, for GET /v1/transactions?idempotency_key= and for crash recovery. */
+  reference: string | null;
+  /** False while a purchase is still waiting for its first answer. */
+  complete: boolean;
+}
+
+export function new_wallet(account_id: number, environment: Environment): WalletRecord {
+  return {
+    account_id,
+    environment,
+    balance_kobo: 0,
+    bonus_kobo: 0,
+    entries_count: 0,
+    orders_count: 0,
+    credits_kobo: 0,
+    debits_kobo: 0,
+    reversals_kobo: 0,
+    spend_day: 0,
+    spend_day_kobo: 0,
+  };
+}
+
+function fail(what: string): never {
+  throw new Error(`assertion failed: ${what}`);
+}
+
+/** Wallet invariants: integer kobo, never negative, and the running totals explain the balance. */
+export function assert_wallet(wallet: WalletRecord): void {
+  assert_kobo(wallet.balance_kobo, 'wallet balance');
+  assert_kobo(wallet.credits_kobo, 'wallet credits');
+  assert_kobo(wallet.debits_kobo, 'wallet debits');
+  assert_kobo(wallet.reversals_kobo, 'wallet reversals');
+  if (wallet.balance_kobo < 0) fail(`wallet ${wallet.account_id}/${wallet.environment} balance is negative`);
+  if (wallet.balance_kobo !== wallet.credits_kobo - wallet.debits_kobo + wallet.reversals_kobo) {
+    fail(`wallet ${wallet.account_id}/${wallet.environment} balance ${wallet.balance_kobo} != credits - debits + reversals`);
+  }
+  if (wallet.spend_day_kobo < 0) fail(`wallet ${wallet.account_id}/${wallet.environment} daily spend is negative`);
+}
+
+export function assert_entry(entry: WalletEntry): void {
+  assert_kobo(entry.amount_kobo, 'entry amount');
+  if (entry.amount_kobo <= 0) fail(`wallet entry ${entry.id} amount is not positive`);
+  const delta = entry.type === 'debit' ? -entry.amount_kobo : entry.amount_kobo;
+  if (entry.balance_after_kobo !== entry.balance_before_kobo + delta) fail(`wallet entry ${entry.id} does not add up`);
+  if (entry.balance_after_kobo < 0) fail(`wallet entry ${entry.id} leaves a negative balance`);
+}
+
+export function assert_account(account: AccountRecord): void {
+  if (!Number.isSafeInteger(account.id) || account.id < 1) fail('account id');
+  if (account.kyc_level < 0 || account.kyc_level > 3) fail(`account ${account.id} kyc level`);
+  if (account.daily_limit_kobo !== null) assert_kobo(account.daily_limit_kobo, 'daily limit');
+  if (account.pin_failures < 0) fail(`account ${account.id} pin failures`);
+}

@@ -1,0 +1,75 @@
+// The one error catalogue (style.md "Errors"): every code the service can answer with, its HTTP status
+// and its default message. Codes are permanent (spec section 9); messages may change.
+// The codes of spec section 7 come first, then the ones decisions.md adds, then the ones we added
+// where both were silent (recorded in the README's error table).
+
+export const error_catalogue = {
+  // Spec section 7.
+  'auth.invalid_key': { status: 401, message: 'Authorization header missing or not in the form "Bearer <API_KEY>".' },
+  'auth.key_not_found': { status: 401, message: 'API key unknown or revoked.' },
+  'auth.key_expired': { status: 401, message: 'API key expired.' },
+  'auth.ip_not_allowed': { status: 403, message: 'Request IP address is not in this key\'s allowlist.' },
+  'wallet.insufficient_funds': { status: 422, message: 'Wallet balance is too low for this purchase.' },
+  'wallet.not_found': { status: 404, message: 'No wallet for this account.' },
+  'wallet.limit_exceeded': { status: 422, message: 'Daily wallet limit for the account\'s KYC level exceeded.' },
+  'transaction.failed': { status: 422, message: 'Transaction failed; the wallet was refunded automatically.' },
+  'transaction.not_found': { status: 404, message: 'Transaction reference unknown.' },
+  'transaction.provider_unavailable': { status: 503, message: 'Provider temporarily unavailable; retry in 60 seconds.' },
+  'service.plan_not_found': { status: 422, message: 'Data plan missing or disabled.' },
+  'service.invalid_meter': { status: 422, message: 'Meter number unknown to the distribution company.' },
+  'service.invalid_smartcard': { status: 422, message: 'Smartcard or IUC number unknown.' },
+  'service.amount_mismatch': { status: 422, message: 'Amount differs from the price.' },
+  'pin.incorrect': { status: 403, message: 'Wrong transaction PIN.' },
+  'pin.locked': { status: 429, message: 'Too many wrong PIN attempts; purchases are locked for a while.' },
+  'pin.not_set': { status: 403, message: 'No transaction PIN set; set it in the profile.' },
+  'keys.limit_reached': { status: 422, message: 'The account already has 5 active API keys.' },
+  'keys.not_found': { status: 404, message: 'API key id unknown.' },
+  'rate_limit.exceeded': { status: 429, message: 'Too many requests; retry after the time in the Retry-After header.' },
+
+  // decisions.md "Errors we add".
+  'validation.failed': { status: 400, message: 'The request is not valid.' },
+  'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.' },
+  'request.too_large': { status: 413, message: 'The request body is larger than 16 KiB.' },
+  'request.unsupported_media_type': { status: 415, message: 'The request body must be sent as application/json.' },
+  'route.not_found': { status: 404, message: 'No such route.' },
+  'route.method_not_allowed': { status: 405, message: 'Method not allowed on this route.' },
+  'auth.insufficient_scope': { status: 403, message: 'This API key lacks the scope this operation needs.' },
+  'idempotency.key_reused': { status: 422, message: 'This X-Idempotency-Key was already used for a different request.' },
+  'internal.error': { status: 500, message: 'Internal error; it has been logged.' },
+
+  // Ours, where the spec and decisions.md are silent (README "Decisions").
+  'service.unavailable': { status: 503, message: 'The service cannot accept changes right now; retry shortly.' },
+  'account.not_found': { status: 404, message: 'Account unknown.' },
+  'account.email_taken': { status: 409, message: 'An account with this email already exists.' },
+  'operator.unauthorized': { status: 401, message: 'Operator token missing or wrong.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof error_catalogue;
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** A business or request error as data (style.md: outcomes are data, not exceptions). */
+export interface ApiError {
+  code: ErrorCode;
+  message?: string;
+  details?: ErrorDetail[];
+  /** Extra members of the error object, e.g. the reference of a failed transaction. */
+  extra?: Record<string, unknown>;
+  /** Extra response headers, e.g. Retry-After. */
+  headers?: Record<string, string>;
+}
+
+export function api_error(code: ErrorCode, message?: string, more?: Partial<ApiError>): ApiError {
+  return { code, message, ...more };
+}
+
+export function error_status(code: ErrorCode): number {
+  return error_catalogue[code].status;
+}
+
+export function is_error_code(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(error_catalogue, code);
+}

@@ -1,0 +1,79 @@
+// Authentication and authorisation of API keys (spec section 5, decisions.md "Scopes, allowlists,
+// keys" and "Rate limit"): Bearer parsing, lookup by SHA-256 hash, expiry, IP allowlist, per-key rate
+// limit with X-RateLimit-* headers, and scopes. Checked in that order, so a request from a blocked
+// address does not use the key's quota.
+import type { Engine } from '../engine/engine.js';
+import type { Clock } from '../lib/clock.js';
+import type { KeyState } from '../engine/account-actor.js';
+import type { RequestContext } from './route.js';
+import { api_error, type ApiError } from '../errors.js';
+import { sha256_hex } from '../lib/secrets.js';
+import { any_contains, parse_ip, type CidrBlock } from '../lib/ip-address.js';
+
+const bearer = /^Bearer +(\S+) *$/i;
+const key_shape = /^bv_(live|test)_[0-9A-Za-z]{32,64}$/;
+export const rate_window_ms = 60_000;
+
+/** Fixed one-minute windows per key. Rate-limit windows do not scale with TIME_SCALE (decisions.md). */
+export function take_rate_token(key: KeyState, now_ms: number, headers: [string, string][]): ApiError | null {
+  if (now_ms - key.window_start_ms >= rate_window_ms) {
+    key.window_start_ms = now_ms;
+    key.window_count = 0;
+  }
+  const limit = key.record.rate_limit_per_minute;
+  const reset_ms = key.window_start_ms + rate_window_ms;
+  const allowed = key.window_count < limit;
+  if (allowed) key.window_count++;
+  headers.push(
+    ['X-RateLimit-Limit', String(limit)],
+    ['X-RateLimit-Remaining', String(limit - key.window_count)],
+    ['X-RateLimit-Reset', String(Math.ceil(reset_ms / 1000))],
+  );
+  if (allowed) return null;
+  const retry_after_s = Math.max(1, Math.ceil((reset_ms - now_ms) / 1000));
+  return api_error('rate_limit.exceeded', `Rate limit of ${limit} requests per minute exceeded; retry in ${retry_after_s} second(s).`, {
+    headers: { 'Retry-After': String(retry_after_s) },
+  });
+}
+
+export function authenticate_api_key(engine: Engine, clock: Clock, ctx: RequestContext): ApiError | null {
+  const match = bearer.exec(ctx.headers.authorization);
+  if (match === null) return api_error('auth.invalid_key');
+  const token = match[1];
+  if (!key_shape.test(token)) return api_error('auth.key_not_found');
+  const key = engine.key_index.get(sha256_hex(token));
+  if (key === undefined) return api_error('auth.key_not_found');
+  const now_ms = clock.now_ms();
+  if (key.record.expires_ms !== null && now_ms >= key.record.expires_ms) return api_error('auth.key_expired');
+  const actor = engine.accounts.get(key.record.account_id);
+  if (actor === undefined) throw new Error(`assertion failed: key ${key.record.id} indexed without its account`);
+  if (key.cidrs.length > 0 && !any_contains(key.cidrs, parse_ip(ctx.remote_ip))) {
+    return api_error('auth.ip_not_allowed', `Requests from ${ctx.remote_ip} are not allowed for this key.`);
+  }
+  const limited = take_rate_token(key, now_ms, ctx.extra_headers);
+  if (limited !== null) return limited;
+  ctx.key = key;
+  ctx.actor = actor;
+  ctx.environment = key.record.environment;
+  const scope = ctx.route?.scope ?? null;
+  if (!key.has_scope(scope)) {
+    return api_error('auth.insufficient_scope', `This API key lacks the "${scope}" scope.`);
+  }
+  actor.touch_key(key, clock.now_us());
+  return null;
+}
+
+/**
+ * The client's address: the socket peer, or the right-most X-Forwarded-For address that is not a
+ * trusted proxy, when the peer itself is one (operations.md TRUSTED_PROXIES).
+ */
+export function client_ip(trusted: readonly CidrBlock[], peer: string, forwarded_for: string): string {
+  if (trusted.length === 0 || forwarded_for === '' || !any_contains(trusted, parse_ip(peer))) return peer;
+  const hops = forwarded_for.split(',').map((h) => h.trim()).filter((h) => h !== '');
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const address = parse_ip(hops[i]);
+    if (address === null) return peer;
+    if (!any_contains(trusted, address)) return hops[i];
+  }
+  return hops[0] ?? peer;
+}

@@ -1,0 +1,18 @@
+// What route handlers may use. Built once in main.ts.
+import type { Logger } from 'pino';
+import type { Engine } from '../engine/engine.js';
+import type { Clock } from '../lib/clock.js';
+import type { TimerWheel } from '../lib/timer-wheel.js';
+import type { SecretBox } from '../lib/secrets.js';
+import type { Config } from '../config.js';
+import type { Metrics } from '../operator/metrics.js';
+
+export interface Deps {
+  engine: Engine;
+  clock: Clock;
+  wheel: TimerWheel;
+  config: Config;
+  log: Logger;
+  metrics: Metrics;
+  secret_box: SecretBox;
+}

@@ -1,0 +1,376 @@
+// The uWebSockets.js front end. Its rules (uWS user manual): always attach onAborted; read every
+// header before the first await (the request object dies with the handler); copy onData chunks
+// (uWS reuses their memory); cork every write made after an await; never touch res after abort or end.
+import * as uWS from 'uWebSockets.js';
+import type { Logger } from 'pino';
+import type { Clock } from '../lib/clock.js';
+import { new_request_id } from '../lib/ids.js';
+import { api_error, type ApiError } from '../errors.js';
+import { error_reply, type Reply } from './reply.js';
+import { compile_schema } from './validation.js';
+import type { CompiledRoute, RequestContext, RouteDef } from './route.js';
+import type { Metrics } from '../operator/metrics.js';
+
+/** Request bodies over 16 KiB are refused with 413 (decisions.md). */
+export const body_bytes_max = 16 * 1024;
+
+const status_lines: Record<number, string> = {
+  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 301: '301 Moved Permanently',
+  302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden',
+  404: '404 Not Found', 405: '405 Method Not Allowed', 409: '409 Conflict', 410: '410 Gone', 413: '413 Payload Too Large',
+  415: '415 Unsupported Media Type', 422: '422 Unprocessable Entity', 429: '429 Too Many Requests',
+  500: '500 Internal Server Error', 503: '503 Service Unavailable',
+};
+
+/** Headers on every JSON response: an API answer is never cached, framed, sniffed or scripted. */
+const json_security_headers: [string, string][] = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Cache-Control', 'no-store'],
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
+  ['Cross-Origin-Resource-Policy', 'same-site'],
+];
+
+const cors_allow_headers = 'Authorization, Content-Type, X-Idempotency-Key, X-CSRF-Token';
+const cors_expose_headers = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed';
+
+export interface FrontOptions {
+  name: string;
+  routes: RouteDef[];
+  log: Logger;
+  clock: Clock;
+  metrics: Metrics;
+  cors_origins: readonly string[];
+  /** Authenticates and authorises by the route's auth mode; sets ctx.key/actor; null when allowed. */
+  authorize(ctx: RequestContext): ApiError | null | Promise<ApiError | null>;
+  /** Client address: the peer, or X-Forwarded-For when the peer is a trusted proxy. */
+  client_ip(peer: string, forwarded_for: string): string;
+  /** Whether to accept state-changing requests now (draining, degraded store): else 503. */
+  accepting(ctx: RequestContext): ApiError | null;
+}
+
+function compile_routes(routes: RouteDef[]): CompiledRoute[] {
+  return routes.map((route) => ({
+    ...route,
+    name: `${route.method.toUpperCase()} ${route.path}`,
+    param_names: route.path.split('/').filter((p) => p.startsWith(':')).map((p) => p.slice(1)),
+    body_schema: route.body === undefined ? null : compile_schema(route.body),
+  }));
+}
+
+function is_json_type(content_type: string): boolean {
+  const semi = content_type.indexOf(';');
+  const base = (semi === -1 ? content_type : content_type.slice(0, semi)).trim().toLowerCase();
+  return base === 'application/json';
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export class HttpFront {
+  readonly app: uWS.TemplatedApp;
+  readonly routes: CompiledRoute[];
+  private listen_socket: uWS.us_listen_socket | null = null;
+  private in_flight = 0;
+  private draining = false;
+  private drained: (() => void) | null = null;
+  private readonly cors: Set<string>;
+
+  constructor(private readonly options: FrontOptions) {
+    this.app = uWS.App();
+    this.routes = compile_routes(options.routes);
+    this.cors = new Set(options.cors_origins);
+    const by_path = new Map<string, CompiledRoute[]>();
+    for (const route of this.routes) {
+      const list = by_path.get(route.path) ?? [];
+      list.push(route);
+      by_path.set(route.path, list);
+    }
+    for (const [path, list] of by_path) {
+      for (const route of list) {
+        const register = route.method === 'delete' ? this.app.del.bind(this.app) : this.app[route.method].bind(this.app);
+        register(path, (res, req) => this.handle(res, req, route, null));
+      }
+      const allowed = [...new Set(list.map((r) => r.method.toUpperCase()))].join(', ');
+      // uWS prefers a method's own handler over `any` for the same pattern, so this sees only the rest.
+      this.app.any(path, (res, req) => this.handle(res, req, null, allowed));
+    }
+    this.app.any('/*', (res, req) => this.handle(res, req, null, null));
+  }
+
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(host, port, (socket) => {
+        if (!socket) {
+          reject(new Error(`${this.options.name}: cannot listen on ${host}:${port}`));
+          return;
+        }
+        this.listen_socket = socket;
+        resolve(uWS.us_socket_local_port(socket));
+      });
+    });
+  }
+
+  /** Stops accepting connections and resolves when every request in flight has been answered. */
+  drain(): Promise<void> {
+    this.draining = true;
+    if (this.listen_socket !== null) {
+      uWS.us_listen_socket_close(this.listen_socket);
+      this.listen_socket = null;
+    }
+    if (this.in_flight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.drained = resolve;
+    });
+  }
+
+  close(): void {
+    this.app.close();
+  }
+
+  // ---- Per request ------------------------------------------------------------------------------
+
+  private handle(res: uWS.HttpResponse, req: uWS.HttpRequest, route: CompiledRoute | null, allowed: string | null): void {
+    const started_perf = performance.now();
+    const now_ms = this.options.clock.now_ms();
+    const params: Record<string, string> = {};
+    if (route !== null) for (let i = 0; i < route.param_names.length; i++) params[route.param_names[i]] = req.getParameter(i) ?? '';
+    const headers = {
+      authorization: req.getHeader('authorization'),
+      content_type: req.getHeader('content-type'),
+      content_length: req.getHeader('content-length'),
+      origin: req.getHeader('origin'),
+      idempotency_key: req.getHeader('x-idempotency-key'),
+      forwarded_for: req.getHeader('x-forwarded-for'),
+      cookie: req.getHeader('cookie'),
+      csrf_token: req.getHeader('x-csrf-token'),
+      signature: req.getHeader('x-signature'),
+      user_agent: req.getHeader('user-agent'),
+      host: req.getHeader('host'),
+      access_control_request_method: req.getHeader('access-control-request-method'),
+      if_none_match: req.getHeader('if-none-match'),
+    };
+    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const ctx: RequestContext = {
+      request_id: new_request_id(now_ms),
+      method: req.getMethod().toUpperCase(),
+      url: req.getUrl(),
+      query: req.getQuery() ?? '',
+      params,
+      remote_ip: this.options.client_ip(peer, headers.forwarded_for),
+      headers,
+      started_ms: now_ms,
+      started_perf,
+      route,
+      body: undefined,
+      raw_body: null,
+      key: null,
+      actor: null,
+      environment: 'live',
+      extra_headers: [],
+      aborted: false,
+      done: false,
+      res,
+    };
+    this.in_flight++;
+    res.onAborted(() => {
+      ctx.aborted = true;
+      this.finish(ctx, 499);
+    });
+    const cors_origin = headers.origin !== '' && this.cors.has(headers.origin) ? headers.origin : null;
+    if (cors_origin !== null) {
+      ctx.extra_headers.push(['Access-Control-Allow-Origin', cors_origin], ['Vary', 'Origin'], ['Access-Control-Expose-Headers', cors_expose_headers]);
+    }
+    if (ctx.method === 'OPTIONS' && headers.access_control_request_method !== '' && (route !== null || allowed !== null)) {
+      this.preflight(ctx, cors_origin, allowed ?? route!.method.toUpperCase());
+      return;
+    }
+    if (route === null) {
+      if (allowed !== null) {
+        ctx.extra_headers.push(['Allow', allowed]);
+        this.send(ctx, error_reply(ctx.request_id, api_error('route.method_not_allowed', `Method ${ctx.method} is not allowed here; allowed: ${allowed}.`)));
+      } else {
+        this.send(ctx, error_reply(ctx.request_id, api_error('route.not_found', `No route ${ctx.method} ${ctx.url}.`)));
+      }
+      return;
+    }
+    if (route.method === 'get' || route.method === 'delete') {
+      this.run(ctx, route);
+      return;
+    }
+    const declared = headers.content_length === '' ? 0 : Number(headers.content_length);
+    if (declared > body_bytes_max) {
+      this.send(ctx, error_reply(ctx.request_id, api_error('request.too_large')), true);
+      return;
+    }
+    this.read_body(res, ctx, route);
+  }
+
+  private preflight(ctx: RequestContext, origin: string | null, allowed: string): void {
+    const headers: [string, string][] = [];
+    if (origin !== null) {
+      headers.push(
+        ['Access-Control-Allow-Methods', allowed.includes('OPTIONS') ? allowed : `${allowed}, OPTIONS`],
+        ['Access-Control-Allow-Headers', cors_allow_headers],
+        ['Access-Control-Max-Age', '600'],
+      );
+    }
+    this.send(ctx, { status: 204, body: '', headers, content_type: 'text/plain' });
+  }
+
+  private read_body(res: uWS.HttpResponse, ctx: RequestContext, route: CompiledRoute): void {
+    let chunks: Buffer[] | null = null;
+    let size = 0;
+    res.onData((chunk, is_last) => {
+      if (ctx.done) return;
+      size += chunk.byteLength;
+      if (size > body_bytes_max) {
+        this.send(ctx, error_reply(ctx.request_id, api_error('request.too_large')), true);
+        return;
+      }
+      // uWS reuses the chunk's memory after this callback returns: copy it.
+      const copy = Buffer.from(new Uint8Array(chunk));
+      if (is_last) {
+        let body: Buffer;
+        if (chunks === null) body = copy;
+        else {
+          chunks.push(copy);
+          body = Buffer.concat(chunks, size);
+        }
+        chunks = null;
+        ctx.raw_body = body;
+        this.run(ctx, route);
+      } else {
+        (chunks ??= []).push(copy);
+      }
+    });
+  }
+
+  private run(ctx: RequestContext, route: CompiledRoute): void {
+    let authorization: ApiError | null | Promise<ApiError | null>;
+    try {
+      authorization = this.options.authorize(ctx);
+    } catch (error) {
+      this.fail(ctx, error);
+      return;
+    }
+    if (authorization instanceof Promise) {
+      authorization.then((error) => this.after_auth(ctx, route, error), (error) => this.fail(ctx, error));
+    } else {
+      this.after_auth(ctx, route, authorization);
+    }
+  }
+
+  private after_auth(ctx: RequestContext, route: CompiledRoute, error: ApiError | null): void {
+    if (ctx.aborted) return;
+    if (error !== null) {
+      this.send(ctx, error_reply(ctx.request_id, error));
+      return;
+    }
+    if (ctx.raw_body !== null && !route.raw_body) {
+      const parsed = this.parse_body(ctx, route);
+      if (parsed !== null) {
+        this.send(ctx, error_reply(ctx.request_id, parsed));
+        return;
+      }
+    } else if (route.body_schema !== null && ctx.raw_body === null) {
+      ctx.body = {};
+    }
+    if (route.method !== 'get') {
+      const refusal = this.options.accepting(ctx);
+      if (refusal !== null) {
+        this.send(ctx, error_reply(ctx.request_id, refusal));
+        return;
+      }
+    }
+    let reply: Reply | Promise<Reply>;
+    try {
+      reply = route.handler(ctx);
+    } catch (error) {
+      this.fail(ctx, error);
+      return;
+    }
+    if (reply instanceof Promise) reply.then((r) => this.send(ctx, r), (e) => this.fail(ctx, e));
+    else this.send(ctx, reply);
+  }
+
+  /** Content type, JSON syntax and schema, in that order; null when the body is acceptable. */
+  private parse_body(ctx: RequestContext, route: CompiledRoute): ApiError | null {
+    const raw = ctx.raw_body!;
+    if (raw.length === 0) {
+      ctx.body = {};
+    } else {
+      if (!is_json_type(ctx.headers.content_type)) {
+        return api_error('request.unsupported_media_type', `Content-Type must be application/json, got "${ctx.headers.content_type.slice(0, 100)}".`);
+      }
+      try {
+        ctx.body = JSON.parse(utf8.decode(raw));
+      } catch {
+        return api_error('request.malformed_json');
+      }
+    }
+    if (route.body_schema !== null) {
+      const details = route.body_schema.check(ctx.body);
+      if (details !== null) return api_error('validation.failed', 'The request is not valid: ' + details.map((d) => `${d.field} ${d.message}`).join('; ') + '.', { details });
+    }
+    return null;
+  }
+
+  private fail(ctx: RequestContext, error: unknown): void {
+    this.options.log.error({ err: error, request_id: ctx.request_id, route: ctx.route?.name }, 'request failed');
+    this.send(ctx, error_reply(ctx.request_id, api_error('internal.error')));
+    if (error instanceof Error && error.message.startsWith('assertion failed')) {
+      // An invariant broke: the in-memory state cannot be trusted. Crash loudly; recovery from the
+      // journal restores what was durable (style.md).
+      this.options.log.fatal({ err: error }, 'assertion failed; exiting');
+      this.options.log.flush?.();
+      setImmediate(() => process.exit(70));
+    }
+  }
+
+  /** Writes a reply, corked (harmless inside the handler, required after an await). */
+  send(ctx: RequestContext, reply: Reply, close_connection = false): void {
+    if (ctx.aborted || ctx.done) return;
+    ctx.done = true;
+    const res = ctx.res;
+    res.cork(() => {
+      res.writeStatus(status_lines[reply.status] ?? `${reply.status} Unknown`);
+      if (reply.content_type === undefined) {
+        res.writeHeader('Content-Type', 'application/json; charset=utf-8');
+        for (const [name, value] of json_security_headers) res.writeHeader(name, value);
+      } else if (reply.status !== 204) {
+        res.writeHeader('Content-Type', reply.content_type);
+      }
+      res.writeHeader('X-Request-Id', ctx.request_id);
+      for (const [name, value] of ctx.extra_headers) res.writeHeader(name, value);
+      for (const [name, value] of reply.headers) res.writeHeader(name, value);
+      if (reply.status === 204) res.endWithoutBody(0, close_connection);
+      else res.end(reply.body, close_connection);
+    });
+    this.finish(ctx, reply.status);
+  }
+
+  private finish(ctx: RequestContext, status: number): void {
+    if ((ctx as { finished?: boolean }).finished) return;
+    (ctx as { finished?: boolean }).finished = true;
+    this.in_flight--;
+    const duration_ms = performance.now() - ctx.started_perf;
+    const route = ctx.route?.name ?? 'unmatched';
+    this.options.metrics.observe_request(this.options.name, route, status, duration_ms);
+    this.options.log.info({
+      request_id: ctx.request_id,
+      account: ctx.actor?.id ?? null,
+      key_id: ctx.key?.record.id ?? null,
+      environment: ctx.key === null ? null : ctx.environment,
+      method: ctx.method,
+      route,
+      status,
+      duration_ms: Math.round(duration_ms * 1000) / 1000,
+    }, 'request');
+    if (this.draining && this.in_flight === 0 && this.drained !== null) {
+      this.drained();
+      this.drained = null;
+    }
+  }
+}

@@ -1,0 +1,37 @@
+// Replies are data until the front end writes them: status, JSON body text and extra headers. The
+// body text is built once, so an idempotent replay sends exactly the bytes of the original.
+import { error_catalogue, type ApiError } from '../errors.js';
+
+export interface Reply {
+  status: number;
+  /** JSON text, unless content_type says otherwise (pages, assets, metrics). */
+  body: string | Buffer;
+  headers: [string, string][];
+  /** Set for anything but the JSON envelope; such replies bring their own security headers. */
+  content_type?: string;
+  /** The body carries a secret (a new API key or webhook secret): stored sealed for replays. */
+  secret?: boolean;
+}
+
+export function success_reply(request_id: string, status: number, data: unknown, message?: string, headers: [string, string][] = []): Reply {
+  const body = message === undefined
+    ? JSON.stringify({ success: true, data, request_id })
+    : JSON.stringify({ success: true, message, data, request_id });
+  return { status, body, headers };
+}
+
+export function error_reply(request_id: string, error: ApiError): Reply {
+  const entry = error_catalogue[error.code];
+  const payload: Record<string, unknown> = { code: error.code, message: error.message ?? entry.message };
+  if (error.details !== undefined) payload.details = error.details;
+  if (error.extra !== undefined) Object.assign(payload, error.extra);
+  const body = JSON.stringify({ success: false, error: payload, request_id });
+  const headers: [string, string][] = [];
+  if (error.headers !== undefined) for (const name in error.headers) headers.push([name, error.headers[name]]);
+  return { status: entry.status, body, headers };
+}
+
+/** Error responses to POSTs are remembered for idempotency, except 5xx, 429 and 401 (decisions.md). */
+export function is_rememberable(status: number): boolean {
+  return status < 500 && status !== 429 && status !== 401;
+}

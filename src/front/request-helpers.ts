@@ -1,0 +1,75 @@
+// Small pieces every route uses: pagination, path ids, idempotency keys and request fingerprints.
+import { api_error, type ApiError } from '../errors.js';
+import type { RequestContext } from './route.js';
+import type { SecretBox } from '../lib/secrets.js';
+import { idempotency_key_length_max } from '../engine/idempotency.js';
+
+export const per_page_default = 20;
+export const per_page_max = 100;
+export const page_max = 1_000_000;
+
+function invalid(field: string, message: string): ApiError {
+  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
+}
+
+export function query_params(ctx: RequestContext): URLSearchParams {
+  return new URLSearchParams(ctx.query);
+}
+
+/** per_page: integer 1..100, default 20; page: integer ≥ 1, default 1 (spec section 8). */
+export function parse_pagination(params: URLSearchParams): { per_page: number; page: number } | ApiError {
+  const per_page_text = params.get('per_page');
+  const page_text = params.get('page');
+  let per_page = per_page_default;
+  let page = 1;
+  if (per_page_text !== null) {
+    if (!/^\d{1,6}$/.test(per_page_text) || Number(per_page_text) < 1 || Number(per_page_text) > per_page_max) {
+      return invalid('per_page', `must be an integer from 1 to ${per_page_max}`);
+    }
+    per_page = Number(per_page_text);
+  }
+  if (page_text !== null) {
+    if (!/^\d{1,7}$/.test(page_text) || Number(page_text) < 1 || Number(page_text) > page_max) {
+      return invalid('page', `must be an integer from 1 to ${page_max}`);
+    }
+    page = Number(page_text);
+  }
+  return { per_page, page };
+}
+
+/** A positive integer path id, or null. */
+export function parse_id(text: string): number | null {
+  if (!/^[1-9]\d{0,14}$/.test(text)) return null;
+  return Number(text);
+}
+
+/** The X-Idempotency-Key header: absent (null), valid text, or a validation error. */
+export function idempotency_key(ctx: RequestContext): string | null | ApiError {
+  const key = ctx.headers.idempotency_key;
+  if (key === '') return null;
+  if (key.length > idempotency_key_length_max || !/^[\x21-\x7e]+$/.test(key)) {
+    return invalid('X-Idempotency-Key', `must be 1 to ${idempotency_key_length_max} printable ASCII characters without spaces`);
+  }
+  return key;
+}
+
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return '[' + value.map(canonical).join(',') + ']';
+  const keys = Object.keys(value as object).sort();
+  return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonical((value as Record<string, unknown>)[k])).join(',') + '}';
+}
+
+/**
+ * Identity of a request for idempotency: method, path and body fields in canonical order, keyed
+ * with the master key so the stored digest reveals nothing. The PIN is left out: it authorises a
+ * request but is not part of what the request asks for, and must not be derivable from the store.
+ */
+export function fingerprint(box: SecretBox, ctx: RequestContext): string {
+  let body = ctx.body;
+  if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'pin' in body) {
+    const { pin: _pin, ...rest } = body as Record<string, unknown>;
+    body = rest;
+  }
+  return box.mac(`${ctx.method} ${ctx.url}\n${canonical(body)}`);
+}

@@ -1,0 +1,95 @@
+// A route: method, uWS path pattern, who may call it, what it accepts, and its handler. The route
+// table is built once at start-up; the OpenAPI document is generated from the same definitions.
+import type { TSchema } from 'typebox';
+import type { Scope, Environment } from '../engine/records.js';
+import type { AccountActor, KeyState } from '../engine/account-actor.js';
+import type { CompiledSchema } from './validation.js';
+import type { Reply } from './reply.js';
+import type { HttpResponse } from 'uWebSockets.js';
+
+export type Method = 'get' | 'post' | 'delete' | 'patch' | 'put';
+
+/** api_key: Bearer API key (spec section 5); operator: ADMIN_TOKEN; session: dashboard cookie; none. */
+export type AuthMode = 'api_key' | 'operator' | 'session' | 'none';
+
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Schema of `data` in the success envelope. */
+  response?: TSchema;
+  success_status?: number;
+  /** Error codes this route can answer with, for the document. */
+  errors?: string[];
+  query?: Record<string, { schema: TSchema; description: string; required?: boolean }>;
+  /** Routes that only serve the browser (dashboard) stay out of the public document. */
+  hidden?: boolean;
+  /** Raw (non-JSON) responses such as pages and metrics. */
+  content_type?: string;
+}
+
+export interface RouteDef {
+  method: Method;
+  path: string;
+  auth: AuthMode;
+  /** Scope an API key needs (spec section 5.6); null: any valid key. */
+  scope?: Scope | null;
+  body?: TSchema;
+  /** POSTs honour X-Idempotency-Key unless this is false. */
+  idempotent?: boolean;
+  /** Accept a raw body of another type (bank notifications are verified over their raw bytes). */
+  raw_body?: boolean;
+  doc: RouteDoc;
+  handler: (ctx: RequestContext) => Reply | Promise<Reply>;
+}
+
+export interface CompiledRoute extends RouteDef {
+  /** "POST /v1/keys/:id": how logs and metrics name the route. */
+  name: string;
+  param_names: string[];
+  body_schema: CompiledSchema | null;
+}
+
+/** Everything a handler may use: read from the uWS request before the first await, then frozen. */
+export interface RequestContext {
+  readonly request_id: string;
+  readonly method: string;
+  readonly url: string;
+  readonly query: string;
+  readonly params: Record<string, string>;
+  readonly remote_ip: string;
+  readonly headers: RequestHeaders;
+  readonly started_ms: number;
+  readonly started_perf: number;
+  route: CompiledRoute | null;
+  /** Parsed JSON body (validated when the route has a body schema). */
+  body: unknown;
+  raw_body: Buffer | null;
+  key: KeyState | null;
+  actor: AccountActor | null;
+  environment: Environment;
+  /** Headers added to whatever reply leaves (rate limit, CORS, cookies). */
+  extra_headers: [string, string][];
+  aborted: boolean;
+  done: boolean;
+  /** Whether the handler has returned to uWS: writes after that must be corked. */
+  res: HttpResponse;
+  /** Set by session routes: the account the dashboard session belongs to. */
+  session_id?: string;
+}
+
+export interface RequestHeaders {
+  authorization: string;
+  content_type: string;
+  content_length: string;
+  origin: string;
+  idempotency_key: string;
+  forwarded_for: string;
+  cookie: string;
+  csrf_token: string;
+  signature: string;
+  user_agent: string;
+  host: string;
+  access_control_request_method: string;
+  if_none_match: string;
+}

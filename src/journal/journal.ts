@@ -1,0 +1,184 @@
+// The journal: every state change of the engine is staged here and written to LMDB in group commits,
+// one LMDB transaction for all the changes staged during an event-loop turn, however many requests
+// and accounts they come from. A reply leaves only once the commit holding its changes is flushed to
+// disk (`durable()`), so nothing acknowledged is lost on kill -9 or power loss.
+//
+// Batching by event-loop turn: uWS delivers every request that arrived in one poll phase before
+// setImmediate callbacks run, so one commit covers all of them (see bench/ purchase scenarios).
+import type { Database } from 'lmdb';
+import type { Key } from './store.js';
+
+interface Change {
+  db: Database<any, any>;
+  key: Key;
+  /** undefined removes the key. */
+  value: unknown;
+}
+
+interface Batch {
+  changes: Change[];
+  touched_accounts: Set<number>;
+  done: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export interface JournalObserver {
+  on_commit(changes: number, duration_ms: number): void;
+}
+
+export class JournalFailure extends Error {
+  constructor(readonly cause_error: unknown, readonly touched_accounts: Set<number>) {
+    super(`journal commit failed: ${(cause_error as Error)?.message ?? cause_error}`);
+  }
+}
+
+function new_batch(): Batch {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const done = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A failed batch is reported through on_failure; waiters that also await `done` handle it themselves.
+  done.catch(() => {});
+  return { changes: [], touched_accounts: new Set(), done, resolve, reject };
+}
+
+export class Journal {
+  /** A batch is handed to LMDB early when it reaches this many changes, bounding commit size. */
+  static readonly batch_changes_max = 20_000;
+  /** Batches staged behind the one committing; beyond this the engine refuses new writes. */
+  static readonly batches_waiting_max = 64;
+
+  private batch: Batch = new_batch();
+  private readonly waiting: Batch[] = [];
+  private scheduled = false;
+  private committing = false;
+  private last_durable: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly observer: JournalObserver,
+    private readonly on_failure: (failure: JournalFailure) => void,
+    private readonly on_fatal: (error: unknown) => void,
+  ) {}
+
+  get overloaded(): boolean {
+    return this.waiting.length >= Journal.batches_waiting_max;
+  }
+
+  put(account_id: number, db: Database<any, any>, key: Key, value: unknown): void {
+    if (value === undefined) throw new Error('assertion failed: journal put of undefined');
+    this.stage(account_id, { db, key, value });
+  }
+
+  remove(account_id: number, db: Database<any, any>, key: Key): void {
+    this.stage(account_id, { db, key, value: undefined });
+  }
+
+  private stage(account_id: number, change: Change): void {
+    const batch = this.batch;
+    batch.changes.push(change);
+    if (account_id > 0) batch.touched_accounts.add(account_id);
+    if (batch.changes.length >= Journal.batch_changes_max) {
+      this.seal();
+    } else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.seal());
+    }
+  }
+
+  /**
+   * A promise that resolves when everything staged so far is durable on disk. Batches are committed
+   * and flushed in order, so the promise of the open batch also covers every earlier one.
+   */
+  durable(): Promise<void> {
+    return this.batch.changes.length > 0 ? this.batch.done : this.last_durable;
+  }
+
+  /** Closes the open batch and queues it for commit. */
+  private seal(): void {
+    this.scheduled = false;
+    const batch = this.batch;
+    if (batch.changes.length === 0) return;
+    this.batch = new_batch();
+    this.last_durable = batch.done;
+    this.waiting.push(batch);
+    this.pump();
+  }
+
+  /**
+   * Commits waiting batches one at a time. The next batch goes to LMDB only once the previous one has
+   * committed (not flushed: with overlappingSync its flush overlaps the next commit), so a commit that
+   * fails never has later batches that built on its lost changes already written behind it.
+   */
+  private pump(): void {
+    if (this.committing) return;
+    const batch = this.waiting.shift();
+    if (batch === undefined) return;
+    this.committing = true;
+    const started = performance.now();
+    let last: Promise<boolean> & { flushed?: Promise<void> } = Promise.resolve(true);
+    try {
+      // All puts issued in one synchronous run land in one LMDB transaction: lmdb-js queues them and
+      // commits at the end of the event turn (lmdb-js README, "db.transaction").
+      for (const change of batch.changes) {
+        last = change.value === undefined ? change.db.remove(change.key) : change.db.put(change.key, change.value);
+      }
+    } catch (error) {
+      this.committing = false;
+      this.fail(batch, error);
+      return;
+    }
+    last.then(
+      () => {
+        const flushed = last.flushed;
+        if (flushed === undefined) throw new Error('assertion failed: lmdb write promise has no flushed promise (separateFlushed)');
+        // Flushes complete in commit order; chaining on the previous one makes that explicit.
+        const durable = Promise.all([flushed, this.previous_flush]).then(() => {
+          this.observer.on_commit(batch.changes.length, performance.now() - started);
+          batch.resolve();
+        });
+        // A commit that cannot be flushed (fsync failed) leaves the disk in an unknown state: crash,
+        // and let recovery start from what LMDB knows is on disk.
+        durable.catch((error) => this.on_fatal(error));
+        this.previous_flush = durable;
+        this.committing = false;
+        this.pump();
+      },
+      (error) => {
+        this.committing = false;
+        this.fail(batch, error);
+      },
+    );
+  }
+
+  private previous_flush: Promise<void> = Promise.resolve();
+
+  /**
+   * A commit failed (disk full, map full): nothing of it is on disk. Every batch staged after it may
+   * depend on its changes, so they are refused too; the engine then reloads the touched accounts from
+   * the store, which holds exactly what was committed before.
+   */
+  private fail(batch: Batch, error: unknown): void {
+    const failure = new JournalFailure(error, new Set(batch.touched_accounts));
+    const refused = [batch, ...this.waiting.splice(0)];
+    if (this.batch.changes.length > 0) {
+      refused.push(this.batch);
+      this.batch = new_batch();
+      this.scheduled = false;
+    }
+    for (const each of refused) {
+      for (const id of each.touched_accounts) failure.touched_accounts.add(id);
+    }
+    this.last_durable = this.previous_flush;
+    this.on_failure(failure);
+    for (const each of refused) each.reject(failure);
+  }
+
+  /** Commits what is staged now and resolves once everything is durable (shutdown). */
+  async drain(): Promise<void> {
+    this.seal();
+    await this.last_durable.catch(() => {});
+  }
+}

@@ -1,0 +1,84 @@
+// Secrets are never stored or logged in plain text (README "Security"):
+// - API keys are high-entropy random strings; the store keeps their SHA-256 and looks keys up by it.
+// - Passwords and transaction PINs are hashed with scrypt and a per-secret salt. A PIN has only
+//   100,000 values, so what protects it is the lock after 5 wrong tries, not the hash alone.
+// - Secrets we must be able to use again (webhook signing secrets, replayable responses that carry a
+//   new key) are sealed with AES-256-GCM under the store's master key.
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  scrypt as scrypt_callback,
+  timingSafeEqual,
+} from 'node:crypto';
+
+export function sha256_hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Constant-time comparison of two strings of any length (hashes first, so lengths do not leak). */
+export function constant_time_equal(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+const scrypt_n = 16384;
+const scrypt_r = 8;
+const scrypt_p = 1;
+const scrypt_key_bytes = 32;
+
+function scrypt(secret: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt_callback(secret, salt, scrypt_key_bytes, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
+  });
+}
+
+/** scrypt$N$r$p$salt$hash, computed on libuv's thread pool so the event loop stays free. */
+export async function hash_secret(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(secret, salt, scrypt_n, scrypt_r, scrypt_p);
+  return `scrypt$${scrypt_n}$${scrypt_r}$${scrypt_p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export async function verify_secret(secret: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const expected = Buffer.from(parts[5], 'base64');
+  const key = await scrypt(secret, Buffer.from(parts[4], 'base64'), Number(parts[1]), Number(parts[2]), Number(parts[3]));
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/**
+ * Seals secrets under a 32-byte master key (DATA_DIR/master.key, mode 0600, or MASTER_KEY).
+ * Format: v1.<iv>.<tag>.<ciphertext>, base64url.
+ */
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('assertion failed: master key must be 32 bytes');
+  }
+
+  seal(plain: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${body.toString('base64url')}`;
+  }
+
+  open(sealed: string): string {
+    const [version, iv, tag, body] = sealed.split('.');
+    if (version !== 'v1') throw new Error('assertion failed: unknown sealed secret version');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  /** A keyed digest for fingerprints that must not reveal what they cover. */
+  mac(text: string): string {
+    return createHmac('sha256', this.key).update(text).digest('base64url');
+  }
+}

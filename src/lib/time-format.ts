@@ -1,0 +1,32 @@
+// Timestamps in the API are ISO 8601 UTC with microseconds (spec section 2), e.g.
+// 2026-11-21T10:15:30.123456Z. The KYC daily limit uses the Africa/Lagos calendar day (decisions.md);
+// Lagos is UTC+1 all year with no daylight saving, so the day is computed with integer arithmetic.
+
+export function iso_us(epoch_us: number): string {
+  const ms = Math.floor(epoch_us / 1000);
+  const micro = epoch_us - ms * 1000;
+  const base = new Date(ms).toISOString(); // 2026-11-21T10:15:30.123Z
+  return base.slice(0, 23) + String(micro).padStart(3, '0') + 'Z';
+}
+
+export function iso_ms(epoch_ms: number): string {
+  return iso_us(epoch_ms * 1000);
+}
+
+const lagos_offset_ms = 60 * 60 * 1000;
+const day_ms = 24 * 60 * 60 * 1000;
+
+/** Days since the epoch of the Africa/Lagos calendar day containing the instant. */
+export function lagos_day(epoch_ms: number): number {
+  return Math.floor((epoch_ms + lagos_offset_ms) / day_ms);
+}
+
+/** The instant (epoch ms) when the Africa/Lagos day after the given one begins. */
+export function lagos_day_end_ms(day: number): number {
+  return (day + 1) * day_ms - lagos_offset_ms;
+}
+
+/** UTC calendar date as YYYYMMDD, for transaction references (decisions.md "Names"). */
+export function utc_yyyymmdd(epoch_ms: number): string {
+  return new Date(epoch_ms).toISOString().slice(0, 10).replaceAll('-', '');
+}

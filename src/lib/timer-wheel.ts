@@ -1,0 +1,198 @@
+// One hierarchical timer wheel drives every delay in the process (refunds, provider re-queries,
+// webhook retries, expiries, sandbox delays). Delays are multiplied by TIME_SCALE when scheduled
+// (decisions.md "Time") so the whole schedule can run in seconds under test.
+//
+// Four levels of 64 slots: level 0 holds timers due within 64 ticks, level 1 within 64^2 ticks, and
+// so on; a timer moves down a level each time its slot comes round, so each timer is touched at most
+// four times whatever its delay. With the default 4 ms tick that covers about 194 days.
+import type { Clock } from './clock.js';
+
+export interface TimerHandle {
+  cancel(): void;
+}
+
+interface Timer {
+  due_tick: number;
+  callback: () => void;
+  cancelled: boolean;
+  next: Timer | null;
+}
+
+const slot_bits = 6;
+const slots_per_level = 1 << slot_bits;
+const slot_mask = slots_per_level - 1;
+const levels = 4;
+const span_ticks_max = slots_per_level ** levels;
+
+export interface TimerWheelOptions {
+  clock: Clock;
+  tick_ms?: number;
+  time_scale?: number;
+  /** Bound on live timers; scheduling past it is a bug (style.md: every queue has a stated bound). */
+  timers_max?: number;
+  /** Called when a callback throws: it is a bug, and the process should crash loudly. */
+  on_error?: (error: unknown) => void;
+}
+
+export class TimerWheel {
+  readonly tick_ms: number;
+  readonly time_scale: number;
+  private readonly clock: Clock;
+  private readonly timers_max: number;
+  private readonly slots: (Timer | null)[][];
+  private current_tick: number;
+  private live = 0;
+  private os_timer: NodeJS.Timeout | null = null;
+  private armed_tick = Number.POSITIVE_INFINITY;
+  private stopped = false;
+  private readonly on_error: (error: unknown) => void;
+
+  constructor(options: TimerWheelOptions) {
+    this.clock = options.clock;
+    this.tick_ms = options.tick_ms ?? 4;
+    this.time_scale = options.time_scale ?? 1;
+    this.timers_max = options.timers_max ?? 1_000_000;
+    this.on_error = options.on_error ?? ((error) => { throw error; });
+    this.slots = Array.from({ length: levels }, () => new Array<Timer | null>(slots_per_level).fill(null));
+    this.current_tick = Math.floor(this.clock.now_ms() / this.tick_ms);
+  }
+
+  get size(): number {
+    return this.live;
+  }
+
+  /** Schedules after a delay given in unscaled milliseconds; TIME_SCALE applies. */
+  schedule(delay_ms: number, callback: () => void): TimerHandle {
+    return this.schedule_raw(delay_ms * this.time_scale, callback);
+  }
+
+  /** Schedules at an absolute wall-clock instant (already-scaled deadlines stored in records). */
+  schedule_at(due_ms: number, callback: () => void): TimerHandle {
+    return this.schedule_raw(due_ms - this.clock.now_ms(), callback);
+  }
+
+  /** Scaled delay a schedule of delay_ms would really wait, for recording due times. */
+  scaled(delay_ms: number): number {
+    return delay_ms * this.time_scale;
+  }
+
+  private schedule_raw(delay_ms: number, callback: () => void): TimerHandle {
+    if (this.live >= this.timers_max) throw new Error(`assertion failed: timer wheel full (${this.timers_max})`);
+    const now_tick = Math.floor(this.clock.now_ms() / this.tick_ms);
+    // An empty wheel jumps to the present; a busy one may lag behind it, and placement is relative
+    // to its cursor, so nothing fires from inside schedule().
+    if (this.live === 0 && this.current_tick < now_tick) this.current_tick = now_tick;
+    const ticks = Math.max(1, Math.ceil(Math.max(0, delay_ms) / this.tick_ms));
+    const timer: Timer = { due_tick: now_tick + ticks, callback, cancelled: false, next: null };
+    this.place(timer);
+    this.live++;
+    this.arm(timer.due_tick);
+    return {
+      cancel: () => {
+        if (!timer.cancelled) {
+          timer.cancelled = true;
+          this.live--;
+        }
+      },
+    };
+  }
+
+  private place(timer: Timer): void {
+    let delta = timer.due_tick - this.current_tick;
+    if (delta >= span_ticks_max) delta = span_ticks_max - 1;
+    let level = 0;
+    while (level < levels - 1 && delta >= slots_per_level ** (level + 1)) level++;
+    // Place in the slot of the level where due_tick will be found when that level's cursor reaches it.
+    const due = delta === span_ticks_max - 1 ? this.current_tick + delta : timer.due_tick;
+    const index = Math.floor(due / slots_per_level ** level) & slot_mask;
+    timer.next = this.slots[level][index];
+    this.slots[level][index] = timer;
+  }
+
+  /** Advances the wheel to now_tick, firing what is due. */
+  private catch_up(now_tick: number): void {
+    while (this.current_tick < now_tick) {
+      this.current_tick++;
+      const tick = this.current_tick;
+      // Cascade the levels whose slot boundary this tick crosses, highest first, so that a timer can
+      // fall through several levels in one tick and still fire on time.
+      for (let level = levels - 1; level >= 1; level--) {
+        const unit = slots_per_level ** level;
+        if (tick % unit !== 0) continue;
+        const index = Math.floor(tick / unit) & slot_mask;
+        let timer = this.slots[level][index];
+        this.slots[level][index] = null;
+        while (timer !== null) {
+          const next = timer.next;
+          if (!timer.cancelled) this.place(timer);
+          timer = next;
+        }
+      }
+      const index = tick & slot_mask;
+      let timer = this.slots[0][index];
+      this.slots[0][index] = null;
+      while (timer !== null) {
+        const next = timer.next;
+        if (!timer.cancelled) {
+          if (timer.due_tick <= tick) {
+            timer.cancelled = true;
+            this.live--;
+            try {
+              timer.callback();
+            } catch (error) {
+              this.on_error(error);
+            }
+          } else {
+            this.place(timer);
+          }
+        }
+        timer = next;
+      }
+      if (this.live === 0) {
+        // Nothing left: jump straight to now instead of walking empty ticks.
+        this.current_tick = Math.max(this.current_tick, now_tick);
+        return;
+      }
+    }
+  }
+
+  /** Advances to the clock's present; called by the OS timer and by tests with a manual clock. */
+  advance(): void {
+    this.catch_up(Math.floor(this.clock.now_ms() / this.tick_ms));
+  }
+
+  private arm(due_tick = Number.POSITIVE_INFINITY): void {
+    if (this.stopped || this.live === 0) return;
+    if (this.os_timer !== null) {
+      if (due_tick >= this.armed_tick) return;
+      clearTimeout(this.os_timer);
+    }
+    const ticks = Math.min(this.ticks_to_next_work(), Math.max(1, due_tick - this.current_tick));
+    this.armed_tick = this.current_tick + ticks;
+    this.os_timer = setTimeout(() => this.on_os_timer(), ticks * this.tick_ms);
+    this.os_timer.unref();
+  }
+
+  /** Ticks until a level-0 slot holds a timer or the next cascade, so an idle wheel sleeps. */
+  private ticks_to_next_work(): number {
+    const to_cascade = slots_per_level - (this.current_tick & slot_mask);
+    for (let ahead = 1; ahead < to_cascade; ahead++) {
+      if (this.slots[0][(this.current_tick + ahead) & slot_mask] !== null) return ahead;
+    }
+    return to_cascade;
+  }
+
+  private on_os_timer(): void {
+    this.os_timer = null;
+    this.armed_tick = Number.POSITIVE_INFINITY;
+    this.advance();
+    this.arm();
+  }
+
+  /** Keeps the process alive while timers are pending (off by default: the server keeps it alive). */
+  stop(): void {
+    this.stopped = true;
+    if (this.os_timer !== null) clearTimeout(this.os_timer);
+    this.os_timer = null;
+  }
+}

@@ -1,0 +1,219 @@
+// `billvend serve`: opens the store, recovers every account, then serves the public API and the
+// operator API (operations.md). Exported as start() so the CLI and the benches can run it.
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { load_config, flags_to_env, ConfigError, type Config } from './config.js';
+import { create_logger, type Logger } from './log.js';
+import { open_store } from './journal/store.js';
+import { system_clock } from './lib/clock.js';
+import { TimerWheel } from './lib/timer-wheel.js';
+import { SecretBox, constant_time_equal } from './lib/secrets.js';
+import { random_base62 } from './lib/ids.js';
+import { Engine } from './engine/engine.js';
+import { sweep_expired } from './engine/idempotency.js';
+import { Metrics } from './operator/metrics.js';
+import { HttpFront } from './front/http-server.js';
+import { authenticate_api_key, client_ip } from './front/auth.js';
+import { api_error, type ApiError } from './errors.js';
+import { success_reply } from './front/reply.js';
+import type { Deps } from './front/deps.js';
+import type { RequestContext, RouteDef } from './front/route.js';
+import { account_routes } from './front/routes/account-routes.js';
+import { key_routes } from './front/routes/key-routes.js';
+import { admin_routes } from './operator/admin-routes.js';
+import { build_openapi } from './schemas/openapi.js';
+import { seed_demo } from './operator/demo.js';
+
+export interface Server {
+  port: number;
+  admin_port: number;
+  deps: Deps;
+  stop(): Promise<void>;
+}
+
+function secret_file(path: string, make: () => string): string {
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const value = make();
+  writeFileSync(path, value + '\n', { mode: 0o600, flag: 'wx' });
+  return value;
+}
+
+function master_key(config: Config): Buffer {
+  if (config.master_key !== null) {
+    const key = /^[0-9a-f]{64}$/i.test(config.master_key) ? Buffer.from(config.master_key, 'hex') : Buffer.from(config.master_key, 'base64');
+    if (key.length !== 32) throw new ConfigError('MASTER_KEY must be 32 bytes, as 64 hex digits or base64');
+    return key;
+  }
+  return Buffer.from(secret_file(join(config.data_dir, 'master.key'), () => randomBytes(32).toString('base64')), 'base64');
+}
+
+export async function start(config: Config, log: Logger): Promise<Server> {
+  mkdirSync(config.data_dir, { recursive: true });
+  const admin_token = config.admin_token ?? secret_file(join(config.data_dir, 'admin-token'), () => random_base62(40));
+  const secret_box = new SecretBox(master_key(config));
+  const clock = system_clock;
+  const metrics = new Metrics();
+  const wheel = new TimerWheel({
+    clock,
+    time_scale: config.time_scale,
+    on_error: (error) => {
+      log.fatal({ err: error }, 'a scheduled task failed; exiting');
+      process.exit(70);
+    },
+  });
+  const store = open_store(config.data_dir);
+  const engine = new Engine(store, clock, wheel, secret_box, log, metrics);
+  const deps: Deps = { engine, clock, wheel, config, log, metrics, secret_box };
+  metrics.gauge('billvend_actors_in_memory', () => engine.accounts.size);
+  metrics.gauge('billvend_timers_pending', () => wheel.size);
+  metrics.gauge('billvend_api_keys_active', () => engine.key_index.size);
+
+  let draining = false;
+  const accepting = (): ApiError | null => {
+    if (draining) return api_error('service.unavailable', 'The server is shutting down; retry shortly.', { headers: { 'Retry-After': '1' } });
+    if (engine.degraded) return api_error('service.unavailable', 'The store cannot take writes right now; retry shortly.', { headers: { 'Retry-After': '5' } });
+    if (engine.journal.overloaded) return api_error('service.unavailable', 'The journal is saturated; retry shortly.', { headers: { 'Retry-After': '1' } });
+    return null;
+  };
+
+  // The operator API comes up first, so /healthz answers and /readyz says 503 during recovery.
+  const operator_front = new HttpFront({
+    name: 'operator',
+    routes: admin_routes(deps, []),
+    log,
+    clock,
+    metrics,
+    cors_origins: [],
+    authorize: (ctx: RequestContext) => {
+      if (ctx.route?.auth !== 'operator') return null;
+      const match = /^Bearer +(\S+) *$/i.exec(ctx.headers.authorization);
+      if (match === null || !constant_time_equal(match[1], admin_token)) return api_error('operator.unauthorized');
+      return null;
+    },
+    client_ip: (peer) => peer,
+    accepting: () => (draining ? accepting() : null),
+  });
+  const admin_port = await operator_front.listen(config.admin_host, config.admin_port);
+
+  const store_was_empty = store.accounts.getKeysCount() === 0;
+  engine.recover();
+
+  const public_routes: RouteDef[] = [...account_routes(deps), ...key_routes(deps)];
+  let openapi_body = '';
+  public_routes.push({
+    method: 'get',
+    path: '/v1/openapi.json',
+    auth: 'none',
+    doc: { summary: 'This OpenAPI document', tags: ['Documentation'], content_type: 'application/json' },
+    handler: () => ({ status: 200, body: openapi_body, headers: [['Cache-Control', 'no-cache'], ['Access-Control-Allow-Origin', '*']], content_type: 'application/json; charset=utf-8' }),
+  });
+  const public_front = new HttpFront({
+    name: 'public',
+    routes: public_routes,
+    log,
+    clock,
+    metrics,
+    cors_origins: config.cors_origins,
+    authorize: (ctx: RequestContext) => {
+      switch (ctx.route?.auth) {
+        case 'api_key':
+          return authenticate_api_key(engine, clock, ctx);
+        case 'none':
+        case undefined:
+          return null;
+        default:
+          throw new Error(`assertion failed: public route ${ctx.route?.name} has auth ${ctx.route?.auth}`);
+      }
+    },
+    client_ip: (peer, forwarded_for) => client_ip(config.trusted_proxies, peer, forwarded_for),
+    accepting,
+  });
+  const port = await public_front.listen(config.host, config.port);
+  const public_url = config.public_base_url ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  openapi_body = JSON.stringify(build_openapi(public_routes, public_url), null, 2);
+
+  if (config.demo === 'on' || (config.demo === 'auto' && store_was_empty)) {
+    if (engine.account_by_email('demo@billvend.test') === undefined) await seed_demo(deps, public_url);
+  }
+
+  // Expired idempotency records leave the store a bounded batch per minute (scaled by TIME_SCALE).
+  const sweep = () => {
+    const removed = sweep_expired(engine, clock.now_ms());
+    if (removed > 0) log.debug({ removed }, 'idempotency records expired');
+    wheel.schedule(60_000, sweep);
+  };
+  wheel.schedule(60_000, sweep);
+
+  engine.ready = true;
+  log.info({ port, admin_port, data_dir: config.data_dir, time_scale: config.time_scale }, 'listening');
+
+  return {
+    port,
+    admin_port,
+    deps,
+    async stop() {
+      draining = true;
+      await public_front.drain();
+      await operator_front.drain();
+      await engine.journal.drain();
+      wheel.stop();
+      public_front.close();
+      operator_front.close();
+      await store.root.close();
+    },
+  };
+}
+
+/** Runs `serve` until SIGTERM/SIGINT: stop accepting, finish in-flight requests, flush, exit 0 within 10 s. */
+export async function serve(argv: readonly string[]): Promise<void> {
+  let config: Config;
+  try {
+    config = load_config({ ...process.env, ...flags_to_env(argv) });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`billvend: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const log = create_logger(config.log_level, config.production);
+  let server: Server;
+  try {
+    server = await start(config, log);
+  } catch (error) {
+    log.fatal({ err: error }, 'cannot start');
+    log.flush();
+    process.stderr.write(`billvend: cannot start: ${(error as Error).message}\n`);
+    setTimeout(() => process.exit(1), 50);
+    return;
+  }
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      log.error('shutdown took longer than 10 s; exiting');
+      log.flush();
+      process.exit(1);
+    }, 9_500);
+    server.stop().then(
+      () => {
+        clearTimeout(deadline);
+        log.info('stopped');
+        log.flush();
+        process.exit(0);
+      },
+      (error) => {
+        log.error({ err: error }, 'shutdown failed');
+        log.flush();
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+export { success_reply };

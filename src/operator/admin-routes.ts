@@ -1,0 +1,183 @@
+// The operator API (operations.md "Operator API"), on ADMIN_HOST:ADMIN_PORT behind ADMIN_TOKEN.
+import type { Static } from 'typebox';
+import Type from 'typebox';
+import type { Deps } from '../front/deps.js';
+import type { RequestContext, RouteDef } from '../front/route.js';
+import { error_reply, success_reply, type Reply } from '../front/reply.js';
+import { account_view, wallet_entry_view } from '../front/views.js';
+import { parse_id } from '../front/request-helpers.js';
+import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
+import { CreateAccountBody, CreditBody, OperatorCreateKeyBody, SetPinBody, UpdateAccountBody } from '../schemas/operator-schemas.js';
+import { Account } from '../schemas/account-schemas.js';
+import { api_error, type ApiError } from '../errors.js';
+import { hash_secret } from '../lib/secrets.js';
+import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
+import type { AccountActor } from '../engine/account-actor.js';
+import type { AccountRecord, Scope } from '../engine/records.js';
+import { replayed } from '../engine/idempotency.js';
+
+/** International format for phone numbers (spec section 2): local 0XXXXXXXXXX becomes +234XXXXXXXXXX. */
+export function international_phone(phone: string): string {
+  if (phone.startsWith('+')) return phone;
+  if (phone.startsWith('234')) return '+' + phone;
+  return '+234' + phone.slice(1);
+}
+
+export function operator_account_view(account: AccountRecord) {
+  return {
+    ...account_view(account),
+    daily_limit: account.daily_limit_kobo === null ? null : kobo_to_naira(account.daily_limit_kobo),
+    pin_set: account.pin_hash !== null,
+  };
+}
+
+function invalid(field: string, message: string): ApiError {
+  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
+}
+
+function settled(actor: AccountActor, reply: Reply): Reply | Promise<Reply> {
+  const pending = actor.settled();
+  return pending === null ? reply : pending.then(() => reply);
+}
+
+export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
+  const { engine, clock } = deps;
+  const account_of = (ctx: RequestContext): AccountActor | ApiError => {
+    const id = parse_id(ctx.params.id);
+    const actor = id === null ? undefined : engine.accounts.get(id);
+    return actor ?? api_error('account.not_found');
+  };
+  const tags = ['Operator'];
+  return [
+    {
+      method: 'post',
+      path: '/admin/accounts',
+      auth: 'operator',
+      body: CreateAccountBody,
+      doc: { summary: 'Create an account', tags, response: Account, errors: ['account.email_taken'] },
+      handler: async (ctx) => {
+        const body = ctx.body as Static<typeof CreateAccountBody>;
+        // scrypt runs on the thread pool before the command; the command itself stays synchronous.
+        const [password_hash, pin_hash] = await Promise.all([
+          hash_secret(body.password),
+          body.pin === undefined ? Promise.resolve(null) : hash_secret(body.pin),
+        ]);
+        const outcome = engine.create_account({
+          name: body.name,
+          email: body.email,
+          phone: international_phone(body.phone),
+          tier: body.tier ?? 'standard',
+          kyc_level: body.kyc_level,
+          password_hash,
+          pin_hash,
+        });
+        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        return settled(outcome.value, success_reply(ctx.request_id, 201, operator_account_view(outcome.value.account), 'Account created.'));
+      },
+    },
+    {
+      method: 'patch',
+      path: '/admin/accounts/:id',
+      auth: 'operator',
+      body: UpdateAccountBody,
+      doc: { summary: 'Update KYC level, tier or daily limit', tags, response: Account, errors: ['account.not_found'] },
+      handler: (ctx) => {
+        const actor = account_of(ctx);
+        if ('code' in actor) return error_reply(ctx.request_id, actor);
+        const body = ctx.body as Static<typeof UpdateAccountBody>;
+        let daily_limit_kobo: number | null | undefined;
+        if (body.daily_limit === null) daily_limit_kobo = null;
+        else if (body.daily_limit !== undefined) {
+          const parsed = naira_to_kobo(body.daily_limit);
+          if (!parsed.ok) return error_reply(ctx.request_id, invalid('daily_limit', parsed.reason));
+          daily_limit_kobo = parsed.kobo;
+        }
+        const outcome = actor.update_profile({ kyc_level: body.kyc_level, tier: body.tier, daily_limit_kobo });
+        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        return settled(actor, success_reply(ctx.request_id, 200, operator_account_view(outcome.value), 'Account updated.'));
+      },
+    },
+    {
+      method: 'post',
+      path: '/admin/accounts/:id/pin',
+      auth: 'operator',
+      body: SetPinBody,
+      doc: { summary: 'Set the account\'s transaction PIN', tags, errors: ['account.not_found'] },
+      handler: async (ctx) => {
+        const found = account_of(ctx);
+        if ('code' in found) return error_reply(ctx.request_id, found);
+        const pin_hash = await hash_secret((ctx.body as Static<typeof SetPinBody>).pin);
+        const actor = engine.accounts.get(found.id);
+        if (actor === undefined) return error_reply(ctx.request_id, api_error('account.not_found'));
+        actor.set_pin(pin_hash);
+        return settled(actor, success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.'));
+      },
+    },
+    {
+      method: 'post',
+      path: '/admin/accounts/:id/keys',
+      auth: 'operator',
+      body: OperatorCreateKeyBody,
+      doc: { summary: 'Create an API key for an account (the secret is in this response only)', tags, errors: ['account.not_found', 'keys.limit_reached'] },
+      handler: (ctx) => {
+        const actor = account_of(ctx);
+        if ('code' in actor) return error_reply(ctx.request_id, actor);
+        const body = ctx.body as Static<typeof OperatorCreateKeyBody>;
+        const checked = check_key_request(body, clock.now_ms());
+        if ('code' in checked) return error_reply(ctx.request_id, checked);
+        const reply = create_key_reply(deps, actor, ctx.request_id, {
+          name: body.name,
+          environment: body.environment ?? 'live',
+          scopes: (body.scopes ?? ['*']) as Scope[],
+          ip_allowlist: checked.ip_allowlist,
+          rate_limit_per_minute: body.rate_limit_per_minute ?? 60,
+          expires_ms: checked.expires_ms,
+        });
+        return settled(actor, reply);
+      },
+    },
+    {
+      method: 'post',
+      path: '/admin/accounts/:id/wallet/credit',
+      auth: 'operator',
+      body: CreditBody,
+      doc: { summary: 'Credit a wallet; the same reference again credits nothing and returns the first', tags, errors: ['account.not_found', 'idempotency.key_reused'] },
+      handler: (ctx) => {
+        const actor = account_of(ctx);
+        if ('code' in actor) return error_reply(ctx.request_id, actor);
+        const body = ctx.body as Static<typeof CreditBody>;
+        const amount = naira_to_kobo(body.amount);
+        if (!amount.ok) return error_reply(ctx.request_id, invalid('amount', amount.reason));
+        if (amount.kobo === 0) return error_reply(ctx.request_id, invalid('amount', 'must be greater than 0'));
+        const outcome = actor.credit(body.environment, amount.kobo, body.reference, body.description ?? 'Wallet funding', clock.now_us());
+        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        const reply = success_reply(ctx.request_id, 201, wallet_entry_view(outcome.value.entry), outcome.value.created ? 'Wallet credited.' : 'Already credited with this reference.');
+        return settled(actor, outcome.value.created ? reply : replayed(reply));
+      },
+    },
+    ...extra,
+    {
+      method: 'get',
+      path: '/metrics',
+      auth: 'operator',
+      doc: { summary: 'Prometheus metrics', tags, content_type: 'text/plain; version=0.0.4' },
+      handler: () => ({ status: 200, body: deps.metrics.render(), headers: [['Cache-Control', 'no-store']], content_type: 'text/plain; version=0.0.4; charset=utf-8' }),
+    },
+    {
+      method: 'get',
+      path: '/healthz',
+      auth: 'none',
+      doc: { summary: 'Liveness: 200 while the process runs', tags, response: Type.Object({ status: Type.String() }) },
+      handler: (ctx) => success_reply(ctx.request_id, 200, { status: 'live' }),
+    },
+    {
+      method: 'get',
+      path: '/readyz',
+      auth: 'none',
+      doc: { summary: 'Readiness: 200 once recovered and serving', tags, response: Type.Object({ status: Type.String() }) },
+      handler: (ctx) => engine.ready && !engine.degraded
+        ? success_reply(ctx.request_id, 200, { status: 'ready' })
+        : error_reply(ctx.request_id, api_error('service.unavailable', engine.ready ? 'The store refuses writes; see the log.' : 'Recovering from the store.')),
+    },
+  ];
+}

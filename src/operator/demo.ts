@@ -1,0 +1,54 @@
+// The demo (operations.md DEMO): on an empty store, `npm start` seeds a demo account with a funded test
+// wallet and prints its test key, PIN and dashboard login once, on stderr (never into the JSON log).
+import type { Deps } from '../front/deps.js';
+import { hash_secret } from '../lib/secrets.js';
+import { random_base62, random_text } from '../lib/ids.js';
+import { create_key_reply } from '../front/routes/key-routes.js';
+
+export const demo_email = 'demo@billvend.test';
+export const demo_funding_kobo = 1_000_000_00;
+
+export async function seed_demo(deps: Deps, public_url: string): Promise<void> {
+  const password = random_base62(16);
+  const pin = random_text('0123456789', 5);
+  const [password_hash, pin_hash] = await Promise.all([hash_secret(password), hash_secret(pin)]);
+  const created = deps.engine.create_account({
+    name: 'Demo Reseller',
+    email: demo_email,
+    phone: '+2348011111111',
+    tier: 'standard',
+    kyc_level: 2,
+    password_hash,
+    pin_hash,
+  });
+  if (!created.ok) {
+    deps.log.warn({ code: created.error.code }, 'demo account not created');
+    return;
+  }
+  const actor = created.value;
+  const reply = create_key_reply(deps, actor, 'demo', {
+    name: 'Demo sandbox key',
+    environment: 'test',
+    scopes: ['*'],
+    ip_allowlist: [],
+    rate_limit_per_minute: 600,
+    expires_ms: null,
+  });
+  const api_key = (JSON.parse(reply.body as string) as { data: { api_key: string } }).data.api_key;
+  const credited = actor.credit('test', demo_funding_kobo, 'DEMO-FUNDING-1', 'Demo sandbox funding', deps.clock.now_us());
+  if (!credited.ok) throw new Error('assertion failed: demo credit refused');
+  await actor.settled();
+  const lines = [
+    '',
+    '==================== billvend demo (shown once) ====================',
+    ` API:        ${public_url}/v1   (docs: ${public_url}/docs)`,
+    ` Test key:   ${api_key}`,
+    ` PIN:        ${pin}`,
+    ` Dashboard:  ${public_url}/dashboard   login ${demo_email} / ${password}`,
+    ' Wallet:     NGN 1,000,000.00 of sandbox money',
+    ` Try:        curl -s ${public_url}/v1/wallet -H "Authorization: Bearer ${api_key}"`,
+    '====================================================================',
+    '',
+  ];
+  process.stderr.write(lines.join('\n') + '\n');
+}

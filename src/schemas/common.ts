@@ -1,0 +1,40 @@
+// Shared TypeBox schemas: the envelopes, money, timestamps and pagination of the public API.
+import Type, { type TSchema } from 'typebox';
+
+export const Naira = Type.Number({ minimum: 0, description: 'NGN amount with at most 2 decimal places' });
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with microseconds' });
+export const EnvironmentName = Type.Enum(['live', 'test'], { description: 'live (real money) or test (sandbox)' });
+export const Network = Type.Enum(['mtn', 'airtel', 'glo', '9mobile']);
+
+export const Pagination = Type.Object({
+  total: Type.Integer(),
+  per_page: Type.Integer(),
+  current_page: Type.Integer(),
+  last_page: Type.Integer(),
+});
+
+export const ErrorBody = Type.Object({
+  success: Type.Literal(false),
+  error: Type.Object({
+    code: Type.String({ description: 'stable, permanent code (README error table)' }),
+    message: Type.String({ description: 'human text; may change' }),
+    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    reference: Type.Optional(Type.String({ description: 'transaction.failed: the refunded order' })),
+  }),
+  request_id: Type.String(),
+});
+
+export function success_envelope(data: TSchema, with_message = false): TSchema {
+  return Type.Object({
+    success: Type.Literal(true),
+    ...(with_message ? { message: Type.String() } : {}),
+    data,
+    request_id: Type.String(),
+  });
+}
+
+/** Query parameters of list endpoints: per_page default 20, max 100; page default 1 (spec section 8). */
+export const page_query = {
+  per_page: { schema: Type.Integer({ minimum: 1, maximum: 100, default: 20 }), description: 'items per page (default 20, max 100)' },
+  page: { schema: Type.Integer({ minimum: 1, default: 1 }), description: 'page number (default 1)' },
+};
