@@ -94,7 +94,7 @@ export class HttpFront {
       }
       const allowed = [...new Set(list.map((r) => r.method.toUpperCase()))].join(', ');
       // uWS prefers a method's own handler over `any` for the same pattern, so this sees only the rest.
-      this.app.any(path, (res, req) => this.handle(res, req, null, allowed));
+      this.app.any(path, (res, req) => this.handle(res, req, null, allowed, path));
     }
     this.app.any('/*', (res, req) => this.handle(res, req, null, null));
   }
@@ -131,7 +131,7 @@ export class HttpFront {
 
   // ---- Per request ------------------------------------------------------------------------------
 
-  private handle(res: uWS.HttpResponse, req: uWS.HttpRequest, route: CompiledRoute | null, allowed: string | null): void {
+  private handle(res: uWS.HttpResponse, req: uWS.HttpRequest, route: CompiledRoute | null, allowed: string | null, pattern?: string): void {
     const started_perf = performance.now();
     const now_ms = this.options.clock.now_ms();
     const params: Record<string, string> = {};
@@ -163,6 +163,7 @@ export class HttpFront {
       started_ms: now_ms,
       started_perf,
       route,
+      route_name: route?.name ?? (pattern === undefined ? 'unmatched' : `${req.getMethod().toUpperCase()} ${pattern}`),
       body: undefined,
       raw_body: null,
       key: null,
@@ -356,7 +357,7 @@ export class HttpFront {
     (ctx as { finished?: boolean }).finished = true;
     this.in_flight--;
     const duration_ms = performance.now() - ctx.started_perf;
-    const route = ctx.route?.name ?? 'unmatched';
+    const route = ctx.route_name;
     this.options.metrics.observe_request(this.options.name, route, status, duration_ms);
     this.options.log.info({
       request_id: ctx.request_id,

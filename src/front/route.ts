@@ -62,6 +62,8 @@ export interface RequestContext {
   readonly started_ms: number;
   readonly started_perf: number;
   route: CompiledRoute | null;
+  /** How logs and metrics name the request: the route, "PATCH /v1/keys" for a 405, or "unmatched". */
+  readonly route_name: string;
   /** Parsed JSON body (validated when the route has a body schema). */
   body: unknown;
   raw_body: Buffer | null;
