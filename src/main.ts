@@ -146,7 +146,8 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   wheel.schedule(60_000, sweep);
 
   engine.ready = true;
-  log.info({ port, admin_port, data_dir: config.data_dir, time_scale: config.time_scale }, 'listening');
+  // Always logged (even at LOG_LEVEL=warn): supervisors, tests and benches read the ports from it.
+  log.child({}, { level: log.level === 'silent' ? 'silent' : 'info' }).info({ port, admin_port, data_dir: config.data_dir, time_scale: config.time_scale }, 'listening');
 
   return {
     port,

@@ -5,14 +5,19 @@
 //
 // Batching by event-loop turn: uWS delivers every request that arrived in one poll phase before
 // setImmediate callbacks run, so one commit covers all of them (see bench/ purchase scenarios).
-import type { Database } from 'lmdb';
+import { asBinary, type Database } from 'lmdb';
 import type { Key } from './store.js';
 
 interface Change {
   db: Database<any, any>;
   key: Key;
-  /** undefined removes the key. */
-  value: unknown;
+  /** The value encoded when it was staged; undefined removes the key. */
+  encoded: Buffer | undefined;
+}
+
+/** lmdb-js databases expose their msgpackr encoder (with the db's shared structures). */
+interface Encodable {
+  encoder: { encode(value: unknown): Uint8Array };
 }
 
 interface Batch {
@@ -67,13 +72,20 @@ export class Journal {
     return this.waiting.length >= Journal.batches_waiting_max;
   }
 
+  /**
+   * Stages a put. The value is encoded now, not when the batch is written: the caller may go on
+   * mutating its object (an actor's wallet record is), and a batch must hold the state as of the
+   * command that staged it, or a crash between two commits could pair a newer wallet with older
+   * entries (regression: test/crash-durability.test.ts found exactly that).
+   */
   put(account_id: number, db: Database<any, any>, key: Key, value: unknown): void {
     if (value === undefined) throw new Error('assertion failed: journal put of undefined');
-    this.stage(account_id, { db, key, value });
+    // msgpackr encodes into a shared buffer that the next encode overwrites: copy it out.
+    this.stage(account_id, { db, key, encoded: Buffer.from((db as unknown as Encodable).encoder.encode(value)) });
   }
 
   remove(account_id: number, db: Database<any, any>, key: Key): void {
-    this.stage(account_id, { db, key, value: undefined });
+    this.stage(account_id, { db, key, encoded: undefined });
   }
 
   private stage(account_id: number, change: Change): void {
@@ -123,7 +135,7 @@ export class Journal {
       // All puts issued in one synchronous run land in one LMDB transaction: lmdb-js queues them and
       // commits at the end of the event turn (lmdb-js README, "db.transaction").
       for (const change of batch.changes) {
-        last = change.value === undefined ? change.db.remove(change.key) : change.db.put(change.key, change.value);
+        last = change.encoded === undefined ? change.db.remove(change.key) : change.db.put(change.key, asBinary(change.encoded));
       }
     } catch (error) {
       this.committing = false;
