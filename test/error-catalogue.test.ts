@@ -1,0 +1,92 @@
+// The error catalogue (style.md "Errors"): every code in src/errors.ts is documented in the README's
+// error table with the same status, and every code of the spec's section 7 is in the catalogue.
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { error_catalogue } from '../src/errors.js';
+import { repo_root } from './helpers/server.js';
+
+/** Spec section 7 "Codes", copied here because the spec is not part of the repository. */
+const spec_codes: [string, number][] = [
+  ['auth.invalid_key', 401],
+  ['auth.key_not_found', 401],
+  ['auth.key_expired', 401],
+  ['auth.ip_not_allowed', 403],
+  ['wallet.insufficient_funds', 422],
+  ['wallet.not_found', 404],
+  ['wallet.limit_exceeded', 422],
+  ['transaction.failed', 422],
+  ['transaction.not_found', 404],
+  ['transaction.provider_unavailable', 503],
+  ['service.plan_not_found', 422],
+  ['service.invalid_meter', 422],
+  ['service.invalid_smartcard', 422],
+  ['service.amount_mismatch', 422],
+  ['pin.incorrect', 403],
+  ['pin.locked', 429],
+  ['pin.not_set', 403],
+  ['keys.limit_reached', 422],
+  ['keys.not_found', 404],
+  ['rate_limit.exceeded', 429],
+];
+
+/** decisions.md "Errors we add". */
+const decided_codes: [string, number][] = [
+  ['validation.failed', 400],
+  ['request.malformed_json', 400],
+  ['request.too_large', 413],
+  ['request.unsupported_media_type', 415],
+  ['route.not_found', 404],
+  ['route.method_not_allowed', 405],
+  ['auth.insufficient_scope', 403],
+  ['idempotency.key_reused', 422],
+  ['internal.error', 500],
+];
+
+const catalogue = error_catalogue as Record<string, { status: number; message: string }>;
+
+function readme_error_table(): Map<string, number> {
+  const readme = readFileSync(join(repo_root, 'README.md'), 'utf8');
+  const table = new Map<string, number>();
+  for (const line of readme.split('\n')) {
+    const row = /^\|\s*`([a-z_]+\.[a-z_]+)`\s*\|\s*(\d{3})\s*\|/.exec(line);
+    if (row !== null) {
+      if (table.has(row[1])) throw new Error(`README lists ${row[1]} twice`);
+      table.set(row[1], Number(row[2]));
+    }
+  }
+  return table;
+}
+
+t.test('every catalogue code is in the README error table with the same HTTP status', async (t) => {
+  const table = readme_error_table();
+  t.ok(table.size >= spec_codes.length, `the README table has ${table.size} codes`);
+  for (const [code, entry] of Object.entries(catalogue)) {
+    t.ok(table.has(code), `${code} is in the README error table`);
+    t.equal(table.get(code), entry.status, `${code} has status ${entry.status} in the README`);
+  }
+  for (const code of table.keys()) t.ok(code in catalogue, `README code ${code} is in the catalogue`);
+});
+
+t.test('every code of the spec\'s section 7 is in the catalogue with the spec\'s status', async (t) => {
+  t.equal(spec_codes.length, 20, 'the spec lists 20 codes');
+  for (const [code, status] of spec_codes) {
+    t.ok(code in catalogue, `${code} is in the catalogue`);
+    t.equal(catalogue[code]?.status, status, `${code} has the spec's status ${status}`);
+  }
+});
+
+t.test('every code decisions.md adds is in the catalogue with its status', async (t) => {
+  for (const [code, status] of decided_codes) {
+    t.ok(code in catalogue, `${code} is in the catalogue`);
+    t.equal(catalogue[code]?.status, status, `${code} has status ${status}`);
+  }
+});
+
+t.test('every catalogue entry is well formed', async (t) => {
+  for (const [code, entry] of Object.entries(catalogue)) {
+    t.match(code, /^[a-z_]+\.[a-z_]+$/, `${code} is a dotted lowercase code`);
+    t.ok(entry.status >= 400 && entry.status <= 599, `${code} has an error status`);
+    t.ok(entry.message.length > 0 && !entry.message.includes('undefined'), `${code} has a message`);
+  }
+});
