@@ -24,6 +24,14 @@ import { key_routes } from './front/routes/key-routes.js';
 import { admin_routes } from './operator/admin-routes.js';
 import { build_openapi } from './schemas/openapi.js';
 import { seed_demo } from './operator/demo.js';
+import { Catalog } from './services/catalog.js';
+import { SandboxProvider } from './services/sandbox-provider.js';
+import { LiveProvider, UnconfiguredProvider } from './services/live-provider.js';
+import { OrderDesk } from './services/order-desk.js';
+import { service_routes } from './front/routes/service-routes.js';
+import { transaction_routes } from './front/routes/transaction-routes.js';
+import { catalog_admin_routes } from './operator/catalog-routes.js';
+import { remembered_error } from './front/remembered.js';
 
 export interface Server {
   port: number;
@@ -65,7 +73,18 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   const store = open_store(config.data_dir);
   const engine = new Engine(store, clock, wheel, secret_box, log, metrics);
   const deps: Deps = { engine, clock, wheel, config, log, metrics, secret_box };
+  const catalog = new Catalog(store);
+  const desk = new OrderDesk(deps, {
+    test: new SandboxProvider(wheel, clock),
+    live: config.provider === null ? new UnconfiguredProvider() : new LiveProvider(config.provider, clock, wheel, log),
+  });
+  engine.extensions.push(desk);
   metrics.gauge('billvend_actors_in_memory', () => engine.accounts.size);
+  metrics.gauge('billvend_open_orders', () => {
+    let open = 0;
+    for (const actor of engine.accounts.values()) open += actor.open_orders.size;
+    return open;
+  });
   metrics.gauge('billvend_timers_pending', () => wheel.size);
   metrics.gauge('billvend_api_keys_active', () => engine.key_index.size);
 
@@ -80,7 +99,7 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   // The operator API comes up first, so /healthz answers and /readyz says 503 during recovery.
   const operator_front = new HttpFront({
     name: 'operator',
-    routes: admin_routes(deps, []),
+    routes: admin_routes(deps, catalog_admin_routes(deps, catalog, desk)),
     log,
     clock,
     metrics,
@@ -99,7 +118,12 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   const store_was_empty = store.accounts.getKeysCount() === 0;
   engine.recover();
 
-  const public_routes: RouteDef[] = [...account_routes(deps), ...key_routes(deps)];
+  const public_routes: RouteDef[] = [
+    ...account_routes(deps),
+    ...key_routes(deps),
+    ...service_routes(deps, catalog, desk),
+    ...transaction_routes(deps, desk),
+  ];
   let openapi_body = '';
   public_routes.push({
     method: 'get',
@@ -128,6 +152,7 @@ export async function start(config: Config, log: Logger): Promise<Server> {
     },
     client_ip: (peer, forwarded_for) => client_ip(config.trusted_proxies, peer, forwarded_for),
     accepting,
+    remember_error: (ctx, error) => remembered_error(deps, ctx, error),
   });
   const port = await public_front.listen(config.host, config.port);
   const public_url = config.public_base_url ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;

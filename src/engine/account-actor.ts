@@ -20,6 +20,7 @@ import {
 import { api_error, type ApiError } from '../errors.js';
 import { lagos_day } from '../lib/time-format.js';
 import { parse_cidr, type CidrBlock } from '../lib/ip-address.js';
+import type { OrderRecord } from '../services/order.js';
 
 export type Outcome<T> = { ok: true; value: T; replayed?: boolean } | { ok: false; error: ApiError };
 
@@ -75,6 +76,8 @@ export interface NewKeyInput {
 export class AccountActor {
   readonly wallets: Record<Environment, WalletRecord>;
   readonly keys = new Map<number, KeyState>();
+  /** Orders still pending or processing, by reference (bounded by open_orders_max). */
+  readonly open_orders = new Map<string, OrderRecord>();
   /** Resolves when every change this actor has staged is durable; reads wait on it. */
   private pending: Promise<void> | null = null;
 
@@ -183,6 +186,7 @@ export class AccountActor {
     }
     const entry = this.append_entry(environment, 'credit', amount_kobo, reference, description, now_us);
     this.engine.record_funding_reference(this, environment, reference, entry);
+    this.engine.emit(this, environment, 'wallet.credited', { entry });
     return ok({ entry, created: true });
   }
 

@@ -37,6 +37,19 @@ interface FundingRef {
   entry_id: number;
 }
 
+export type EventKind =
+  | 'transaction.completed'
+  | 'transaction.failed'
+  | 'transaction.processing'
+  | 'wallet.credited'
+  | 'wallet.debited'
+  | 'wallet.reversed';
+
+/** Receives every event in the command that causes it, so it can stage it in the same commit. */
+export interface EventSink {
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord }): void;
+}
+
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */
 export interface EngineExtension {
   /** After every account is loaded, before traffic. */
@@ -54,6 +67,8 @@ export class Engine {
   readonly pin_cache = new PinCache();
   readonly journal: Journal;
   readonly extensions: EngineExtension[] = [];
+  /** Where events go; the webhook outbox (src/webhooks/) plugs in here. */
+  event_sink: EventSink | null = null;
   private next_account = 1;
   private next_key = 1;
   /** True after a failed commit until a probe write succeeds: writes answer 503 meanwhile. */
@@ -167,6 +182,10 @@ export class Engine {
         () => {},
       );
     });
+  }
+
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3]): void {
+    this.event_sink?.emit(actor, environment, kind, subject);
   }
 
   // ---- Indexes and counters ---------------------------------------------------------------------

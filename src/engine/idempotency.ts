@@ -88,27 +88,13 @@ export function run_idempotent(
 ): Promise<Reply> {
   const { actor, environment, key, fingerprint, request_id, now_ms } = request;
   if (key === null) return settle(actor, execute());
+  const earlier = peek_idempotent(request, resume);
+  if (earlier !== null) return earlier;
   const flights = in_flight_of(actor);
-  const flight_key = `${environment}\u0000${key}`;
-  const flight = flights.get(flight_key);
-  if (flight !== undefined) {
-    if (flight.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
-    return flight.reply.then(replayed);
-  }
-  const record = read_record(actor, environment, key, now_ms);
-  if (record !== null) {
-    if (record.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
-    if (record.complete) {
-      const pending = actor.settled();
-      const reply = stored_reply(actor, record);
-      return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
-    }
-    if (resume === undefined) throw new Error('assertion failed: incomplete idempotency record without a resume path');
-    return track(flights, flight_key, fingerprint, resume(record).then(replayed));
-  }
   if (flights.size >= idempotency_in_flight_max) {
     return Promise.resolve(error_reply(request_id, api_error('service.unavailable', 'Too many requests in flight for this account; retry shortly.', { headers: { 'Retry-After': '1' } })));
   }
+  const flight_key = `${environment}\u0000${key}`;
   const outcome = execute();
   if (outcome instanceof Promise) {
     // The command remembers its own reply (purchases store a first, incomplete record with the debit).
@@ -118,6 +104,32 @@ export function run_idempotent(
     stage_record(actor, environment, key, make_record(actor, fingerprint, outcome, now_ms, null, true));
   }
   return track(flights, flight_key, fingerprint, settle(actor, outcome));
+}
+
+/**
+ * The answer an earlier request with this key already gives (a replay, a wait for one in flight, or
+ * key_reused), or null when the key is new. Cheap: handlers call it before any expensive step.
+ */
+export function peek_idempotent(request: IdempotentRequest, resume?: (record: IdempotencyRecord) => Promise<Reply>): Promise<Reply> | null {
+  const { actor, environment, key, fingerprint, request_id, now_ms } = request;
+  if (key === null) return null;
+  const flights = in_flight_of(actor);
+  const flight_key = `${environment}\u0000${key}`;
+  const flight = flights.get(flight_key);
+  if (flight !== undefined) {
+    if (flight.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
+    return flight.reply.then(replayed);
+  }
+  const record = read_record(actor, environment, key, now_ms);
+  if (record === null) return null;
+  if (record.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
+  if (record.complete) {
+    const pending = actor.settled();
+    const reply = stored_reply(actor, record);
+    return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
+  }
+  if (resume === undefined) throw new Error('assertion failed: incomplete idempotency record without a resume path');
+  return track(flights, flight_key, fingerprint, resume(record).then(replayed));
 }
 
 function track(flights: Map<string, InFlight>, flight_key: string, fingerprint: string, reply: Promise<Reply>): Promise<Reply> {

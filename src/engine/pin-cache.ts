@@ -2,15 +2,20 @@
 // this process's memory: a purchase with the right PIN then costs one HMAC instead of one scrypt.
 // Nothing here is ever stored; a restart starts empty and the first purchase pays for scrypt again.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { verify_secret } from '../lib/secrets.js';
 
 interface Entry {
   generation: number;
   digest: Buffer;
 }
 
+/** Concurrent verifications of one PIN share a single scrypt run (bounded by accounts × PINs tried). */
+const verifications_in_flight_max = 10_000;
+
 export class PinCache {
   /** One entry per account that has bought since start; bounded by the number of accounts. */
   private readonly entries = new Map<number, Entry>();
+  private readonly in_flight = new Map<string, Promise<boolean>>();
   private readonly key = randomBytes(32);
 
   private digest(account_id: number, pin: string): Buffer {
@@ -24,8 +29,22 @@ export class PinCache {
     return timingSafeEqual(entry.digest, this.digest(account_id, pin)) ? true : undefined;
   }
 
-  remember(account_id: number, generation: number, pin: string): void {
-    this.entries.set(account_id, { generation, digest: this.digest(account_id, pin) });
+  /** Whether the PIN matches the stored scrypt hash; remembered on success. */
+  verify(account_id: number, generation: number, pin: string, stored_hash: string): boolean | Promise<boolean> {
+    if (this.check(account_id, generation, pin) === true) return true;
+    const flight_key = `${account_id}:${generation}:${this.digest(account_id, pin).toString('base64')}`;
+    const running = this.in_flight.get(flight_key);
+    if (running !== undefined) return running;
+    const verification = verify_secret(pin, stored_hash).then((correct) => {
+      if (correct) this.entries.set(account_id, { generation, digest: this.digest(account_id, pin) });
+      return correct;
+    });
+    if (this.in_flight.size < verifications_in_flight_max) {
+      this.in_flight.set(flight_key, verification);
+      const clear = () => this.in_flight.delete(flight_key);
+      verification.then(clear, clear);
+    }
+    return verification;
   }
 
   forget(account_id: number): void {

@@ -47,14 +47,15 @@ export function authenticate_api_key(engine: Engine, clock: Clock, ctx: RequestC
   if (key.record.expires_ms !== null && now_ms >= key.record.expires_ms) return api_error('auth.key_expired');
   const actor = engine.accounts.get(key.record.account_id);
   if (actor === undefined) throw new Error(`assertion failed: key ${key.record.id} indexed without its account`);
+  // Known from here on, so that even a refused request's log line names its account and key.
+  ctx.key = key;
+  ctx.actor = actor;
+  ctx.environment = key.record.environment;
   if (key.cidrs.length > 0 && !any_contains(key.cidrs, parse_ip(ctx.remote_ip))) {
     return api_error('auth.ip_not_allowed', `Requests from ${ctx.remote_ip} are not allowed for this key.`);
   }
   const limited = take_rate_token(key, now_ms, ctx.extra_headers);
   if (limited !== null) return limited;
-  ctx.key = key;
-  ctx.actor = actor;
-  ctx.environment = key.record.environment;
   const scope = ctx.route?.scope ?? null;
   if (!key.has_scope(scope)) {
     return api_error('auth.insufficient_scope', `This API key lacks the "${scope}" scope.`);

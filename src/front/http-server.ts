@@ -49,6 +49,8 @@ export interface FrontOptions {
   client_ip(peer: string, forwarded_for: string): string;
   /** Whether to accept state-changing requests now (draining, degraded store): else 503. */
   accepting(ctx: RequestContext): ApiError | null;
+  /** Answers a body that fails its schema on an idempotent POST, remembering the answer. */
+  remember_error?(ctx: RequestContext, error: ApiError): Reply | Promise<Reply>;
 }
 
 function compile_routes(routes: RouteDef[]): CompiledRoute[] {
@@ -272,7 +274,14 @@ export class HttpFront {
     if (ctx.raw_body !== null && !route.raw_body) {
       const parsed = this.parse_body(ctx, route);
       if (parsed !== null) {
-        this.send(ctx, error_reply(ctx.request_id, parsed));
+        // A body that parsed but failed its schema is an answer to this request: remembered under
+        // its idempotency key. Bodies that are not JSON at all (413, 415, malformed) are not.
+        const remember = parsed.code === 'validation.failed' && route.method === 'post' && route.idempotent !== false && route.auth === 'api_key'
+          ? this.options.remember_error
+          : undefined;
+        const reply = remember === undefined ? error_reply(ctx.request_id, parsed) : remember(ctx, parsed);
+        if (reply instanceof Promise) reply.then((r) => this.send(ctx, r), (e) => this.fail(ctx, e));
+        else this.send(ctx, reply);
         return;
       }
     } else if (route.body_schema !== null && ctx.raw_body === null) {

@@ -82,8 +82,10 @@ export class TimerWheel {
     // An empty wheel jumps to the present; a busy one may lag behind it, and placement is relative
     // to its cursor, so nothing fires from inside schedule().
     if (this.live === 0 && this.current_tick < now_tick) this.current_tick = now_tick;
-    const ticks = Math.max(1, Math.ceil(Math.max(0, delay_ms) / this.tick_ms));
-    const timer: Timer = { due_tick: now_tick + ticks, callback, cancelled: false, next: null };
+    // Due at the first tick boundary at or after now + delay, never before the delay has passed.
+    const now_ms = this.clock.now_ms();
+    const due_tick = Math.max(now_tick + 1, Math.ceil((now_ms + Math.max(0, delay_ms)) / this.tick_ms));
+    const timer: Timer = { due_tick, callback, cancelled: false, next: null };
     this.place(timer);
     this.live++;
     this.arm(timer.due_tick);
@@ -109,9 +111,40 @@ export class TimerWheel {
     this.slots[level][index] = timer;
   }
 
+  /**
+   * The next tick at which something happens: a level-0 slot holding timers, or the cascade of a
+   * non-empty slot of a higher level. Ticks before it are empty and can be skipped in one step.
+   */
+  private next_event_tick(): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (let ahead = 1; ahead <= slots_per_level; ahead++) {
+      if (this.slots[0][(this.current_tick + ahead) & slot_mask] !== null) {
+        next = this.current_tick + ahead;
+        break;
+      }
+    }
+    for (let level = 1; level < levels; level++) {
+      const unit = slots_per_level ** level;
+      const cursor = Math.floor(this.current_tick / unit);
+      for (let ahead = 1; ahead <= slots_per_level; ahead++) {
+        if (this.slots[level][(cursor + ahead) & slot_mask] !== null) {
+          next = Math.min(next, (cursor + ahead) * unit);
+          break;
+        }
+      }
+    }
+    return next;
+  }
+
   /** Advances the wheel to now_tick, firing what is due. */
   private catch_up(now_tick: number): void {
     while (this.current_tick < now_tick) {
+      const next = this.next_event_tick();
+      if (next > now_tick) {
+        this.current_tick = now_tick;
+        return;
+      }
+      this.current_tick = next - 1;
       this.current_tick++;
       const tick = this.current_tick;
       // Cascade the levels whose slot boundary this tick crosses, highest first, so that a timer can
@@ -167,19 +200,10 @@ export class TimerWheel {
       if (due_tick >= this.armed_tick) return;
       clearTimeout(this.os_timer);
     }
-    const ticks = Math.min(this.ticks_to_next_work(), Math.max(1, due_tick - this.current_tick));
+    const ticks = Math.max(1, Math.min(this.next_event_tick(), due_tick) - this.current_tick);
     this.armed_tick = this.current_tick + ticks;
     this.os_timer = setTimeout(() => this.on_os_timer(), ticks * this.tick_ms);
     this.os_timer.unref();
-  }
-
-  /** Ticks until a level-0 slot holds a timer or the next cascade, so an idle wheel sleeps. */
-  private ticks_to_next_work(): number {
-    const to_cascade = slots_per_level - (this.current_tick & slot_mask);
-    for (let ahead = 1; ahead < to_cascade; ahead++) {
-      if (this.slots[0][(this.current_tick + ahead) & slot_mask] !== null) return ahead;
-    }
-    return to_cascade;
   }
 
   private on_os_timer(): void {

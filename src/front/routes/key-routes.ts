@@ -8,6 +8,7 @@ import { created_key_view, key_view } from '../views.js';
 import { fingerprint, idempotency_key, parse_id } from '../request-helpers.js';
 import { CreateKeyBody, CreatedKey, KeyListItem } from '../../schemas/account-schemas.js';
 import { run_idempotent } from '../../engine/idempotency.js';
+import { remembered_error } from '../remembered.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { new_api_key } from '../../lib/ids.js';
 import { sha256_hex } from '../../lib/secrets.js';
@@ -110,9 +111,9 @@ export function key_routes(deps: Deps): RouteDef[] {
         const environment = body.environment ?? 'live';
         const scopes = (body.scopes ?? ['*']) as Scope[];
         const checked = check_key_request(body, deps.clock.now_ms());
-        if ('code' in checked) return error_reply(ctx.request_id, checked);
+        if ('code' in checked) return remembered_error(deps, ctx, checked);
         const refused = check_grant(ctx.key!, environment, scopes);
-        if (refused !== null) return error_reply(ctx.request_id, refused);
+        if (refused !== null) return remembered_error(deps, ctx, refused);
         const actor = ctx.actor!;
         return run_idempotent(
           { actor, environment: ctx.environment, key, fingerprint: fingerprint(deps.secret_box, ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },

@@ -1,0 +1,217 @@
+// The account actor's order commands (style.md: one place mutates account state; these functions are
+// that place for orders, kept in their own file). Each runs synchronously, stages its changes in the
+// journal and returns its outcome as data.
+import type { AccountActor } from './account-actor.js';
+import { failed, ok, type Outcome } from './account-actor.js';
+import type { Environment } from './records.js';
+import { api_error } from '../errors.js';
+import { format_naira } from '../lib/money.js';
+import { lagos_day } from '../lib/time-format.js';
+import { assert_order, is_final, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
+import type { ProviderResult } from '../services/provider.js';
+
+/** Open orders one account may hold at once (pending or processing): the in-memory bound. */
+export const open_orders_max = 100_000;
+
+export interface NewOrder {
+  environment: Environment;
+  reference: string;
+  service_type: ServiceType;
+  network: string | null;
+  disco: string | null;
+  provider: string | null;
+  recipient: string;
+  plan_code: string | null;
+  plan: string | null;
+  package_code: string | null;
+  meter_type: 'prepaid' | 'postpaid' | null;
+  amount_kobo: number;
+  customer_name: string | null;
+  idempotency_key: string | null;
+  provider_request_id: string;
+}
+
+export function stage_order(actor: AccountActor, order: OrderRecord): void {
+  assert_order(order);
+  const store = actor.engine.store;
+  actor.stage_put(store.orders, [actor.id, order.environment, order.seq], order);
+  if (is_final(order.status)) {
+    if (actor.open_orders.delete(order.reference)) actor.stage_remove(store.open_orders, order.reference);
+  } else {
+    if (!actor.open_orders.has(order.reference)) actor.stage_put(store.open_orders, order.reference, [actor.id, order.environment, order.seq]);
+    actor.open_orders.set(order.reference, order);
+  }
+}
+
+/**
+ * Checks the KYC daily limit and the balance, then debits the wallet and creates the order as
+ * pending, all in one command: 200 concurrent purchases against a wallet that affords 100 deliver
+ * exactly 100, because each check and its debit run without interruption.
+ */
+export function place_order(actor: AccountActor, input: NewOrder, now_us: number): Outcome<OrderRecord> {
+  const now_ms = Math.floor(now_us / 1000);
+  const wallet = actor.wallets[input.environment];
+  const { spent_kobo, limit_kobo } = actor.daily_spend(input.environment, now_ms);
+  if (spent_kobo + input.amount_kobo > limit_kobo) {
+    const left = Math.max(0, limit_kobo - spent_kobo);
+    return failed(api_error('wallet.limit_exceeded', limit_kobo === 0
+      ? 'This account\'s KYC level does not allow purchases; ask for a KYC upgrade.'
+      : `Daily wallet limit of ${format_naira(limit_kobo)} exceeded; ${format_naira(left)} left today (Africa/Lagos day).`));
+  }
+  if (input.amount_kobo > wallet.balance_kobo) {
+    return failed(api_error('wallet.insufficient_funds', `Wallet balance ${format_naira(wallet.balance_kobo)} is below ${format_naira(input.amount_kobo)}.`));
+  }
+  if (actor.open_orders.size >= open_orders_max) {
+    return failed(api_error('service.unavailable', 'Too many orders of this account are still open; retry shortly.', { headers: { 'Retry-After': '5' } }));
+  }
+  const today = lagos_day(now_ms);
+  const entry = actor.append_entry(input.environment, 'debit', input.amount_kobo, input.reference, `${input.service_type} ${input.recipient}`, now_us);
+  if (wallet.spend_day !== today) {
+    wallet.spend_day = today;
+    wallet.spend_day_kobo = 0;
+  }
+  wallet.spend_day_kobo += input.amount_kobo;
+  actor.stage_wallet(input.environment);
+  wallet.orders_count += 1;
+  const order: OrderRecord = {
+    reference: input.reference,
+    account_id: actor.id,
+    environment: input.environment,
+    seq: wallet.orders_count,
+    service_type: input.service_type,
+    network: input.network,
+    disco: input.disco,
+    provider: input.provider,
+    recipient: input.recipient,
+    plan_code: input.plan_code,
+    plan: input.plan,
+    package_code: input.package_code,
+    meter_type: input.meter_type,
+    amount_kobo: input.amount_kobo,
+    status: 'pending',
+    token: null,
+    units: null,
+    customer_name: input.customer_name,
+    wallet_balance_before_kobo: entry.balance_before_kobo,
+    wallet_balance_after_kobo: entry.balance_after_kobo,
+    failure_reason: null,
+    reversed: false,
+    created_us: now_us,
+    updated_us: now_us,
+    delivered_us: null,
+    failed_us: null,
+    reversed_us: null,
+    status_history: [{ status: 'pending', at_us: now_us }],
+    idempotency_key: input.idempotency_key,
+    provider_request_id: input.provider_request_id,
+    provider_reference: null,
+    spend_day: today,
+    requery_count: 0,
+    next_requery_ms: 0,
+    needs_review: false,
+  };
+  actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);
+  stage_order(actor, order);
+  actor.engine.emit(actor, order.environment, 'wallet.debited', { entry, order });
+  return ok(order);
+}
+
+function with_status(order: OrderRecord, status: OrderStatus, now_us: number, changes: Partial<OrderRecord> = {}): OrderRecord {
+  const base = changes.status_history ?? order.status_history;
+  const history = order.status === status ? base : [...base, { status, at_us: now_us }];
+  return { ...order, ...changes, status, status_history: history, updated_us: now_us };
+}
+
+/**
+ * Applies a provider's answer to an open order. A final order ignores later answers (a late
+ * callback after a re-query settled it), so each order is delivered or refunded exactly once.
+ * Returns the order as it now stands.
+ */
+export function apply_provider_result(actor: AccountActor, reference: string, result: ProviderResult, now_us: number, not_found_is_final: boolean): OrderRecord | null {
+  const order = actor.open_orders.get(reference);
+  if (order === undefined) return null;
+  switch (result.outcome) {
+    case 'delivered': {
+      const delivered = with_status(order, 'delivered', now_us, {
+        token: result.token ?? order.token,
+        units: result.units ?? order.units,
+        customer_name: result.customer_name ?? order.customer_name,
+        provider_reference: result.provider_reference ?? order.provider_reference,
+        delivered_us: now_us,
+        next_requery_ms: 0,
+        status_history: ensure_processing(order, now_us),
+      });
+      stage_order(actor, delivered);
+      actor.engine.emit(actor, order.environment, 'transaction.completed', { order: delivered });
+      return delivered;
+    }
+    case 'failed':
+      return fail_and_refund(actor, order, result.reason, now_us);
+    case 'not_found':
+      if (not_found_is_final) return fail_and_refund(actor, order, 'The provider has no record of this order; it was not processed.', now_us);
+      return mark_processing(actor, order, now_us, null);
+    case 'processing':
+      return mark_processing(actor, order, now_us, result.provider_reference ?? null);
+    case 'unknown':
+      return mark_processing(actor, order, now_us, null);
+  }
+}
+
+function ensure_processing(order: OrderRecord, now_us: number): OrderRecord['status_history'] {
+  return order.status_history.some((h) => h.status === 'processing')
+    ? order.status_history
+    : [...order.status_history, { status: 'processing' as const, at_us: now_us }];
+}
+
+/** The order has been handed to the provider (or its answer is not known yet). */
+export function mark_processing(actor: AccountActor, order: OrderRecord, now_us: number, provider_reference: string | null): OrderRecord {
+  if (order.status === 'processing' && provider_reference === null) return order;
+  const next = with_status(order, 'processing', now_us, { provider_reference: provider_reference ?? order.provider_reference });
+  stage_order(actor, next);
+  if (order.status === 'pending') actor.engine.emit(actor, order.environment, 'transaction.processing', { order: next });
+  return next;
+}
+
+/** Records the re-query schedule of an order that is still open. */
+export function schedule_order_requery(actor: AccountActor, order: OrderRecord, next_requery_ms: number, needs_review: boolean): OrderRecord {
+  const next: OrderRecord = { ...order, requery_count: order.requery_count + (needs_review ? 0 : 1), next_requery_ms, needs_review };
+  stage_order(actor, next);
+  return next;
+}
+
+/**
+ * Fails an order and refunds it in the same command: a reversal entry of the full amount, the day's
+ * spend given back when the debit counted today. `reversed` makes a second refund impossible.
+ */
+export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason: string, now_us: number): OrderRecord {
+  if (order.reversed) throw new Error(`assertion failed: order ${order.reference} refunded twice`);
+  const entry = actor.append_entry(order.environment, 'reversal', order.amount_kobo, order.reference, `Refund of failed ${order.service_type} ${order.recipient}`, now_us);
+  const wallet = actor.wallets[order.environment];
+  if (wallet.spend_day === order.spend_day) {
+    wallet.spend_day_kobo = Math.max(0, wallet.spend_day_kobo - order.amount_kobo);
+    actor.stage_wallet(order.environment);
+  }
+  const failed_order = with_status(order, 'failed', now_us, {
+    failure_reason: reason,
+    failed_us: now_us,
+    reversed: true,
+    reversed_us: now_us,
+    next_requery_ms: 0,
+    status_history: ensure_processing(order, now_us),
+  });
+  stage_order(actor, failed_order);
+  actor.engine.emit(actor, order.environment, 'transaction.failed', { order: failed_order });
+  actor.engine.emit(actor, order.environment, 'wallet.reversed', { entry, order: failed_order });
+  return failed_order;
+}
+
+/** Operator decision on an order that had no answer for 24 hours. */
+export function resolve_order(actor: AccountActor, reference: string, outcome: 'delivered' | 'failed', now_us: number): Outcome<OrderRecord> {
+  const order = actor.open_orders.get(reference);
+  if (order === undefined) return failed(api_error('transaction.not_found', 'No open order with this reference.'));
+  const result: ProviderResult = outcome === 'delivered'
+    ? { outcome: 'delivered' }
+    : { outcome: 'failed', reason: 'Failed by the operator after the provider gave no answer.' };
+  return ok(apply_provider_result(actor, reference, result, now_us, true)!);
+}
+

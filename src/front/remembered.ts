@@ -1,0 +1,19 @@
+// Error answers to POSTs are remembered for idempotency like any other answer (decisions.md), even
+// when the request is refused before its command runs (schema validation, amounts, grants): a retry
+// with the same key and body gets the same error, and the key cannot be reused for another body.
+import type { Deps } from './deps.js';
+import type { RequestContext } from './route.js';
+import { error_reply, type Reply } from './reply.js';
+import { fingerprint, idempotency_key } from './request-helpers.js';
+import { run_idempotent } from '../engine/idempotency.js';
+import type { ApiError } from '../errors.js';
+
+export function remembered_error(deps: Deps, ctx: RequestContext, error: ApiError): Reply | Promise<Reply> {
+  const key = idempotency_key(ctx);
+  if (key !== null && typeof key === 'object') return error_reply(ctx.request_id, key);
+  if (key === null || ctx.actor === null) return error_reply(ctx.request_id, error);
+  return run_idempotent(
+    { actor: ctx.actor, environment: ctx.environment, key, fingerprint: fingerprint(deps.secret_box, ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
+    () => error_reply(ctx.request_id, error),
+  );
+}

@@ -1,0 +1,78 @@
+// Operator routes of the purchases: re-price or disable a data plan without a restart, and decide
+// orders that had no answer from the provider for 24 hours (decisions.md "Transactions").
+import type { Static } from 'typebox';
+import Type from 'typebox';
+import type { Deps } from '../front/deps.js';
+import type { RouteDef } from '../front/route.js';
+import { error_reply, success_reply } from '../front/reply.js';
+import { api_error } from '../errors.js';
+import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
+import type { Catalog } from '../services/catalog.js';
+import type { OrderDesk } from '../services/order-desk.js';
+import { order_full_view } from '../services/order.js';
+import { resolve_order } from '../engine/account-orders.js';
+
+export const UpdatePlanBody = Type.Object({
+  enabled: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
+  amount: Type.Optional(Type.Number({ errorMessage: 'must be a positive NGN amount with at most 2 decimals' })),
+});
+
+export const ResolveOrderBody = Type.Object({
+  outcome: Type.Enum(['delivered', 'failed']),
+});
+
+export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): RouteDef[] {
+  const tags = ['Operator'];
+  return [
+    {
+      method: 'patch',
+      path: '/admin/catalog/data-plans/:plan_id',
+      auth: 'operator',
+      body: UpdatePlanBody,
+      doc: { summary: 'Re-price, enable or disable a data plan (no restart)', tags, errors: ['service.plan_not_found'] },
+      handler: (ctx) => {
+        const body = ctx.body as Static<typeof UpdatePlanBody>;
+        let amount_kobo: number | undefined;
+        if (body.amount !== undefined) {
+          const parsed = naira_to_kobo(body.amount);
+          if (!parsed.ok || parsed.kobo === 0) {
+            const message = parsed.ok ? 'must be greater than 0' : parsed.reason;
+            return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: amount ${message}.`, { details: [{ field: 'amount', message }] }));
+          }
+          amount_kobo = parsed.kobo;
+        }
+        const plan = catalog.update_plan(deps.engine.journal, ctx.params.plan_id, { enabled: body.enabled, amount_kobo });
+        if (plan === undefined) return error_reply(ctx.request_id, api_error('service.plan_not_found', `No data plan "${ctx.params.plan_id.slice(0, 64)}".`));
+        const reply = success_reply(ctx.request_id, 200, {
+          plan_id: plan.plan_id, name: plan.name, network: plan.network, amount: kobo_to_naira(plan.amount_kobo), validity: plan.validity, enabled: plan.enabled,
+        }, 'Plan updated.');
+        return deps.engine.journal.durable().then(() => reply);
+      },
+    },
+    {
+      method: 'get',
+      path: '/admin/orders/review',
+      auth: 'operator',
+      doc: { summary: 'Orders without a provider answer for 24 hours', tags },
+      handler: (ctx) => success_reply(ctx.request_id, 200, { orders: desk.needing_review().map((o) => ({ account_id: o.account_id, ...order_full_view(o) })) }),
+    },
+    {
+      method: 'post',
+      path: '/admin/orders/:reference/resolve',
+      auth: 'operator',
+      body: ResolveOrderBody,
+      doc: { summary: 'Decide an open order: delivered, or failed and refunded', tags, errors: ['transaction.not_found'] },
+      handler: (ctx) => {
+        const order = desk.find(ctx.params.reference);
+        const actor = order === null ? undefined : deps.engine.accounts.get(order.account_id);
+        if (order === null || actor === undefined) return error_reply(ctx.request_id, api_error('transaction.not_found'));
+        const outcome = resolve_order(actor, order.reference, (ctx.body as Static<typeof ResolveOrderBody>).outcome, deps.clock.now_us());
+        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        desk.resolved(outcome.value);
+        const reply = success_reply(ctx.request_id, 200, order_full_view(outcome.value), 'Order resolved.');
+        const pending = actor.settled();
+        return pending === null ? reply : pending.then(() => reply);
+      },
+    },
+  ];
+}

@@ -1,0 +1,145 @@
+// Schemas of the four services, the catalog and the transaction history (spec sections 2 and 4,
+// decisions.md "Services" and "Transactions").
+import Type from 'typebox';
+import { Naira, Network, Pagination, Timestamp } from './common.js';
+
+export const Pin = Type.String({ pattern: '^[0-9]{5}$', errorMessage: 'must be the 5-digit transaction PIN' });
+export const LocalPhone = Type.String({ pattern: '^0[0-9]{10}$', errorMessage: 'must be an 11-digit local number such as 08012345678' });
+export const MeterNumber = Type.String({ pattern: '^([0-9]{11}|[0-9]{13})$', errorMessage: 'must be 11 or 13 digits' });
+export const Smartcard = Type.String({ pattern: '^[0-9]{10,12}$', errorMessage: 'must be a 10 to 12 digit smartcard or IUC number' });
+export const MeterType = Type.Enum(['prepaid', 'postpaid']);
+export const TvProviderName = Type.Enum(['dstv', 'gotv', 'startimes']);
+const Amount = (hint: string) => Type.Number({ errorMessage: hint });
+
+export const AirtimeBody = Type.Object({
+  network: Network,
+  phone: LocalPhone,
+  amount: Amount('must be an NGN amount from 50 to 50000 with at most 2 decimals'),
+  pin: Pin,
+});
+
+export const DataBody = Type.Object({
+  network: Network,
+  plan_code: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'must be a plan_id from GET /v1/services/data/plans' }),
+  phone: LocalPhone,
+  amount: Amount('must equal the plan price in NGN'),
+  pin: Pin,
+});
+
+export const ElectricityBody = Type.Object({
+  disco: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'must be a distribution company service ID or code (GET /v1/services/electricity/discos)' }),
+  meter_number: MeterNumber,
+  meter_type: MeterType,
+  amount: Amount('must be an NGN amount of at least 500 with at most 2 decimals'),
+  pin: Pin,
+});
+
+export const TvBody = Type.Object({
+  provider: TvProviderName,
+  smartcard_number: Smartcard,
+  package_code: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'must be a package_code from GET /v1/services/tv/packages' }),
+  amount: Amount('must equal the package price in NGN'),
+  pin: Pin,
+});
+
+export const VerifyMeterBody = Type.Object({
+  disco: ElectricityBody.properties.disco,
+  meter_number: MeterNumber,
+  meter_type: MeterType,
+});
+
+export const VerifySmartcardBody = Type.Object({
+  provider: TvProviderName,
+  smartcard_number: Smartcard,
+});
+
+export const DataPlanView = Type.Object({
+  plan_id: Type.String({ description: 'the value used as plan_code on purchase' }),
+  name: Type.String(),
+  network: Network,
+  amount: Naira,
+  validity: Type.String(),
+});
+
+export const TvPackageView = Type.Object({
+  package_code: Type.String(),
+  name: Type.String(),
+  provider: TvProviderName,
+  amount: Naira,
+});
+
+export const DiscoView = Type.Object({
+  code: Type.String({ description: 'e.g. IKEDC' }),
+  service_id: Type.String({ description: 'the value of the disco field, e.g. ikeja-electric' }),
+  name: Type.String(),
+});
+
+const Status = Type.Enum(['pending', 'processing', 'delivered', 'failed']);
+
+export const AirtimeResult = Type.Object({
+  reference: Type.String(), status: Status, network: Network, phone: Type.String(), amount: Naira, wallet_balance_after: Naira,
+});
+export const DataResult = Type.Object({
+  reference: Type.String(), status: Status, network: Network, phone: Type.String(), plan: Type.String(), plan_code: Type.String(),
+  amount: Naira, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
+});
+export const ElectricityResult = Type.Object({
+  reference: Type.String(), status: Status,
+  token: Type.Union([Type.String({ description: 'prepaid meters: 20 digits in groups of 4' }), Type.Null()]),
+  units: Type.Union([Type.String({ description: 'e.g. 45.3 kWh' }), Type.Null()]),
+  meter_number: Type.String(), meter_type: MeterType, disco: Type.String(), customer_name: Type.Union([Type.String(), Type.Null()]),
+  amount: Naira, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
+});
+export const TvResult = Type.Object({
+  reference: Type.String(), status: Status, provider: TvProviderName, smartcard_number: Type.String(), package_code: Type.String(),
+  amount: Naira, customer_name: Type.Union([Type.String(), Type.Null()]), wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
+});
+
+export const VerifyResultView = Type.Object({
+  customer_name: Type.String(),
+  address: Type.Union([Type.String(), Type.Null()]),
+  current_package: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  due_date: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+
+export const OrderListItem = Type.Object({
+  reference: Type.String({ description: 'BV-YYYYMMDD-XXXXXXXXXXXX' }),
+  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  recipient: Type.String(),
+  amount: Naira,
+  status: Type.Enum(['successful', 'processing', 'pending', 'failed'], { description: 'a delivered order shows as successful' }),
+  created_at: Timestamp,
+});
+
+export const OrderPage = Type.Object({ transactions: Type.Array(OrderListItem), pagination: Pagination });
+
+const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
+export const OrderFull = Type.Object({
+  reference: Type.String(),
+  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  environment: Type.Enum(['live', 'test']),
+  network: Nullable(Type.String()),
+  disco: Nullable(Type.String()),
+  provider: Nullable(Type.String()),
+  recipient: Type.String(),
+  plan: Nullable(Type.String()),
+  plan_code: Nullable(Type.String()),
+  package_code: Nullable(Type.String()),
+  amount: Naira,
+  status: Status,
+  token: Nullable(Type.String()),
+  units: Nullable(Type.String()),
+  meter_type: Type.Union([MeterType, Type.Null()]),
+  customer_name: Nullable(Type.String()),
+  wallet_balance_before: Naira,
+  wallet_balance_after: Naira,
+  failure_reason: Nullable(Type.String()),
+  reversed: Type.Boolean(),
+  needs_review: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  delivered_at: Type.Union([Timestamp, Type.Null()]),
+  failed_at: Type.Union([Timestamp, Type.Null()]),
+  reversed_at: Type.Union([Timestamp, Type.Null()]),
+  status_history: Type.Array(Type.Object({ status: Status, at: Timestamp })),
+});

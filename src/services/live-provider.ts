@@ -1,0 +1,209 @@
+// The live upstream: an adapter for an aggregator API of the common Nigerian shape (VTpass style):
+//   POST {base}/api/pay            {request_id, serviceID, billersCode, variation_code, amount, phone}
+//   POST {base}/api/requery        {request_id}
+//   POST {base}/api/merchant-verify {billersCode, serviceID, type}
+// with headers api-key and secret-key. Answers carry `code` ("000" processed, "099" processing,
+// "016" failed, "040" reversed, "015" unknown request id, ...) and content.transactions.status.
+// Rule (decisions.md): an unclear answer (timeout, 5xx, unreadable body, unknown code) means
+// processing and a re-query, never a guessed failure; only a definite failure fails an order.
+import type { Logger } from 'pino';
+import type { Clock } from '../lib/clock.js';
+import type { TimerWheel } from '../lib/timer-wheel.js';
+import type { ProviderConfig } from '../config.js';
+import type { OrderRecord } from './order.js';
+import type { Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from './provider.js';
+import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
+import { normalise_units } from './units.js';
+import { kobo_to_naira } from '../lib/money.js';
+
+/** Codes that say the request was refused before anything was processed. */
+const definite_failure_codes = new Set(['011', '012', '013', '016', '017', '018', '019', '021', '022', '023', '024', '027', '030', '034', '035', '040', '085', '087']);
+
+/** VTpass names 9mobile "etisalat". */
+function upstream_network(network: string): string {
+  return network === '9mobile' ? 'etisalat' : network;
+}
+
+export function upstream_service_id(order: Pick<OrderRecord, 'service_type' | 'network' | 'disco' | 'provider'>): string {
+  switch (order.service_type) {
+    case 'airtime':
+      return upstream_network(order.network!);
+    case 'data':
+      return `${upstream_network(order.network!)}-data`;
+    case 'electricity':
+      return order.disco!;
+    case 'tv':
+      return order.provider!;
+  }
+}
+
+/** Reads an upstream answer into a result; anything unclear is 'unknown'. */
+export function interpret_answer(body: unknown, phase: 'pay' | 'requery'): ProviderResult {
+  if (body === null || typeof body !== 'object') return { outcome: 'unknown', reason: 'unreadable answer' };
+  const answer = body as Record<string, any>;
+  const code = typeof answer.code === 'string' ? answer.code : typeof answer.code === 'number' ? String(answer.code).padStart(3, '0') : null;
+  if (code === null) return { outcome: 'unknown', reason: 'answer without a code' };
+  const transaction = answer.content?.transactions ?? {};
+  const provider_reference = transaction.transactionId != null ? String(transaction.transactionId) : null;
+  const description = String(answer.response_description ?? transaction.status ?? code).slice(0, 200);
+  if (code === '000') {
+    const status = String(transaction.status ?? '').toLowerCase();
+    if (status === 'delivered' || status === 'successful') {
+      const token_text = answer.token ?? answer.mainToken ?? answer.purchased_code ?? null;
+      const token = token_text === null ? null : String(token_text).replace(/^\s*token\s*:\s*/i, '').trim() || null;
+      return {
+        outcome: 'delivered',
+        token,
+        units: normalise_units(answer.units ?? answer.mainTokenUnits ?? null),
+        customer_name: answer.customerName ?? answer.content?.customerName ?? null,
+        provider_reference,
+      };
+    }
+    if (status === 'failed' || status === 'reversed') return { outcome: 'failed', reason: `Provider: ${description}`, provider_reference };
+    return { outcome: 'processing', provider_reference };
+  }
+  if (code === '099') return { outcome: 'processing', provider_reference };
+  if (code === '015' && phase === 'requery') return { outcome: 'not_found' };
+  if (definite_failure_codes.has(code)) return { outcome: 'failed', reason: `Provider: ${description}`, provider_reference };
+  return { outcome: 'unknown', reason: `unrecognised code ${code}` };
+}
+
+export class LiveProvider implements Provider {
+  readonly name = 'live';
+  readonly instant = false;
+  readonly breaker: CircuitBreaker;
+  private listeners: UpdateListener[] = [];
+
+  constructor(
+    private readonly config: ProviderConfig,
+    clock: Clock,
+    wheel: TimerWheel,
+    private readonly log: Logger,
+  ) {
+    this.breaker = new CircuitBreaker(clock, wheel.scaled(60_000), 5, (state: CircuitState) => log.warn({ circuit: state }, 'provider circuit changed'));
+  }
+
+  on_update(listener: UpdateListener): void {
+    this.listeners.push(listener);
+  }
+
+  unavailable(_intent: PurchaseIntent): { retry_after_s: number } | null {
+    const retry_after_s = this.breaker.retry_after_s();
+    return retry_after_s > 0 ? { retry_after_s: Math.max(retry_after_s, 60) } : null;
+  }
+
+  /** One upstream call: JSON in, JSON (or null for an unclear answer) out; feeds the breaker. */
+  private async call(path: string, payload: unknown): Promise<{ body: unknown } | { error: string }> {
+    if (!this.breaker.allow()) return { error: 'circuit open' };
+    let response: Response;
+    try {
+      response = await fetch(this.config.base_url + path, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'api-key': this.config.api_key,
+          'secret-key': this.config.secret_key,
+        },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(this.config.timeout_ms),
+      });
+    } catch (error) {
+      this.breaker.failure();
+      return { error: (error as Error).name === 'TimeoutError' ? 'timeout' : `connection: ${(error as Error).message}` };
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      this.breaker.failure();
+      return { error: `body: ${(error as Error).message}` };
+    }
+    if (response.status >= 500) {
+      this.breaker.failure();
+      return { error: `HTTP ${response.status}` };
+    }
+    try {
+      const body = JSON.parse(text);
+      this.breaker.success();
+      return { body };
+    } catch {
+      this.breaker.failure();
+      return { error: `unreadable body (HTTP ${response.status})` };
+    }
+  }
+
+  async pay(order: OrderRecord): Promise<ProviderResult> {
+    const answer = await this.call('/api/pay', {
+      request_id: order.provider_request_id,
+      serviceID: upstream_service_id(order),
+      billersCode: order.service_type === 'airtime' ? order.recipient : order.recipient,
+      variation_code: order.plan_code ?? order.package_code ?? order.meter_type ?? undefined,
+      amount: kobo_to_naira(order.amount_kobo),
+      phone: order.service_type === 'airtime' || order.service_type === 'data' ? order.recipient : '08000000000',
+      subscription_type: order.service_type === 'tv' ? 'change' : undefined,
+    });
+    if ('error' in answer) {
+      this.log.warn({ reference: order.reference, error: answer.error }, 'provider pay answer unclear; will re-query');
+      return { outcome: 'unknown', reason: answer.error };
+    }
+    return interpret_answer(answer.body, 'pay');
+  }
+
+  async requery(order: OrderRecord): Promise<ProviderResult> {
+    const answer = await this.call('/api/requery', { request_id: order.provider_request_id });
+    if ('error' in answer) return { outcome: 'unknown', reason: answer.error };
+    return interpret_answer(answer.body, 'requery');
+  }
+
+  private async verify(service_id: string, billers_code: string, type: string | undefined): Promise<VerifyResult> {
+    const answer = await this.call('/api/merchant-verify', { billersCode: billers_code, serviceID: service_id, type });
+    if ('error' in answer) return { outcome: 'unavailable', reason: answer.error };
+    const body = answer.body as Record<string, any>;
+    const content = body?.content ?? {};
+    if (body?.code !== '000' || content.WrongBillersCode === true || content.error) return { outcome: 'invalid' };
+    const name = content.Customer_Name ?? content.customer_name ?? null;
+    if (typeof name !== 'string' || name.trim() === '') return { outcome: 'invalid' };
+    return {
+      outcome: 'valid',
+      customer_name: name.trim(),
+      address: content.Address ?? null,
+      current_package: content.Current_Bouquet ?? null,
+      due_date: content.Due_Date ?? null,
+    };
+  }
+
+  verify_meter(disco_service_id: string, meter_number: string, meter_type: 'prepaid' | 'postpaid'): Promise<VerifyResult> {
+    return this.verify(disco_service_id, meter_number, meter_type);
+  }
+
+  verify_smartcard(provider: string, smartcard_number: string): Promise<VerifyResult> {
+    return this.verify(provider, smartcard_number, undefined);
+  }
+
+  /** Answers pushed by the upstream (callbacks) would arrive here; re-queries cover their absence. */
+  notify(order: OrderRecord, result: ProviderResult): void {
+    for (const listener of this.listeners) listener(order, result);
+  }
+}
+
+/** Live purchases without provider settings answer 503 (operations.md "provider settings"). */
+export class UnconfiguredProvider implements Provider {
+  readonly name = 'unconfigured';
+  readonly instant = false;
+  on_update(): void {}
+  unavailable(): { retry_after_s: number } {
+    return { retry_after_s: 60 };
+  }
+  pay(): ProviderResult {
+    return { outcome: 'unknown', reason: 'no live provider configured' };
+  }
+  requery(): ProviderResult {
+    return { outcome: 'unknown', reason: 'no live provider configured' };
+  }
+  verify_meter(): VerifyResult {
+    return { outcome: 'unavailable', reason: 'no live provider configured' };
+  }
+  verify_smartcard(): VerifyResult {
+    return { outcome: 'unavailable', reason: 'no live provider configured' };
+  }
+}

@@ -1,0 +1,358 @@
+// The order desk runs each purchase's life cycle around the account actor (decisions.md
+// "Transactions"): the debit and the pending order are one command; the provider is called only once
+// that command is durable (or in the same turn for the sandbox, which touches nothing outside);
+// the request waits up to 5 s for an answer; open orders are re-queried on a schedule from the timer
+// wheel (30 s, 1 min, 2 min, then every 5 min); a failure is refunded in the command that learns
+// it; after 24 h without an answer the order waits for the operator. A restart re-queries every
+// open order: none is sent twice, lost, or refunded twice.
+import type { Deps } from '../front/deps.js';
+import type { AccountActor } from '../engine/account-actor.js';
+import type { Environment, IdempotencyRecord } from '../engine/records.js';
+import type { Engine, EngineExtension } from '../engine/engine.js';
+import {
+  apply_provider_result,
+  mark_processing,
+  place_order,
+  schedule_order_requery,
+  type NewOrder,
+} from '../engine/account-orders.js';
+import { make_record, stage_record } from '../engine/idempotency.js';
+import { error_reply, success_reply, type Reply } from '../front/reply.js';
+import { api_error, type ApiError } from '../errors.js';
+import { new_reference, random_text } from '../lib/ids.js';
+import { utc_yyyymmdd } from '../lib/time-format.js';
+import { is_final, purchase_result_view, type OrderRecord } from './order.js';
+import type { Provider, ProviderResult } from './provider.js';
+import type { TimerHandle } from '../lib/timer-wheel.js';
+
+/** How long a purchase request waits for the provider before answering 201 processing. */
+export const purchase_wait_ms = 5_000;
+/** Re-query delays after the order is sent: 30 s, 1 min, 2 min, then every 5 min. */
+export const requery_delays_ms = [30_000, 60_000, 120_000, 300_000];
+/** After this long without an answer an order needs an operator decision. */
+export const review_after_ms = 24 * 60 * 60 * 1000;
+/** A "no such request" from the provider is believed only this long after the order was created. */
+export const not_found_grace_ms = 120_000;
+
+const messages = {
+  airtime: ['Airtime purchase successful.', 'Airtime purchase is processing; the outcome follows by webhook and on GET /v1/transactions/{reference}.'],
+  data: ['Data purchase successful.', 'Data purchase is processing; the outcome follows by webhook and on GET /v1/transactions/{reference}.'],
+  electricity: ['Electricity payment successful.', 'Electricity payment is processing; the token follows by webhook and on GET /v1/transactions/{reference}.'],
+  tv: ['Cable TV subscription successful.', 'Cable TV subscription is processing; the outcome follows by webhook and on GET /v1/transactions/{reference}.'],
+} as const;
+
+/** What a validated purchase request asks for; the desk adds reference and request id. */
+export type PurchaseOrder = Omit<NewOrder, 'reference' | 'provider_request_id' | 'environment' | 'idempotency_key'>;
+
+/** VTpass-style request id: Africa/Lagos YYYYMMDDHHmm then 12 random characters. */
+function provider_request_id(now_ms: number): string {
+  const lagos = new Date(now_ms + 60 * 60 * 1000).toISOString();
+  return lagos.slice(0, 16).replace(/[-T:]/g, '') + random_text('abcdefghijklmnopqrstuvwxyz0123456789', 12);
+}
+
+export class OrderDesk implements EngineExtension {
+  private readonly waiters = new Map<string, Set<(order: OrderRecord) => void>>();
+  private readonly requery_timers = new Map<string, TimerHandle>();
+  /** References handed out but maybe not yet committed: uniqueness must hold before the commit. */
+  private readonly fresh_references = new Set<string>();
+  /** Orders that became final in a commit that may not be durable yet: the store lags behind them. */
+  private readonly recently_final = new Map<string, OrderRecord>();
+
+  constructor(
+    private readonly deps: Deps,
+    readonly providers: Record<Environment, Provider>,
+  ) {
+    for (const provider of Object.values(providers)) {
+      provider.on_update((order, result) => this.on_provider_update(order, result));
+    }
+  }
+
+  private get engine(): Engine {
+    return this.deps.engine;
+  }
+
+  /** A reference unique forever: random, checked against the store and the uncommitted ones. */
+  new_reference(now_ms: number): string {
+    const day = utc_yyyymmdd(now_ms);
+    for (;;) {
+      const reference = new_reference(day);
+      if (this.fresh_references.has(reference) || this.engine.store.order_refs.get(reference) !== undefined) continue;
+      this.fresh_references.add(reference);
+      this.engine.journal.durable().then(() => this.fresh_references.delete(reference), () => this.fresh_references.delete(reference));
+      return reference;
+    }
+  }
+
+  // ---- Placing ----------------------------------------------------------------------------------
+
+  /**
+   * Debits and places an order, then drives it to its first answer. Runs synchronously up to the
+   * debit (it is called inside run_idempotent); returns the reply, or a promise of it.
+   */
+  place(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, input: PurchaseOrder): Reply | Promise<Reply> {
+    const provider = this.providers[environment];
+    const down = provider.unavailable({ service_type: input.service_type, recipient: input.recipient });
+    if (down !== null) return provider_unavailable(request_id, down.retry_after_s);
+    const now_ms = this.deps.clock.now_ms();
+    const now_us = this.deps.clock.now_us();
+    const placed = place_order(actor, {
+      ...input,
+      environment,
+      reference: this.new_reference(now_ms),
+      provider_request_id: provider_request_id(now_ms),
+      idempotency_key,
+    }, now_us);
+    if (!placed.ok) return error_reply(request_id, placed.error);
+    let order = placed.value;
+    if (provider.instant) {
+      // Nothing leaves the process: pay in the same command, one commit for debit and answer.
+      const result = provider.pay(order) as ProviderResult;
+      order = this.apply(actor, order.reference, result) ?? order;
+      if (is_final(order.status)) {
+        const reply = this.reply_for(request_id, order);
+        if (idempotency_key !== null) stage_record(actor, environment, idempotency_key, make_record(actor, fingerprint, reply, now_ms, order.reference, true));
+        return settle_after(actor, reply);
+      }
+    }
+    if (idempotency_key !== null) {
+      // The key now names this order, so a retry after a crash finds it (resume) instead of buying
+      // again. The record is incomplete (no answer yet); finish() completes it.
+      stage_record(actor, environment, idempotency_key, make_record(actor, fingerprint, { status: 0, body: '{}', headers: [] }, now_ms, order.reference, false));
+    }
+    const reference = order.reference;
+    const answered = provider.instant ? this.wait_for_answer(actor, reference) : this.send(actor, reference);
+    return answered.then((final_order) => this.finish(actor, environment, request_id, idempotency_key, fingerprint, final_order, now_ms));
+  }
+
+  /** Sends a live order once its debit is durable, then waits (up to 5 s) for an answer. */
+  private async send(actor: AccountActor, reference: string): Promise<OrderRecord> {
+    await actor.settled();
+    let order = actor.open_orders.get(reference);
+    if (order === undefined) throw new Error(`assertion failed: order ${reference} vanished before it was sent`);
+    const provider = this.providers[order.environment];
+    const waiting = this.wait_for_answer(actor, reference);
+    order = mark_processing(actor, order, this.deps.clock.now_us(), null);
+    Promise.resolve(provider.pay(order)).then(
+      (result) => this.apply(actor, reference, result),
+      (error) => this.apply(actor, reference, { outcome: 'unknown', reason: (error as Error).message }),
+    );
+    return waiting;
+  }
+
+  /** Resolves with the order once it is final, or as it stands after 5 s (scaled). */
+  private wait_for_answer(actor: AccountActor, reference: string): Promise<OrderRecord> {
+    const current = actor.open_orders.get(reference);
+    if (current === undefined) {
+      const stored = this.find(reference);
+      if (stored === null) throw new Error(`assertion failed: order ${reference} not found`);
+      return Promise.resolve(stored);
+    }
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (order: OrderRecord) => {
+        if (done) return;
+        done = true;
+        timer.cancel();
+        this.waiters.get(reference)?.delete(finish);
+        if (this.waiters.get(reference)?.size === 0) this.waiters.delete(reference);
+        resolve(order);
+      };
+      const timer = this.deps.wheel.schedule(purchase_wait_ms, () => finish(actor.open_orders.get(reference) ?? this.find(reference)!));
+      let set = this.waiters.get(reference);
+      if (set === undefined) this.waiters.set(reference, (set = new Set()));
+      set.add(finish);
+    });
+  }
+
+  /** Remembers the first answer for the idempotency key and replies once it is durable. */
+  private finish(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, order: OrderRecord, created_ms: number): Promise<Reply> {
+    const reply = this.reply_for(request_id, order);
+    if (idempotency_key !== null) {
+      const record = make_record(actor, fingerprint, reply, created_ms, order.reference, true);
+      stage_record(actor, environment, idempotency_key, record);
+    }
+    return settle_after(actor, reply);
+  }
+
+  reply_for(request_id: string, order: OrderRecord): Reply {
+    if (order.status === 'failed') {
+      return error_reply(request_id, api_error('transaction.failed', `Transaction failed and the wallet was refunded: ${(order.failure_reason ?? 'the provider could not deliver').replace(/\.$/, '')}.`, {
+        extra: { reference: order.reference },
+      }));
+    }
+    const [done, processing] = messages[order.service_type];
+    return success_reply(request_id, 201, purchase_result_view(order), order.status === 'delivered' ? done : processing);
+  }
+
+  /**
+   * A retry of a purchase whose first answer a crash lost: the key names the order, so its answer is
+   * built from the order as it stands (waiting up to 5 s if it is still open) and remembered.
+   */
+  resume(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string, record: IdempotencyRecord): Promise<Reply> {
+    if (record.reference === null) throw new Error('assertion failed: incomplete idempotency record without an order');
+    const reference = record.reference;
+    return this.wait_for_answer(actor, reference).then((order) => this.finish(actor, environment, request_id, idempotency_key, record.fingerprint, order, record.created_ms));
+  }
+
+  // ---- Answers ----------------------------------------------------------------------------------
+
+  /** Applies an answer to an open order, wakes its waiters and plans its next re-query. */
+  private apply(actor: AccountActor, reference: string, result: ProviderResult): OrderRecord | null {
+    const before = actor.open_orders.get(reference);
+    if (before === undefined) return null;
+    const now_ms = this.deps.clock.now_ms();
+    const not_found_is_final = now_ms - before.created_us / 1000 >= this.deps.wheel.scaled(not_found_grace_ms);
+    if (result.outcome === 'unknown') this.deps.log.warn({ reference, reason: result.reason }, 'provider answer unclear; the order stays processing');
+    const order = apply_provider_result(actor, reference, result, this.deps.clock.now_us(), not_found_is_final);
+    if (order === null) return null;
+    if (is_final(order.status)) {
+      this.requery_timers.get(reference)?.cancel();
+      this.requery_timers.delete(reference);
+      this.remember_final(order);
+      this.notify(order);
+    } else if (!this.requery_timers.has(reference)) {
+      this.plan_requery(actor, order);
+    }
+    return order;
+  }
+
+  private remember_final(order: OrderRecord): void {
+    this.recently_final.set(order.reference, order);
+    const forget = () => {
+      if (this.recently_final.get(order.reference) === order) this.recently_final.delete(order.reference);
+    };
+    this.engine.journal.durable().then(forget, forget);
+  }
+
+  private notify(order: OrderRecord): void {
+    const set = this.waiters.get(order.reference);
+    if (set === undefined) return;
+    for (const wake of [...set]) wake(order);
+  }
+
+  private on_provider_update(order: OrderRecord, result: ProviderResult): void {
+    const actor = this.engine.accounts.get(order.account_id);
+    if (actor === undefined || this.engine.degraded) return;
+    this.apply(actor, order.reference, result);
+  }
+
+  /** Schedules the next re-query, or hands the order to the operator after 24 h. */
+  private plan_requery(actor: AccountActor, order: OrderRecord, delay_override_ms?: number): void {
+    const now_ms = this.deps.clock.now_ms();
+    const wheel = this.deps.wheel;
+    if (now_ms - order.created_us / 1000 >= wheel.scaled(review_after_ms)) {
+      if (!order.needs_review) {
+        schedule_order_requery(actor, order, 0, true);
+        this.deps.log.warn({ reference: order.reference, account: actor.id }, 'order has had no answer for 24 hours; it needs an operator decision');
+      }
+      return;
+    }
+    const delay_ms = delay_override_ms ?? requery_delays_ms[Math.min(order.requery_count, requery_delays_ms.length - 1)];
+    const updated = delay_override_ms === undefined ? schedule_order_requery(actor, order, now_ms + wheel.scaled(delay_ms), false) : order;
+    const reference = updated.reference;
+    this.requery_timers.set(reference, wheel.schedule(delay_ms, () => {
+      this.requery_timers.delete(reference);
+      this.requery(reference, updated.account_id);
+    }));
+  }
+
+  private requery(reference: string, account_id: number): void {
+    const actor = this.engine.accounts.get(account_id);
+    const order = actor?.open_orders.get(reference);
+    if (actor === undefined || order === undefined) return;
+    if (this.engine.degraded) {
+      // The store refuses writes: try again later rather than lose the answer.
+      this.plan_requery(actor, order, requery_delays_ms[0]);
+      return;
+    }
+    const provider = this.providers[order.environment];
+    Promise.resolve(provider.requery(order)).then(
+      (result) => this.after_requery(reference, account_id, result),
+      (error) => this.after_requery(reference, account_id, { outcome: 'unknown', reason: (error as Error).message }),
+    );
+  }
+
+  private after_requery(reference: string, account_id: number, result: ProviderResult): void {
+    const actor = this.engine.accounts.get(account_id);
+    if (actor === undefined) return;
+    const order = this.apply(actor, reference, result);
+    if (order !== null && !is_final(order.status) && !this.requery_timers.has(reference)) this.plan_requery(actor, order);
+  }
+
+  // ---- Recovery and lookups ---------------------------------------------------------------------
+
+  /** After a restart every open order is re-queried, never sent again (it may have been sent). */
+  recover(engine: Engine): void {
+    let count = 0;
+    for (const { key, value } of engine.store.open_orders.getRange({})) {
+      const [account_id, environment, seq] = value as [number, Environment, number];
+      const order = engine.store.orders.get([account_id, environment, seq]) as OrderRecord | undefined;
+      const actor = engine.accounts.get(account_id);
+      if (order === undefined || actor === undefined || order.reference !== key) {
+        throw new Error(`assertion failed: open order ${String(key)} does not match its record`);
+      }
+      actor.open_orders.set(order.reference, order);
+      count++;
+    }
+    // Re-queries start once the server is up; spread over a second so a large backlog does not burst.
+    for (const actor of engine.accounts.values()) {
+      for (const order of actor.open_orders.values()) {
+        if (order.needs_review) continue;
+        this.plan_requery(actor, order, Math.floor(Math.random() * 1000) / this.deps.wheel.time_scale);
+      }
+    }
+    if (count > 0) engine.log.info({ open_orders: count }, 'open orders resumed');
+  }
+
+  reloaded(actor: AccountActor): void {
+    // The actor was rebuilt from the store after a failed commit: reload its open orders too.
+    for (const { key, value } of this.engine.store.open_orders.getRange({})) {
+      const [account_id, environment, seq] = value as [number, Environment, number];
+      if (account_id !== actor.id) continue;
+      const order = this.engine.store.orders.get([account_id, environment, seq]) as OrderRecord | undefined;
+      if (order !== undefined && order.reference === key) {
+        actor.open_orders.set(order.reference, order);
+        if (!this.requery_timers.has(order.reference)) this.plan_requery(actor, order, requery_delays_ms[0]);
+      }
+    }
+  }
+
+  /** The order with this reference as it stands (memory for open orders, else the store). */
+  find(reference: string): OrderRecord | null {
+    const recent = this.recently_final.get(reference);
+    if (recent !== undefined) return recent;
+    const location = this.engine.store.order_refs.get(reference) as [number, Environment, number] | undefined;
+    if (location === undefined) return null;
+    const open = this.engine.accounts.get(location[0])?.open_orders.get(reference);
+    if (open !== undefined) return open;
+    return (this.engine.store.orders.get(location) as OrderRecord | undefined) ?? null;
+  }
+
+  /** Orders without an answer for 24 hours, across accounts (operator API). */
+  needing_review(): OrderRecord[] {
+    const out: OrderRecord[] = [];
+    for (const actor of this.engine.accounts.values()) for (const order of actor.open_orders.values()) if (order.needs_review) out.push(order);
+    return out;
+  }
+
+  /** After an operator resolved an order: wake anyone waiting on it. */
+  resolved(order: OrderRecord): void {
+    this.requery_timers.get(order.reference)?.cancel();
+    this.requery_timers.delete(order.reference);
+    this.remember_final(order);
+    this.notify(order);
+  }
+}
+
+function settle_after(actor: AccountActor, reply: Reply): Promise<Reply> {
+  const pending = actor.settled();
+  return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
+}
+
+export function provider_unavailable(request_id: string, retry_after_s: number): Reply {
+  return error_reply(request_id, api_error('transaction.provider_unavailable', `Provider temporarily unavailable; nothing was debited. Retry in ${retry_after_s} seconds.`, {
+    headers: { 'Retry-After': String(retry_after_s) },
+  }));
+}
+
+export type { ApiError };

@@ -1,0 +1,158 @@
+// A service order (decisions.md "Transactions"): its record, its life cycle and how it is shown.
+// Life cycle: pending (debited, not yet sent) → processing (sent to the provider) → delivered | failed.
+// A failed order is refunded once (reversed = true) with a reversal wallet entry.
+import type { Environment } from '../engine/records.js';
+import { kobo_to_naira } from '../lib/money.js';
+import { iso_us } from '../lib/time-format.js';
+
+export type ServiceType = 'airtime' | 'data' | 'electricity' | 'tv';
+export type OrderStatus = 'pending' | 'processing' | 'delivered' | 'failed';
+
+export interface OrderRecord {
+  reference: string;
+  account_id: number;
+  environment: Environment;
+  /** Sequence within the wallet's orders: the list's key and its order. */
+  seq: number;
+  service_type: ServiceType;
+  /** mtn/airtel/glo/9mobile for airtime and data; the disco's service ID; the TV provider. */
+  network: string | null;
+  disco: string | null;
+  provider: string | null;
+  /** Phone number, meter number or smartcard number. */
+  recipient: string;
+  plan_code: string | null;
+  /** Plan or package name as shown to people. */
+  plan: string | null;
+  package_code: string | null;
+  meter_type: 'prepaid' | 'postpaid' | null;
+  amount_kobo: number;
+  status: OrderStatus;
+  token: string | null;
+  units: string | null;
+  customer_name: string | null;
+  wallet_balance_before_kobo: number;
+  wallet_balance_after_kobo: number;
+  failure_reason: string | null;
+  reversed: boolean;
+  created_us: number;
+  updated_us: number;
+  delivered_us: number | null;
+  failed_us: number | null;
+  reversed_us: number | null;
+  status_history: { status: OrderStatus; at_us: number }[];
+  idempotency_key: string | null;
+  /** The request id sent upstream (VTpass style: Lagos YYYYMMDDHHmm + random). */
+  provider_request_id: string;
+  provider_reference: string | null;
+  /** Lagos day the debit counted toward the daily limit; a refund gives it back that day. */
+  spend_day: number;
+  requery_count: number;
+  /** Wall-clock ms of the next re-query (already scaled by TIME_SCALE), or 0. */
+  next_requery_ms: number;
+  /** Set after 24 hours without an answer: the operator decides (dashboard, operator API). */
+  needs_review: boolean;
+}
+
+export function is_final(status: OrderStatus): boolean {
+  return status === 'delivered' || status === 'failed';
+}
+
+export function assert_order(order: OrderRecord): void {
+  const fail = (what: string) => {
+    throw new Error(`assertion failed: order ${order.reference} ${what}`);
+  };
+  if (!Number.isSafeInteger(order.amount_kobo) || order.amount_kobo <= 0) fail('amount is not a positive integer kobo amount');
+  if (order.reversed && order.status !== 'failed') fail('is reversed but not failed');
+  if (order.status === 'delivered' && order.delivered_us === null) fail('is delivered without a delivery time');
+  if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - order.amount_kobo) fail('balances do not add up');
+}
+
+/** The status shown in lists: a delivered order is "successful" there (spec section 3). */
+export function list_status(status: OrderStatus): string {
+  return status === 'delivered' ? 'successful' : status;
+}
+
+/** Items of data.transactions in GET /v1/transactions (spec section 2 "Service order"). */
+export function order_list_view(order: OrderRecord) {
+  return {
+    reference: order.reference,
+    service_type: order.service_type,
+    recipient: order.recipient,
+    amount: kobo_to_naira(order.amount_kobo),
+    status: list_status(order.status),
+    created_at: iso_us(order.created_us),
+  };
+}
+
+const iso_or_null = (us: number | null) => (us === null ? null : iso_us(us));
+
+/** GET /v1/transactions/{reference}: the full record of decisions.md. */
+export function order_full_view(order: OrderRecord) {
+  return {
+    reference: order.reference,
+    service_type: order.service_type,
+    environment: order.environment,
+    network: order.network,
+    disco: order.disco,
+    provider: order.provider,
+    recipient: order.recipient,
+    plan: order.plan,
+    plan_code: order.plan_code,
+    package_code: order.package_code,
+    amount: kobo_to_naira(order.amount_kobo),
+    status: order.status,
+    token: order.token,
+    units: order.units,
+    meter_type: order.meter_type,
+    customer_name: order.customer_name,
+    wallet_balance_before: kobo_to_naira(order.wallet_balance_before_kobo),
+    wallet_balance_after: kobo_to_naira(order.wallet_balance_after_kobo),
+    failure_reason: order.failure_reason,
+    reversed: order.reversed,
+    needs_review: order.needs_review,
+    created_at: iso_us(order.created_us),
+    updated_at: iso_us(order.updated_us),
+    delivered_at: iso_or_null(order.delivered_us),
+    failed_at: iso_or_null(order.failed_us),
+    reversed_at: iso_or_null(order.reversed_us),
+    status_history: order.status_history.map((h) => ({ status: h.status, at: iso_us(h.at_us) })),
+  };
+}
+
+/** The purchase response of each service (spec section 2 "Purchase results", decisions.md for TV). */
+export function purchase_result_view(order: OrderRecord) {
+  const base = { reference: order.reference, status: order.status };
+  const balance_after = kobo_to_naira(order.wallet_balance_after_kobo);
+  const amount = kobo_to_naira(order.amount_kobo);
+  switch (order.service_type) {
+    case 'airtime':
+      return { ...base, network: order.network, phone: order.recipient, amount, wallet_balance_after: balance_after };
+    case 'data':
+      return { ...base, network: order.network, phone: order.recipient, plan: order.plan, plan_code: order.plan_code, amount, wallet_balance_after: balance_after, delivered_at: iso_or_null(order.delivered_us) };
+    case 'electricity':
+      return {
+        ...base,
+        token: order.token,
+        units: order.units,
+        meter_number: order.recipient,
+        meter_type: order.meter_type,
+        disco: order.disco,
+        customer_name: order.customer_name,
+        amount,
+        wallet_balance_after: balance_after,
+        delivered_at: iso_or_null(order.delivered_us),
+      };
+    case 'tv':
+      return {
+        ...base,
+        provider: order.provider,
+        smartcard_number: order.recipient,
+        package_code: order.package_code,
+        amount,
+        customer_name: order.customer_name,
+        wallet_balance_after: balance_after,
+        delivered_at: iso_or_null(order.delivered_us),
+      };
+  }
+}

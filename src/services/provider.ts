@@ -1,0 +1,43 @@
+// What the order desk needs from an upstream: pay, re-query and verify. The sandbox serves test keys,
+// the live adapter serves live keys (decisions.md "Sandbox", "Transactions").
+import type { OrderRecord } from './order.js';
+
+export type ProviderResult =
+  | { outcome: 'delivered'; token?: string | null; units?: string | null; customer_name?: string | null; provider_reference?: string | null }
+  /** A definite "failed / not processed" from the provider: the only answer that fails an order. */
+  | { outcome: 'failed'; reason: string; provider_reference?: string | null }
+  /** Accepted, not finished: re-query later. */
+  | { outcome: 'processing'; provider_reference?: string | null }
+  /** Timeout, 5xx, unreadable body: never a guessed failure; re-query (decisions.md). */
+  | { outcome: 'unknown'; reason: string }
+  /** The provider has no such request (re-query only): it was never received. */
+  | { outcome: 'not_found' };
+
+export type VerifyResult =
+  | { outcome: 'valid'; customer_name: string; address: string | null; current_package?: string | null; due_date?: string | null }
+  | { outcome: 'invalid' }
+  | { outcome: 'unavailable'; reason: string };
+
+export interface PurchaseIntent {
+  service_type: OrderRecord['service_type'];
+  recipient: string;
+}
+
+/** A result the provider pushes later (sandbox delays, upstream callbacks). */
+export type UpdateListener = (order: OrderRecord, result: ProviderResult) => void;
+
+export interface Provider {
+  readonly name: string;
+  /**
+   * True when paying has no effect outside this process (the sandbox): the order can then be paid in
+   * the same turn as its debit, in one commit. A real upstream is only called once the debit is durable.
+   */
+  readonly instant: boolean;
+  /** Refuses a purchase before any debit when the provider is known to be down (503). */
+  unavailable(intent: PurchaseIntent): { retry_after_s: number } | null;
+  pay(order: OrderRecord): ProviderResult | Promise<ProviderResult>;
+  requery(order: OrderRecord): ProviderResult | Promise<ProviderResult>;
+  verify_meter(disco_service_id: string, meter_number: string, meter_type: 'prepaid' | 'postpaid'): VerifyResult | Promise<VerifyResult>;
+  verify_smartcard(provider: string, smartcard_number: string): VerifyResult | Promise<VerifyResult>;
+  on_update(listener: UpdateListener): void;
+}
