@@ -1,0 +1,108 @@
+// The yardstick of every bench (style.md "Benchmarks"): a bare uWebSockets.js server answering the
+// routes the scenarios call with fixed JSON bodies the size of billvend's answers. It does what any
+// uWS server must do (attach onAborted, read and copy the POST body with onData before answering,
+// cork the write) and nothing else: no routing table, auth, validation, journal or logging. The
+// ratio of a scenario to it is the share of the machine's HTTP capacity billvend keeps.
+//
+// Run by bench/server-process.ts as its own process: HOST and PORT from the environment.
+import * as uWS from 'uWebSockets.js';
+
+const host = process.env.HOST ?? '127.0.0.1';
+const port = Number(process.env.PORT ?? '0');
+
+/** Same size as billvend's requests are capped at, so a runaway body is refused the same way. */
+const body_bytes_max = 16 * 1024;
+
+// Fixed answers shaped like billvend's envelopes, built once (a request id of the real length).
+const request_id = 'req_01KAJ4Z3Q8BNCH00001';
+const wallet_body = JSON.stringify({ success: true, data: { balance: 99999900, bonus_balance: 0, currency: 'NGN' }, request_id });
+const account_body = JSON.stringify({
+  success: true,
+  data: { id: 1, name: 'Bench Reseller 1', email: 'bench-1@example.ng', phone: '+2348012345678', tier: 'standard', kyc_level: 3, created_at: '2025-01-01T00:00:00.000000Z' },
+  request_id,
+});
+const purchase_body = JSON.stringify({
+  success: true,
+  message: 'Airtime delivered.',
+  data: { reference: 'BV-20250101-0123456789AB', status: 'delivered', network: 'mtn', phone: '+2348011111111', amount: 100, wallet_balance_after: 99999900 },
+  request_id,
+});
+const transaction_body = JSON.stringify({
+  success: true,
+  data: {
+    reference: 'BV-20250101-0123456789AB', service_type: 'airtime', environment: 'test', network: 'mtn', recipient: '+2348011111111',
+    amount: 100, status: 'delivered', wallet_balance_before: 100000000, wallet_balance_after: 99999900, failure_reason: null,
+    reversed: false, created_at: '2025-01-01T00:00:00.000000Z', updated_at: '2025-01-01T00:00:00.100000Z',
+    delivered_at: '2025-01-01T00:00:00.100000Z', status_history: [{ status: 'pending', at: '2025-01-01T00:00:00.000000Z' }, { status: 'delivered', at: '2025-01-01T00:00:00.100000Z' }],
+  },
+  request_id,
+});
+const not_found_body = JSON.stringify({ success: false, error: { code: 'route.not_found', message: 'No such route.' }, request_id });
+const too_large_body = JSON.stringify({ success: false, error: { code: 'request.too_large', message: 'Body over 16 KiB.' }, request_id });
+
+function reply(res: uWS.HttpResponse, status: string, body: string, close_connection = false): void {
+  res.cork(() => {
+    res.writeStatus(status).writeHeader('Content-Type', 'application/json; charset=utf-8').end(body, close_connection);
+  });
+}
+
+function answer_get(body: string) {
+  return (res: uWS.HttpResponse) => {
+    res.onAborted(() => {});
+    reply(res, '200 OK', body);
+  };
+}
+
+/** Reads the whole body (copying each chunk, as uWS reuses their memory), then answers 201. */
+function answer_post(body: string) {
+  return (res: uWS.HttpResponse) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    let chunks: Buffer[] = [];
+    let size = 0;
+    res.onData((chunk, is_last) => {
+      if (aborted) return;
+      size += chunk.byteLength;
+      if (size > body_bytes_max) {
+        aborted = true;
+        reply(res, '413 Payload Too Large', too_large_body, true);
+        return;
+      }
+      chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (is_last) {
+        const request_body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+        chunks = [];
+        if (request_body.length !== size) throw new Error('assertion failed: body bytes lost');
+        reply(res, '201 Created', body);
+      }
+    });
+  };
+}
+
+const app = uWS.App()
+  .get('/healthz', answer_get('{"status":"live"}'))
+  .get('/v1/wallet', answer_get(wallet_body))
+  .get('/v1/account', answer_get(account_body))
+  .get('/v1/transactions/:reference', answer_get(transaction_body))
+  .post('/v1/services/airtime', answer_post(purchase_body))
+  .post('/v1/services/data/purchase', answer_post(purchase_body))
+  .post('/v1/services/electricity', answer_post(purchase_body))
+  .post('/v1/services/tv', answer_post(purchase_body))
+  .any('/*', (res) => {
+    res.onAborted(() => {});
+    reply(res, '404 Not Found', not_found_body);
+  });
+
+app.listen(host, port, (socket) => {
+  if (!socket) {
+    process.stderr.write(`baseline: cannot listen on ${host}:${port}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(JSON.stringify({ msg: 'listening', port: uWS.us_socket_local_port(socket) }) + '\n');
+});
+
+// Nothing to drain or flush: a bare server just goes.
+process.on('SIGTERM', () => process.exit(0));
+process.on('SIGINT', () => process.exit(0));

@@ -1,0 +1,164 @@
+// `npm run bench [-- <scenario>...] [--cpu-prof]`: runs the named scenarios (all by default), each
+// against a freshly started production build on its own temp store, with the bare uWebSockets.js
+// baseline it is compared with measured in the same run; prints one table and writes it as JSON.
+//
+// Environment: BENCH_DURATION (measured seconds, default 10), BENCH_WARMUP (seconds, default 2),
+// BENCH_ACCOUNTS (accounts of the many-account scenarios, default 1,000).
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { run_load, type LoadSettings } from './load.js';
+import { OperatorClient } from './fixtures.js';
+import { scenarios, seeded_random, type Scenario } from './scenarios.js';
+import { kill_started_servers, repo_root, start_server, type ServerProcess } from './server-process.js';
+import { describe_machine, render_profile, render_report, write_report, type Report, type Row } from './report.js';
+import { summarize_profile } from './profile.js';
+
+const results_dir = join(repo_root, 'bench', 'results');
+const profiles_dir = join(results_dir, 'profiles');
+/** Functions and packages listed per profile. */
+const profile_top_max = 15;
+/** The mix draws the same sequence of operations on every run. */
+const mix_seed = 0x5eed;
+
+const usage = `usage: npm run bench [-- <scenario>...] [--cpu-prof]
+scenarios: baseline (= baseline-get and baseline-post), ${scenarios.map((s) => s.name).join(', ')}
+environment: BENCH_DURATION=<s> (10), BENCH_WARMUP=<s> (2), BENCH_ACCOUNTS=<n> (1000)`;
+
+function log(line: string): void {
+  process.stderr.write(line + '\n');
+}
+
+function usage_error(message: string): never {
+  process.stderr.write(`bench: ${message}\n${usage}\n`);
+  process.exit(2);
+}
+
+function number_from_env(name: string, fallback: number, minimum: number, integer: boolean): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < minimum || (integer && !Number.isInteger(value))) {
+    usage_error(`${name} must be ${integer ? 'an integer' : 'a number'} ≥ ${minimum}, got "${text}"`);
+  }
+  return value;
+}
+
+/** The scenarios to run, in the table's order, each with the baseline its ratio needs. */
+function select(argv: readonly string[]): { selected: Scenario[]; cpu_profile: boolean } {
+  let cpu_profile = false;
+  const wanted = new Set<string>();
+  for (const arg of argv) {
+    if (arg === '--cpu-prof') cpu_profile = true;
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write(usage + '\n');
+      process.exit(0);
+    } else if (arg.startsWith('-')) usage_error(`unknown option ${arg}`);
+    else if (arg === 'baseline') {
+      wanted.add('baseline-get');
+      wanted.add('baseline-post');
+    } else if (scenarios.some((s) => s.name === arg)) wanted.add(arg);
+    else usage_error(`unknown scenario "${arg}"`);
+  }
+  if (wanted.size === 0) for (const s of scenarios) wanted.add(s.name);
+  for (const s of scenarios) if (wanted.has(s.name)) wanted.add(s.compare_to);
+  return { selected: scenarios.filter((s) => wanted.has(s.name)), cpu_profile };
+}
+
+async function run_scenario(scenario: Scenario, settings: LoadSettings, accounts_count: number, profile_path: string | null): Promise<Row> {
+  const row: Row = {
+    scenario: scenario.name,
+    target: scenario.target,
+    compare_to: scenario.compare_to,
+    result: null,
+    ratio_to_baseline: null,
+    failure: null,
+    warnings: [],
+    profile: null,
+  };
+  log(`${scenario.name}: ${scenario.summary}`);
+  let server: ServerProcess | null = null;
+  try {
+    server = await start_server(scenario.target, { cpu_profile_path: profile_path });
+    const operator = server.admin_url === null ? null : new OperatorClient(server.admin_url, server.admin_token);
+    const requests = await scenario.prepare({
+      server,
+      operator,
+      accounts_count,
+      random: seeded_random(mix_seed),
+      log,
+      warn: (line) => {
+        row.warnings.push(line);
+        log(`  warning: ${line}`);
+      },
+    });
+    log(`  load: ${settings.warmup_s} s warm-up, ${settings.duration_s} s measured`);
+    const running = server; // a const, so that the closure keeps the narrowed type
+    row.result = await run_load(running.base_url, requests, settings, () => running.cpu_ms());
+    if (server.has_exited) throw new Error(`the server died during the run:\n${server.log_tail()}`);
+  } catch (error) {
+    row.failure = (error as Error).message;
+    log(`  failed: ${row.failure}`);
+    if (server !== null) log(`  server output:\n${server.log_tail()}`);
+  } finally {
+    if (server !== null) {
+      const exit = await server.stop();
+      if (exit !== 'code 0') row.warnings.push(`the server exited with ${exit} on SIGTERM`);
+    }
+  }
+  if (profile_path !== null) {
+    if (existsSync(profile_path)) {
+      row.profile = summarize_profile(profile_path, repo_root, profile_top_max, row.result?.window_us ?? null);
+      log(`  CPU profile written to ${relative(repo_root, profile_path)}`);
+    } else {
+      row.warnings.push(`no CPU profile at ${relative(repo_root, profile_path)} (did the server exit cleanly?)`);
+    }
+  }
+  return row;
+}
+
+async function main(): Promise<void> {
+  const { selected, cpu_profile } = select(process.argv.slice(2));
+  const settings: LoadSettings = {
+    connections: 100,
+    pipelining: 1,
+    duration_s: number_from_env('BENCH_DURATION', 10, 1, false),
+    warmup_s: number_from_env('BENCH_WARMUP', 2, 0, false),
+    timeout_s: 10,
+  };
+  const accounts_count = number_from_env('BENCH_ACCOUNTS', 1000, 1, true);
+  const started = new Date();
+  const stamp = started.toISOString().replace(/:/g, '-');
+
+  process.on('SIGINT', () => {
+    log('bench: interrupted; stopping the servers it started');
+    kill_started_servers();
+    process.exit(130);
+  });
+
+  const rows: Row[] = [];
+  for (const scenario of selected) {
+    // Profiles are of billvend only: the baseline is the yardstick, not the subject.
+    const profile_path = cpu_profile && scenario.target === 'billvend' ? join(profiles_dir, `${scenario.name}-${stamp}.cpuprofile`) : null;
+    rows.push(await run_scenario(scenario, settings, accounts_count, profile_path));
+  }
+
+  const baselines = new Map(rows.filter((r) => r.target === 'baseline' && r.result !== null).map((r) => [r.scenario, r.result!.requests_per_s]));
+  for (const row of rows) {
+    const baseline_rps = baselines.get(row.compare_to);
+    if (row.result !== null && baseline_rps !== undefined && baseline_rps > 0) row.ratio_to_baseline = row.result.requests_per_s / baseline_rps;
+  }
+
+  const report: Report = { machine: describe_machine(started), settings: { ...settings, accounts: accounts_count, cpu_profile }, rows };
+  const out = [render_report(report)];
+  for (const row of rows) if (row.profile !== null) out.push(render_profile(row.scenario, row.profile));
+  const json_path = write_report(results_dir, report);
+  out.push('', `results: ${relative(repo_root, json_path)}`);
+  process.stdout.write(out.join('\n') + '\n');
+  process.exitCode = rows.some((r) => r.failure !== null) ? 1 : 0;
+}
+
+main().catch((error) => {
+  kill_started_servers();
+  process.stderr.write(`bench: ${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,340 @@
+// The scenarios: what each one sets up and the request generator autocannon runs. The baselines use
+// the same generators as the scenarios they are compared with, so that both sides send the same
+// bytes over the same connections.
+import { randomBytes } from 'node:crypto';
+import type autocannon from 'autocannon';
+import type { ServerProcess, Target } from './server-process.js';
+import { api, bench_pin, map_bounded, setup_in_flight_max, type ApiAnswer, type OperatorClient, type Reseller } from './fixtures.js';
+
+type Request = autocannon.Request;
+
+export type BaselineName = 'baseline-get' | 'baseline-post';
+
+export interface ScenarioContext {
+  server: ServerProcess;
+  /** null for the baselines, which have no operator API. */
+  operator: OperatorClient | null;
+  /** Accounts of the many-account scenarios (BENCH_ACCOUNTS, default 1,000). */
+  accounts_count: number;
+  /** Seeded, so that a mix draws the same sequence of operations on every run. */
+  random: () => number;
+  /** Progress on stderr. */
+  log(line: string): void;
+  /** Something that makes the figures mean less than they seem; shown under the table. */
+  warn(line: string): void;
+}
+
+export interface Scenario {
+  name: string;
+  summary: string;
+  target: Target;
+  /** Divides this scenario's requests/s: GETs by the bare GET, POSTs and mixes by the bare POST. */
+  compare_to: BaselineName;
+  /** Sets the server up and returns the requests autocannon loops over. */
+  prepare(context: ScenarioContext): Promise<Request[]>;
+}
+
+// ---- Request bodies, built once ------------------------------------------------------------------
+
+/** Sandbox phone 08011111111 is always delivered (test environment). */
+const airtime_fields = { network: 'mtn', phone: '08011111111', amount: 100, pin: bench_pin };
+const airtime_order = { path: '/v1/services/airtime', body: JSON.stringify(airtime_fields) };
+const electricity_order = {
+  path: '/v1/services/electricity',
+  body: JSON.stringify({ disco: 'ikeja-electric', meter_number: '1111111111111', meter_type: 'prepaid', amount: 1000, pin: bench_pin }),
+};
+
+interface Order {
+  service: string;
+  path: string;
+  body: string;
+}
+
+/** An Authorization header as long as a real key's, for the baseline (which checks nothing). */
+const baseline_reseller: Reseller = { account_id: 0, authorization: `Bearer bv_test_${'x'.repeat(40)}` };
+
+// ---- Generators ------------------------------------------------------------------------------------
+
+/** Next item in turn; the index wraps so that it never grows past the list. */
+function round_robin<T>(items: readonly T[]): () => T {
+  let index = 0;
+  return () => {
+    const item = items[index];
+    index = index + 1 === items.length ? 0 : index + 1;
+    return item;
+  };
+}
+
+/** A unique X-Idempotency-Key per request for the whole run (each bench process draws a new tag). */
+const idempotency_tag = randomBytes(4).toString('hex');
+let idempotency_counter = 0;
+function next_idempotency_key(): string {
+  return `bench-${idempotency_tag}-${++idempotency_counter}`;
+}
+
+function wallet_reads(resellers: readonly Reseller[]): Request[] {
+  // With one key the request never changes, and autocannon then builds its bytes once.
+  if (resellers.length === 1) return [{ method: 'GET', path: '/v1/wallet', headers: { authorization: resellers[0].authorization } }];
+  const next = round_robin(resellers);
+  return [{
+    method: 'GET',
+    path: '/v1/wallet',
+    setupRequest: (request) => {
+      request.headers = { authorization: next().authorization };
+      return request;
+    },
+  }];
+}
+
+function purchases(resellers: readonly Reseller[], order: Order): Request[] {
+  const next = round_robin(resellers);
+  return [{
+    method: 'POST',
+    path: order.path,
+    body: order.body,
+    setupRequest: (request) => {
+      request.headers = { authorization: next().authorization, 'content-type': 'application/json', 'x-idempotency-key': next_idempotency_key() };
+      return request;
+    },
+  }];
+}
+
+/** Shares of the reseller mix: purchases, look-ups of earlier purchases, balance checks. */
+const mix_purchase_share = 0.6;
+const mix_lookup_share = 0.25;
+/** References kept for look-ups: the newest ones, as a reseller checks recent orders. */
+const references_max = 10_000;
+
+/** Recent purchase references with the reseller whose key may read them. */
+class ReferenceRing {
+  private readonly owners: number[] = [];
+  private readonly references: string[] = [];
+  private next = 0;
+
+  get size(): number {
+    return this.references.length;
+  }
+
+  add(owner: number, reference: string): void {
+    if (this.references.length < references_max) {
+      this.owners.push(owner);
+      this.references.push(reference);
+    } else {
+      this.owners[this.next] = owner;
+      this.references[this.next] = reference;
+      this.next = (this.next + 1) % references_max;
+    }
+  }
+
+  pick(random: () => number): { owner: number; reference: string } {
+    const index = Math.floor(random() * this.references.length);
+    return { owner: this.owners[index], reference: this.references[index] };
+  }
+}
+
+/** The "reference" of a purchase answer, without parsing the whole body on the load generator. */
+const reference_in_body = /"reference":"([^"]+)"/;
+
+/**
+ * 60% purchases spread evenly over the services in `orders`, 25% GET /v1/transactions/{reference} of
+ * a reference an earlier purchase returned (read with the key of the account that bought it; a wallet
+ * read until one exists), 15% GET /v1/wallet. Accounts are taken in turn.
+ */
+function reseller_mix(resellers: readonly Reseller[], orders: readonly Order[], seed_references: ReferenceRing, random: () => number): Request[] {
+  let next_reseller = 0;
+  const references = seed_references;
+  return [{
+    setupRequest: (request, context) => {
+      const draw = random();
+      const buyer = next_reseller;
+      next_reseller = next_reseller + 1 === resellers.length ? 0 : next_reseller + 1;
+      // The context lives from this request's setup to its response (pipelining 1): it tells
+      // onResponse whose purchase the answer is.
+      context.buyer = -1;
+      if (draw < mix_purchase_share) {
+        const order = orders[Math.floor((draw / mix_purchase_share) * orders.length)];
+        request.method = 'POST';
+        request.path = order.path;
+        request.body = order.body;
+        request.headers = { authorization: resellers[buyer].authorization, 'content-type': 'application/json', 'x-idempotency-key': next_idempotency_key() };
+        context.buyer = buyer;
+      } else if (draw < mix_purchase_share + mix_lookup_share && references.size > 0) {
+        const { owner, reference } = references.pick(random);
+        request.method = 'GET';
+        request.path = `/v1/transactions/${encodeURIComponent(reference)}`;
+        request.headers = { authorization: resellers[owner].authorization };
+      } else {
+        request.method = 'GET';
+        request.path = '/v1/wallet';
+        request.headers = { authorization: resellers[buyer].authorization };
+      }
+      return request;
+    },
+    onResponse: (status, body, context) => {
+      const buyer = context.buyer as number;
+      if (buyer < 0 || status < 200 || status > 299) return;
+      const found = reference_in_body.exec(body);
+      if (found !== null) references.add(buyer, found[1]);
+    },
+  }];
+}
+
+// ---- Set-up steps -----------------------------------------------------------------------------------
+
+function operator_of(context: ScenarioContext): OperatorClient {
+  if (context.operator === null) throw new Error(`assertion failed: a billvend scenario ran without an operator client`);
+  return context.operator;
+}
+
+/**
+ * One airtime purchase per account before the clock starts. An account's first purchase verifies its
+ * PIN with scrypt (~50 ms of CPU); later ones hit the in-memory PIN cache (src/engine/pin-cache.ts).
+ * Without this, the first seconds of a 1,000-account run would measure 1,000 scrypts, not purchases.
+ * Returns the references bought, for the mix's look-ups.
+ */
+async function prime_purchases(context: ScenarioContext, resellers: readonly Reseller[]): Promise<ReferenceRing> {
+  const references = new ReferenceRing();
+  const buy = (reseller: Reseller) => api(context.server.base_url, reseller, 'POST', airtime_order.path, airtime_fields, { 'x-idempotency-key': next_idempotency_key() });
+  const first = await buy(resellers[0]);
+  if (first.status === 404) {
+    context.warn(`POST ${airtime_order.path} answers 404 (${first.body?.error?.code ?? 'no code'}): purchases do not exist yet, priming skipped`);
+    return references;
+  }
+  context.log(`  priming: one purchase per account (${resellers.length})`);
+  const answers = [first, ...await map_bounded(resellers.slice(1), setup_in_flight_max, buy)];
+  const failures: ApiAnswer[] = [];
+  answers.forEach((answer, owner) => {
+    const reference = answer.body?.data?.reference;
+    if (answer.status >= 200 && answer.status < 300 && typeof reference === 'string') references.add(owner, reference);
+    else failures.push(answer);
+  });
+  if (failures.length > 0) {
+    context.warn(`priming: ${failures.length} of ${answers.length} purchases failed, the first with ${failures[0].status} ${JSON.stringify(failures[0].body)}`);
+  }
+  return references;
+}
+
+/** The first item of a catalog list, from whichever list the answer carries. */
+function first_catalog_item(body: any, lists: string[]): Record<string, unknown> | null {
+  const data = body?.data;
+  for (const name of lists) {
+    const list = Array.isArray(data) ? data : data?.[name];
+    if (Array.isArray(list) && list.length > 0 && typeof list[0] === 'object') return list[0] as Record<string, unknown>;
+  }
+  return null;
+}
+
+/**
+ * Airtime and electricity need no catalog. Data and TV orders need a plan or package and its price
+ * from the catalog; a service whose catalog cannot be read is left out of the mix with a warning.
+ */
+async function discover_orders(context: ScenarioContext, reseller: Reseller): Promise<Order[]> {
+  const orders: Order[] = [{ service: 'airtime', ...airtime_order }];
+  const plans = await api(context.server.base_url, reseller, 'GET', '/v1/services/data/plans?network=mtn');
+  const plan = plans.status === 200 ? first_catalog_item(plans.body, ['plans']) : null;
+  if (plan !== null && typeof plan.plan_id === 'string' && typeof plan.amount === 'number') {
+    orders.push({
+      service: 'data',
+      path: '/v1/services/data/purchase',
+      body: JSON.stringify({ network: 'mtn', plan_code: plan.plan_id, phone: '08011111111', amount: plan.amount, pin: bench_pin }),
+    });
+  } else {
+    context.warn(`GET /v1/services/data/plans?network=mtn answered ${plans.status} without a usable plan: data purchases left out of the mix`);
+  }
+  orders.push({ service: 'electricity', ...electricity_order });
+  const packages = await api(context.server.base_url, reseller, 'GET', '/v1/services/tv/packages?provider=dstv');
+  const tv_package = packages.status === 200 ? first_catalog_item(packages.body, ['packages', 'plans']) : null;
+  if (tv_package !== null && typeof tv_package.package_code === 'string' && typeof tv_package.amount === 'number') {
+    orders.push({
+      service: 'tv',
+      path: '/v1/services/tv',
+      body: JSON.stringify({ provider: 'dstv', smartcard_number: '1212121212', package_code: tv_package.package_code, amount: tv_package.amount, pin: bench_pin }),
+    });
+  } else {
+    context.warn(`GET /v1/services/tv/packages?provider=dstv answered ${packages.status} without a usable package: TV purchases left out of the mix`);
+  }
+  context.log(`  mix services: ${orders.map((o) => o.service).join(', ')}`);
+  return orders;
+}
+
+// ---- The scenarios ------------------------------------------------------------------------------------
+
+/**
+ * Test-wallet funding (NGN). One account: the daily limit caps spending at 100,000,000 NGN a day, so
+ * more would never be spent. Many accounts: thousands of purchases each, far more than a run makes.
+ */
+const one_account_funding_naira = 100_000_000;
+const many_accounts_funding_naira = 1_000_000;
+const mix_funding_naira = 10_000_000;
+
+export const scenarios: readonly Scenario[] = [
+  {
+    name: 'baseline-get',
+    summary: 'bare uWebSockets.js, GET /v1/wallet with the wallet-read generator',
+    target: 'baseline',
+    compare_to: 'baseline-get',
+    prepare: async () => wallet_reads([baseline_reseller]),
+  },
+  {
+    name: 'baseline-post',
+    summary: 'bare uWebSockets.js, POST /v1/services/airtime with the purchase generator',
+    target: 'baseline',
+    compare_to: 'baseline-post',
+    prepare: async () => purchases([baseline_reseller], { service: 'airtime', ...airtime_order }),
+  },
+  {
+    name: 'wallet-read',
+    summary: 'GET /v1/wallet, one account, one key',
+    target: 'billvend',
+    compare_to: 'baseline-get',
+    prepare: async (context) => wallet_reads(await operator_of(context).create_resellers(1, 1_000, context.log)),
+  },
+  {
+    name: 'purchase-one-account',
+    summary: 'POST /v1/services/airtime, one account, unique X-Idempotency-Key each',
+    target: 'billvend',
+    compare_to: 'baseline-post',
+    prepare: async (context) => {
+      const resellers = await operator_of(context).create_resellers(1, one_account_funding_naira, context.log);
+      await prime_purchases(context, resellers);
+      return purchases(resellers, { service: 'airtime', ...airtime_order });
+    },
+  },
+  {
+    name: 'purchase-many-accounts',
+    summary: 'POST /v1/services/airtime, accounts in turn, one key each',
+    target: 'billvend',
+    compare_to: 'baseline-post',
+    prepare: async (context) => {
+      context.log(`  creating ${context.accounts_count} accounts (two scrypt hashes each)`);
+      const resellers = await operator_of(context).create_resellers(context.accounts_count, many_accounts_funding_naira, context.log);
+      await prime_purchases(context, resellers);
+      return purchases(resellers, { service: 'airtime', ...airtime_order });
+    },
+  },
+  {
+    name: 'reseller-mix',
+    summary: '60% purchases over four services, 25% transaction look-ups, 15% wallet reads, many accounts',
+    target: 'billvend',
+    compare_to: 'baseline-post',
+    prepare: async (context) => {
+      context.log(`  creating ${context.accounts_count} accounts (two scrypt hashes each)`);
+      const resellers = await operator_of(context).create_resellers(context.accounts_count, mix_funding_naira, context.log);
+      const orders = await discover_orders(context, resellers[0]);
+      const references = await prime_purchases(context, resellers);
+      return reseller_mix(resellers, orders, references, context.random);
+    },
+  },
+];
+
+/** mulberry32: a small seeded generator, so that the mix is the same sequence on every run. */
+export function seeded_random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,200 @@
+// Starts the server under test as a child process, so that it competes for the same cores as the
+// load generator, exactly as it would on a single box: either the production build of billvend
+// (`node dist/cli.js serve`) on a fresh temp store, or the bare uWebSockets.js baseline.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** dist/bench/ → the repository. */
+export const repo_root = resolve(import.meta.dirname, '..', '..');
+const cli_path = join(repo_root, 'dist', 'cli.js');
+const baseline_path = join(import.meta.dirname, 'baseline-server.js');
+
+/** Recovery of a store with 1,000 accounts takes well under a second; 30 s means something is wrong. */
+const startup_timeout_ms = 30_000;
+/** billvend promises to exit within 10 s of SIGTERM (README); past this it is killed. */
+const stop_timeout_ms = 15_000;
+const readiness_poll_ms = 50;
+/** How much of a failed server's log is shown. */
+const log_tail_bytes_max = 4096;
+
+export type Target = 'billvend' | 'baseline';
+
+export interface StartOptions {
+  /** Write a V8 CPU profile of the server to this file (node --cpu-prof); null: no profiler. */
+  cpu_profile_path: string | null;
+}
+
+/** Every child this process started and has not stopped yet, for the SIGINT clean-up. */
+const live = new Set<ServerProcess>();
+
+export class ServerProcess {
+  /** Public API (or the baseline) base URL. */
+  base_url = '';
+  /** Operator API base URL; null for the baseline. */
+  admin_url: string | null = null;
+  readonly admin_token = randomBytes(24).toString('base64url');
+  private readonly temp_dir = mkdtempSync(join(tmpdir(), 'billvend-bench-'));
+  private readonly log_path = join(this.temp_dir, 'server.log');
+  private child: ChildProcess | null = null;
+  /** "code 0", "signal SIGKILL"; resolves when the child has exited. */
+  private exit_status: Promise<string> = Promise.resolve('not started');
+  private exited = false;
+
+  constructor(readonly target: Target, private readonly options: StartOptions) {}
+
+  async start(): Promise<void> {
+    live.add(this);
+    const { script, args, env, readiness_url } = await this.plan();
+    const node_flags: string[] = [];
+    if (this.options.cpu_profile_path !== null) {
+      const profile = resolve(this.options.cpu_profile_path);
+      mkdirSync(dirname(profile), { recursive: true });
+      node_flags.push('--cpu-prof', `--cpu-prof-dir=${dirname(profile)}`, `--cpu-prof-name=${basename(profile)}`);
+    }
+
+    // The server's output goes straight to a file: reading it through a pipe would cost the load
+    // generator CPU, and an unread pipe would eventually block the server.
+    const log_fd = openSync(this.log_path, 'a');
+    const child = spawn(process.execPath, [...node_flags, script, ...args], {
+      cwd: repo_root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', log_fd, log_fd],
+    });
+    closeSync(log_fd);
+    this.child = child;
+    this.exit_status = new Promise((done) => child.on('exit', (code, signal) => {
+      this.exited = true;
+      done(signal === null ? `code ${code}` : `signal ${signal}`);
+    }));
+
+    const deadline_ms = Date.now() + startup_timeout_ms;
+    for (;;) {
+      if (this.exited) throw new Error(`${this.target} exited (${await this.exit_status}) while starting:\n${this.log_tail()}`);
+      if (Date.now() > deadline_ms) throw new Error(`${this.target} was not ready after ${startup_timeout_ms} ms:\n${this.log_tail()}`);
+      try {
+        const response = await fetch(readiness_url);
+        await response.arrayBuffer();
+        if (response.status === 200) return;
+      } catch {
+        // Not listening yet.
+      }
+      await sleep(readiness_poll_ms);
+    }
+  }
+
+  /** What to run and how to tell that it is up; sets base_url and admin_url. */
+  private async plan(): Promise<{ script: string; args: string[]; env: Record<string, string>; readiness_url: string }> {
+    const port = await free_port();
+    this.base_url = `http://127.0.0.1:${port}`;
+    if (this.target === 'baseline') {
+      return { script: baseline_path, args: [], env: { HOST: '127.0.0.1', PORT: String(port) }, readiness_url: `${this.base_url}/healthz` };
+    }
+    // The ports are chosen here because LOG_LEVEL=warn hides the "listening" line that reports them.
+    const admin_port = await free_port();
+    this.admin_url = `http://127.0.0.1:${admin_port}`;
+    return {
+      script: cli_path,
+      args: ['serve'],
+      env: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        ADMIN_PORT: String(admin_port),
+        DATA_DIR: join(this.temp_dir, 'store'),
+        ADMIN_TOKEN: this.admin_token,
+        DEMO: '0',
+      },
+      readiness_url: `${this.admin_url}/readyz`,
+    };
+  }
+
+  /**
+   * SIGTERM, wait for the exit (billvend drains and flushes; the profiler writes its file at exit),
+   * SIGKILL past stop_timeout_ms; then the temp store goes. Returns how the child exited.
+   */
+  async stop(): Promise<string> {
+    const child = this.child;
+    let status = 'not started';
+    if (child !== null) {
+      if (!this.exited) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), stop_timeout_ms);
+      status = await this.exit_status;
+      clearTimeout(timer);
+    }
+    this.child = null;
+    rmSync(this.temp_dir, { recursive: true, force: true });
+    live.delete(this);
+    return status;
+  }
+
+  /** For an interrupted run: no draining, just make sure nothing is left behind. */
+  kill_now(): void {
+    if (this.child !== null && !this.exited) this.child.kill('SIGKILL');
+    rmSync(this.temp_dir, { recursive: true, force: true });
+    live.delete(this);
+  }
+
+  /**
+   * CPU time (user + system, all threads) the server has used so far, from /proc/<pid>/stat; null
+   * where there is no /proc. Linux counts it in USER_HZ ticks, 100 per second on every mainstream
+   * architecture.
+   */
+  cpu_ms(): number | null {
+    const pid = this.child?.pid;
+    if (pid === undefined || this.exited) return null;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name, which is in parentheses and may contain spaces.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Whether the server died during the run (a crash is a finding, not noise). */
+  get has_exited(): boolean {
+    return this.exited;
+  }
+
+  log_tail(): string {
+    if (!existsSync(this.log_path)) return '(no output)';
+    const text = readFileSync(this.log_path, 'utf8');
+    return text.length > log_tail_bytes_max ? '…' + text.slice(-log_tail_bytes_max) : text || '(no output)';
+  }
+}
+
+export async function start_server(target: Target, options: StartOptions): Promise<ServerProcess> {
+  const server = new ServerProcess(target, options);
+  try {
+    await server.start();
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+}
+
+/** Kills every child this process started (each by its own handle) and removes their temp stores. */
+export function kill_started_servers(): void {
+  for (const server of [...live]) server.kill_now();
+}
+
+/** A port that was free a moment ago. The child binds it right after; a clash fails its start loudly. */
+function free_port(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => done(port));
+    });
+  });
+}
