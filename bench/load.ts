@@ -26,6 +26,8 @@ export interface LoadResult {
   timeouts: number;
   /** Answers by HTTP status, e.g. { "200": 51234, "404": 12 }. */
   status_counts: Record<string, number>;
+  /** Answers other than 2xx by status and error code, e.g. { "503 service.unavailable": 12 }. */
+  error_codes: Record<string, number>;
   /**
    * CPU time over wall time of the measured window, 1 = one core busy. On a small machine the load
    * generator can saturate first: a bench process near 1 while the server has room means the figure
@@ -64,6 +66,31 @@ function monotonic_us(): number {
   return Number(process.hrtime.bigint() / 1000n);
 }
 
+/** Distinct "status code" pairs counted; more would only mean the answers carry no stable code. */
+const error_kinds_max = 50;
+/** The envelope's error code, without parsing the whole body on the load generator. */
+const error_code_in_body = /"code":"([^"]{1,100})"/;
+
+/**
+ * Wraps each request's onResponse to count failed answers by status and error code (only those
+ * answers are read, so the generator's cost is unchanged on the success path).
+ */
+function count_error_codes(requests: autocannon.Request[], counts: Map<string, number>): autocannon.Request[] {
+  return requests.map((request) => {
+    const inner = request.onResponse;
+    return {
+      ...request,
+      onResponse: (status, body, context, headers) => {
+        if (status < 200 || status > 299) {
+          const kind = `${status} ${error_code_in_body.exec(body)?.[1] ?? '(no code)'}`;
+          if (counts.has(kind) || counts.size < error_kinds_max) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+        }
+        inner?.(status, body, context, headers);
+      },
+    };
+  });
+}
+
 /** One autocannon run. */
 function drive(base_url: string, requests: autocannon.Request[], settings: LoadSettings, duration_s: number): PromiseLike<autocannon.Result> {
   return autocannon({
@@ -81,8 +108,11 @@ function drive(base_url: string, requests: autocannon.Request[], settings: LoadS
  * than autocannon's warmup option) so that CPU time can be sampled over the measured window only.
  * server_cpu_ms reads the server's CPU time so far (null where it cannot be read).
  */
-export async function run_load(base_url: string, requests: autocannon.Request[], settings: LoadSettings, server_cpu_ms: () => number | null): Promise<LoadResult> {
+export async function run_load(base_url: string, generator: autocannon.Request[], settings: LoadSettings, server_cpu_ms: () => number | null): Promise<LoadResult> {
+  const error_counts = new Map<string, number>();
+  const requests = count_error_codes(generator, error_counts);
   if (settings.warmup_s > 0) await drive(base_url, requests, settings, settings.warmup_s);
+  error_counts.clear();
   const machine_before_ms = machine_busy_ms();
   const server_before_ms = server_cpu_ms();
   const bench_before = process.cpuUsage();
@@ -108,6 +138,7 @@ export async function run_load(base_url: string, requests: autocannon.Request[],
     errors: result.errors,
     timeouts: result.timeouts,
     status_counts,
+    error_codes: Object.fromEntries([...error_counts].sort((a, b) => b[1] - a[1])),
     server_cpu_cores: server_cores,
     server_cpu_us_per_request: server_cores === null || result.requests.total === 0 ? null : (server_cores * elapsed_ms * 1000) / result.requests.total,
     bench_cpu_cores: bench_cores,

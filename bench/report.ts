@@ -105,6 +105,8 @@ export function render_report(report: Report): string {
     if (row.result !== null && row.result.non_2xx > 0) {
       const statuses = Object.entries(row.result.status_counts).sort(([a], [b]) => Number(a) - Number(b)).map(([status, count]) => `${status}: ${fixed(count, 0)}`);
       notes.push(`${row.scenario}: answers by status: ${statuses.join(', ')}`);
+      const codes = Object.entries(row.result.error_codes).map(([kind, count]) => `${kind}: ${fixed(count, 0)}`);
+      if (codes.length > 0) notes.push(`${row.scenario}: failed answers by code: ${codes.join(', ')}`);
       if (row.result.status_counts['429'] !== undefined) {
         notes.push(`${row.scenario}: 429s mean a key used up its 1,000,000 requests of a minute: shorten BENCH_DURATION or spread the load over more keys`);
       }
