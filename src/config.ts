@@ -28,6 +28,8 @@ export interface Config {
   master_key: string | null;
   provider: ProviderConfig | null;
   production: boolean;
+  /** One webhook delivery attempt's deadline (decisions.md: 10 s). */
+  webhook_timeout_ms: number;
   /** Base URLs shown in the docs and the demo banner. */
   public_base_url: string | null;
 }
@@ -73,6 +75,12 @@ function flag(name: string, text: string | undefined): boolean {
   if (text === undefined || text === '' || text === '0' || text === 'false') return false;
   if (text === '1' || text === 'true') return true;
   throw new ConfigError(`${name} must be 0 or 1, got "${text}"`);
+}
+
+function positive_integer(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw new ConfigError(`${name} must be a positive integer, got "${text}"`);
+  return Number(text);
 }
 
 export function load_config(env: Record<string, string | undefined>): Config {
@@ -130,6 +138,7 @@ export function load_config(env: Record<string, string | undefined>): Config {
     master_key: env.MASTER_KEY || null,
     provider,
     production: env.NODE_ENV === 'production',
+    webhook_timeout_ms: positive_integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
     public_base_url: env.PUBLIC_BASE_URL || null,
   };
 }

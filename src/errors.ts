@@ -42,6 +42,10 @@ export const error_catalogue = {
   'account.not_found': { status: 404, message: 'Account unknown.' },
   'account.email_taken': { status: 409, message: 'An account with this email already exists.' },
   'operator.unauthorized': { status: 401, message: 'Operator token missing or wrong.' },
+  'webhooks.not_found': { status: 404, message: 'Webhook endpoint unknown.' },
+  'webhooks.delivery_not_found': { status: 404, message: 'Webhook delivery unknown.' },
+  'webhooks.limit_reached': { status: 422, message: 'The environment already has 10 webhook endpoints.' },
+  'funding.invalid_signature': { status: 401, message: 'Funding notification signature missing or wrong.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

@@ -32,6 +32,12 @@ import { service_routes } from './front/routes/service-routes.js';
 import { transaction_routes } from './front/routes/transaction-routes.js';
 import { catalog_admin_routes } from './operator/catalog-routes.js';
 import { remembered_error } from './front/remembered.js';
+import { SignerPool } from './webhooks/signer-pool.js';
+import { Dispatcher } from './webhooks/dispatcher.js';
+import { Outbox } from './webhooks/outbox.js';
+import { webhook_routes } from './front/routes/webhook-routes.js';
+import { funding_routes } from './front/routes/funding-routes.js';
+import { delivery_view } from './front/routes/webhook-routes.js';
 
 export interface Server {
   port: number;
@@ -79,6 +85,10 @@ export async function start(config: Config, log: Logger): Promise<Server> {
     live: config.provider === null ? new UnconfiguredProvider() : new LiveProvider(config.provider, clock, wheel, log),
   });
   engine.extensions.push(desk);
+  const signer = new SignerPool();
+  const dispatcher = new Dispatcher(deps, signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
+  engine.extensions.push(dispatcher);
+  engine.event_sink = new Outbox(dispatcher);
   metrics.gauge('billvend_actors_in_memory', () => engine.accounts.size);
   metrics.gauge('billvend_open_orders', () => {
     let open = 0;
@@ -99,7 +109,18 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   // The operator API comes up first, so /healthz answers and /readyz says 503 during recovery.
   const operator_front = new HttpFront({
     name: 'operator',
-    routes: admin_routes(deps, catalog_admin_routes(deps, catalog, desk)),
+    routes: admin_routes(deps, [
+      ...catalog_admin_routes(deps, catalog, desk),
+      {
+        method: 'get',
+        path: '/admin/webhooks/dead',
+        auth: 'operator',
+        doc: { summary: 'Dead webhook deliveries across accounts, newest first', tags: ['Operator'] },
+        handler: (ctx) => success_reply(ctx.request_id, 200, {
+          deliveries: dispatcher.dead().map((d) => ({ account_id: d.account_id, environment: d.environment, ...delivery_view(d) })),
+        }),
+      },
+    ]),
     log,
     clock,
     metrics,
@@ -123,6 +144,8 @@ export async function start(config: Config, log: Logger): Promise<Server> {
     ...key_routes(deps),
     ...service_routes(deps, catalog, desk),
     ...transaction_routes(deps, desk),
+    ...webhook_routes(deps, dispatcher),
+    ...funding_routes(deps),
   ];
   let openapi_body = '';
   public_routes.push({
@@ -183,6 +206,8 @@ export async function start(config: Config, log: Logger): Promise<Server> {
       await public_front.drain();
       await operator_front.drain();
       await engine.journal.drain();
+      dispatcher.stop();
+      await signer.close();
       wheel.stop();
       public_front.close();
       operator_front.close();

@@ -21,6 +21,7 @@ import { api_error, type ApiError } from '../errors.js';
 import { lagos_day } from '../lib/time-format.js';
 import { parse_cidr, type CidrBlock } from '../lib/ip-address.js';
 import type { OrderRecord } from '../services/order.js';
+import type { EndpointState } from '../webhooks/endpoints.js';
 
 export type Outcome<T> = { ok: true; value: T; replayed?: boolean } | { ok: false; error: ApiError };
 
@@ -78,6 +79,8 @@ export class AccountActor {
   readonly keys = new Map<number, KeyState>();
   /** Orders still pending or processing, by reference (bounded by open_orders_max). */
   readonly open_orders = new Map<string, OrderRecord>();
+  /** Webhook endpoints that are not deleted, by id (bounded by endpoints_max per environment). */
+  readonly webhooks = new Map<number, EndpointState>();
   /** Resolves when every change this actor has staged is durable; reads wait on it. */
   private pending: Promise<void> | null = null;
 

@@ -71,6 +71,8 @@ export class Engine {
   event_sink: EventSink | null = null;
   private next_account = 1;
   private next_key = 1;
+  /** Other id counters (webhook endpoints, deliveries), read from the store on first use. */
+  private readonly counters = new Map<string, number>();
   /** True after a failed commit until a probe write succeeds: writes answer 503 meanwhile. */
   degraded = false;
   ready = false;
@@ -143,6 +145,7 @@ export class Engine {
     this.log.error({ err: failure.cause_error, accounts: failure.touched_accounts.size }, 'journal commit failed; reloading the accounts it touched');
     this.degraded = true;
     this.staged_funding.clear();
+    this.counters.clear();
     this.next_account = (this.store.meta.get('next_account_id') as number | undefined) ?? 1;
     this.next_key = (this.store.meta.get('next_key_id') as number | undefined) ?? 1;
     for (const id of failure.touched_accounts) this.reload_actor(id);
@@ -196,6 +199,14 @@ export class Engine {
 
   unindex_key(state: KeyState): void {
     if (this.key_index.get(state.record.key_hash) === state) this.key_index.delete(state.record.key_hash);
+  }
+
+  /** The next value of a named id counter, staged in the same batch as whatever uses it. */
+  next_id(name: string): number {
+    const current = this.counters.get(name) ?? ((this.store.meta.get(`next_${name}`) as number | undefined) ?? 1);
+    this.counters.set(name, current + 1);
+    this.journal.put(0, this.store.meta, `next_${name}`, current + 1);
+    return current;
   }
 
   next_key_id(): number {

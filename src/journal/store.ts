@@ -24,13 +24,14 @@ export interface Store {
   events: Database<any, Key>;
   deliveries: Database<any, Key>;
   delivery_queue: Database<any, Key>;
+  dead_letters: Database<any, Key>;
   sessions: Database<any, string>;
 }
 
 const database_names = [
   'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency', 'idempotency_expiry',
   'funding_refs', 'orders', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
-  'deliveries', 'delivery_queue', 'sessions',
+  'deliveries', 'delivery_queue', 'dead_letters', 'sessions',
 ] as const;
 
 export function open_store(data_dir: string, options: { read_only?: boolean } = {}): Store {

@@ -1,0 +1,70 @@
+// Schemas of webhook endpoints, deliveries and funding (spec section 6, decisions.md "Webhooks").
+import Type from 'typebox';
+import { EnvironmentName, Naira, Pagination, Timestamp } from './common.js';
+
+export const EventKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed']);
+
+export const CreateWebhookBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, errorMessage: 'must be an https:// URL' }),
+  events: Type.Optional(Type.Array(EventKindName, { minItems: 1, maxItems: 6, uniqueItems: true, errorMessage: 'must be a non-empty list of distinct event kinds' })),
+  description: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export const WebhookView = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  environment: EnvironmentName,
+  events: Type.Array(EventKindName),
+  description: Type.String(),
+  secret_hint: Type.String(),
+  enabled: Type.Boolean(),
+  disabled_reason: Type.Union([Type.String(), Type.Null()]),
+  created_at: Timestamp,
+});
+
+export const CreatedWebhook = Type.Object({
+  ...WebhookView.properties,
+  secret: Type.String({ description: 'whsec_…: shown only in this response' }),
+});
+
+export const AttemptView = Type.Object({
+  series: Type.Integer({ description: 'a replay starts a new series' }),
+  number: Type.Integer(),
+  at: Timestamp,
+  status_code: Type.Union([Type.Integer(), Type.Null()]),
+  duration_ms: Type.Number(),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const DeliveryView = Type.Object({
+  id: Type.Integer(),
+  endpoint_id: Type.Integer(),
+  event_id: Type.String(),
+  event: EventKindName,
+  status: Type.Enum(['pending', 'delivered', 'dead', 'cancelled']),
+  series: Type.Integer(),
+  next_attempt_at: Type.Union([Timestamp, Type.Null()]),
+  attempts: Type.Array(AttemptView),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const DeliveryPage = Type.Object({ deliveries: Type.Array(DeliveryView), pagination: Pagination });
+
+export const SandboxFundBody = Type.Object({
+  amount: Type.Number({ errorMessage: 'must be an NGN amount from 0.01 to 10000000 with at most 2 decimals' }),
+  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7e]+$', errorMessage: 'must be 1 to 100 printable characters without spaces' })),
+});
+
+export const BankTransferBody = Type.Object({
+  reference: Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7e]+$', errorMessage: 'must be the bank\'s transfer reference' }),
+  account_id: Type.Integer({ minimum: 1 }),
+  amount: Type.Number({ errorMessage: 'must be a positive NGN amount with at most 2 decimals' }),
+  currency: Type.Optional(Type.Literal('NGN')),
+  sender_name: Type.Optional(Type.String({ maxLength: 200 })),
+  narration: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export const WalletEntryView = Type.Object({
+  id: Type.Integer(), type: Type.String(), amount: Naira, balance_before: Naira, balance_after: Naira, reference: Type.String(), description: Type.String(), created_at: Timestamp,
+});

@@ -1,0 +1,334 @@
+// Webhook delivery (spec section 6, decisions.md "Webhooks"): never on the request path. Each pending
+// delivery is an entry of the delivery queue in the store and a timer on the wheel. An attempt signs
+// the stored body in the worker pool, POSTs it over keep-alive HTTPS with a 10 s timeout, and records
+// the attempt. 2xx: delivered. 410: the endpoint is disabled. Anything else: retried 30 s, 5 min,
+// 30 min, 2 h and 8 h after the previous failure (scaled by TIME_SCALE), then dead, until a replay
+// starts a new series. Concurrency is bounded per endpoint and overall. Pending deliveries survive
+// restarts: recovery re-schedules the queue, so every event is delivered at least once.
+import { request, Agent } from 'node:https';
+import { lookup as dns_lookup, type LookupAddress } from 'node:dns';
+import type { Deps } from '../front/deps.js';
+import type { AccountActor, Outcome } from '../engine/account-actor.js';
+import { failed, ok } from '../engine/account-actor.js';
+import type { Engine, EngineExtension } from '../engine/engine.js';
+import type { Environment } from '../engine/records.js';
+import type { TimerHandle } from '../lib/timer-wheel.js';
+import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from './records.js';
+import type { SignerPool } from './signer-pool.js';
+import { disable_endpoint, load_endpoint, type EndpointState } from './endpoints.js';
+import { is_internal_address } from './target-check.js';
+import { api_error } from '../errors.js';
+
+export const retry_delays_ms = [30_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
+export const endpoint_concurrency_max = 8;
+export const attempts_in_flight_max = 256;
+/** Deliveries waiting for a free slot of their endpoint; beyond it they wait in the store for the sweep. */
+export const endpoint_waiting_max = 10_000;
+/** Response bodies are discarded; receivers should answer quickly (spec section 6). */
+export const attempt_error_length_max = 200;
+/** How often the store's queue is swept for deliveries that are due but not in memory. */
+export const sweep_interval_ms = 60_000;
+
+interface QueueEntry {
+  endpoint_id: number;
+  account_id: number;
+  due_ms: number;
+}
+
+interface AttemptResult {
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export class Dispatcher implements EngineExtension {
+  private readonly timers = new Map<number, TimerHandle>();
+  private readonly in_flight = new Set<number>();
+  private readonly endpoint_in_flight = new Map<number, number>();
+  private readonly waiting = new Map<number, { delivery_id: number; account_id: number }[]>();
+  private readonly waiting_ids = new Set<number>();
+  private total_in_flight = 0;
+  private readonly agent: Agent;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly signer: SignerPool,
+    private readonly options: { allow_private: boolean; timeout_ms: number },
+  ) {
+    this.agent = new Agent({ keepAlive: true, maxSockets: endpoint_concurrency_max, maxFreeSockets: endpoint_concurrency_max, scheduling: 'lifo' });
+  }
+
+  private get engine(): Engine {
+    return this.deps.engine;
+  }
+
+  // ---- Scheduling -------------------------------------------------------------------------------
+
+  /** Plans an attempt of a pending delivery at due_ms (wall clock, already scaled). */
+  schedule(endpoint_id: number, delivery_id: number, account_id: number, due_ms: number): void {
+    if (this.stopped || this.in_flight.has(delivery_id)) return;
+    this.timers.get(delivery_id)?.cancel();
+    const fire = () => {
+      this.timers.delete(delivery_id);
+      this.ready(endpoint_id, delivery_id, account_id);
+    };
+    const delay_ms = due_ms - this.deps.clock.now_ms();
+    if (delay_ms <= 0) {
+      fire();
+      return;
+    }
+    this.timers.set(delivery_id, this.deps.wheel.schedule_at(due_ms, fire));
+  }
+
+  private ready(endpoint_id: number, delivery_id: number, account_id: number): void {
+    if ((this.endpoint_in_flight.get(endpoint_id) ?? 0) >= endpoint_concurrency_max || this.total_in_flight >= attempts_in_flight_max) {
+      const queue = this.waiting.get(endpoint_id) ?? [];
+      if (queue.length < endpoint_waiting_max && !this.waiting_ids.has(delivery_id)) {
+        queue.push({ delivery_id, account_id });
+        this.waiting_ids.add(delivery_id);
+      }
+      this.waiting.set(endpoint_id, queue);
+      return;
+    }
+    this.start(endpoint_id, delivery_id, account_id);
+  }
+
+  private start(endpoint_id: number, delivery_id: number, account_id: number): void {
+    if (this.in_flight.has(delivery_id)) return;
+    this.in_flight.add(delivery_id);
+    this.total_in_flight++;
+    this.endpoint_in_flight.set(endpoint_id, (this.endpoint_in_flight.get(endpoint_id) ?? 0) + 1);
+    this.attempt(endpoint_id, delivery_id, account_id)
+      .catch((error) => this.deps.log.error({ err: error, delivery_id }, 'webhook attempt failed unexpectedly'))
+      .finally(() => {
+        this.in_flight.delete(delivery_id);
+        this.total_in_flight--;
+        const left = (this.endpoint_in_flight.get(endpoint_id) ?? 1) - 1;
+        if (left === 0) this.endpoint_in_flight.delete(endpoint_id);
+        else this.endpoint_in_flight.set(endpoint_id, left);
+        this.next_waiting(endpoint_id);
+      });
+  }
+
+  private next_waiting(endpoint_id: number): void {
+    const queue = this.waiting.get(endpoint_id);
+    if (queue === undefined) return;
+    const next = queue.shift();
+    if (queue.length === 0) this.waiting.delete(endpoint_id);
+    if (next !== undefined) {
+      this.waiting_ids.delete(next.delivery_id);
+      this.ready(endpoint_id, next.delivery_id, next.account_id);
+    }
+  }
+
+  // ---- Attempts ---------------------------------------------------------------------------------
+
+  private async attempt(endpoint_id: number, delivery_id: number, account_id: number): Promise<void> {
+    const store = this.engine.store;
+    const actor = this.engine.accounts.get(account_id);
+    const delivery = store.deliveries.get([endpoint_id, delivery_id]) as DeliveryRecord | undefined;
+    if (actor === undefined || delivery === undefined || delivery.status !== 'pending') return;
+    const endpoint = actor.webhooks.get(endpoint_id);
+    if (endpoint === undefined || !endpoint.record.enabled) {
+      this.settle(actor, { ...delivery, status: 'cancelled', next_attempt_ms: 0, updated_us: this.deps.clock.now_us() });
+      return;
+    }
+    const event = store.events.get(delivery.event_id) as EventRecord | undefined;
+    if (event === undefined) throw new Error(`assertion failed: delivery ${delivery_id} has no event ${delivery.event_id}`);
+    const started = performance.now();
+    const at_us = this.deps.clock.now_us();
+    let result: AttemptResult;
+    try {
+      const signatures = await this.signer.sign({ secret: endpoint.secret, event_id: event.id, timestamp_s: Math.floor(at_us / 1_000_000), body: event.body });
+      result = await this.post(endpoint.record, event, signatures, Math.floor(at_us / 1_000_000));
+    } catch (error) {
+      result = { status_code: null, error: `signing: ${(error as Error).message}`.slice(0, attempt_error_length_max), duration_ms: performance.now() - started };
+    }
+    if (this.stopped) return;
+    this.record(actor, endpoint, delivery_id, result, at_us);
+  }
+
+  /** Resolves the host for the request and refuses internal addresses unless allowed. */
+  private readonly guarded_lookup = (hostname: string, options: any, callback: any): void => {
+    dns_lookup(hostname, options, (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
+      if (error !== null || this.options.allow_private) return callback(error, address, family);
+      const all = Array.isArray(address) ? address.map((a) => a.address) : [address];
+      if (all.some(is_internal_address)) return callback(new Error('refused: the host resolves to an internal address'));
+      callback(null, address, family);
+    });
+  };
+
+  private post(endpoint: EndpointRecord, event: EventRecord, signatures: { service: string; standard: string }, timestamp_s: number): Promise<AttemptResult> {
+    const started = performance.now();
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (status_code: number | null, error: string | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        resolve({ status_code, error: error?.slice(0, attempt_error_length_max) ?? null, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
+      };
+      const url = new URL(endpoint.url);
+      if (url.protocol !== 'https:') {
+        finish(null, 'refused: not an HTTPS URL');
+        return;
+      }
+      const body = Buffer.from(event.body);
+      const req = request(url, {
+        method: 'POST',
+        agent: this.agent,
+        lookup: this.guarded_lookup,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          'user-agent': 'billvend-webhooks/1',
+          'x-service-signature': signatures.service,
+          'x-service-event': event.kind,
+          'webhook-id': event.id,
+          'webhook-timestamp': String(timestamp_s),
+          'webhook-signature': signatures.standard,
+        },
+      }, (res) => {
+        // The body is not needed: drain it so the socket goes back to the keep-alive pool.
+        res.resume();
+        res.on('end', () => finish(res.statusCode ?? null, null));
+        res.on('error', (error) => finish(res.statusCode ?? null, error.message));
+      });
+      // One deadline for the whole attempt (connect, send, answer), 10 s by default (decisions.md).
+      const deadline = setTimeout(() => {
+        req.destroy(new Error(`timed out after ${this.options.timeout_ms} ms`));
+      }, this.options.timeout_ms);
+      req.on('error', (error) => finish(null, error.message));
+      req.end(body);
+    });
+  }
+
+  /** Records an attempt and decides what follows it. */
+  private record(actor: AccountActor, endpoint: EndpointState, delivery_id: number, result: AttemptResult, at_us: number): void {
+    const current = this.engine.store.deliveries.get([endpoint.record.id, delivery_id]) as DeliveryRecord | undefined;
+    if (current === undefined || current.status !== 'pending') return;
+    const now_ms = this.deps.clock.now_ms();
+    const now_us = this.deps.clock.now_us();
+    const attempt: AttemptRecord = {
+      series: current.series,
+      number: current.attempts.filter((a) => a.series === current.series).length + 1,
+      at_us,
+      status_code: result.status_code,
+      duration_ms: result.duration_ms,
+      error: result.error,
+    };
+    const attempts = [...current.attempts, attempt];
+    const code = result.status_code;
+    if (code !== null && code >= 200 && code < 300) {
+      this.settle(actor, { ...current, attempts, status: 'delivered', next_attempt_ms: 0, updated_us: now_us });
+      return;
+    }
+    if (code === 410) {
+      disable_endpoint(actor, endpoint.record.id, 'The receiver answered 410 Gone.', now_us);
+      this.settle(actor, { ...current, attempts, status: 'cancelled', next_attempt_ms: 0, updated_us: now_us });
+      this.deps.log.warn({ endpoint_id: endpoint.record.id, account: actor.id }, 'webhook endpoint answered 410; disabled');
+      return;
+    }
+    const failures = current.failures + 1;
+    if (failures > retry_delays_ms.length) {
+      this.settle(actor, { ...current, attempts, failures, status: 'dead', next_attempt_ms: 0, updated_us: now_us });
+      return;
+    }
+    const due_ms = now_ms + this.deps.wheel.scaled(retry_delays_ms[failures - 1]);
+    const next: DeliveryRecord = { ...current, attempts, failures, next_attempt_ms: due_ms, updated_us: now_us };
+    this.stage(actor, next);
+    this.schedule(next.endpoint_id, next.id, actor.id, due_ms);
+  }
+
+  private stage(actor: AccountActor, delivery: DeliveryRecord): void {
+    const store = this.engine.store;
+    actor.stage_put(store.deliveries, [delivery.endpoint_id, delivery.id], delivery);
+    if (delivery.status === 'pending') {
+      actor.stage_put(store.delivery_queue, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id, due_ms: delivery.next_attempt_ms } satisfies QueueEntry);
+    } else {
+      actor.stage_remove(store.delivery_queue, delivery.id);
+    }
+    if (delivery.status === 'dead') actor.stage_put(store.dead_letters, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id });
+  }
+
+  private settle(actor: AccountActor, delivery: DeliveryRecord): void {
+    this.timers.get(delivery.id)?.cancel();
+    this.timers.delete(delivery.id);
+    this.stage(actor, delivery);
+  }
+
+  // ---- Replay, listing --------------------------------------------------------------------------
+
+  /** A replay starts a new attempt series now, for a delivery that is not pending. */
+  replay(actor: AccountActor, environment: Environment, endpoint_id: number, delivery_id: number): Outcome<DeliveryRecord> {
+    const endpoint = actor.webhooks.get(endpoint_id);
+    if (endpoint === undefined || endpoint.record.environment !== environment) return failed(api_error('webhooks.not_found'));
+    const delivery = this.engine.store.deliveries.get([endpoint_id, delivery_id]) as DeliveryRecord | undefined;
+    if (delivery === undefined || delivery.account_id !== actor.id) return failed(api_error('webhooks.delivery_not_found'));
+    if (delivery.status === 'pending' || this.in_flight.has(delivery_id)) return ok(delivery);
+    const now_ms = this.deps.clock.now_ms();
+    const next: DeliveryRecord = { ...delivery, status: 'pending', series: delivery.series + 1, failures: 0, next_attempt_ms: now_ms, updated_us: this.deps.clock.now_us() };
+    this.stage(actor, next);
+    actor.stage_remove(this.engine.store.dead_letters, delivery_id);
+    this.engine.journal.durable().then(() => this.schedule(endpoint_id, delivery_id, actor.id, now_ms), () => {});
+    return ok(next);
+  }
+
+  /** Dead deliveries across accounts, newest first (operator API). */
+  dead(limit = 1000): DeliveryRecord[] {
+    const out: DeliveryRecord[] = [];
+    for (const { key, value } of this.engine.store.dead_letters.getRange({ reverse: true, limit })) {
+      const entry = value as { endpoint_id: number };
+      const delivery = this.engine.store.deliveries.get([entry.endpoint_id, key as number]) as DeliveryRecord | undefined;
+      if (delivery !== undefined && delivery.status === 'dead') out.push(delivery);
+    }
+    return out;
+  }
+
+  // ---- Recovery ---------------------------------------------------------------------------------
+
+  recover(engine: Engine): void {
+    for (const { value } of engine.store.webhook_endpoints.getRange({})) {
+      const record = value as EndpointRecord;
+      const actor = engine.accounts.get(record.account_id);
+      if (actor === undefined) throw new Error(`assertion failed: webhook endpoint ${record.id} of missing account ${record.account_id}`);
+      load_endpoint(actor, record);
+    }
+    const pending = this.sweep();
+    if (pending > 0) engine.log.info({ pending }, 'webhook deliveries resumed');
+    const again = () => {
+      this.sweep();
+      this.deps.wheel.schedule(sweep_interval_ms, again);
+    };
+    this.deps.wheel.schedule(sweep_interval_ms, again);
+  }
+
+  /** Schedules every pending delivery of the store that is not already in memory. */
+  private sweep(): number {
+    let count = 0;
+    for (const { key, value } of this.engine.store.delivery_queue.getRange({})) {
+      const delivery_id = key as number;
+      if (this.timers.has(delivery_id) || this.in_flight.has(delivery_id) || this.waiting_ids.has(delivery_id)) continue;
+      const entry = value as QueueEntry;
+      this.schedule(entry.endpoint_id, delivery_id, entry.account_id, entry.due_ms);
+      count++;
+    }
+    return count;
+  }
+
+  reloaded(actor: AccountActor): void {
+    actor.webhooks.clear();
+    for (const { value } of this.engine.store.webhook_endpoints.getRange({})) {
+      const record = value as EndpointRecord;
+      if (record.account_id === actor.id) load_endpoint(actor, record);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers.values()) timer.cancel();
+    this.timers.clear();
+    this.agent.destroy();
+  }
+}

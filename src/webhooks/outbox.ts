@@ -1,0 +1,61 @@
+// The outbox: an event is written to the journal in the same commit as the state change that caused
+// it, with one delivery per subscribed endpoint, so an acknowledged purchase can never lose its event,
+// even on kill -9. Deliveries start only once that commit is durable. Events nobody subscribes to are
+// not stored.
+import type { AccountActor } from '../engine/account-actor.js';
+import type { EventKind, EventSink } from '../engine/engine.js';
+import type { Environment } from '../engine/records.js';
+import type { DeliveryRecord, EventRecord } from './records.js';
+import { endpoints_of } from './endpoints.js';
+import { event_data } from './payloads.js';
+import { new_event_id } from '../lib/ids.js';
+import { iso_us } from '../lib/time-format.js';
+import type { Dispatcher } from './dispatcher.js';
+
+export class Outbox implements EventSink {
+  constructor(private readonly dispatcher: Dispatcher) {}
+
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3]): void {
+    if (actor.webhooks.size === 0) return;
+    const endpoints = endpoints_of(actor, environment).filter((e) => e.record.enabled && e.record.events.includes(kind));
+    if (endpoints.length === 0) return;
+    const engine = actor.engine;
+    const now_us = engine.clock.now_us();
+    const id = new_event_id();
+    const event: EventRecord = {
+      id,
+      kind,
+      account_id: actor.id,
+      environment,
+      created_us: now_us,
+      body: JSON.stringify({ event: kind, id, created_at: iso_us(now_us), data: event_data(kind, subject, now_us) }),
+    };
+    actor.stage_put(engine.store.events, id, event);
+    const now_ms = Math.floor(now_us / 1000);
+    const created: DeliveryRecord[] = [];
+    for (const endpoint of endpoints) {
+      const delivery: DeliveryRecord = {
+        id: engine.next_id('webhook_delivery_id'),
+        endpoint_id: endpoint.record.id,
+        account_id: actor.id,
+        environment,
+        event_id: id,
+        kind,
+        status: 'pending',
+        series: 1,
+        failures: 0,
+        next_attempt_ms: now_ms,
+        attempts: [],
+        created_us: now_us,
+        updated_us: now_us,
+      };
+      actor.stage_put(engine.store.deliveries, [delivery.endpoint_id, delivery.id], delivery);
+      actor.stage_put(engine.store.delivery_queue, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id, due_ms: now_ms });
+      created.push(delivery);
+    }
+    // Never deliver what could still be lost: wait for the commit that holds the event.
+    engine.journal.durable().then(() => {
+      for (const delivery of created) this.dispatcher.schedule(delivery.endpoint_id, delivery.id, delivery.account_id, now_ms);
+    }, () => {});
+  }
+}

@@ -1,0 +1,52 @@
+// Event payloads (spec section 6, decisions.md "Webhooks"): transaction.completed as the spec;
+// transaction.processing and transaction.failed with failure_reason and `at`; wallet events with the
+// wallet transaction. Built once, when the event happens, and stored as the exact body sent.
+import type { EventKind } from '../engine/engine.js';
+import type { WalletEntry } from '../engine/records.js';
+import type { OrderRecord } from '../services/order.js';
+import { kobo_to_naira } from '../lib/money.js';
+import { iso_us } from '../lib/time-format.js';
+
+function service_fields(order: OrderRecord) {
+  return {
+    reference: order.reference,
+    service_type: order.service_type,
+    network: order.network,
+    ...(order.disco !== null ? { disco: order.disco } : {}),
+    ...(order.provider !== null ? { provider: order.provider } : {}),
+    recipient: order.recipient,
+    amount: kobo_to_naira(order.amount_kobo),
+    status: order.status,
+  };
+}
+
+export function event_data(kind: EventKind, subject: { entry?: WalletEntry; order?: OrderRecord }, now_us: number): Record<string, unknown> {
+  switch (kind) {
+    case 'transaction.completed': {
+      const order = subject.order!;
+      return {
+        ...service_fields(order),
+        ...(order.service_type === 'electricity' ? { token: order.token, units: order.units, meter_type: order.meter_type } : {}),
+        ...(order.plan !== null ? { plan: order.plan } : {}),
+        delivered_at: iso_us(order.delivered_us ?? now_us),
+      };
+    }
+    case 'transaction.processing':
+      return { ...service_fields(subject.order!), at: iso_us(now_us) };
+    case 'transaction.failed':
+      return { ...service_fields(subject.order!), failure_reason: subject.order!.failure_reason, at: iso_us(now_us) };
+    case 'wallet.credited':
+    case 'wallet.debited':
+    case 'wallet.reversed': {
+      const entry = subject.entry!;
+      return {
+        wallet_transaction_id: entry.id,
+        type: entry.type,
+        amount: kobo_to_naira(entry.amount_kobo),
+        balance_after: kobo_to_naira(entry.balance_after_kobo),
+        reference: entry.reference,
+        created_at: iso_us(entry.created_us),
+      };
+    }
+  }
+}

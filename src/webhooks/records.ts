@@ -1,0 +1,69 @@
+// What the store holds for webhooks (spec section 6, decisions.md "Webhooks").
+import type { Environment } from '../engine/records.js';
+import type { EventKind } from '../engine/engine.js';
+
+export const event_kinds: readonly EventKind[] = [
+  'transaction.completed',
+  'transaction.failed',
+  'transaction.processing',
+  'wallet.credited',
+  'wallet.debited',
+  'wallet.reversed',
+];
+
+export interface EndpointRecord {
+  id: number;
+  account_id: number;
+  environment: Environment;
+  url: string;
+  events: EventKind[];
+  description: string;
+  /** The signing secret, sealed under the master key; only memory holds it in the clear. */
+  secret_sealed: string;
+  secret_hint: string;
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_us: number;
+  updated_us: number;
+  deleted_us: number | null;
+}
+
+export interface EventRecord {
+  id: string;
+  kind: EventKind;
+  account_id: number;
+  environment: Environment;
+  created_us: number;
+  /** The JSON body sent to receivers, built once when the event happens. */
+  body: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'dead' | 'cancelled';
+
+export interface AttemptRecord {
+  series: number;
+  number: number;
+  at_us: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+export interface DeliveryRecord {
+  id: number;
+  endpoint_id: number;
+  account_id: number;
+  environment: Environment;
+  event_id: string;
+  kind: EventKind;
+  status: DeliveryStatus;
+  /** A replay starts a new series of attempts. */
+  series: number;
+  /** Failed attempts in the current series; after the 6th (first try + 5 retries) the delivery is dead. */
+  failures: number;
+  /** Wall-clock ms of the next attempt (already scaled), or 0. */
+  next_attempt_ms: number;
+  attempts: AttemptRecord[];
+  created_us: number;
+  updated_us: number;
+}
