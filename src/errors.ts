@@ -46,6 +46,10 @@ export const error_catalogue = {
   'webhooks.delivery_not_found': { status: 404, message: 'Webhook delivery unknown.' },
   'webhooks.limit_reached': { status: 422, message: 'The environment already has 10 webhook endpoints.' },
   'funding.invalid_signature': { status: 401, message: 'Funding notification signature missing or wrong.' },
+  'session.required': { status: 401, message: 'Sign in to the dashboard first; the session is missing or expired.' },
+  'session.invalid_credentials': { status: 401, message: 'Email or password is wrong.' },
+  'session.locked': { status: 429, message: 'Too many wrong passwords; sign-in is locked for a while.' },
+  'session.csrf_failed': { status: 403, message: 'Missing or wrong CSRF token, or a cross-site request.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

@@ -38,6 +38,10 @@ import { Outbox } from './webhooks/outbox.js';
 import { webhook_routes } from './front/routes/webhook-routes.js';
 import { funding_routes } from './front/routes/funding-routes.js';
 import { delivery_view } from './front/routes/webhook-routes.js';
+import { SessionStore } from './dashboard/sessions.js';
+import { session_routes } from './dashboard/session-routes.js';
+import { authorize_session } from './dashboard/session-auth.js';
+import { StaticSite } from './dashboard/static-files.js';
 
 export interface Server {
   port: number;
@@ -89,6 +93,8 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   const dispatcher = new Dispatcher(deps, signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
   engine.extensions.push(dispatcher);
   engine.event_sink = new Outbox(dispatcher);
+  const sessions = new SessionStore(engine, wheel, clock);
+  const site = new StaticSite();
   metrics.gauge('billvend_actors_in_memory', () => engine.accounts.size);
   metrics.gauge('billvend_open_orders', () => {
     let open = 0;
@@ -146,6 +152,8 @@ export async function start(config: Config, log: Logger): Promise<Server> {
     ...transaction_routes(deps, desk),
     ...webhook_routes(deps, dispatcher),
     ...funding_routes(deps),
+    ...session_routes(deps, sessions, desk, dispatcher),
+    ...site.routes(),
   ];
   let openapi_body = '';
   public_routes.push({
@@ -166,6 +174,8 @@ export async function start(config: Config, log: Logger): Promise<Server> {
       switch (ctx.route?.auth) {
         case 'api_key':
           return authenticate_api_key(engine, clock, ctx);
+        case 'session':
+          return authorize_session(engine, sessions, ctx);
         case 'none':
         case undefined:
           return null;
@@ -190,8 +200,18 @@ export async function start(config: Config, log: Logger): Promise<Server> {
     const removed = sweep_expired(engine, clock.now_ms());
     if (removed > 0) log.debug({ removed }, 'idempotency records expired');
     wheel.schedule(60_000, sweep);
+  const sweep_sessions = () => {
+    sessions.sweep();
+    wheel.schedule(10 * 60_000, sweep_sessions);
+  };
+  wheel.schedule(10 * 60_000, sweep_sessions);
   };
   wheel.schedule(60_000, sweep);
+  const sweep_sessions = () => {
+    sessions.sweep();
+    wheel.schedule(10 * 60_000, sweep_sessions);
+  };
+  wheel.schedule(10 * 60_000, sweep_sessions);
 
   engine.ready = true;
   // Always logged (even at LOG_LEVEL=warn): supervisors, tests and benches read the ports from it.

@@ -62,6 +62,8 @@ export const kyc_daily_limit_kobo: readonly number[] = [0, 50_000_00, 200_000_00
 export const active_keys_max = 5;
 export const pin_failures_max = 5;
 export const pin_lock_ms = 30 * 60 * 1000;
+export const password_failures_max = 5;
+export const password_lock_ms = 15 * 60 * 1000;
 
 export interface NewKeyInput {
   name: string;
@@ -280,6 +282,38 @@ export class AccountActor {
     return ok(this.account);
   }
 
+  /** Milliseconds sign-in stays locked after repeated wrong passwords, or 0. */
+  password_lock_remaining_ms(now_ms: number): number {
+    return Math.max(0, this.account.password_locked_until_ms - now_ms);
+  }
+
+  /**
+   * Applies a password verdict computed outside the actor (scrypt). 5 consecutive wrong passwords
+   * lock dashboard sign-in for 15 minutes (scaled by TIME_SCALE); a correct one resets the count.
+   */
+  apply_password_verdict(correct: boolean, now_ms: number): 'ok' | ApiError {
+    const locked_ms = this.password_lock_remaining_ms(now_ms);
+    if (locked_ms > 0) return locked_error('session.locked', 'Too many wrong passwords; sign-in is locked', locked_ms);
+    if (correct) {
+      if (this.account.password_failures !== 0) {
+        this.account = { ...this.account, password_failures: 0 };
+        this.stage_account();
+      }
+      return 'ok';
+    }
+    const failures = this.account.password_failures + 1;
+    const locked_until = failures >= password_failures_max ? now_ms + this.engine.wheel.scaled(password_lock_ms) : 0;
+    this.account = { ...this.account, password_failures: locked_until > 0 ? 0 : failures, password_locked_until_ms: locked_until };
+    this.stage_account();
+    if (locked_until > 0) return locked_error('session.locked', 'Too many wrong passwords; sign-in is locked', locked_until - now_ms);
+    return api_error('session.invalid_credentials');
+  }
+
+  set_password(password_hash: string): void {
+    this.account = { ...this.account, password_hash, password_failures: 0, password_locked_until_ms: 0 };
+    this.stage_account();
+  }
+
   /** Milliseconds the PIN stays locked, or 0. */
   pin_lock_remaining_ms(now_ms: number): number {
     return Math.max(0, this.account.pin_locked_until_ms - now_ms);
@@ -311,9 +345,11 @@ export class AccountActor {
   }
 }
 
-export function pin_locked_error(remaining_ms: number): ApiError {
+function locked_error(code: 'pin.locked' | 'session.locked', what: string, remaining_ms: number): ApiError {
   const seconds = Math.max(1, Math.ceil(remaining_ms / 1000));
-  return api_error('pin.locked', `Too many wrong PIN attempts; purchases are locked for ${seconds} more second(s).`, {
-    headers: { 'Retry-After': String(seconds) },
-  });
+  return api_error(code, `${what} for ${seconds} more second(s).`, { headers: { 'Retry-After': String(seconds) } });
+}
+
+export function pin_locked_error(remaining_ms: number): ApiError {
+  return locked_error('pin.locked', 'Too many wrong PIN attempts; purchases are locked', remaining_ms);
 }

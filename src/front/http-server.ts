@@ -349,13 +349,13 @@ export class HttpFront {
       if (reply.content_type === undefined) {
         res.writeHeader('Content-Type', 'application/json; charset=utf-8');
         for (const [name, value] of json_security_headers) res.writeHeader(name, value);
-      } else if (reply.status !== 204) {
+      } else if (reply.status !== 204 && reply.status !== 304) {
         res.writeHeader('Content-Type', reply.content_type);
       }
       res.writeHeader('X-Request-Id', ctx.request_id);
       for (const [name, value] of ctx.extra_headers) res.writeHeader(name, value);
       for (const [name, value] of reply.headers) res.writeHeader(name, value);
-      if (reply.status === 204) res.endWithoutBody(0, close_connection);
+      if (reply.status === 204 || reply.status === 304) res.endWithoutBody(0, close_connection);
       else res.end(reply.body, close_connection);
     });
     this.finish(ctx, reply.status);

@@ -1,0 +1,53 @@
+// Authorisation of dashboard calls: the session cookie names the account (never an API key), and a
+// state change needs the session's CSRF token in X-CSRF-Token and, when the browser sends an Origin,
+// an Origin of this very server. A session sees only its own account.
+import type { RequestContext } from '../front/route.js';
+import type { Engine } from '../engine/engine.js';
+import { api_error, type ApiError } from '../errors.js';
+import { read_cookie, session_cookie, type SessionStore, type SessionRecord } from './sessions.js';
+import type { Environment } from '../engine/records.js';
+
+const session_by_ctx = new WeakMap<RequestContext, SessionRecord>();
+
+export function session_of(ctx: RequestContext): SessionRecord {
+  const record = session_by_ctx.get(ctx);
+  if (record === undefined) throw new Error('assertion failed: session route without a session');
+  return record;
+}
+
+/** Same-origin check for browser requests that change state (and for sign-in itself). */
+export function origin_ok(ctx: RequestContext): boolean {
+  const origin = ctx.headers.origin;
+  if (origin === '') return true; // not a browser cross-origin request: the CSRF token decides
+  try {
+    return new URL(origin).host === ctx.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+export function environment_param(ctx: RequestContext): Environment | null {
+  const value = new URLSearchParams(ctx.query).get('environment');
+  if (value === null) return 'live';
+  return value === 'live' || value === 'test' ? value : null;
+}
+
+export function authorize_session(engine: Engine, sessions: SessionStore, ctx: RequestContext): ApiError | null {
+  const id = read_cookie(ctx.headers.cookie, session_cookie);
+  const record = sessions.find(id);
+  if (record === null) return api_error('session.required');
+  const actor = engine.accounts.get(record.account_id);
+  if (actor === undefined) return api_error('session.required');
+  if (ctx.method !== 'GET' && (!origin_ok(ctx) || !sessions.csrf_ok(record, ctx.headers.csrf_token))) {
+    return api_error('session.csrf_failed');
+  }
+  const environment = environment_param(ctx);
+  if (environment === null) {
+    return api_error('validation.failed', 'The request is not valid: environment must be live or test.', { details: [{ field: 'environment', message: 'must be live or test' }] });
+  }
+  ctx.actor = actor;
+  ctx.environment = environment;
+  ctx.session_id = id;
+  session_by_ctx.set(ctx, record);
+  return null;
+}

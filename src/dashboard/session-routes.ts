@@ -1,0 +1,378 @@
+// The dashboard's JSON API under /dashboard/api (issue "Dashboard"): sign-in and out, overview,
+// orders, wallet history, keys, webhooks and the transaction PIN. Every call uses the session, never
+// an API key; every change goes through the same actor commands as the public API.
+import type { Static } from 'typebox';
+import Type from 'typebox';
+import type { Deps } from '../front/deps.js';
+import type { RequestContext, RouteDef } from '../front/route.js';
+import { error_reply, success_reply, type Reply } from '../front/reply.js';
+import { account_view, key_view, pagination, wallet_entry_view, wallet_view } from '../front/views.js';
+import { parse_id, parse_pagination, query_params } from '../front/request-helpers.js';
+import { api_error, type ApiError } from '../errors.js';
+import { hash_secret, verify_secret } from '../lib/secrets.js';
+import { kobo_to_naira } from '../lib/money.js';
+import { lagos_day } from '../lib/time-format.js';
+import { read_wallet_entries } from '../front/routes/account-routes.js';
+import { read_orders } from '../front/routes/transaction-routes.js';
+import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
+import { delivery_view, read_deliveries, register_endpoint } from '../front/routes/webhook-routes.js';
+import { CreateWebhookBody } from '../schemas/webhook-schemas.js';
+import { Scope } from '../schemas/account-schemas.js';
+import { EnvironmentName } from '../schemas/common.js';
+import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of } from '../webhooks/endpoints.js';
+import { order_full_view, order_list_view, type OrderRecord } from '../services/order.js';
+import type { OrderDesk } from '../services/order-desk.js';
+import type { Dispatcher } from '../webhooks/dispatcher.js';
+import type { DeliveryRecord } from '../webhooks/records.js';
+import type { AccountActor } from '../engine/account-actor.js';
+import type { Environment, Scope as ScopeName } from '../engine/records.js';
+import { clear_cookie_header, session_cookie_header, session_absolute_ms, type SessionStore } from './sessions.js';
+import { origin_ok, session_of } from './session-auth.js';
+
+/** Orders scanned at most for one filtered page: bounds the cost of a dashboard filter. */
+export const order_filter_scan_max = 50_000;
+
+const SignInBody = Type.Object({
+  email: Type.String({ minLength: 3, maxLength: 254, errorMessage: 'must be an email address' }),
+  password: Type.String({ minLength: 1, maxLength: 200, errorMessage: 'is required' }),
+});
+
+const PinBody = Type.Object({
+  new_pin: Type.String({ pattern: '^[0-9]{5}$', errorMessage: 'must be exactly 5 digits' }),
+  current_pin: Type.Optional(Type.String({ pattern: '^[0-9]{5}$', errorMessage: 'must be exactly 5 digits' })),
+  password: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+
+const DashboardKeyBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100, errorMessage: 'must be a string of 1 to 100 characters' }),
+  environment: EnvironmentName,
+  scopes: Type.Optional(Type.Array(Scope, { minItems: 1, maxItems: 5, uniqueItems: true })),
+  ip_allowlist: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })),
+  expires_at: Type.Optional(Type.String({ maxLength: 40 })),
+});
+
+/** A dummy hash, so that an unknown email costs the same scrypt as a known one. */
+let dummy_hash: Promise<string> | null = null;
+
+function settled(actor: AccountActor, reply: Reply): Reply | Promise<Reply> {
+  const pending = actor.settled();
+  return pending === null ? reply : pending.then(() => reply);
+}
+
+function lagos_date(text: string | null, field: string): number | null | ApiError {
+  if (text === null || text === '') return null;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
+    return api_error('validation.failed', `The request is not valid: ${field} must be a date YYYY-MM-DD.`, { details: [{ field, message: 'must be a date YYYY-MM-DD' }] });
+  }
+  return Math.floor(Date.parse(`${text}T00:00:00Z`) / 86_400_000);
+}
+
+export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDesk, dispatcher: Dispatcher): RouteDef[] {
+  const { engine, clock } = deps;
+  const secure = (deps.config.public_base_url ?? '').startsWith('https:');
+  const doc = (summary: string) => ({ summary, tags: ['Dashboard'], hidden: true });
+
+  const overview = (ctx: RequestContext) => {
+    const actor = ctx.actor!;
+    const environment = ctx.environment;
+    const now_ms = clock.now_ms();
+    const { spent_kobo, limit_kobo } = actor.daily_spend(environment, now_ms);
+    const wallet = actor.wallets[environment];
+    const recent = read_orders(engine.store, actor, environment, wallet.orders_count, 1, 5).map((o) => desk.find(o.reference) ?? o);
+    return success_reply(ctx.request_id, 200, {
+      account: { ...account_view(actor.account), pin_set: actor.account.pin_hash !== null },
+      environment,
+      wallets: { live: wallet_view(actor.wallets.live), test: wallet_view(actor.wallets.test) },
+      today: { spent: kobo_to_naira(spent_kobo), limit: kobo_to_naira(limit_kobo), remaining: kobo_to_naira(Math.max(0, limit_kobo - spent_kobo)) },
+      open_orders: [...actor.open_orders.values()].filter((o) => o.environment === environment).length,
+      recent_orders: recent.map((o) => ({ ...order_list_view(o), status: o.status })),
+    });
+  };
+
+  return [
+    {
+      method: 'post',
+      path: '/dashboard/api/session',
+      auth: 'none',
+      body: SignInBody,
+      idempotent: false,
+      doc: doc('Sign in with email and password'),
+      handler: async (ctx) => {
+        if (!origin_ok(ctx)) return error_reply(ctx.request_id, api_error('session.csrf_failed'));
+        const body = ctx.body as Static<typeof SignInBody>;
+        const actor = engine.account_by_email(body.email);
+        if (actor === undefined) {
+          dummy_hash ??= hash_secret('not a password of anyone');
+          await verify_secret(body.password, await dummy_hash);
+          return error_reply(ctx.request_id, api_error('session.invalid_credentials'));
+        }
+        ctx.actor = actor;
+        const locked_ms = actor.password_lock_remaining_ms(clock.now_ms());
+        const correct = locked_ms > 0 ? false : await verify_secret(body.password, actor.account.password_hash);
+        const verdict = actor.apply_password_verdict(correct, clock.now_ms());
+        if (verdict !== 'ok') return settled(actor, error_reply(ctx.request_id, verdict));
+        const { id, record } = sessions.open(actor);
+        ctx.extra_headers.push(['Set-Cookie', session_cookie_header(id, Math.floor(deps.wheel.scaled(session_absolute_ms) / 1000), secure)]);
+        return settled(actor, success_reply(ctx.request_id, 201, {
+          account: account_view(actor.account),
+          csrf_token: record.csrf_token,
+          expires_at: new Date(record.expires_ms).toISOString(),
+        }, 'Signed in.'));
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/session',
+      auth: 'session',
+      doc: doc('The current session'),
+      handler: (ctx) => {
+        const record = session_of(ctx);
+        return success_reply(ctx.request_id, 200, { account: account_view(ctx.actor!.account), csrf_token: record.csrf_token, expires_at: new Date(record.expires_ms).toISOString() });
+      },
+    },
+    {
+      method: 'delete',
+      path: '/dashboard/api/session',
+      auth: 'session',
+      doc: doc('Sign out'),
+      handler: (ctx) => {
+        sessions.close(ctx.session_id!);
+        ctx.extra_headers.push(['Set-Cookie', clear_cookie_header(secure)]);
+        const reply = success_reply(ctx.request_id, 200, null, 'Signed out.');
+        return engine.journal.durable().then(() => reply);
+      },
+    },
+    { method: 'get', path: '/dashboard/api/overview', auth: 'session', doc: doc('Balances, today\'s spend against the daily limit, recent orders'), handler: overview },
+    {
+      method: 'get',
+      path: '/dashboard/api/orders',
+      auth: 'session',
+      doc: doc('Orders, filtered by service, status and Africa/Lagos dates'),
+      handler: async (ctx) => {
+        const params = query_params(ctx);
+        const paging = parse_pagination(params);
+        if ('code' in paging) return error_reply(ctx.request_id, paging);
+        const service = params.get('service');
+        const status = params.get('status');
+        if (service !== null && service !== '' && !['airtime', 'data', 'electricity', 'tv'].includes(service)) {
+          return error_reply(ctx.request_id, api_error('validation.failed', 'The request is not valid: service must be airtime, data, electricity or tv.', { details: [{ field: 'service', message: 'must be airtime, data, electricity or tv' }] }));
+        }
+        if (status !== null && status !== '' && !['pending', 'processing', 'delivered', 'failed'].includes(status)) {
+          return error_reply(ctx.request_id, api_error('validation.failed', 'The request is not valid: status must be pending, processing, delivered or failed.', { details: [{ field: 'status', message: 'must be pending, processing, delivered or failed' }] }));
+        }
+        const from = lagos_date(params.get('from'), 'from');
+        const to = lagos_date(params.get('to'), 'to');
+        if (from !== null && typeof from === 'object') return error_reply(ctx.request_id, from);
+        if (to !== null && typeof to === 'object') return error_reply(ctx.request_id, to);
+        const actor = ctx.actor!;
+        const environment = ctx.environment;
+        const total_orders = actor.wallets[environment].orders_count;
+        await actor.settled();
+        const matches: OrderRecord[] = [];
+        let scanned = 0;
+        for (const { value } of engine.store.orders.getRange({ start: [actor.id, environment, total_orders], end: [actor.id, environment, 0], reverse: true })) {
+          if (++scanned > order_filter_scan_max) break;
+          const order = desk.find((value as OrderRecord).reference) ?? (value as OrderRecord);
+          const day = lagos_day(Math.floor(order.created_us / 1000));
+          if (service && order.service_type !== service) continue;
+          if (status && order.status !== status) continue;
+          if (from !== null && day < from) continue;
+          if (to !== null && day > to) continue;
+          matches.push(order);
+        }
+        const page = matches.slice((paging.page - 1) * paging.per_page, paging.page * paging.per_page);
+        return success_reply(ctx.request_id, 200, {
+          orders: page.map((o) => ({ ...order_list_view(o), status: o.status, network: o.network, disco: o.disco, provider: o.provider, plan: o.plan })),
+          pagination: pagination(matches.length, paging.per_page, paging.page),
+          truncated: scanned > order_filter_scan_max,
+        });
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/orders/:reference',
+      auth: 'session',
+      doc: doc('One order with its status history'),
+      handler: async (ctx) => {
+        const order = desk.find(ctx.params.reference);
+        const actor = ctx.actor!;
+        if (order === null || order.account_id !== actor.id || order.environment !== ctx.environment) return error_reply(ctx.request_id, api_error('transaction.not_found'));
+        await actor.settled();
+        return success_reply(ctx.request_id, 200, order_full_view(desk.find(order.reference) ?? order));
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/wallet/transactions',
+      auth: 'session',
+      doc: doc('Wallet history of the environment'),
+      handler: async (ctx) => {
+        const paging = parse_pagination(query_params(ctx));
+        if ('code' in paging) return error_reply(ctx.request_id, paging);
+        const actor = ctx.actor!;
+        const total = actor.wallets[ctx.environment].entries_count;
+        await actor.settled();
+        return success_reply(ctx.request_id, 200, {
+          transactions: read_wallet_entries(engine.store, actor, ctx.environment, total, paging.page, paging.per_page).map(wallet_entry_view),
+          pagination: pagination(total, paging.per_page, paging.page),
+        });
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/keys',
+      auth: 'session',
+      doc: doc('Active API keys of both environments'),
+      handler: (ctx) => success_reply(ctx.request_id, 200, { keys: ctx.actor!.active_keys().map((k) => key_view(k.record)) }),
+    },
+    {
+      method: 'post',
+      path: '/dashboard/api/keys',
+      auth: 'session',
+      body: DashboardKeyBody,
+      idempotent: false,
+      doc: doc('Create an API key; the secret is shown once'),
+      handler: (ctx) => {
+        const body = ctx.body as Static<typeof DashboardKeyBody>;
+        const checked = check_key_request(body, clock.now_ms());
+        if ('code' in checked) return error_reply(ctx.request_id, checked);
+        const actor = ctx.actor!;
+        return settled(actor, create_key_reply(deps, actor, ctx.request_id, {
+          name: body.name,
+          environment: body.environment,
+          scopes: (body.scopes ?? ['*']) as ScopeName[],
+          ip_allowlist: checked.ip_allowlist,
+          rate_limit_per_minute: 60,
+          expires_ms: checked.expires_ms,
+        }));
+      },
+    },
+    {
+      method: 'delete',
+      path: '/dashboard/api/keys/:id',
+      auth: 'session',
+      doc: doc('Revoke an API key'),
+      handler: (ctx) => {
+        const id = parse_id(ctx.params.id);
+        const actor = ctx.actor!;
+        const outcome = id === null ? null : actor.revoke_key(id, clock.now_us());
+        if (outcome === null || !outcome.ok) return error_reply(ctx.request_id, outcome?.ok === false ? outcome.error : api_error('keys.not_found'));
+        return settled(actor, success_reply(ctx.request_id, 200, null, 'API key revoked.'));
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/webhooks',
+      auth: 'session',
+      doc: doc('Webhook endpoints of the environment'),
+      handler: (ctx) => success_reply(ctx.request_id, 200, { webhooks: endpoints_of(ctx.actor!, ctx.environment).map((e) => endpoint_view(e.record)) }),
+    },
+    {
+      method: 'post',
+      path: '/dashboard/api/webhooks',
+      auth: 'session',
+      body: CreateWebhookBody,
+      idempotent: false,
+      doc: doc('Register a webhook endpoint; the secret is shown once'),
+      handler: async (ctx) => {
+        const actor = ctx.actor!;
+        const environment = ctx.environment;
+        const checked = await register_endpoint(deps, actor, environment, ctx.body as Static<typeof CreateWebhookBody>);
+        if ('error' in checked) return error_reply(ctx.request_id, checked.error);
+        const outcome = create_endpoint(actor, environment, checked.url, checked.events, checked.description, clock.now_us());
+        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        return settled(actor, success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.'));
+      },
+    },
+    {
+      method: 'delete',
+      path: '/dashboard/api/webhooks/:id',
+      auth: 'session',
+      doc: doc('Delete a webhook endpoint'),
+      handler: (ctx) => {
+        const id = parse_id(ctx.params.id);
+        const actor = ctx.actor!;
+        const outcome = id === null ? null : delete_endpoint(actor, ctx.environment, id, clock.now_us());
+        if (outcome === null || !outcome.ok) return error_reply(ctx.request_id, outcome?.ok === false ? outcome.error : api_error('webhooks.not_found'));
+        return settled(actor, success_reply(ctx.request_id, 200, null, 'Webhook endpoint deleted.'));
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/webhooks/:id/deliveries',
+      auth: 'session',
+      doc: doc('Deliveries of an endpoint with their attempts'),
+      handler: async (ctx) => {
+        const paging = parse_pagination(query_params(ctx));
+        if ('code' in paging) return error_reply(ctx.request_id, paging);
+        const actor = ctx.actor!;
+        const id = parse_id(ctx.params.id);
+        const endpoint = id === null ? undefined : actor.webhooks.get(id);
+        if (endpoint === undefined || endpoint.record.environment !== ctx.environment) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
+        await actor.settled();
+        const { deliveries, total } = read_deliveries(deps, endpoint.record.id, paging.page, paging.per_page);
+        return success_reply(ctx.request_id, 200, { deliveries: deliveries.map(delivery_view), pagination: pagination(total, paging.per_page, paging.page) });
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/webhooks-dead',
+      auth: 'session',
+      doc: doc('Dead deliveries of this account in the environment'),
+      handler: (ctx) => {
+        const actor = ctx.actor!;
+        const mine: DeliveryRecord[] = dispatcher.dead(10_000).filter((d) => d.account_id === actor.id && d.environment === ctx.environment);
+        return success_reply(ctx.request_id, 200, { deliveries: mine.slice(0, 200).map(delivery_view) });
+      },
+    },
+    {
+      method: 'post',
+      path: '/dashboard/api/webhooks/:id/deliveries/:delivery_id/replay',
+      auth: 'session',
+      idempotent: false,
+      doc: doc('Replay a delivery'),
+      handler: (ctx) => {
+        const actor = ctx.actor!;
+        const id = parse_id(ctx.params.id);
+        const delivery_id = parse_id(ctx.params.delivery_id);
+        if (id === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
+        if (delivery_id === null) return error_reply(ctx.request_id, api_error('webhooks.delivery_not_found'));
+        const outcome = dispatcher.replay(actor, ctx.environment, id, delivery_id);
+        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        return settled(actor, success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Replay scheduled.'));
+      },
+    },
+    {
+      method: 'post',
+      path: '/dashboard/api/pin',
+      auth: 'session',
+      body: PinBody,
+      idempotent: false,
+      doc: doc('Set or change the transaction PIN, with the current PIN or the password'),
+      handler: async (ctx) => {
+        const actor = ctx.actor!;
+        const body = ctx.body as Static<typeof PinBody>;
+        const now_ms = clock.now_ms();
+        if (body.current_pin !== undefined && actor.account.pin_hash !== null) {
+          const generation = actor.account.pin_generation;
+          const correct = actor.pin_lock_remaining_ms(now_ms) > 0 ? false : await engine.pin_cache.verify(actor.id, generation, body.current_pin, actor.account.pin_hash);
+          const verdict = actor.apply_pin_verdict(correct, generation, clock.now_ms());
+          if (verdict === 'stale') return error_reply(ctx.request_id, api_error('pin.incorrect', 'The PIN changed meanwhile; try again.'));
+          if (verdict !== 'ok') return settled(actor, error_reply(ctx.request_id, verdict));
+        } else if (body.password !== undefined) {
+          const correct = actor.password_lock_remaining_ms(now_ms) > 0 ? false : await verify_secret(body.password, actor.account.password_hash);
+          const verdict = actor.apply_password_verdict(correct, clock.now_ms());
+          if (verdict !== 'ok') return settled(actor, error_reply(ctx.request_id, verdict));
+        } else {
+          const field = actor.account.pin_hash === null ? 'password' : 'current_pin';
+          return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: ${field} is required.`, { details: [{ field, message: 'is required' }] }));
+        }
+        const pin_hash = await hash_secret(body.new_pin);
+        actor.set_pin(pin_hash);
+        return settled(actor, success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN saved.'));
+      },
+    },
+  ];
+}
+
+export type { Environment };
