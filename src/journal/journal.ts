@@ -51,9 +51,12 @@ function new_batch(): Batch {
 }
 
 export class Journal {
-  /** A batch is handed to LMDB early when it reaches this many changes, bounding commit size. */
+  /** A batch is closed when it reaches this many changes, bounding commit size. */
   static readonly batch_changes_max = 20_000;
-  /** Batches staged behind the one committing; beyond this the engine refuses new writes. */
+  /**
+   * Full batches waiting behind the one committing. The open batch grows while a commit runs, so a
+   * batch only waits when it filled up; beyond this bound (1.2 million changes) writes are refused.
+   */
   static readonly batches_waiting_max = 64;
 
   private batch: Batch = new_batch();
@@ -94,10 +97,18 @@ export class Journal {
     if (account_id > 0) batch.touched_accounts.add(account_id);
     if (batch.changes.length >= Journal.batch_changes_max) {
       this.seal();
-    } else if (!this.scheduled) {
+    } else if (!this.scheduled && !this.committing) {
+      // Group commit: close the batch at the end of this event-loop turn. While a commit is running
+      // the batch stays open and keeps growing; the commit's completion closes it (see pump).
       this.scheduled = true;
-      setImmediate(() => this.seal());
+      setImmediate(() => this.kick());
     }
+  }
+
+  private kick(): void {
+    this.scheduled = false;
+    if (this.committing) return;
+    this.seal();
   }
 
   /**
@@ -156,7 +167,9 @@ export class Journal {
         durable.catch((error) => this.on_fatal(error));
         this.previous_flush = durable;
         this.committing = false;
-        this.pump();
+        // Whatever was staged during this commit goes next, as one batch.
+        if (this.waiting.length > 0) this.pump();
+        else this.seal();
       },
       (error) => {
         this.committing = false;
