@@ -48,7 +48,7 @@ export function stage_order(actor: AccountActor, order: OrderRecord): void {
  * pending, all in one command: 200 concurrent purchases against a wallet that affords 100 deliver
  * exactly 100, because each check and its debit run without interruption.
  */
-export function place_order(actor: AccountActor, input: NewOrder, now_us: number): Outcome<OrderRecord> {
+export function place_order(actor: AccountActor, input: NewOrder, now_us: number, stage_pending = true): Outcome<OrderRecord> {
   const now_ms = Math.floor(now_us / 1000);
   const wallet = actor.wallets[input.environment];
   const { spent_kobo, limit_kobo } = actor.daily_spend(input.environment, now_ms);
@@ -65,14 +65,14 @@ export function place_order(actor: AccountActor, input: NewOrder, now_us: number
     return failed(api_error('service.unavailable', 'Too many orders of this account are still open; retry shortly.', { headers: { 'Retry-After': '5' } }));
   }
   const today = lagos_day(now_ms);
-  const entry = actor.append_entry(input.environment, 'debit', input.amount_kobo, input.reference, `${input.service_type} ${input.recipient}`, now_us);
+  // Spend and order count first, so that the debit's single wallet write carries them too.
   if (wallet.spend_day !== today) {
     wallet.spend_day = today;
     wallet.spend_day_kobo = 0;
   }
   wallet.spend_day_kobo += input.amount_kobo;
-  actor.stage_wallet(input.environment);
   wallet.orders_count += 1;
+  const entry = actor.append_entry(input.environment, 'debit', input.amount_kobo, input.reference, `${input.service_type} ${input.recipient}`, now_us);
   const order: OrderRecord = {
     reference: input.reference,
     account_id: actor.id,
@@ -111,7 +111,8 @@ export function place_order(actor: AccountActor, input: NewOrder, now_us: number
     needs_review: false,
   };
   actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);
-  stage_order(actor, order);
+  // An order paid in the same command (the sandbox) is written once, as it ends up; the caller stages it.
+  if (stage_pending) stage_order(actor, order);
   actor.engine.emit(actor, order.environment, 'wallet.debited', { entry, order });
   return ok(order);
 }
@@ -127,8 +128,8 @@ function with_status(order: OrderRecord, status: OrderStatus, now_us: number, ch
  * callback after a re-query settled it), so each order is delivered or refunded exactly once.
  * Returns the order as it now stands.
  */
-export function apply_provider_result(actor: AccountActor, reference: string, result: ProviderResult, now_us: number, not_found_is_final: boolean): OrderRecord | null {
-  const order = actor.open_orders.get(reference);
+export function apply_provider_result(actor: AccountActor, reference: string, result: ProviderResult, now_us: number, not_found_is_final: boolean, unstaged?: OrderRecord): OrderRecord | null {
+  const order = unstaged ?? actor.open_orders.get(reference);
   if (order === undefined) return null;
   switch (result.outcome) {
     case 'delivered': {
@@ -165,7 +166,7 @@ function ensure_processing(order: OrderRecord, now_us: number): OrderRecord['sta
 
 /** The order has been handed to the provider (or its answer is not known yet). */
 export function mark_processing(actor: AccountActor, order: OrderRecord, now_us: number, provider_reference: string | null): OrderRecord {
-  if (order.status === 'processing' && provider_reference === null) return order;
+  if (order.status === 'processing' && provider_reference === null && actor.open_orders.has(order.reference)) return order;
   const next = with_status(order, 'processing', now_us, { provider_reference: provider_reference ?? order.provider_reference });
   stage_order(actor, next);
   if (order.status === 'pending') actor.engine.emit(actor, order.environment, 'transaction.processing', { order: next });

@@ -71,6 +71,24 @@ export class OrderDesk implements EngineExtension {
     return this.deps.engine;
   }
 
+  /** References of each open batch: dropped from fresh_references once that batch is durable. */
+  private readonly fresh_by_batch = new Map<Promise<void>, string[]>();
+
+  private forget_when_durable(reference: string): void {
+    const durable = this.engine.journal.durable();
+    let list = this.fresh_by_batch.get(durable);
+    if (list === undefined) {
+      list = [];
+      this.fresh_by_batch.set(durable, list);
+      const forget = () => {
+        for (const each of list!) this.fresh_references.delete(each);
+        this.fresh_by_batch.delete(durable);
+      };
+      durable.then(forget, forget);
+    }
+    list.push(reference);
+  }
+
   /** A reference unique forever: random, checked against the store and the uncommitted ones. */
   new_reference(now_ms: number): string {
     const day = utc_yyyymmdd(now_ms);
@@ -78,7 +96,6 @@ export class OrderDesk implements EngineExtension {
       const reference = new_reference(day);
       if (this.fresh_references.has(reference) || this.engine.store.order_refs.get(reference) !== undefined) continue;
       this.fresh_references.add(reference);
-      this.engine.journal.durable().then(() => this.fresh_references.delete(reference), () => this.fresh_references.delete(reference));
       return reference;
     }
   }
@@ -95,19 +112,26 @@ export class OrderDesk implements EngineExtension {
     if (down !== null) return provider_unavailable(request_id, down.retry_after_s);
     const now_ms = this.deps.clock.now_ms();
     const now_us = this.deps.clock.now_us();
+    const reference = this.new_reference(now_ms);
     const placed = place_order(actor, {
       ...input,
       environment,
-      reference: this.new_reference(now_ms),
+      reference,
       provider_request_id: provider_request_id(now_ms),
       idempotency_key,
-    }, now_us);
-    if (!placed.ok) return error_reply(request_id, placed.error);
+    }, now_us, !provider.instant);
+    if (!placed.ok) {
+      this.fresh_references.delete(reference);
+      return error_reply(request_id, placed.error);
+    }
+    // Staged now: the reference stays reserved until the batch holding its order is durable.
+    this.forget_when_durable(reference);
     let order = placed.value;
     if (provider.instant) {
-      // Nothing leaves the process: pay in the same command, one commit for debit and answer.
+      // Nothing leaves the process: pay in the same command, one commit for the debit and the
+      // answer, and the order is written once, as it ends up.
       const result = provider.pay(order) as ProviderResult;
-      order = this.apply(actor, order.reference, result) ?? order;
+      order = this.apply(actor, order.reference, result, order) ?? order;
       if (is_final(order.status)) {
         const reply = this.reply_for(request_id, order);
         if (idempotency_key !== null) stage_record(actor, environment, idempotency_key, make_record(actor, fingerprint, reply, now_ms, order.reference, true));
@@ -119,7 +143,6 @@ export class OrderDesk implements EngineExtension {
       // again. The record is incomplete (no answer yet); finish() completes it.
       stage_record(actor, environment, idempotency_key, make_record(actor, fingerprint, { status: 0, body: '{}', headers: [] }, now_ms, order.reference, false));
     }
-    const reference = order.reference;
     const answered = provider.instant ? this.wait_for_answer(actor, reference) : this.send(actor, reference);
     return answered.then((final_order) => this.finish(actor, environment, request_id, idempotency_key, fingerprint, final_order, now_ms));
   }
@@ -197,13 +220,13 @@ export class OrderDesk implements EngineExtension {
   // ---- Answers ----------------------------------------------------------------------------------
 
   /** Applies an answer to an open order, wakes its waiters and plans its next re-query. */
-  private apply(actor: AccountActor, reference: string, result: ProviderResult): OrderRecord | null {
-    const before = actor.open_orders.get(reference);
+  private apply(actor: AccountActor, reference: string, result: ProviderResult, unstaged?: OrderRecord): OrderRecord | null {
+    const before = unstaged ?? actor.open_orders.get(reference);
     if (before === undefined) return null;
     const now_ms = this.deps.clock.now_ms();
     const not_found_is_final = now_ms - before.created_us / 1000 >= this.deps.wheel.scaled(not_found_grace_ms);
     if (result.outcome === 'unknown') this.deps.log.warn({ reference, reason: result.reason }, 'provider answer unclear; the order stays processing');
-    const order = apply_provider_result(actor, reference, result, this.deps.clock.now_us(), not_found_is_final);
+    const order = apply_provider_result(actor, reference, result, this.deps.clock.now_us(), not_found_is_final, unstaged);
     if (order === null) return null;
     if (is_final(order.status)) {
       this.requery_timers.get(reference)?.cancel();

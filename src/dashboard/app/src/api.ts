@@ -1,0 +1,236 @@
+// The dashboard's client of /dashboard/api (src/dashboard/session-routes.ts). Every call rides on the
+// session cookie (HttpOnly, so this code never sees it) and names the environment; every change
+// carries the session's CSRF token in X-CSRF-Token. Answers use the API's envelope: data on success,
+// error.code and error.message on failure, which the pages show as they are.
+
+export type Environment = 'live' | 'test';
+
+export interface Account {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  tier: string;
+  kyc_level: number;
+  created_at: string;
+}
+
+export interface Session {
+  account: Account;
+  csrf_token: string;
+  expires_at: string;
+}
+
+export interface Pagination {
+  total: number;
+  per_page: number;
+  current_page: number;
+  last_page: number;
+}
+
+export interface Wallet {
+  balance: number;
+  bonus_balance: number;
+  currency: string;
+}
+
+export type OrderStatus = 'pending' | 'processing' | 'delivered' | 'failed';
+
+export interface OrderSummary {
+  reference: string;
+  service_type: string;
+  recipient: string;
+  amount: number;
+  status: OrderStatus;
+  created_at: string;
+  network?: string | null;
+  disco?: string | null;
+  provider?: string | null;
+  plan?: string | null;
+}
+
+export interface Order extends OrderSummary {
+  environment: Environment;
+  plan_code: string | null;
+  package_code: string | null;
+  token: string | null;
+  units: string | null;
+  meter_type: string | null;
+  customer_name: string | null;
+  wallet_balance_before: number;
+  wallet_balance_after: number;
+  failure_reason: string | null;
+  reversed: boolean;
+  needs_review: boolean;
+  updated_at: string;
+  delivered_at: string | null;
+  failed_at: string | null;
+  reversed_at: string | null;
+  status_history: { status: OrderStatus; at: string }[];
+}
+
+export interface Overview {
+  account: Account & { pin_set: boolean };
+  environment: Environment;
+  wallets: Record<Environment, Wallet>;
+  today: { spent: number; limit: number; remaining: number };
+  open_orders: number;
+  recent_orders: OrderSummary[];
+}
+
+export interface WalletEntry {
+  id: number;
+  type: 'credit' | 'debit' | 'reversal';
+  amount: number;
+  balance_before: number;
+  balance_after: number;
+  reference: string;
+  description: string;
+  created_at: string;
+}
+
+export type Scope = '*' | 'wallet:read' | 'services:purchase' | 'transactions:read' | 'keys:manage';
+
+export interface ApiKey {
+  id: number;
+  name: string;
+  environment: Environment;
+  key_hint: string;
+  scopes: Scope[];
+  ip_allowlist: string[];
+  rate_limit_per_minute: number;
+  expires_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export interface CreatedKey extends Omit<ApiKey, 'key_hint' | 'last_used_at'> {
+  api_key: string;
+}
+
+export type EventKind = 'transaction.completed' | 'transaction.failed' | 'transaction.processing' | 'wallet.credited' | 'wallet.debited' | 'wallet.reversed';
+
+export const event_kinds: readonly EventKind[] = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed'];
+
+export interface WebhookEndpoint {
+  id: number;
+  url: string;
+  environment: Environment;
+  events: EventKind[];
+  description: string;
+  secret_hint: string;
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_at: string;
+}
+
+export interface CreatedWebhook extends WebhookEndpoint {
+  secret: string;
+}
+
+export interface DeliveryAttempt {
+  series: number;
+  number: number;
+  at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+export interface Delivery {
+  id: number;
+  endpoint_id: number;
+  event_id: string;
+  event: EventKind;
+  status: 'pending' | 'delivered' | 'dead' | 'cancelled';
+  series: number;
+  next_attempt_at: string | null;
+  attempts: DeliveryAttempt[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** An error answer of the API, or a network failure (code network.failed, status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: { field: string; message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+interface Envelope<T> {
+  success: boolean;
+  message?: string;
+  data: T;
+  error?: { code: string; message: string; details?: { field: string; message: string }[] };
+}
+
+/** The CSRF token of the current session: from sign-in or GET /session, kept in memory only. */
+let csrf_token = '';
+/** Called when the server says the session is gone (expired, signed out elsewhere). */
+let on_session_lost: (() => void) | null = null;
+
+export function set_csrf_token(token: string): void {
+  csrf_token = token;
+}
+
+export function on_session_expired(handler: () => void): void {
+  on_session_lost = handler;
+}
+
+export interface CallOptions {
+  environment?: Environment;
+  body?: unknown;
+  query?: Record<string, string | number | undefined | null>;
+  signal?: AbortSignal;
+}
+
+/** One call to /dashboard/api; resolves with data and the envelope's message, throws ApiError. */
+export async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, options: CallOptions = {}): Promise<{ data: T; message: string }> {
+  const params = new URLSearchParams();
+  if (options.environment !== undefined) params.set('environment', options.environment);
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  }
+  const search = params.toString();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method !== 'GET') headers['x-csrf-token'] = csrf_token;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`/dashboard/api${path}${search === '' ? '' : `?${search}`}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'network.failed', 'Cannot reach the billvend server. Check your connection and try again.');
+  }
+  let envelope: Envelope<T> | null = null;
+  try {
+    envelope = (await response.json()) as Envelope<T>;
+  } catch {
+    envelope = null;
+  }
+  if (envelope === null || typeof envelope !== 'object') {
+    throw new ApiError(response.status, 'response.unreadable', `The server answered ${response.status} with something other than JSON.`);
+  }
+  if (!response.ok || envelope.success !== true) {
+    const error = envelope.error ?? { code: 'internal.error', message: `The server answered ${response.status}.` };
+    if (error.code === 'session.required' && path !== '/session') on_session_lost?.();
+    throw new ApiError(response.status, error.code, error.message, error.details ?? []);
+  }
+  return { data: envelope.data, message: envelope.message ?? '' };
+}
+
+/** GET returning only data. */
+export async function get<T>(path: string, options: CallOptions = {}): Promise<T> {
+  return (await call<T>('GET', path, options)).data;
+}

@@ -1,0 +1,137 @@
+// The billvend dashboard (issue "Dashboard"): resellers sign in with the email and password the
+// operator set, then see both wallets, orders, wallet history, API keys, webhooks and their
+// transaction PIN, on the live or the test side. Everything goes through /dashboard/api with the
+// session cookie; the app never holds an API key.
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import './styles.css';
+import { call, on_session_expired, set_csrf_token, type Session } from './api.js';
+import { base_path, href_of, navigate, use_place, type Place } from './router.js';
+import { Layout } from './components/layout.js';
+import { Loading } from './components/feedback.js';
+import { SignInPage } from './pages/sign-in-page.js';
+import { OverviewPage } from './pages/overview-page.js';
+import { OrdersPage } from './pages/orders-page.js';
+import { OrderDetailPage } from './pages/order-detail-page.js';
+import { WalletPage } from './pages/wallet-page.js';
+import { KeysPage } from './pages/keys-page.js';
+import { WebhooksPage } from './pages/webhooks-page.js';
+import { DeliveriesPage } from './pages/deliveries-page.js';
+import { PinPage } from './pages/pin-page.js';
+import { NotFoundPage } from './pages/not-found-page.js';
+
+const titles: Record<string, string> = {
+  '/': 'Overview',
+  '/orders': 'Orders',
+  '/wallet': 'Wallet',
+  '/keys': 'API keys',
+  '/webhooks': 'Webhooks',
+  '/pin': 'Transaction PIN',
+  '/sign-in': 'Sign in',
+};
+
+/** The page for a path; detail pages take their id from the path. */
+function page_for(place: Place, session: Session) {
+  const parts = place.path.split('/').filter(Boolean).map(decodeURIComponent);
+  const environment = place.environment;
+  if (parts.length === 0) return <OverviewPage environment={environment} />;
+  switch (parts[0]) {
+    case 'orders':
+      if (parts.length === 1) return <OrdersPage place={place} />;
+      if (parts.length === 2) return <OrderDetailPage reference={parts[1]} environment={environment} />;
+      break;
+    case 'wallet':
+      if (parts.length === 1) return <WalletPage environment={environment} />;
+      break;
+    case 'keys':
+      if (parts.length === 1) return <KeysPage environment={environment} />;
+      break;
+    case 'webhooks':
+      if (parts.length === 1) return <WebhooksPage environment={environment} />;
+      if (parts.length === 2) return <DeliveriesPage endpoint_id={parts[1]} environment={environment} />;
+      break;
+    case 'pin':
+      if (parts.length === 1) return <PinPage environment={environment} account={session.account} />;
+      break;
+  }
+  return <NotFoundPage environment={environment} />;
+}
+
+function App() {
+  const place = use_place();
+  // undefined: still asking the server whether a session exists; null: signed out.
+  const [session, set_session] = useState<Session | null | undefined>(undefined);
+  const [expired, set_expired] = useState(false);
+
+  useEffect(() => {
+    on_session_expired(() => {
+      set_session(null);
+      set_expired(true);
+    });
+    call<Session>('GET', '/session').then(
+      ({ data }) => {
+        set_csrf_token(data.csrf_token);
+        set_session(data);
+      },
+      () => set_session(null),
+    );
+  }, []);
+
+  const section = '/' + (place.path.split('/')[1] ?? '');
+  useEffect(() => {
+    const title = titles[section === '/' ? '/' : section] ?? 'Not found';
+    document.title = `${title} · billvend${place.environment === 'test' ? ' (test)' : ''}`;
+  }, [section, place.environment]);
+
+  // Signed out on a dashboard page: go to sign-in and come back afterwards. Signed in on the
+  // sign-in page: go to the overview.
+  useEffect(() => {
+    if (session === null && place.path !== '/sign-in') {
+      const next = location.pathname + location.search;
+      navigate(`${base_path}/sign-in?next=${encodeURIComponent(next)}${expired ? '&expired=1' : ''}`, { replace: true });
+    } else if (session && place.path === '/sign-in') {
+      navigate(safe_next(place.query.get('next')) ?? href_of('/', 'live'), { replace: true });
+    }
+  }, [session, place.path]);
+
+  if (session === undefined) return <Loading label="Opening your dashboard…" />;
+  if (session === null || place.path === '/sign-in') {
+    if (session === null && place.path !== '/sign-in') return <Loading label="Opening your dashboard…" />;
+    if (session) return <Loading label="Opening your dashboard…" />;
+    return (
+      <SignInPage
+        expired={place.query.get('expired') === '1'}
+        on_signed_in={(signed_in) => {
+          set_csrf_token(signed_in.csrf_token);
+          set_expired(false);
+          set_session(signed_in);
+        }}
+      />
+    );
+  }
+
+  const sign_out = async () => {
+    try {
+      await call('DELETE', '/session');
+    } catch {
+      // Already gone on the server: signing out here is all that is left to do.
+    }
+    set_csrf_token('');
+    set_expired(false);
+    set_session(null);
+  };
+
+  return (
+    <Layout place={place} account={session.account} on_sign_out={sign_out}>
+      {page_for(place, session)}
+    </Layout>
+  );
+}
+
+/** Only our own dashboard paths are followed after sign-in (no open redirect). */
+function safe_next(next: string | null): string | null {
+  if (next === null || !next.startsWith(`${base_path}/`) || next.startsWith('//') || next.startsWith(`${base_path}/sign-in`)) return null;
+  return next;
+}
+
+render(<App />, document.getElementById('app')!);
