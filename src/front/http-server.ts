@@ -10,6 +10,7 @@ import { error_reply, type Reply } from './reply.js';
 import { compile_schema } from './validation.js';
 import type { CompiledRoute, RequestContext, RouteDef } from './route.js';
 import type { Metrics } from '../operator/metrics.js';
+import { JournalFailure } from '../journal/journal.js';
 
 /** Request bodies over 16 KiB are refused with 413 (decisions.md). */
 export const body_bytes_max = 16 * 1024;
@@ -328,6 +329,11 @@ export class HttpFront {
   }
 
   private fail(ctx: RequestContext, error: unknown): void {
+    if (error instanceof JournalFailure) {
+      // The store refused the commit (disk or map full): nothing of this request was kept.
+      this.send(ctx, error_reply(ctx.request_id, api_error('service.unavailable', 'The store could not save this request; nothing was changed. Retry shortly.', { headers: { 'Retry-After': '5' } })));
+      return;
+    }
     this.options.log.error({ err: error, request_id: ctx.request_id, route: ctx.route?.name }, 'request failed');
     this.send(ctx, error_reply(ctx.request_id, api_error('internal.error')));
     if (error instanceof Error && error.message.startsWith('assertion failed')) {
