@@ -48,6 +48,14 @@ export class Dispatcher implements EngineExtension {
   private readonly waiting = new Map<number, { delivery_id: number; account_id: number }[]>();
   private readonly waiting_ids = new Set<number>();
   private total_in_flight = 0;
+  /**
+   * The latest record of each delivery changed in a batch that is not durable yet. Attempts, replays
+   * and the sweep read it before the store, which lags until the commit: reading the store alone let
+   * a quick retry start from an older record and a sweep resend a delivery already settled
+   * (regression: test/webhook-retries.test.ts, test/webhook-events.test.ts).
+   */
+  private readonly staged = new Map<number, DeliveryRecord>();
+  private readonly staged_by_batch = new Map<Promise<void>, DeliveryRecord[]>();
   private readonly agent: Agent;
   private stopped = false;
 
@@ -61,6 +69,26 @@ export class Dispatcher implements EngineExtension {
 
   private get engine(): Engine {
     return this.deps.engine;
+  }
+
+  private read(endpoint_id: number, delivery_id: number): DeliveryRecord | undefined {
+    return this.staged.get(delivery_id) ?? (this.engine.store.deliveries.get([endpoint_id, delivery_id]) as DeliveryRecord | undefined);
+  }
+
+  private remember_staged(delivery: DeliveryRecord): void {
+    this.staged.set(delivery.id, delivery);
+    const durable = this.engine.journal.durable();
+    let list = this.staged_by_batch.get(durable);
+    if (list === undefined) {
+      list = [];
+      this.staged_by_batch.set(durable, list);
+      const forget = () => {
+        for (const each of list!) if (this.staged.get(each.id) === each) this.staged.delete(each.id);
+        this.staged_by_batch.delete(durable);
+      };
+      durable.then(forget, forget);
+    }
+    list.push(delivery);
   }
 
   // ---- Scheduling -------------------------------------------------------------------------------
@@ -127,7 +155,7 @@ export class Dispatcher implements EngineExtension {
   private async attempt(endpoint_id: number, delivery_id: number, account_id: number): Promise<void> {
     const store = this.engine.store;
     const actor = this.engine.accounts.get(account_id);
-    const delivery = store.deliveries.get([endpoint_id, delivery_id]) as DeliveryRecord | undefined;
+    const delivery = this.read(endpoint_id, delivery_id);
     if (actor === undefined || delivery === undefined || delivery.status !== 'pending') return;
     const endpoint = actor.webhooks.get(endpoint_id);
     if (endpoint === undefined || !endpoint.record.enabled) {
@@ -206,7 +234,7 @@ export class Dispatcher implements EngineExtension {
 
   /** Records an attempt and decides what follows it. */
   private record(actor: AccountActor, endpoint: EndpointState, delivery_id: number, result: AttemptResult, at_us: number): void {
-    const current = this.engine.store.deliveries.get([endpoint.record.id, delivery_id]) as DeliveryRecord | undefined;
+    const current = this.read(endpoint.record.id, delivery_id);
     if (current === undefined || current.status !== 'pending') return;
     const now_ms = this.deps.clock.now_ms();
     const now_us = this.deps.clock.now_us();
@@ -244,6 +272,7 @@ export class Dispatcher implements EngineExtension {
   private stage(actor: AccountActor, delivery: DeliveryRecord): void {
     const store = this.engine.store;
     actor.stage_put(store.deliveries, [delivery.endpoint_id, delivery.id], delivery);
+    this.remember_staged(delivery);
     if (delivery.status === 'pending') {
       actor.stage_put(store.delivery_queue, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id, due_ms: delivery.next_attempt_ms } satisfies QueueEntry);
     } else {
@@ -264,7 +293,7 @@ export class Dispatcher implements EngineExtension {
   replay(actor: AccountActor, environment: Environment, endpoint_id: number, delivery_id: number): Outcome<DeliveryRecord> {
     const endpoint = actor.webhooks.get(endpoint_id);
     if (endpoint === undefined || endpoint.record.environment !== environment) return failed(api_error('webhooks.not_found'));
-    const delivery = this.engine.store.deliveries.get([endpoint_id, delivery_id]) as DeliveryRecord | undefined;
+    const delivery = this.read(endpoint_id, delivery_id);
     if (delivery === undefined || delivery.account_id !== actor.id) return failed(api_error('webhooks.delivery_not_found'));
     if (delivery.status === 'pending' || this.in_flight.has(delivery_id)) return ok(delivery);
     const now_ms = this.deps.clock.now_ms();
@@ -309,7 +338,7 @@ export class Dispatcher implements EngineExtension {
     let count = 0;
     for (const { key, value } of this.engine.store.delivery_queue.getRange({})) {
       const delivery_id = key as number;
-      if (this.timers.has(delivery_id) || this.in_flight.has(delivery_id) || this.waiting_ids.has(delivery_id)) continue;
+      if (this.timers.has(delivery_id) || this.in_flight.has(delivery_id) || this.waiting_ids.has(delivery_id) || this.staged.has(delivery_id)) continue;
       const entry = value as QueueEntry;
       this.schedule(entry.endpoint_id, delivery_id, entry.account_id, entry.due_ms);
       count++;

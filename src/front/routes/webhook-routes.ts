@@ -43,7 +43,8 @@ function invalid(field: string, message: string): ApiError {
 /** A page of an endpoint's deliveries, newest first. */
 export function read_deliveries(deps: Deps, endpoint_id: number, page: number, per_page: number): { deliveries: DeliveryRecord[]; total: number } {
   const range = { start: [endpoint_id, Number.MAX_SAFE_INTEGER], end: [endpoint_id, 0], reverse: true };
-  const total = deps.engine.store.deliveries.getKeysCount(range);
+  // lmdb-js's getKeysCount marks the options object it is given as count-only: pass it a copy.
+  const total = deps.engine.store.deliveries.getKeysCount({ ...range });
   const deliveries: DeliveryRecord[] = [];
   for (const { value } of deps.engine.store.deliveries.getRange({ ...range, offset: (page - 1) * per_page, limit: per_page })) deliveries.push(value as DeliveryRecord);
   return { deliveries, total };
