@@ -195,23 +195,12 @@ export async function start(config: Config, log: Logger): Promise<Server> {
     if (engine.account_by_email('demo@billvend.test') === undefined) await seed_demo(deps, public_url);
   }
 
-  // Expired idempotency records leave the store a bounded batch per minute (scaled by TIME_SCALE).
-  const sweep = () => {
+  // Expired idempotency records and sessions leave the store a bounded batch at a time (scaled by TIME_SCALE).
+  wheel.every(60_000, () => {
     const removed = sweep_expired(engine, clock.now_ms());
     if (removed > 0) log.debug({ removed }, 'idempotency records expired');
-    wheel.schedule(60_000, sweep);
-  const sweep_sessions = () => {
-    sessions.sweep();
-    wheel.schedule(10 * 60_000, sweep_sessions);
-  };
-  wheel.schedule(10 * 60_000, sweep_sessions);
-  };
-  wheel.schedule(60_000, sweep);
-  const sweep_sessions = () => {
-    sessions.sweep();
-    wheel.schedule(10 * 60_000, sweep_sessions);
-  };
-  wheel.schedule(10 * 60_000, sweep_sessions);
+  });
+  wheel.every(10 * 60_000, () => sessions.sweep());
 
   engine.ready = true;
   // Always logged (even at LOG_LEVEL=warn): supervisors, tests and benches read the ports from it.

@@ -71,7 +71,7 @@ t.test('request ids are unique across requests, successful or not', async (t) =>
 
 t.test('an unknown path is 404 route.not_found', async (t) => {
   const rows: [string, string][] = [
-    ['GET', '/'],
+    ['GET', '/nowhere'],
     ['GET', '/v1/nowhere'],
     ['POST', '/v1/nowhere'],
     ['GET', '/v2/wallet'],

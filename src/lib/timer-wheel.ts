@@ -66,6 +66,23 @@ export class TimerWheel {
     return this.schedule_raw(delay_ms * this.time_scale, callback);
   }
 
+  /** Runs a task every interval (unscaled ms; TIME_SCALE applies), one timer at a time. */
+  every(interval_ms: number, task: () => void): TimerHandle {
+    let current: TimerHandle;
+    let cancelled = false;
+    const run = () => {
+      task();
+      if (!cancelled) current = this.schedule(interval_ms, run);
+    };
+    current = this.schedule(interval_ms, run);
+    return {
+      cancel: () => {
+        cancelled = true;
+        current.cancel();
+      },
+    };
+  }
+
   /** Schedules at an absolute wall-clock instant (already-scaled deadlines stored in records). */
   schedule_at(due_ms: number, callback: () => void): TimerHandle {
     return this.schedule_raw(due_ms - this.clock.now_ms(), callback);

@@ -81,6 +81,9 @@ export class LiveProvider implements Provider {
     private readonly log: Logger,
   ) {
     this.breaker = new CircuitBreaker(clock, wheel.scaled(60_000), 5, (state: CircuitState) => log.warn({ circuit: state }, 'provider circuit changed'));
+    // Node loads its fetch implementation on first use, which can take longer than a short upstream
+    // timeout on a busy machine: load it now, not inside the first purchase's deadline.
+    void globalThis.fetch;
   }
 
   on_update(listener: UpdateListener): void {

@@ -326,11 +326,7 @@ export class Dispatcher implements EngineExtension {
     }
     const pending = this.sweep();
     if (pending > 0) engine.log.info({ pending }, 'webhook deliveries resumed');
-    const again = () => {
-      this.sweep();
-      this.deps.wheel.schedule(sweep_interval_ms, again);
-    };
-    this.deps.wheel.schedule(sweep_interval_ms, again);
+    this.deps.wheel.every(sweep_interval_ms, () => this.sweep());
   }
 
   /** Schedules every pending delivery of the store that is not already in memory. */

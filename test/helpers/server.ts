@@ -72,7 +72,7 @@ export class TestServer {
     this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
     child.stderr!.on('data', (chunk) => this.stderr.push(String(chunk)));
     const lines = createInterface({ input: child.stdout! });
-    await new Promise<void>((resolve, reject) => {
+    const started = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server did not start:\n${this.stderr.join('')}\n${this.logs.slice(-20).join('\n')}`)), 20_000);
       child.on('exit', (code) => {
         clearTimeout(timer);
@@ -89,6 +89,14 @@ export class TestServer {
         }
       });
     });
+    try {
+      await started;
+    } catch (error) {
+      // A server that did not come up must not outlive the test that started it.
+      child.kill('SIGKILL');
+      this.child = null;
+      throw error;
+    }
   }
 
   get pid(): number | undefined {
