@@ -22,6 +22,8 @@ export default defineConfig({
     // The CSP forbids inline scripts and data: scripts; small assets may still be inlined as data:
     // images (img-src allows data:), but nothing is worth the trouble: keep every asset a file.
     assetsInlineLimit: 0,
+    // Every browser that runs this app supports module preloading: no polyfill script.
+    modulePreload: { polyfill: false },
     target: 'es2022',
     sourcemap: false,
     // One small app: a single chunk loads faster than a waterfall of lazy pages.

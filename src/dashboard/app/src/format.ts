@@ -25,6 +25,16 @@ const lagos_seconds_format = new Intl.DateTimeFormat('en-NG', {
   hour12: false,
 });
 
+const lagos_attempt_format = new Intl.DateTimeFormat('en-NG', {
+  timeZone: 'Africa/Lagos',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
+
 const lagos_day_format = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Lagos', year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /** ₦1,234,567.50 — the API gives NGN numbers with at most 2 decimals. */
@@ -44,6 +54,13 @@ export function lagos_time_seconds(iso: string | null | undefined): string {
   if (!iso) return '—';
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? iso : lagos_seconds_format.format(ms);
+}
+
+/** "22 Nov, 02:20:23": webhook attempts, whose year is in the delivery's own date. */
+export function lagos_attempt_time(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : lagos_attempt_format.format(ms);
 }
 
 /** Today's calendar date in Lagos as YYYY-MM-DD (the orders filter speaks Lagos dates). */

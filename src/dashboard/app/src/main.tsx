@@ -31,7 +31,7 @@ const titles: Record<string, string> = {
 };
 
 /** The page for a path; detail pages take their id from the path. */
-function page_for(place: Place, session: Session) {
+function page_for(place: Place) {
   const parts = place.path.split('/').filter(Boolean).map(decodeURIComponent);
   const environment = place.environment;
   if (parts.length === 0) return <OverviewPage environment={environment} />;
@@ -51,7 +51,7 @@ function page_for(place: Place, session: Session) {
       if (parts.length === 2) return <DeliveriesPage endpoint_id={parts[1]} environment={environment} />;
       break;
     case 'pin':
-      if (parts.length === 1) return <PinPage environment={environment} account={session.account} />;
+      if (parts.length === 1) return <PinPage environment={environment} />;
       break;
   }
   return <NotFoundPage environment={environment} />;
@@ -94,10 +94,9 @@ function App() {
     }
   }, [session, place.path]);
 
-  if (session === undefined) return <Loading label="Opening your dashboard…" />;
-  if (session === null || place.path === '/sign-in') {
-    if (session === null && place.path !== '/sign-in') return <Loading label="Opening your dashboard…" />;
-    if (session) return <Loading label="Opening your dashboard…" />;
+  // Still asking the server, or on the wrong side of sign-in while the effect above moves us.
+  if (session === undefined || (session === null) !== (place.path === '/sign-in')) return <Loading label="Opening your dashboard…" />;
+  if (session === null) {
     return (
       <SignInPage
         expired={place.query.get('expired') === '1'}
@@ -123,7 +122,8 @@ function App() {
 
   return (
     <Layout place={place} account={session.account} on_sign_out={sign_out}>
-      {page_for(place, session)}
+      {/* A new key per side: switching live/test starts each page afresh (page numbers, forms). */}
+      <div key={place.environment}>{page_for(place)}</div>
     </Layout>
   );
 }
@@ -134,4 +134,7 @@ function safe_next(next: string | null): string | null {
   return next;
 }
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+// The page's "Loading billvend…" placeholder goes: Preact renders next to what it did not create.
+root.textContent = '';
+render(<App />, root);

@@ -12,11 +12,17 @@ export interface Loaded<T> {
   reload(): void;
 }
 
+/** Quiet reloads every `every_ms` for as long as `while_data` says the data is still moving. */
+export interface Refresh<T> {
+  every_ms: number;
+  while_data: (data: T) => boolean;
+}
+
 /**
- * GET `path` (null: nothing to load yet). `key` lists what the request depends on besides the path;
- * `refresh_ms` > 0 reloads quietly on that interval (the page decides when it is worth it).
+ * GET `path` (null: nothing to load yet) with the environment and query of `options`. With `refresh`,
+ * the data reloads quietly while it is still moving; a failed quiet reload keeps what is shown.
  */
-export function use_api<T>(path: string | null, options: CallOptions = {}, refresh_ms = 0): Loaded<T> {
+export function use_api<T>(path: string | null, options: CallOptions = {}, refresh: Refresh<T> | null = null): Loaded<T> {
   const [state, set_state] = useState<{ data: T | null; error: ApiError | null; loading: boolean }>({ data: null, error: null, loading: path !== null });
   const [generation, set_generation] = useState(0);
   const identity = JSON.stringify([path, options.environment ?? null, options.query ?? null]);
@@ -39,15 +45,21 @@ export function use_api<T>(path: string | null, options: CallOptions = {}, refre
     return () => controller.abort();
   }, [identity, generation]);
 
+  const refresh_ms = refresh !== null && state.data !== null && refresh.while_data(state.data) ? refresh.every_ms : 0;
   useEffect(() => {
     if (refresh_ms <= 0 || path === null) return;
+    // An answer that arrives after the page moved on belongs to the old address: dropped.
+    let current = true;
     const timer = setInterval(() => {
       get<T>(path, options).then(
-        (data) => set_state({ data, error: null, loading: false }),
+        (data) => current && set_state({ data, error: null, loading: false }),
         () => undefined, // a failed background refresh keeps what is shown; the next one may work
       );
     }, refresh_ms);
-    return () => clearInterval(timer);
+    return () => {
+      current = false;
+      clearInterval(timer);
+    };
   }, [identity, refresh_ms]);
 
   const reload = useCallback(() => set_generation((n) => n + 1), []);

@@ -1,0 +1,129 @@
+// One order: what was bought, for whom, the money before and after, the electricity token and units,
+// and the status history. An order still moving refreshes itself every few seconds.
+import type { Environment, Order } from '../api.js';
+import { use_api } from '../use-api.js';
+import { lagos_time, lagos_time_seconds, naira, provider_label, service_name } from '../format.js';
+import { EmptyState, ErrorBanner, Loading, Notice } from '../components/feedback.js';
+import { PageHeader } from '../components/layout.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { CopyButton } from '../components/copy-button.js';
+import { href_of, Link } from '../router.js';
+
+/** How often an order in pending or processing is asked for again. */
+const open_order_refresh_ms = 3000;
+
+function open(order: Order): boolean {
+  return order.status === 'pending' || order.status === 'processing';
+}
+
+export function OrderDetailPage({ reference, environment }: { reference: string; environment: Environment }) {
+  const order = use_api<Order>(`/orders/${encodeURIComponent(reference)}`, { environment }, { every_ms: open_order_refresh_ms, while_data: open });
+  const data = order.data;
+
+  return (
+    <>
+      <p class="crumbs">
+        <Link href={href_of('/orders', environment)}>← Orders</Link>
+      </p>
+      <PageHeader title="Order">{data && <StatusBadge status={data.status} />}</PageHeader>
+      {order.error?.code === 'transaction.not_found' ? (
+        <EmptyState title="No such order on this side.">
+          <p>
+            There is no {environment} order <code>{reference}</code> on your account. {environment === 'live' ? 'It may be a test order: switch to Test.' : 'It may be a live order: switch to Live.'}
+          </p>
+        </EmptyState>
+      ) : (
+        <ErrorBanner error={order.error} on_retry={order.reload} />
+      )}
+      {order.loading && data === null && <Loading label="Loading the order…" />}
+      {data && (
+        <>
+          {open(data) && <Notice kind="info">The provider is still working on this order; this page updates by itself.</Notice>}
+          {data.needs_review && <Notice kind="warning">The provider has not answered for over 24 hours; our operators are looking into this order.</Notice>}
+          {data.token && (
+            <section class="card token-card" aria-label="Electricity token">
+              <span class="wallet-label">Token</span>
+              <div class="secret-row">
+                <code class="token" data-testid="order-token">{data.token}</code>
+                <CopyButton text={data.token} label="Copy token" />
+              </div>
+              {data.units && <p class="figure-small" data-testid="order-units">{data.units}</p>}
+            </section>
+          )}
+          <div class="grid-2">
+            <section class="card">
+              <h2>Details</h2>
+              <dl class="facts" data-testid="order-facts">
+                <dt>Reference</dt>
+                <dd class="mono">{data.reference}</dd>
+                <dt>Service</dt>
+                <dd>
+                  {service_name(data.service_type)} {provider_label(data) && <span class="muted">· {provider_label(data)}</span>}
+                </dd>
+                {data.plan && (
+                  <>
+                    <dt>{data.service_type === 'tv' ? 'Package' : 'Plan'}</dt>
+                    <dd>{data.plan}</dd>
+                  </>
+                )}
+                <dt>{data.service_type === 'electricity' ? 'Meter' : data.service_type === 'tv' ? 'Smartcard' : 'Phone'}</dt>
+                <dd class="mono">{data.recipient}</dd>
+                {data.meter_type && (
+                  <>
+                    <dt>Meter type</dt>
+                    <dd>{data.meter_type}</dd>
+                  </>
+                )}
+                {data.customer_name && (
+                  <>
+                    <dt>Customer</dt>
+                    <dd>{data.customer_name}</dd>
+                  </>
+                )}
+                <dt>Amount</dt>
+                <dd class="figure-small">{naira(data.amount)}</dd>
+                <dt>Wallet before</dt>
+                <dd>{naira(data.wallet_balance_before)}</dd>
+                <dt>Wallet after</dt>
+                <dd>{naira(data.wallet_balance_after)}</dd>
+                <dt>Created</dt>
+                <dd>{lagos_time(data.created_at)}</dd>
+                {data.delivered_at && (
+                  <>
+                    <dt>Delivered</dt>
+                    <dd>{lagos_time(data.delivered_at)}</dd>
+                  </>
+                )}
+                {data.failed_at && (
+                  <>
+                    <dt>Failed</dt>
+                    <dd>{lagos_time(data.failed_at)}</dd>
+                  </>
+                )}
+                {data.failure_reason && (
+                  <>
+                    <dt>Reason</dt>
+                    <dd>{data.failure_reason}</dd>
+                  </>
+                )}
+                <dt>Refunded</dt>
+                <dd>{data.reversed ? `Yes, ${lagos_time(data.reversed_at)}` : data.status === 'failed' ? 'Pending refund' : 'No'}</dd>
+              </dl>
+            </section>
+            <section class="card">
+              <h2>Status history</h2>
+              <ol class="timeline" data-testid="status-history">
+                {data.status_history.map((step, index) => (
+                  <li key={index} class={`timeline-step step-${step.status}`}>
+                    <StatusBadge status={step.status} />
+                    <time dateTime={step.at}>{lagos_time_seconds(step.at)}</time>
+                  </li>
+                ))}
+              </ol>
+            </section>
+          </div>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+// The table of orders used by the overview and the orders page; on a phone each row becomes a card
+// (the data-label attributes name the cells there).
+import type { Environment, OrderSummary } from '../api.js';
+import { lagos_time, naira, provider_label, service_name } from '../format.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { href_of, Link } from '../router.js';
+
+export function OrderTable({ orders, environment }: { orders: OrderSummary[]; environment: Environment }) {
+  return (
+    <table class="table table-cards" data-testid="orders-table">
+      <thead>
+        <tr>
+          <th scope="col">Reference</th>
+          <th scope="col">Service</th>
+          <th scope="col">Recipient</th>
+          <th scope="col" class="num">Amount</th>
+          <th scope="col">Status</th>
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {orders.map((order) => (
+          <tr key={order.reference} data-reference={order.reference}>
+            <td data-label="Reference">
+              <Link href={href_of(`/orders/${encodeURIComponent(order.reference)}`, environment)} class="mono">
+                {order.reference}
+              </Link>
+            </td>
+            <td data-label="Service">
+              {service_name(order.service_type)}
+              {provider_label(order) && <span class="muted small"> · {provider_label(order)}</span>}
+            </td>
+            <td data-label="Recipient" class="mono">{order.recipient}</td>
+            <td data-label="Amount" class="num">{naira(order.amount)}</td>
+            <td data-label="Status">
+              <StatusBadge status={order.status} />
+            </td>
+            <td data-label="Created">{lagos_time(order.created_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

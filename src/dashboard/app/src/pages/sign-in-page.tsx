@@ -1,0 +1,55 @@
+// Sign-in with the email and password the operator set. Wrong passwords count towards the lock
+// (5 in a row lock sign-in for 15 minutes); the server's message says how long the lock lasts.
+import { useState } from 'preact/hooks';
+import { ApiError, call, type Session } from '../api.js';
+import { ErrorBanner, Notice } from '../components/feedback.js';
+
+export function SignInPage({ expired, on_signed_in }: { expired: boolean; on_signed_in: (session: Session) => void }) {
+  const [email, set_email] = useState('');
+  const [password, set_password] = useState('');
+  const [busy, set_busy] = useState(false);
+  const [error, set_error] = useState<ApiError | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    set_busy(true);
+    set_error(null);
+    try {
+      const { data } = await call<Session>('POST', '/session', { body: { email: email.trim(), password } });
+      on_signed_in(data);
+    } catch (failure) {
+      set_error(failure instanceof ApiError ? failure : new ApiError(0, 'internal.error', String(failure)));
+      set_password('');
+      set_busy(false);
+    }
+  };
+
+  return (
+    <div class="signin">
+      <form class="card signin-card" onSubmit={submit} aria-labelledby="signin-title">
+        <div class="signin-brand">
+          <img src="/dashboard/favicon.svg" alt="" width="40" height="40" />
+          <span>billvend</span>
+        </div>
+        <h1 id="signin-title">Sign in to your dashboard</h1>
+        {expired && error === null && <Notice kind="info">Your session has ended. Sign in again to continue.</Notice>}
+        <ErrorBanner error={error} />
+        <label class="field">
+          <span>Email</span>
+          <input type="email" name="email" autocomplete="username" required value={email} onInput={(e) => set_email(e.currentTarget.value)} />
+        </label>
+        <label class="field">
+          <span>Password</span>
+          <input type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => set_password(e.currentTarget.value)} />
+        </label>
+        <button type="submit" class="button button-primary button-block" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        <p class="muted small">Your account manager sets up the login for you. After 5 wrong passwords in a row sign-in is locked for 15 minutes.</p>
+        <p class="small">
+          <a href="/docs/">Read the API documentation</a>
+        </p>
+      </form>
+    </div>
+  );
+}

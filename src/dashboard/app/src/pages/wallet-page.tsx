@@ -1,0 +1,79 @@
+// Wallet history of one side: credits (bank transfers, operator top-ups), debits for purchases and
+// reversals of failed purchases, newest first, with the balance after each.
+import { useState } from 'preact/hooks';
+import type { Environment, Overview, Pagination, WalletEntry } from '../api.js';
+import { use_api } from '../use-api.js';
+import { lagos_time, naira } from '../format.js';
+import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
+import { PageHeader } from '../components/layout.js';
+import { Pager } from '../components/pager.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { href_of, Link } from '../router.js';
+
+const per_page = 25;
+const order_reference = /^BV-\d{8}-[0-9A-Z]{12}$/;
+
+export function WalletPage({ environment }: { environment: Environment }) {
+  const [page, set_page] = useState(1);
+  const overview = use_api<Overview>('/overview', { environment });
+  const entries = use_api<{ transactions: WalletEntry[]; pagination: Pagination }>('/wallet/transactions', { environment, query: { page, per_page } });
+  const wallet = overview.data?.wallets[environment];
+
+  return (
+    <>
+      <PageHeader title={environment === 'live' ? 'Live wallet' : 'Test wallet'} />
+      <section class="card wallet-summary">
+        <span class="wallet-label">Balance</span>
+        <span class="wallet-balance" data-testid="wallet-balance">{wallet ? naira(wallet.balance) : '…'}</span>
+        {wallet && <span class="muted small">Bonus {naira(wallet.bonus_balance)}</span>}
+      </section>
+      <ErrorBanner error={entries.error} on_retry={entries.reload} />
+      {entries.loading && entries.data === null && <Loading label="Loading wallet history…" />}
+      {entries.data && (
+        <section class="card">
+          <h2>History</h2>
+          {entries.data.transactions.length === 0 ? (
+            <EmptyState title="No wallet movements yet.">
+              <p>{environment === 'live' ? 'Fund your wallet by bank transfer; credits appear here.' : 'Your account manager credits the test wallet; sandbox purchases and refunds appear here.'}</p>
+            </EmptyState>
+          ) : (
+            <>
+              <table class="table table-cards" data-testid="wallet-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Date</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Description</th>
+                    <th scope="col">Reference</th>
+                    <th scope="col" class="num">Amount</th>
+                    <th scope="col" class="num">Balance after</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {entries.data.transactions.map((entry) => (
+                    <tr key={entry.id}>
+                      <td data-label="Date">{lagos_time(entry.created_at)}</td>
+                      <td data-label="Type">
+                        <StatusBadge status={entry.type} />
+                      </td>
+                      <td data-label="Description">{entry.description || '—'}</td>
+                      <td data-label="Reference" class="mono">
+                        {order_reference.test(entry.reference) ? <Link href={href_of(`/orders/${entry.reference}`, environment)}>{entry.reference}</Link> : entry.reference}
+                      </td>
+                      <td data-label="Amount" class={`num ${entry.type === 'debit' ? 'amount-out' : 'amount-in'}`}>
+                        {entry.type === 'debit' ? '−' : '+'}
+                        {naira(entry.amount)}
+                      </td>
+                      <td data-label="Balance after" class="num">{naira(entry.balance_after)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager pagination={entries.data.pagination} on_page={set_page} />
+            </>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,271 @@
+// Webhook endpoints of one side (at most 10), each with its own secret shown once; dead deliveries
+// of the side with a replay button (spec section 6: "can be replayed manually from the dashboard").
+import { useState } from 'preact/hooks';
+import { ApiError, call, event_kinds, type CreatedWebhook, type Delivery, type Environment, type EventKind, type WebhookEndpoint } from '../api.js';
+import { use_api } from '../use-api.js';
+import { lagos_attempt_time, lagos_time } from '../format.js';
+import { EmptyState, ErrorBanner, Loading, Notice } from '../components/feedback.js';
+import { PageHeader } from '../components/layout.js';
+import { HttpCode, StatusBadge } from '../components/status-badge.js';
+import { SecretReveal } from '../components/secret-reveal.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { href_of, Link } from '../router.js';
+
+const endpoints_max = 10;
+
+function RegisterForm({ environment, on_created }: { environment: Environment; on_created: (created: CreatedWebhook) => void }) {
+  const [url, set_url] = useState('');
+  const [events, set_events] = useState<EventKind[]>([...event_kinds]);
+  const [description, set_description] = useState('');
+  const [busy, set_busy] = useState(false);
+  const [error, set_error] = useState<ApiError | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    set_busy(true);
+    set_error(null);
+    try {
+      const { data } = await call<CreatedWebhook>('POST', '/webhooks', {
+        environment,
+        body: { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) },
+      });
+      set_url('');
+      set_description('');
+      set_events([...event_kinds]);
+      on_created(data);
+    } catch (failure) {
+      set_error(failure as ApiError);
+    } finally {
+      set_busy(false);
+    }
+  };
+
+  const toggle = (kind: EventKind) => set_events(events.includes(kind) ? events.filter((k) => k !== kind) : [...events, kind]);
+
+  return (
+    <form class="card form" onSubmit={submit} aria-labelledby="register-title">
+      <h2 id="register-title">Register an endpoint ({environment})</h2>
+      <ErrorBanner error={error} />
+      <label class="field">
+        <span>HTTPS URL</span>
+        <input type="url" name="url" required placeholder="https://example.ng/billvend/webhooks" value={url} onInput={(e) => set_url(e.currentTarget.value)} />
+        <small class="muted">Only https:// URLs on the public internet are accepted.</small>
+      </label>
+      <fieldset class="field">
+        <legend>Events</legend>
+        <div class="choice-list choice-grid">
+          {event_kinds.map((kind) => (
+            <label key={kind} class="choice">
+              <input type="checkbox" name="events" value={kind} checked={events.includes(kind)} onChange={() => toggle(kind)} />
+              <code>{kind}</code>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <label class="field">
+        <span>Description (optional)</span>
+        <input name="description" maxLength={200} value={description} onInput={(e) => set_description(e.currentTarget.value)} />
+      </label>
+      <button type="submit" class="button button-primary" disabled={busy || events.length === 0}>
+        {busy ? 'Registering…' : 'Register endpoint'}
+      </button>
+    </form>
+  );
+}
+
+function DeadDeliveries({ environment, endpoints }: { environment: Environment; endpoints: WebhookEndpoint[] }) {
+  const dead = use_api<{ deliveries: Delivery[] }>('/webhooks-dead', { environment });
+  const [replaying, set_replaying] = useState<number | null>(null);
+  const [error, set_error] = useState<ApiError | null>(null);
+  const [notice, set_notice] = useState('');
+  const url_of = (id: number) => endpoints.find((e) => e.id === id)?.url ?? `endpoint ${id}`;
+
+  const replay = async (delivery: Delivery) => {
+    set_replaying(delivery.id);
+    set_error(null);
+    set_notice('');
+    try {
+      const { message } = await call('POST', `/webhooks/${delivery.endpoint_id}/deliveries/${delivery.id}/replay`, { environment });
+      set_notice(`${message || 'Replay scheduled.'} ${delivery.event} (${delivery.event_id}) is on its way again.`);
+      dead.reload();
+    } catch (failure) {
+      set_error(failure as ApiError);
+    } finally {
+      set_replaying(null);
+    }
+  };
+
+  return (
+    <section class="card" aria-labelledby="dead-title" data-testid="dead-deliveries">
+      <div class="card-header">
+        <h2 id="dead-title">Dead deliveries</h2>
+        <button type="button" class="button button-small button-ghost" onClick={dead.reload}>
+          Refresh
+        </button>
+      </div>
+      <p class="muted small">An event whose 5 retries all failed (30 s, 5 min, 30 min, 2 h and 8 h apart) is dead. Fix the receiver, then replay it.</p>
+      {notice && <Notice>{notice}</Notice>}
+      <ErrorBanner error={error ?? dead.error} />
+      {dead.loading && dead.data === null && <Loading />}
+      {dead.data &&
+        (dead.data.deliveries.length === 0 ? (
+          <EmptyState title="No dead deliveries." />
+        ) : (
+          <table class="table table-cards">
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {dead.data.deliveries.map((delivery) => {
+                const last = delivery.attempts[delivery.attempts.length - 1];
+                return (
+                  <tr key={delivery.id} data-delivery-id={delivery.id}>
+                    <td data-label="Event">
+                      <div>
+                        <code>{delivery.event}</code>
+                        <span class="muted small block mono break">{delivery.event_id}</span>
+                      </div>
+                    </td>
+                    <td data-label="Endpoint" class="break">
+                      <Link href={href_of(`/webhooks/${delivery.endpoint_id}`, environment)}>{url_of(delivery.endpoint_id)}</Link>
+                    </td>
+                    <td data-label="Attempts">
+                      <details class="attempts">
+                        <summary>
+                          <span data-testid="attempt-count">{delivery.attempts.length}</span>, last {last ? <HttpCode code={last.status_code} /> : '—'}
+                        </summary>
+                        <ol class="attempt-list" data-testid="attempt-list">
+                          {delivery.attempts.map((attempt) => (
+                            <li key={`${attempt.series}-${attempt.number}`}>
+                              <HttpCode code={attempt.status_code} /> {lagos_attempt_time(attempt.at)}
+                              {attempt.error && <span class="muted small"> · {attempt.error}</span>}
+                            </li>
+                          ))}
+                        </ol>
+                      </details>
+                    </td>
+                    <td data-label="Created">{lagos_time(delivery.created_at)}</td>
+                    <td data-label="">
+                      <button type="button" class="button button-small button-primary" disabled={replaying !== null} onClick={() => replay(delivery)}>
+                        {replaying === delivery.id ? 'Replaying…' : 'Replay'}
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        ))}
+    </section>
+  );
+}
+
+export function WebhooksPage({ environment }: { environment: Environment }) {
+  const endpoints = use_api<{ webhooks: WebhookEndpoint[] }>('/webhooks', { environment });
+  const [created, set_created] = useState<CreatedWebhook | null>(null);
+  const [deleting, set_deleting] = useState<WebhookEndpoint | null>(null);
+  const [notice, set_notice] = useState('');
+  const list = endpoints.data?.webhooks ?? [];
+
+  return (
+    <>
+      <PageHeader title="Webhooks" />
+      {created && <SecretReveal title={`Signing secret for ${created.url}`} secret={created.secret} on_done={() => set_created(null)} />}
+      {notice && <Notice>{notice}</Notice>}
+      <ErrorBanner error={endpoints.error} on_retry={endpoints.reload} />
+      {endpoints.loading && endpoints.data === null && <Loading label="Loading endpoints…" />}
+      {endpoints.data && (
+        <section class="card" aria-labelledby="endpoints-title">
+          <div class="card-header">
+            <h2 id="endpoints-title">Endpoints</h2>
+            <span class="muted small">
+              {list.length} of {endpoints_max}
+            </span>
+          </div>
+          {list.length === 0 ? (
+            <EmptyState title={`No ${environment} webhook endpoints yet.`}>
+              <p>Register an HTTPS URL to hear about deliveries, failures and wallet movements as they happen.</p>
+            </EmptyState>
+          ) : (
+            <table class="table table-cards" data-testid="endpoints-table">
+              <thead>
+                <tr>
+                  <th scope="col">URL</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">Secret</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((endpoint) => (
+                  <tr key={endpoint.id} data-endpoint-id={endpoint.id}>
+                    <td data-label="URL" class="break">
+                      <div>
+                        <Link href={href_of(`/webhooks/${endpoint.id}`, environment)}>{endpoint.url}</Link>
+                        {endpoint.description && <span class="muted small block">{endpoint.description}</span>}
+                      </div>
+                    </td>
+                    <td data-label="Events">{endpoint.events.length === event_kinds.length ? 'All events' : endpoint.events.join(', ')}</td>
+                    <td data-label="Secret" class="mono nowrap">{endpoint.secret_hint}</td>
+                    <td data-label="State">
+                      {endpoint.enabled ? <StatusBadge status="enabled" /> : <StatusBadge status="disabled" label={`disabled: ${endpoint.disabled_reason ?? ''}`} />}
+                    </td>
+                    <td data-label="Created">{lagos_time(endpoint.created_at)}</td>
+                    <td data-label="" class="actions">
+                      <Link href={href_of(`/webhooks/${endpoint.id}`, environment)} class="button button-small">
+                        Deliveries
+                      </Link>
+                      <button type="button" class="button button-small button-danger-outline" onClick={() => set_deleting(endpoint)}>
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
+      {endpoints.data && list.length < endpoints_max && (
+        <RegisterForm
+          key={environment}
+          environment={environment}
+          on_created={(endpoint) => {
+            set_notice('');
+            set_created(endpoint);
+            endpoints.reload();
+          }}
+        />
+      )}
+      {endpoints.data && <DeadDeliveries environment={environment} endpoints={list} />}
+      {deleting && (
+        <ConfirmDialog
+          title="Delete this endpoint?"
+          confirm_label="Delete endpoint"
+          on_close={() => set_deleting(null)}
+          on_confirm={async () => {
+            await call('DELETE', `/webhooks/${deleting.id}`, { environment });
+            set_notice(`Endpoint ${deleting.url} deleted.`);
+            endpoints.reload();
+          }}
+        >
+          <p>
+            <code class="break">{deleting.url}</code> stops receiving events, and its pending deliveries are cancelled.
+          </p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
