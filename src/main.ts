@@ -138,6 +138,7 @@ export async function start(config: Config, log: Logger): Promise<Server> {
       return null;
     },
     client_ip: (peer) => peer,
+    reads_forwarded_for: false,
     accepting: () => (draining ? accepting() : null),
   });
   const admin_port = await operator_front.listen(config.admin_host, config.admin_port);
@@ -184,6 +185,7 @@ export async function start(config: Config, log: Logger): Promise<Server> {
       }
     },
     client_ip: (peer, forwarded_for) => client_ip(config.trusted_proxies, peer, forwarded_for),
+    reads_forwarded_for: config.trusted_proxies.length > 0,
     accepting,
     remember_error: (ctx, error) => remembered_error(deps, ctx, error),
   });

@@ -40,25 +40,39 @@ function label(value: string): string {
   return value.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n');
 }
 
+/** Counters of one route of one server: requests by status and a latency histogram. */
+export class RouteStats {
+  readonly by_status = new Map<number, number>();
+  readonly latency = new Histogram(latency_buckets_ms);
+  constructor(readonly server: string, readonly route: string) {}
+
+  observe(status: number, duration_ms: number): void {
+    this.by_status.set(status, (this.by_status.get(status) ?? 0) + 1);
+    this.latency.observe(duration_ms);
+  }
+}
+
 export class Metrics implements JournalObserver {
-  /** Keyed by server, route and status: bounded by the route table times the statuses in use. */
-  private readonly requests = new Map<string, number>();
-  private readonly latency = new Map<string, Histogram>();
+  /** One slot per server and route: bounded by the route table (plus "unmatched"). */
+  private readonly routes = new Map<string, RouteStats>();
   private readonly commit_size = new Histogram(commit_size_buckets);
   private readonly commit_latency = new Histogram(latency_buckets_ms);
   private readonly gauges = new Map<string, () => number>();
   private readonly counters = new Map<string, number>();
 
-  observe_request(server: string, route: string, status: number, duration_ms: number): void {
-    const key = `${server}\u0000${route}\u0000${status}`;
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
-    const lkey = `${server}\u0000${route}`;
-    let histogram = this.latency.get(lkey);
-    if (histogram === undefined) {
-      histogram = new Histogram(latency_buckets_ms);
-      this.latency.set(lkey, histogram);
+  /** The counters of a route; the front end looks each up once and keeps it. */
+  route_stats(server: string, route: string): RouteStats {
+    const key = `${server}\u0000${route}`;
+    let stats = this.routes.get(key);
+    if (stats === undefined) {
+      stats = new RouteStats(server, route);
+      this.routes.set(key, stats);
     }
-    histogram.observe(duration_ms);
+    return stats;
+  }
+
+  observe_request(server: string, route: string, status: number, duration_ms: number): void {
+    this.route_stats(server, route).observe(status, duration_ms);
   }
 
   on_commit(changes: number, duration_ms: number): void {
@@ -79,15 +93,15 @@ export class Metrics implements JournalObserver {
     const out: string[] = [];
     out.push('# HELP billvend_http_requests_total HTTP requests answered, by server, route and status.');
     out.push('# TYPE billvend_http_requests_total counter');
-    for (const [key, count] of this.requests) {
-      const [server, route, status] = key.split('\u0000');
-      out.push(`billvend_http_requests_total{server="${label(server)}",route="${label(route)}",status="${status}"} ${count}`);
+    for (const stats of this.routes.values()) {
+      for (const [status, count] of stats.by_status) {
+        out.push(`billvend_http_requests_total{server="${label(stats.server)}",route="${label(stats.route)}",status="${status}"} ${count}`);
+      }
     }
     out.push('# HELP billvend_http_request_duration_ms Time from request to reply, in milliseconds.');
     out.push('# TYPE billvend_http_request_duration_ms histogram');
-    for (const [key, histogram] of this.latency) {
-      const [server, route] = key.split('\u0000');
-      histogram.render('billvend_http_request_duration_ms', `server="${label(server)}",route="${label(route)}"`, out);
+    for (const stats of this.routes.values()) {
+      if (stats.latency.count > 0) stats.latency.render('billvend_http_request_duration_ms', `server="${label(stats.server)}",route="${label(stats.route)}"`, out);
     }
     out.push('# HELP billvend_journal_commit_changes Changes per journal commit (group commit size).');
     out.push('# TYPE billvend_journal_commit_changes histogram');
