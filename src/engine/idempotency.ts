@@ -85,10 +85,12 @@ export function run_idempotent(
   request: IdempotentRequest,
   execute: () => Reply | Promise<Reply>,
   resume?: (record: IdempotencyRecord) => Promise<Reply>,
+  /** The caller peeked in this same synchronous run, so nothing can have changed: skip the store read. */
+  peeked = false,
 ): Promise<Reply> {
   const { actor, environment, key, fingerprint, request_id, now_ms } = request;
   if (key === null) return settle(actor, execute());
-  const earlier = peek_idempotent(request, resume);
+  const earlier = peeked ? null : peek_idempotent(request, resume);
   if (earlier !== null) return earlier;
   const flights = in_flight_of(actor);
   if (flights.size >= idempotency_in_flight_max) {

@@ -13,7 +13,7 @@ export function remembered_error(deps: Deps, ctx: RequestContext, error: ApiErro
   if (key !== null && typeof key === 'object') return error_reply(ctx.request_id, key);
   if (key === null || ctx.actor === null) return error_reply(ctx.request_id, error);
   return run_idempotent(
-    { actor: ctx.actor, environment: ctx.environment, key, fingerprint: fingerprint(deps.secret_box, ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
+    { actor: ctx.actor, environment: ctx.environment, key, fingerprint: fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
     () => error_reply(ctx.request_id, error),
   );
 }

@@ -1,7 +1,7 @@
 // Small pieces every route uses: pagination, path ids, idempotency keys and request fingerprints.
 import { api_error, type ApiError } from '../errors.js';
 import type { RequestContext } from './route.js';
-import type { SecretBox } from '../lib/secrets.js';
+import { hash } from 'node:crypto';
 import { idempotency_key_length_max } from '../engine/idempotency.js';
 
 export const per_page_default = 20;
@@ -61,15 +61,16 @@ function canonical(value: unknown): string {
 }
 
 /**
- * Identity of a request for idempotency: method, path and body fields in canonical order, keyed
- * with the master key so the stored digest reveals nothing. The PIN is left out: it authorises a
- * request but is not part of what the request asks for, and must not be derivable from the store.
+ * Identity of a request for idempotency: a SHA-256 of method, path and body fields in canonical
+ * order. The PIN is left out: it authorises a request but is not part of what it asks for, and must
+ * not be derivable from the store (a 5-digit PIN would fall to a search of 100,000 digests). No other
+ * body of an idempotent route carries a secret, so the digest needs no key.
  */
-export function fingerprint(box: SecretBox, ctx: RequestContext): string {
+export function fingerprint(ctx: RequestContext): string {
   let body = ctx.body;
   if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'pin' in body) {
     const { pin: _pin, ...rest } = body as Record<string, unknown>;
     body = rest;
   }
-  return box.mac(`${ctx.method} ${ctx.url}\n${canonical(body)}`);
+  return hash('sha256', `${ctx.method} ${ctx.url}\n${canonical(body)}`, 'base64url');
 }

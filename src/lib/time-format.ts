@@ -26,7 +26,15 @@ export function lagos_day_end_ms(day: number): number {
   return (day + 1) * day_ms - lagos_offset_ms;
 }
 
-/** UTC calendar date as YYYYMMDD, for transaction references (decisions.md "Names"). */
+let cached_day = -1;
+let cached_yyyymmdd = '';
+
+/** UTC calendar date as YYYYMMDD, for transaction references (decisions.md "Names"); cached per day. */
 export function utc_yyyymmdd(epoch_ms: number): string {
-  return new Date(epoch_ms).toISOString().slice(0, 10).replaceAll('-', '');
+  const day = Math.floor(epoch_ms / day_ms);
+  if (day !== cached_day) {
+    cached_day = day;
+    cached_yyyymmdd = new Date(day * day_ms).toISOString().slice(0, 10).replaceAll('-', '');
+  }
+  return cached_yyyymmdd;
 }

@@ -44,10 +44,17 @@ const messages = {
 /** What a validated purchase request asks for; the desk adds reference and request id. */
 export type PurchaseOrder = Omit<NewOrder, 'reference' | 'provider_request_id' | 'environment' | 'idempotency_key'>;
 
-/** VTpass-style request id: Africa/Lagos YYYYMMDDHHmm then 12 random characters. */
+let cached_minute = -1;
+let cached_minute_text = '';
+
+/** VTpass-style request id: Africa/Lagos YYYYMMDDHHmm (cached per minute) then 12 random characters. */
 function provider_request_id(now_ms: number): string {
-  const lagos = new Date(now_ms + 60 * 60 * 1000).toISOString();
-  return lagos.slice(0, 16).replace(/[-T:]/g, '') + random_text('abcdefghijklmnopqrstuvwxyz0123456789', 12);
+  const minute = Math.floor(now_ms / 60_000);
+  if (minute !== cached_minute) {
+    cached_minute = minute;
+    cached_minute_text = new Date(minute * 60_000 + 60 * 60 * 1000).toISOString().slice(0, 16).replace(/[-T:]/g, '');
+  }
+  return cached_minute_text + random_text('abcdefghijklmnopqrstuvwxyz0123456789', 12);
 }
 
 export class OrderDesk implements EngineExtension {

@@ -56,7 +56,7 @@ export function funding_routes(deps: Deps): RouteDef[] {
         const actor = ctx.actor!;
         const reference = body.reference ?? `SANDBOX-${random_crockford(12)}`;
         return run_idempotent(
-          { actor, environment: 'test', key, fingerprint: fingerprint(deps.secret_box, ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
+          { actor, environment: 'test', key, fingerprint: fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
           () => {
             const outcome = actor.credit('test', amount.kobo, reference, 'Sandbox top-up', deps.clock.now_us());
             if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);

@@ -116,7 +116,7 @@ export function key_routes(deps: Deps): RouteDef[] {
         if (refused !== null) return remembered_error(deps, ctx, refused);
         const actor = ctx.actor!;
         return run_idempotent(
-          { actor, environment: ctx.environment, key, fingerprint: fingerprint(deps.secret_box, ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
+          { actor, environment: ctx.environment, key, fingerprint: fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
           () => create_key_reply(deps, actor, ctx.request_id, {
             name: body.name,
             environment,

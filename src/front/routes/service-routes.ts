@@ -60,7 +60,7 @@ async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext, plan: 
     actor,
     environment,
     key,
-    fingerprint: fingerprint(deps.secret_box, ctx),
+    fingerprint: fingerprint(ctx),
     request_id: ctx.request_id,
     now_ms: deps.clock.now_ms(),
   };
@@ -68,19 +68,28 @@ async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext, plan: 
   // A replay, or a repeat of a request in flight, costs neither a PIN check nor a provider call.
   const earlier = peek_idempotent(request, resume);
   if (earlier !== null) return earlier;
+  // Whether anything was awaited since the peek: if not, the peek still holds and run_idempotent
+  // need not read the store again (the common case: PIN known, sandbox verification instant).
+  let awaited = false;
   for (let attempt = 0; attempt < pin_attempts_max; attempt++) {
     const account = actor.account;
     const generation = account.pin_generation;
     let correct = false;
     if (account.pin_hash !== null && actor.pin_lock_remaining_ms(deps.clock.now_ms()) === 0) {
       const verdict = deps.engine.pin_cache.verify(actor.id, generation, pin, account.pin_hash);
-      correct = verdict instanceof Promise ? await verdict : verdict;
+      if (verdict instanceof Promise) {
+        awaited = true;
+        correct = await verdict;
+      } else correct = verdict;
     }
     const catalog_error = correct && plan.check ? plan.check() : null;
     let verification: VerifyResult | null = null;
     if (correct && catalog_error === null && plan.verify) {
       const result = plan.verify();
-      verification = result instanceof Promise ? await result : result;
+      if (result instanceof Promise) {
+        awaited = true;
+        verification = await result;
+      } else verification = result;
     }
     // The PIN changed while we waited: the verdict is about the old one, compute it again.
     if (actor.account.pin_generation !== generation) continue;
@@ -98,7 +107,7 @@ async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext, plan: 
         customer_name = verification.customer_name;
       }
       return desk.place(actor, environment, ctx.request_id, key, request.fingerprint, { ...plan.order, customer_name: customer_name ?? plan.order.customer_name });
-    }, resume);
+    }, resume, !awaited);
   }
   return error_reply(ctx.request_id, api_error('service.unavailable', 'The transaction PIN kept changing during this request; retry.', { headers: { 'Retry-After': '1' } }));
 }

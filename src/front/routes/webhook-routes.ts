@@ -96,7 +96,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const checked = await register_endpoint(deps, actor, ctx.environment, ctx.body as Static<typeof CreateWebhookBody>);
         if ('error' in checked) return remembered_error(deps, ctx, checked.error);
         return run_idempotent(
-          { actor, environment: ctx.environment, key, fingerprint: fingerprint(deps.secret_box, ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
+          { actor, environment: ctx.environment, key, fingerprint: fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
           () => {
             const outcome = create_endpoint(actor, ctx.environment, checked.url, checked.events, checked.description, deps.clock.now_us());
             if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
