@@ -11,7 +11,7 @@ import { TimerWheel } from './lib/timer-wheel.js';
 import { SecretBox, constant_time_equal } from './lib/secrets.js';
 import { random_base62 } from './lib/ids.js';
 import { Engine } from './engine/engine.js';
-import { sweep_expired } from './engine/idempotency.js';
+import { IdempotencySweeper } from './engine/idempotency.js';
 import { Metrics } from './operator/metrics.js';
 import { HttpFront } from './front/http-server.js';
 import { authenticate_api_key, client_ip } from './front/auth.js';
@@ -198,8 +198,9 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   }
 
   // Expired idempotency records and sessions leave the store a bounded batch at a time (scaled by TIME_SCALE).
+  const idempotency_sweeper = new IdempotencySweeper(engine);
   wheel.every(60_000, () => {
-    const removed = sweep_expired(engine, clock.now_ms());
+    const removed = idempotency_sweeper.sweep(clock.now_ms());
     if (removed > 0) log.debug({ removed }, 'idempotency records expired');
   });
   wheel.every(10 * 60_000, () => sessions.sweep());

@@ -14,7 +14,6 @@ export interface Store {
   wallet_entries: Database<any, Key>;
   keys: Database<any, number>;
   idempotency: Database<any, Key>;
-  idempotency_expiry: Database<any, Key>;
   funding_refs: Database<any, Key>;
   orders: Database<any, Key>;
   order_refs: Database<any, string>;
@@ -29,7 +28,7 @@ export interface Store {
 }
 
 const database_names = [
-  'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency', 'idempotency_expiry',
+  'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency',
   'funding_refs', 'orders', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions',
 ] as const;
