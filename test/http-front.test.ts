@@ -85,14 +85,26 @@ t.test('an unknown path is 404 route.not_found', async (t) => {
   }
 });
 
+t.test('HEAD answers like GET without a body, for pages and API reads', async (t) => {
+  for (const path of ['/v1/wallet', '/v1/account']) {
+    const get = await server.api('GET', path, { key: reseller.key });
+    const head = await server.api('HEAD', path, { key: reseller.key });
+    t.equal(head.status, get.status, `HEAD ${path} has the status of GET`);
+    t.equal(head.text, '', `HEAD ${path} has no body`);
+    t.equal(head.headers.get('content-length'), String(Buffer.byteLength(get.text.replace(get.body.request_id, head.headers.get('x-request-id') ?? ''))), `HEAD ${path} announces the length of the GET body`);
+  }
+  const unauthorised = await server.api('HEAD', '/v1/wallet');
+  t.equal(unauthorised.status, 401, 'HEAD is authenticated like GET');
+});
+
 t.test('a known path with another method is 405 route.method_not_allowed with an Allow header', async (t) => {
   const rows: [string, string, string[]][] = [
-    ['PATCH', '/v1/keys', ['GET', 'POST']],
-    ['PUT', '/v1/keys', ['GET', 'POST']],
-    ['POST', '/v1/wallet', ['GET']],
+    ['PATCH', '/v1/keys', ['GET', 'HEAD', 'POST']],
+    ['PUT', '/v1/keys', ['GET', 'HEAD', 'POST']],
+    ['POST', '/v1/wallet', ['GET', 'HEAD']],
     ['PATCH', '/v1/keys/1', ['DELETE']],
     ['GET', '/v1/keys/1', ['DELETE']],
-    ['DELETE', '/v1/account', ['GET']],
+    ['DELETE', '/v1/account', ['GET', 'HEAD']],
   ];
   for (const [method, path, allowed] of rows) {
     const response = remember(`${method} ${path}`, await server.api(method, path, { key: reseller.key }));

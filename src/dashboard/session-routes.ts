@@ -127,7 +127,8 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       doc: doc('The current session'),
       handler: (ctx) => {
         const record = session_of(ctx);
-        return success_reply(ctx.request_id, 200, { account: account_view(ctx.actor!.account), csrf_token: record.csrf_token, expires_at: new Date(record.expires_ms).toISOString() });
+        const account = ctx.actor!.account;
+        return success_reply(ctx.request_id, 200, { account: { ...account_view(account), pin_set: account.pin_hash !== null }, csrf_token: record.csrf_token, expires_at: new Date(record.expires_ms).toISOString() });
       },
     },
     {

@@ -137,8 +137,10 @@ export class HttpFront {
       for (const route of list) {
         const register = route.method === 'delete' ? this.app.del.bind(this.app) : this.app[route.method].bind(this.app);
         register(path, (res, req) => this.handle(res, req, route, null));
+        // HEAD is GET without the body (RFC 9110): probes and link checkers use it.
+        if (route.method === 'get') this.app.head(path, (res, req) => this.handle(res, req, route, null));
       }
-      const allowed = [...new Set(list.map((r) => r.method.toUpperCase()))].join(', ');
+      const allowed = [...new Set(list.flatMap((r) => (r.method === 'get' ? ['GET', 'HEAD'] : [r.method.toUpperCase()])))].join(', ');
       // uWS prefers a method's own handler over `any` for the same pattern, so this sees only the rest.
       this.app.any(path, (res, req) => this.handle(res, req, null, allowed, path));
     }
@@ -424,6 +426,7 @@ export class HttpFront {
       for (const [name, value] of ctx.extra_headers) res.writeHeader(name, value);
       for (const [name, value] of reply.headers) res.writeHeader(name, value);
       if (reply.status === 204 || reply.status === 304) res.endWithoutBody(0, close_connection);
+      else if (ctx.method === 'HEAD') res.endWithoutBody(Buffer.byteLength(reply.body), close_connection);
       else res.end(reply.body, close_connection);
     });
     this.finish(ctx, reply.status);
