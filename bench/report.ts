@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { LoadResult, LoadSettings } from './load.js';
 import type { ProfileSummary } from './profile.js';
 import type { Target } from './server-process.js';
+import type { RecoveryResult } from './recovery.js';
 
 /** CPU used by processes other than the server and the bench before a row is flagged as skewed. */
 const other_cpu_cores_max = 0.2;
@@ -38,6 +39,8 @@ export interface Report {
   machine: Machine;
   settings: LoadSettings & { accounts: number; cpu_profile: boolean };
   rows: Row[];
+  /** The `recovery` scenario, when it ran. */
+  recovery?: RecoveryResult | { failure: string };
 }
 
 export function describe_machine(now: Date): Machine {
@@ -98,6 +101,20 @@ export function render_report(report: Report): string {
     'CPU: cores busy in the measured window (1.00 = one core) by the server, the bench process (autocannon) and everything else.\n' +
     'A bench near 1.00 means autocannon set the pace, not the server; "other" above ~0.2 means other work skewed req/s and latency.',
   );
+
+  if (report.recovery !== undefined) {
+    const r = report.recovery;
+    out.push('');
+    if ('failure' in r) out.push(`recovery: FAILED: ${r.failure}`);
+    else {
+      const mib = (bytes: number) => `${fixed(bytes / 1024 ** 2, 0)} MiB`;
+      out.push(
+        `recovery: ${fixed(r.accounts, 0)} accounts, ${fixed(r.orders, 0)} orders, store ${mib(r.store_bytes)}: ` +
+        `ready in ${fixed(r.ready_ms / 1000, 2)} s from process start (loading and checking accounts: ${r.recovered_ms === null ? '?' : fixed(r.recovered_ms / 1000, 2)} s), ` +
+        `resident memory ${mib(r.rss_bytes)}, heap ${mib(r.heap_used_bytes)}` + (r.seed_ms === null ? '' : `; seeding took ${fixed(r.seed_ms / 1000, 0)} s`),
+      );
+    }
+  }
 
   const notes: string[] = [];
   for (const row of report.rows) {

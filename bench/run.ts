@@ -12,6 +12,7 @@ import { scenarios, seeded_random, type Scenario } from './scenarios.js';
 import { kill_started_servers, repo_root, start_server, type ServerProcess } from './server-process.js';
 import { describe_machine, render_profile, render_report, write_report, type Report, type Row } from './report.js';
 import { summarize_profile } from './profile.js';
+import { run_recovery } from './recovery.js';
 
 const results_dir = join(repo_root, 'bench', 'results');
 const profiles_dir = join(results_dir, 'profiles');
@@ -21,8 +22,9 @@ const profile_top_max = 15;
 const mix_seed = 0x5eed;
 
 const usage = `usage: npm run bench [-- <scenario>...] [--cpu-prof]
-scenarios: baseline (= baseline-get and baseline-post), ${scenarios.map((s) => s.name).join(', ')}
-environment: BENCH_DURATION=<s> (10), BENCH_WARMUP=<s> (2), BENCH_ACCOUNTS=<n> (1000)`;
+scenarios: baseline (= baseline-get and baseline-post), ${scenarios.map((s) => s.name).join(', ')}, recovery
+environment: BENCH_DURATION=<s> (10), BENCH_WARMUP=<s> (2), BENCH_ACCOUNTS=<n> (1000),
+             RECOVERY_ACCOUNTS=<n> (100000), RECOVERY_ORDERS_PER_ACCOUNT=<n> (10)`;
 
 function log(line: string): void {
   process.stderr.write(line + '\n');
@@ -44,11 +46,13 @@ function number_from_env(name: string, fallback: number, minimum: number, intege
 }
 
 /** The scenarios to run, in the table's order, each with the baseline its ratio needs. */
-function select(argv: readonly string[]): { selected: Scenario[]; cpu_profile: boolean } {
+function select(argv: readonly string[]): { selected: Scenario[]; cpu_profile: boolean; recovery: boolean } {
   let cpu_profile = false;
+  let recovery = argv.filter((a) => !a.startsWith('-')).length === 0;
   const wanted = new Set<string>();
   for (const arg of argv) {
     if (arg === '--cpu-prof') cpu_profile = true;
+    else if (arg === 'recovery') recovery = true;
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(usage + '\n');
       process.exit(0);
@@ -59,9 +63,10 @@ function select(argv: readonly string[]): { selected: Scenario[]; cpu_profile: b
     } else if (scenarios.some((s) => s.name === arg)) wanted.add(arg);
     else usage_error(`unknown scenario "${arg}"`);
   }
-  if (wanted.size === 0) for (const s of scenarios) wanted.add(s.name);
+  // No scenario named: run them all, recovery included.
+  if (wanted.size === 0 && argv.every((a) => a.startsWith('-'))) for (const s of scenarios) wanted.add(s.name);
   for (const s of scenarios) if (wanted.has(s.name)) wanted.add(s.compare_to);
-  return { selected: scenarios.filter((s) => wanted.has(s.name)), cpu_profile };
+  return { selected: scenarios.filter((s) => wanted.has(s.name)), cpu_profile, recovery };
 }
 
 async function run_scenario(scenario: Scenario, settings: LoadSettings, accounts_count: number, profile_path: string | null): Promise<Row> {
@@ -117,7 +122,7 @@ async function run_scenario(scenario: Scenario, settings: LoadSettings, accounts
 }
 
 async function main(): Promise<void> {
-  const { selected, cpu_profile } = select(process.argv.slice(2));
+  const { selected, cpu_profile, recovery } = select(process.argv.slice(2));
   const settings: LoadSettings = {
     connections: 100,
     pipelining: 1,
@@ -149,12 +154,24 @@ async function main(): Promise<void> {
   }
 
   const report: Report = { machine: describe_machine(started), settings: { ...settings, accounts: accounts_count, cpu_profile }, rows };
+  if (recovery) {
+    log('recovery: restart on a store of many accounts and orders; time to ready and memory');
+    try {
+      report.recovery = await run_recovery(
+        number_from_env('RECOVERY_ACCOUNTS', 100_000, 1, true),
+        number_from_env('RECOVERY_ORDERS_PER_ACCOUNT', 10, 0, true),
+        log,
+      );
+    } catch (error) {
+      report.recovery = { failure: (error as Error).message };
+    }
+  }
   const out = [render_report(report)];
   for (const row of rows) if (row.profile !== null) out.push(render_profile(row.scenario, row.profile));
   const json_path = write_report(results_dir, report);
   out.push('', `results: ${relative(repo_root, json_path)}`);
   process.stdout.write(out.join('\n') + '\n');
-  process.exitCode = rows.some((r) => r.failure !== null) ? 1 : 0;
+  process.exitCode = rows.some((r) => r.failure !== null) || (report.recovery !== undefined && 'failure' in report.recovery) ? 1 : 0;
 }
 
 main().catch((error) => {

@@ -208,6 +208,8 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   engine.ready = true;
   // Always logged (even at LOG_LEVEL=warn): supervisors, tests and benches read the ports from it.
   log.child({}, { level: log.level === 'silent' ? 'silent' : 'info' }).info({ port, admin_port, data_dir: config.data_dir, time_scale: config.time_scale }, 'listening');
+  // Production logging buffers 4 KiB before writing: push this line out now.
+  log.flush();
 
   return {
     port,
