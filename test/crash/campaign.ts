@@ -1,0 +1,624 @@
+// The crash campaign's driver: a mixed load against a real server (node dist/cli.js serve on a real
+// LMDB store), killed with SIGKILL at a random moment of each round and restarted on the same store
+// with LMDB_RESTORE=safe (only flushed commits survive, as after a power cut), many rounds.
+//
+// Each round: 1. 32 concurrent writers send purchases (every sandbox number, all four services, and
+// live purchases through a fake upstream), operator credits, sandbox top-ups, key creations and
+// revocations, most with X-Idempotency-Key, some as two simultaneous copies, recording every answer;
+// webhooks flow to a real HTTPS receiver meanwhile. 2. kill -9 at a uniformly random moment of the
+// load (or at the next answer, or in the next commit's flush window: see run_round). 3. While the server is
+// dead, the journal checker (checker.ts) reads the store and proves its invariants and every answer
+// acknowledged so far. 4. Restart. 5. The API checker (api-checker.ts) proves every answer acknowledged
+// since the last restart is reflected exactly once and replays byte for byte. 6. Each request the kill
+// left unanswered is sent again with its idempotency key or reference, so its fate becomes known (and
+// the "a key is never processed twice, even across a crash" path runs every round).
+import { randomBytes } from 'node:crypto';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TestServer, temp_dir, type ApiResponse } from '../helpers/server.js';
+import { FakeUpstream, type UpstreamMode } from '../helpers/fake-upstream.js';
+import { webhook_env } from '../helpers/webhook-receiver.js';
+import { warm_up_live } from '../helpers/purchases.js';
+import { CrashReceiver } from './receiver.js';
+import { check_store, type StoreStats } from './checker.js';
+import { ApiChecker } from './api-checker.js';
+import { kill_in_flush_window } from './flush-window.js';
+import {
+  capped,
+  environments,
+  naira_of,
+  rememberable,
+  sandbox_phones,
+  type Account,
+  type Ack,
+  type CreatedKey,
+  type Environment,
+  type Expectation,
+  type Model,
+  type Op,
+  type OpKind,
+  type Wallet,
+} from './model.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface CampaignOptions {
+  rounds: number;
+  time_scale: number;
+  /** Requests in flight during the load. */
+  writers: number;
+  /** The kill comes uniformly within this window after the load starts. */
+  kill_after_ms: [number, number];
+  accounts: number;
+  seed: number;
+}
+
+export interface RoundReport {
+  round: number;
+  kill_after_ms: number;
+  kill_mode: 'at a random moment' | 'as an answer arrives' | 'in a flush window';
+  kill_detail: string;
+  sent: number;
+  acknowledged: number;
+  unanswered: number;
+  resent: number;
+  /** Unanswered requests without a key: whether they took effect stays unknown (0 or 1 time). */
+  unknown: number;
+  load_violations: string[];
+  store_violations: string[];
+  api_violations: string[];
+  store_stats: StoreStats | null;
+  /** The campaign cannot go on (the server did not come back). */
+  fatal: string | null;
+  duration_ms: number;
+  phases_ms: { load: number; journal_check: number; restart: number; api_check: number; resend: number };
+}
+
+export interface FinalReport {
+  violations: string[];
+  store_stats: StoreStats | null;
+  implied_events: number;
+}
+
+/** A small seeded generator (mulberry32): the same seed gives the same mix of operations. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The answer each purchase may get, by what the sandbox table or the upstream says of it. */
+function judge_purchase(expect: Expectation, ack: Ack): boolean {
+  const code = ack.body?.error?.code;
+  const status = ack.body?.data?.status;
+  switch (expect) {
+    case 'delivered':
+      return ack.status === 201 && status === 'delivered';
+    case 'failed':
+      return ack.status === 422 && code === 'transaction.failed';
+    // Processing, or already the final answer: a re-send may find the order settled, and under
+    // TIME_SCALE 0.001 a server descheduled for 25 ms inside the purchase command (a loaded machine)
+    // gets the sandbox's "30 s later" answer before its 5 s wait starts (at TIME_SCALE 1 that would be
+    // a 25-second freeze). Either answer is true; the outcome itself is checked strictly elsewhere.
+    case 'delayed_delivered':
+      return ack.status === 201 && (status === 'processing' || status === 'delivered');
+    case 'delayed_failed':
+      return (ack.status === 201 && status === 'processing') || (ack.status === 422 && code === 'transaction.failed');
+    case 'unavailable':
+      return ack.status === 503 && code === 'transaction.provider_unavailable' && ack.body?.error !== undefined;
+    case 'invalid':
+      return ack.status === 422 && (code === 'service.invalid_meter' || code === 'service.invalid_smartcard');
+    case 'upstream':
+      return (ack.status === 201 && (status === 'delivered' || status === 'processing'))
+        || (ack.status === 422 && code === 'transaction.failed')
+        || (ack.status === 503 && code === 'transaction.provider_unavailable');
+  }
+}
+
+export class Campaign {
+  readonly model: Model;
+  readonly receiver = new CrashReceiver();
+  readonly upstream = new FakeUpstream();
+  readonly data_dir = temp_dir('billvend-crash-');
+  server!: TestServer;
+  readonly api: ApiChecker;
+  readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0 };
+  private readonly random: () => number;
+  private sequence = 0;
+  private alive = false;
+  /** Set at the kill moment of an "at an answer" round: the next answer to arrive fires SIGKILL. */
+  private kill_at_next_answer: (() => void) | null = null;
+  /** The kill of this round has begun (it may come from a worker thread at any moment). */
+  private kill_armed = false;
+  private plans: { plan_id: string; amount: number }[] = [];
+  private packages: { package_code: string; amount: number }[] = [];
+  private keep_data = false;
+  /** Acknowledged keys no revocation was sent for yet. */
+  private readonly revocable: CreatedKey[] = [];
+
+  constructor(readonly options: CampaignOptions) {
+    this.random = seeded(options.seed);
+    this.model = {
+      run_id: randomBytes(3).toString('hex'),
+      time_scale: options.time_scale,
+      idempotency_ttl_ms: 24 * 60 * 60 * 1000 * options.time_scale,
+      accounts: [],
+      ops: [],
+      created_keys: [],
+    };
+    this.api = new ApiChecker(() => this.server, this.model);
+  }
+
+  private pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.random() * items.length)];
+  }
+
+  /** An integer number of kobo in [min, max] NGN, with kobo most of the time. */
+  private amount_kobo(min_ngn: number, max_ngn: number): number {
+    return min_ngn * 100 + Math.floor(this.random() * (max_ngn - min_ngn) * 100);
+  }
+
+  // ---- Set-up -------------------------------------------------------------------------------------
+
+  async setup(): Promise<void> {
+    await this.receiver.start();
+    await this.upstream.start();
+    this.upstream.processing_requeries = 1;
+    // A generous upstream timeout: the machine is shared, and an answer that misses it only makes
+    // the order processing (then re-queried), which the campaign covers anyway.
+    this.server = new TestServer(this.data_dir, webhook_env({ TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: 'warn', ...this.upstream.env(2_000) }));
+    await this.server.start();
+    for (let i = 0; i < this.options.accounts; i++) {
+      const created = await this.server.create_account({ kyc_level: 3 });
+      const patched = await this.server.admin('PATCH', `/admin/accounts/${created.id}`, { daily_limit: 100_000_000 });
+      if (patched.status !== 200) throw new Error(`daily limit: ${patched.status} ${patched.text}`);
+      const wallets = {} as Record<Environment, Wallet>;
+      for (const environment of environments) {
+        const key = await this.server.create_key(created.id, { environment, name: `driver ${environment}`, rate_limit_per_minute: 1_000_000 });
+        const tag = `a${created.id}-${environment}`;
+        const endpoint = await this.server.api('POST', '/v1/webhooks', { key: key.api_key, body: { url: this.receiver.url(tag), description: 'crash campaign' } });
+        if (endpoint.status !== 201) throw new Error(`webhook endpoint: ${endpoint.status} ${endpoint.text}`);
+        this.receiver.set_secret(tag, endpoint.body.data.secret);
+        wallets[environment] = { account_id: created.id, environment, key: key.api_key, key_id: key.id, endpoint_id: endpoint.body.data.id, tag };
+      }
+      this.model.accounts.push({ id: created.id, wallets });
+    }
+    // Initial funding goes through the same bookkeeping as every later credit.
+    for (const account of this.model.accounts) {
+      for (const environment of environments) {
+        const op = this.credit_op(0, account, environment, 20_000_000_00, `INIT-${this.model.run_id}-${account.id}-${environment}`);
+        this.model.ops.push(op);
+        await this.send(op, 0, false, []);
+        if (op.ack?.status !== 201) throw new Error(`initial credit: ${op.ack?.status} ${op.ack?.text}`);
+      }
+    }
+    const test_key = this.model.accounts[0].wallets.test.key;
+    const plans = await this.server.api('GET', '/v1/services/data/plans?network=mtn', { key: test_key });
+    this.plans = (plans.body.data.plans as { plan_id: string; amount: number }[]).sort((a, b) => a.amount - b.amount).slice(0, 4);
+    const packages = await this.server.api('GET', '/v1/services/tv/packages?provider=gotv', { key: test_key });
+    this.packages = (packages.body.data.packages as { package_code: string; amount: number }[]).sort((a, b) => a.amount - b.amount).slice(0, 3);
+    if (this.plans.length === 0 || this.packages.length === 0) throw new Error('the catalog has no mtn data plans or gotv packages');
+    await warm_up_live(this.server, this.model.accounts[0].wallets.live.key);
+  }
+
+  // ---- Operations ---------------------------------------------------------------------------------
+
+  private base_op(round: number, kind: OpKind, account: Account, environment: Environment): Op {
+    return {
+      n: ++this.sequence,
+      kind,
+      round,
+      account_id: account.id,
+      environment,
+      method: 'POST',
+      path: '',
+      operator: false,
+      body: undefined,
+      idem: null,
+      sent_ms: 0,
+      sends: 0,
+      twin: false,
+      ack: null,
+      api_checked: false,
+    };
+  }
+
+  private idem_key(op: Op): string {
+    return `crash-${this.model.run_id}-${op.n}`;
+  }
+
+  private credit_op(round: number, account: Account, environment: Environment, amount_kobo: number, reference?: string): Op {
+    const op = this.base_op(round, 'credit', account, environment);
+    op.operator = true;
+    op.path = `/admin/accounts/${account.id}/wallet/credit`;
+    op.credit = { reference: reference ?? `CR-${this.model.run_id}-${op.n}`, amount_kobo };
+    op.body = { environment, amount: naira_of(amount_kobo), reference: op.credit.reference, description: 'crash campaign credit' };
+    return op;
+  }
+
+  private purchase_op(round: number, account: Account): Op {
+    const live = this.random() < 0.25;
+    const environment: Environment = live ? 'live' : 'test';
+    const op = this.base_op(round, 'purchase', account, environment);
+    if (this.random() < 0.85) op.idem = this.idem_key(op);
+    op.twin = op.idem !== null && this.random() < 0.1;
+    const pin = '12345';
+    if (live) {
+      // Live airtime through the fake upstream; each number has its own behaviour there.
+      const modes: [UpstreamMode, number][] = [['deliver', 0.4], ['fail', 0.2], ['processing', 0.25], ['processing_fail', 0.15]];
+      let roll = this.random();
+      let mode: UpstreamMode = 'deliver';
+      for (const [m, share] of modes) {
+        if (roll < share) {
+          mode = m;
+          break;
+        }
+        roll -= share;
+      }
+      const digit = { deliver: 1, fail: 2, processing: 3, processing_fail: 4 }[mode as 'deliver'];
+      const phone = `0809${digit}${String(op.n % 1_000_000).padStart(6, '0')}`;
+      this.upstream.set_mode(phone, mode);
+      const amount_kobo = this.amount_kobo(50, 2_000);
+      op.path = '/v1/services/airtime';
+      op.body = { network: 'mtn', phone, amount: naira_of(amount_kobo), pin };
+      op.purchase = { service: 'airtime', recipient: phone, amount_kobo, expect: 'upstream', upstream_mode: mode };
+      return op;
+    }
+    const service = this.pick(['airtime', 'airtime', 'data', 'data', 'electricity', 'tv'] as const);
+    const phone_outcomes: [string, Expectation][] = [
+      [sandbox_phones.delivered, 'delivered'],
+      [sandbox_phones.failed, 'failed'],
+      [sandbox_phones.delayed_delivered, 'delayed_delivered'],
+      [sandbox_phones.delayed_failed, 'delayed_failed'],
+      [sandbox_phones.unavailable, 'unavailable'],
+    ];
+    if (service === 'airtime' || service === 'data') {
+      const [phone, expect] = this.pick(phone_outcomes);
+      if (service === 'airtime') {
+        const amount_kobo = this.amount_kobo(50, 1_000);
+        op.path = '/v1/services/airtime';
+        op.body = { network: 'mtn', phone, amount: naira_of(amount_kobo), pin };
+        op.purchase = { service, recipient: phone, amount_kobo, expect };
+      } else {
+        const plan = this.pick(this.plans);
+        op.path = '/v1/services/data/purchase';
+        op.body = { network: 'mtn', plan_code: plan.plan_id, phone, amount: plan.amount, pin };
+        op.purchase = { service, recipient: phone, amount_kobo: Math.round(plan.amount * 100), expect };
+      }
+    } else if (service === 'electricity') {
+      const roll = this.random();
+      const [meter, meter_type, expect]: [string, string, Expectation] = roll < 0.45 ? ['1111111111111', 'prepaid', 'delivered'] : roll < 0.9 ? ['1010101010101', 'postpaid', 'delivered'] : ['0000000000000', 'prepaid', 'invalid'];
+      const amount_kobo = this.amount_kobo(500, 3_000);
+      op.path = '/v1/services/electricity';
+      op.body = { disco: this.pick(['ikeja-electric', 'eko-electric', 'abuja-electric']), meter_number: meter, meter_type, amount: naira_of(amount_kobo), pin };
+      op.purchase = { service, recipient: meter, amount_kobo, expect };
+    } else {
+      const item = this.pick(this.packages);
+      const [card, expect]: [string, Expectation] = this.random() < 0.9 ? [this.pick(['1212121212', '7034567890']), 'delivered'] : ['0000000000', 'invalid'];
+      op.path = '/v1/services/tv';
+      op.body = { provider: 'gotv', smartcard_number: card, package_code: item.package_code, amount: item.amount, pin };
+      op.purchase = { service, recipient: card, amount_kobo: Math.round(item.amount * 100), expect };
+    }
+    return op;
+  }
+
+  private next_op(round: number): Op {
+    const account = this.pick(this.model.accounts);
+    const roll = this.random();
+    if (roll < 0.62) return this.purchase_op(round, account);
+    if (roll < 0.74) {
+      const op = this.credit_op(round, account, this.pick(environments), this.amount_kobo(1_000, 50_000));
+      op.twin = this.random() < 0.1;
+      return op;
+    }
+    if (roll < 0.84) {
+      const op = this.base_op(round, 'topup', account, 'test');
+      if (this.random() < 0.8) op.idem = this.idem_key(op);
+      op.twin = op.idem !== null && this.random() < 0.1;
+      const amount_kobo = this.amount_kobo(100, 20_000);
+      op.path = '/v1/sandbox/wallet/fund';
+      op.credit = { reference: `TOP-${this.model.run_id}-${op.n}`, amount_kobo };
+      op.body = { amount: naira_of(amount_kobo), reference: op.credit.reference };
+      return op;
+    }
+    const environment = this.pick(environments);
+    const revocable = this.revocable.filter((k) => k.account_id === account.id && k.environment === environment);
+    if (revocable.length > 0 && (roll >= 0.92 || revocable.length >= 2)) {
+      const target = this.pick(revocable);
+      const op = this.base_op(round, 'key_revoke', account, environment);
+      op.method = 'DELETE';
+      op.path = `/v1/keys/${target.id}`;
+      op.idem = this.idem_key(op);
+      op.revoke_target = target;
+      target.revoke_op = op;
+      this.revocable.splice(this.revocable.indexOf(target), 1);
+      return op;
+    }
+    const op = this.base_op(round, 'key_create', account, environment);
+    op.idem = this.idem_key(op);
+    op.path = '/v1/keys';
+    op.key_name = `crash-key-${this.model.run_id}-${op.n}`;
+    op.body = { name: op.key_name, environment };
+    op.twin = this.random() < 0.1;
+    return op;
+  }
+
+  /** One copy of an op's request on the wire. */
+  private async request(op: Op): Promise<ApiResponse> {
+    const wallet = this.model.accounts.find((a) => a.id === op.account_id)!.wallets[op.environment];
+    this.totals.sent++;
+    const response: ApiResponse = op.operator
+      ? await this.server.request(op.method, op.path, { body: op.body, key: null, headers: { authorization: `Bearer ${this.server.admin_token}` } }, this.server.admin_base)
+      : await this.server.request(op.method, op.path, { key: wallet.key, body: op.body, ...(op.idem === null ? {} : { idempotency_key: op.idem }) });
+    // The most demanding moment for durability: the instant an answer arrives, its commit must
+    // already be on disk. Fired synchronously, before anything else of the test process runs.
+    const kill = this.kill_at_next_answer;
+    if (kill !== null) {
+      this.kill_at_next_answer = null;
+      kill();
+    }
+    this.totals.acknowledged++;
+    return response;
+  }
+
+  /**
+   * Sends an op and records its answer; throws when the connection died (the kill). Some ops go as
+   * two identical copies at once (same key, or same funding reference): neither is ever processed
+   * twice, so both must get the same answer, one of them marked as a replay.
+   */
+  private async send(op: Op, round: number, resent: boolean, violations: string[]): Promise<void> {
+    if (op.sends === 0) op.sent_ms = Date.now();
+    op.sends++;
+    let response: ApiResponse;
+    if (op.twin) {
+      const copies = await Promise.allSettled([this.request(op), this.request(op)]);
+      const answers = copies.flatMap((c) => (c.status === 'fulfilled' ? [c.value] : []));
+      if (answers.length === 0) throw (copies[0] as PromiseRejectedResult).reason;
+      response = answers[0];
+      if (answers.length === 2) {
+        const [a, b] = answers;
+        // A 5xx is not remembered, so the second copy may run anew: same answer, another request_id.
+        // A credit is idempotent by its reference, not by a key: the copy names the same entry.
+        const same = op.idem === null
+          ? JSON.stringify(a.body?.data) === JSON.stringify(b.body?.data)
+          : rememberable(a.status) ? a.text === b.text : a.body?.error?.code === b.body?.error?.code;
+        if (a.status !== b.status || !same) {
+          violations.push(`op ${op.n} (${op.path} key ${op.idem}): two copies sent together answered differently: ${a.status} ${a.text.slice(0, 300)} — and — ${b.status} ${b.text.slice(0, 300)}`);
+        }
+        const fresh = answers.filter((x) => x.headers.get('idempotent-replayed') !== 'true').length;
+        if (!resent && rememberable(a.status) && fresh !== 1) violations.push(`op ${op.n} (${op.path} key ${op.idem}): of two copies sent together, ${fresh} were processed (exactly 1 expected, the other a replay)`);
+      }
+    } else {
+      response = await this.request(op);
+    }
+    const ack: Ack = { status: response.status, text: response.text, body: response.body, replayed: response.headers.get('idempotent-replayed') === 'true', at_ms: Date.now(), round, resent };
+    op.ack = ack;
+    const at = `op ${op.n} (${op.kind} ${op.method} ${op.path}${op.idem ? ` key ${op.idem}` : ''}${resent ? ', re-sent after the restart' : ''})`;
+    let expected: boolean;
+    switch (op.kind) {
+      case 'purchase':
+        expected = judge_purchase(op.purchase!.expect, ack);
+        break;
+      case 'credit':
+      case 'topup':
+        expected = ack.status === 201 && ack.body?.data?.reference === op.credit!.reference;
+        break;
+      case 'key_create':
+        expected = (ack.status === 201 && typeof ack.body?.data?.api_key === 'string') || (ack.status === 422 && ack.body?.error?.code === 'keys.limit_reached');
+        if (ack.status === 201) {
+          const created: CreatedKey = { create_op: op, id: ack.body.data.id, api_key: ack.body.data.api_key, environment: op.environment, account_id: op.account_id, revoke_op: null, revoked: false };
+          this.model.created_keys.push(created);
+          this.revocable.push(created);
+        }
+        break;
+      case 'key_revoke':
+        // 404 only for a re-send: the lost first copy may have revoked the key already.
+        expected = ack.status === 200 || (resent && ack.status === 404 && ack.body?.error?.code === 'keys.not_found');
+        if (ack.status === 200 || ack.status === 404) op.revoke_target!.revoked = true;
+        break;
+    }
+    if (!expected) violations.push(`${at}: answered ${ack.status} ${ack.text.slice(0, 300)}, which ${op.purchase ? `the ${op.purchase.expect} outcome of ${op.purchase.recipient}` : 'the operation'} does not allow`);
+  }
+
+  private server_exited_by_itself(): boolean {
+    const child = (this.server as unknown as { child: { exitCode: number | null; signalCode: string | null } | null }).child;
+    return child !== null && (child.exitCode !== null || child.signalCode !== null);
+  }
+
+  private server_tail(): string {
+    const lines = this.server.logs.filter((line) => /"level":(50|60)|"level":"(error|fatal)"/.test(line)).slice(-10);
+    return `${lines.join('\n')}\n${this.server.stderr.join('').slice(-2_000)}`;
+  }
+
+  // ---- A round ------------------------------------------------------------------------------------
+
+  async run_round(round: number): Promise<RoundReport> {
+    const started = Date.now();
+    const report: RoundReport = {
+      round, kill_after_ms: 0, kill_mode: 'at a random moment', kill_detail: '', sent: 0, acknowledged: 0, unanswered: 0, resent: 0, unknown: 0,
+      load_violations: [], store_violations: [], api_violations: [], store_stats: null, fatal: null, duration_ms: 0,
+      phases_ms: { load: 0, journal_check: 0, restart: 0, api_check: 0, resend: 0 },
+    };
+    const sent_before = this.totals.sent;
+    const acked_before = this.totals.acknowledged;
+    const first_op = this.sequence + 1;
+
+    // 1. The load, until the kill.
+    this.alive = true;
+    this.kill_armed = false;
+    const writer = async () => {
+      while (this.alive) {
+        const op = this.next_op(round);
+        this.model.ops.push(op);
+        try {
+          await this.send(op, round, false, report.load_violations);
+        } catch (error) {
+          if (!this.kill_armed) {
+            // The connection died before the kill began: did the server crash by itself?
+            if (this.server_exited_by_itself()) report.load_violations.push(`round ${round}: the server died by itself during the load (op ${op.n} ${op.path}): ${this.server_tail()}`);
+            else report.load_violations.push(`round ${round}: op ${op.n} ${op.path} failed while the server was up: ${(error as Error).message}`);
+            this.alive = false;
+          }
+          return;
+        }
+      }
+    };
+    const writers = Array.from({ length: this.options.writers }, writer);
+    const [low, high] = this.options.kill_after_ms;
+    report.kill_after_ms = Math.round(low + this.random() * (high - low));
+    // Rounds take turns: kill at that moment; at the first answer that arrives after it; or, from
+    // that moment, at the first commit that is not flushed yet (see flush-window.ts).
+    report.kill_mode = (['in a flush window', 'at a random moment', 'as an answer arrives'] as const)[round % 3];
+    await sleep(report.kill_after_ms);
+    // 2. kill -9 with requests in flight. From here on, connections dying is expected.
+    this.kill_armed = true;
+    const child = (this.server as unknown as { child: { signalCode: string | null; exitCode: number | null } }).child;
+    const pid = this.server.pid!;
+    if (report.kill_mode === 'as an answer arrives') {
+      await new Promise<void>((resolve) => {
+        const fire = () => {
+          process.kill(pid, 'SIGKILL');
+          resolve();
+        };
+        this.kill_at_next_answer = fire;
+        // Should no answer come (every writer waiting on a slow one), fall back to killing now.
+        setTimeout(() => {
+          if (this.kill_at_next_answer === fire) {
+            this.kill_at_next_answer = null;
+            fire();
+          }
+        }, 1_000);
+      });
+    } else if (report.kill_mode === 'in a flush window') {
+      const result = await kill_in_flush_window(join(this.data_dir, 'data.mdb'), pid, 1_500);
+      report.kill_detail = result.detail;
+    }
+    this.alive = false;
+    await this.server.kill();
+    if (child.signalCode !== 'SIGKILL') report.load_violations.push(`round ${round}: the server exited by itself (code ${child.exitCode}, signal ${child.signalCode}) before the kill: ${this.server_tail()}`);
+    this.totals.kills++;
+    await Promise.all(writers);
+    const killed_ms = Date.now();
+    report.phases_ms.load = killed_ms - started;
+
+    // 3. The journal, read as the restart will find it.
+    try {
+      const store = await check_store(this.data_dir, this.model, { snapshot_ms: killed_ms, final: false, upstream: this.upstream, acked_before_ms: killed_ms });
+      report.store_violations.push(...store.violations);
+      report.store_stats = store.stats;
+    } catch (error) {
+      report.store_violations.push(`the journal checker could not read the store: ${(error as Error).stack}`);
+    }
+
+    report.phases_ms.journal_check = Date.now() - killed_ms;
+    // 4. Restart on the same store, keeping only flushed commits.
+    const restart_started = Date.now();
+    try {
+      await this.server.start({ LMDB_RESTORE: 'safe' });
+    } catch (error) {
+      report.fatal = `round ${round}: the server did not restart on the store: ${(error as Error).message.slice(0, 4_000)}`;
+      this.keep_data = true;
+    }
+
+    report.phases_ms.restart = Date.now() - restart_started;
+    if (report.fatal === null) {
+      // 5. Every answer acknowledged since the last restart, through the API.
+      const api_started = Date.now();
+      try {
+        report.api_violations.push(...await this.api.check_acks(this.model.ops.filter((op) => op.ack !== null && !op.api_checked && op.round > 0)));
+      } catch (error) {
+        report.api_violations.push(`the API checks failed: ${(error as Error).stack}`);
+      }
+      report.phases_ms.api_check = Date.now() - api_started;
+      // 6. Learn the fate of every request the kill left unanswered, by sending it again.
+      const resend_started = Date.now();
+      const unanswered = this.model.ops.filter((op) => op.n >= first_op && op.ack === null);
+      report.unanswered = unanswered.length;
+      const resendable = unanswered.filter((op) => op.kind !== 'purchase' || op.idem !== null);
+      report.unknown = unanswered.length - resendable.length;
+      this.totals.unknown += report.unknown;
+      let next = 0;
+      await Promise.all(Array.from({ length: 16 }, async () => {
+        while (next < resendable.length) {
+          const op = resendable[next++];
+          try {
+            await this.send(op, round, true, report.load_violations);
+            report.resent++;
+            this.totals.resent++;
+          } catch (error) {
+            report.load_violations.push(`round ${round}: re-sending op ${op.n} ${op.path} failed while the server was up: ${(error as Error).message}${this.server_exited_by_itself() ? ` — the server died: ${this.server_tail()}` : ''}`);
+          }
+        }
+      }));
+      report.phases_ms.resend = Date.now() - resend_started;
+    }
+    report.sent = this.totals.sent - sent_before;
+    report.acknowledged = this.totals.acknowledged - acked_before;
+    report.duration_ms = Date.now() - started;
+    this.totals.rounds++;
+    const found = report.load_violations.length + report.store_violations.length + report.api_violations.length + (report.fatal === null ? 0 : 1);
+    this.totals.violations += found;
+    if (found > 0) this.keep_data = true;
+    report.load_violations = capped(report.load_violations);
+    report.store_violations = capped(report.store_violations);
+    report.api_violations = capped(report.api_violations);
+    return report;
+  }
+
+  // ---- The end ------------------------------------------------------------------------------------
+
+  async finish(settle_timeout_ms = 60_000): Promise<FinalReport> {
+    const v: string[] = [];
+    // Answers to the last round's re-sends have not been through the API checks yet.
+    v.push(...await this.api.check_acks(this.model.ops.filter((op) => op.ack !== null && !op.api_checked && op.round > 0)));
+    v.push(...await this.api.wait_until_settled(this.receiver, settle_timeout_ms));
+    const final = await this.api.check_final(this.receiver);
+    v.push(...final.violations);
+    const code = await this.server.stop();
+    if (code !== 0) v.push(`the server exited with ${code} on SIGTERM: ${this.server_tail()}`);
+    let store_stats: StoreStats | null = null;
+    try {
+      const store = await check_store(this.data_dir, this.model, {
+        snapshot_ms: Date.now(), final: true, upstream: this.upstream, receiver_acknowledged: this.receiver.acknowledged_ids(), acked_before_ms: Date.now(),
+      });
+      v.push(...store.violations);
+      store_stats = store.stats;
+    } catch (error) {
+      v.push(`the journal checker could not read the store: ${(error as Error).stack}`);
+    }
+    this.totals.violations += v.length;
+    if (v.length > 0) this.keep_data = true;
+    return { violations: capped(v), store_stats, implied_events: final.implied_events };
+  }
+
+  /** Stops everything; keeps the store and the driver's record when something was found. */
+  async teardown(): Promise<string | null> {
+    await this.server?.kill();
+    await this.receiver.stop();
+    await this.upstream.stop();
+    let kept: string | null = null;
+    if (this.keep_data) {
+      kept = temp_dir('billvend-crash-kept-');
+      cpSync(this.data_dir, join(kept, 'store'), { recursive: true });
+      const ops = this.model.ops.map((op) => ({ ...op, revoke_target: op.revoke_target?.id, ack: op.ack && { ...op.ack, body: undefined } }));
+      writeFileSync(join(kept, 'ops.json'), JSON.stringify({ options: this.options, run_id: this.model.run_id, accounts: this.model.accounts, ops }, null, 1));
+      writeFileSync(join(kept, 'server-log.txt'), this.server.logs.join('\n') + '\n--- stderr ---\n' + this.server.stderr.join(''));
+    }
+    rmSync(this.data_dir, { recursive: true, force: true });
+    return kept;
+  }
+
+  /** One line for the README and the tap output. */
+  summary(duration_ms: number, stats: StoreStats | null): string {
+    const t = this.totals;
+    return `crash campaign: rounds ${t.rounds}, kills ${t.kills}, requests sent ${t.sent}, acknowledged ${t.acknowledged} `
+      + `(re-sent after a restart ${t.resent}, unanswered without a key ${t.unknown}), API checks ${this.api.requests} (replays ${this.api.replays}), `
+      + `orders ${stats?.orders ?? '?'}, wallet entries ${stats?.entries ?? '?'}, events ${stats?.events ?? '?'}, webhook requests ${this.receiver.received.length}, `
+      + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`;
+  }
+}

@@ -1,0 +1,166 @@
+// What the crash campaign's driver sent and what came back: the record both checkers judge the store
+// and the API against. Only record *types* come from src/ (style: the checker is independent of the
+// engine, so it can catch the engine's mistakes instead of repeating them).
+import type { Environment } from '../../src/engine/records.js';
+import type { ServiceType } from '../../src/services/order.js';
+import type { UpstreamMode } from '../helpers/fake-upstream.js';
+
+export type { Environment, ServiceType };
+export const environments: readonly Environment[] = ['test', 'live'];
+
+/** The sandbox table (decisions.md "Sandbox") and the upstream's modes, as outcomes the checker expects. */
+export type Expectation =
+  | 'delivered' // delivered at once
+  | 'failed' // failed at once, refunded
+  | 'delayed_delivered' // processing, then delivered
+  | 'delayed_failed' // processing, then failed and refunded
+  | 'unavailable' // 503 before any debit
+  | 'invalid' // 422 invalid meter / smartcard before any debit
+  | 'upstream'; // live: whatever the fake upstream did with the order's request_id
+
+export const sandbox_phones = {
+  delivered: '08011111111',
+  failed: '08022222222',
+  delayed_delivered: '08033333333',
+  delayed_failed: '08044444444',
+  unavailable: '08055555555',
+} as const;
+
+/** A response the driver received: the server acknowledged the request. */
+export interface Ack {
+  status: number;
+  text: string;
+  body: any;
+  /** The Idempotent-Replayed header was "true". */
+  replayed: boolean;
+  at_ms: number;
+  /** Round in which it arrived (the load of that round, or the re-send after its restart). */
+  round: number;
+  /** It answered a re-send after a restart of a request whose first answer the kill swallowed. */
+  resent: boolean;
+}
+
+export type OpKind = 'purchase' | 'credit' | 'topup' | 'key_create' | 'key_revoke';
+
+export interface PurchaseSpec {
+  service: ServiceType;
+  recipient: string;
+  amount_kobo: number;
+  expect: Expectation;
+  upstream_mode?: UpstreamMode;
+}
+
+export interface CreditSpec {
+  reference: string;
+  amount_kobo: number;
+}
+
+export interface CreatedKey {
+  create_op: Op;
+  id: number;
+  api_key: string;
+  environment: Environment;
+  account_id: number;
+  revoke_op: Op | null;
+  /** The revocation was acknowledged (200, or 404 on a re-send: an earlier copy revoked it). */
+  revoked: boolean;
+}
+
+export interface Op {
+  n: number;
+  kind: OpKind;
+  /** Round of its first send (0 = set-up). */
+  round: number;
+  account_id: number;
+  environment: Environment;
+  method: 'POST' | 'DELETE';
+  path: string;
+  /** Sent to the operator API (admin token) rather than with the wallet's API key. */
+  operator: boolean;
+  body: Record<string, unknown> | undefined;
+  /** X-Idempotency-Key, or null when the request goes without one. */
+  idem: string | null;
+  /** Wall-clock ms of the first send (the idempotency record cannot be older). */
+  sent_ms: number;
+  sends: number;
+  /** Sent as two identical copies at once (same key, same body). */
+  twin: boolean;
+  purchase?: PurchaseSpec;
+  credit?: CreditSpec;
+  key_name?: string;
+  revoke_target?: CreatedKey;
+  ack: Ack | null;
+  /** The API checks (reflection and replay) have run on its ack. */
+  api_checked: boolean;
+}
+
+export interface Wallet {
+  account_id: number;
+  environment: Environment;
+  /** A full-access key of the operator's with a high rate limit: the driver's own key. */
+  key: string;
+  key_id: number;
+  endpoint_id: number;
+  /** The receiver path of the wallet's webhook endpoint. */
+  tag: string;
+}
+
+export interface Account {
+  id: number;
+  wallets: Record<Environment, Wallet>;
+}
+
+export interface Model {
+  run_id: string;
+  time_scale: number;
+  /** Idempotency records live 24 h scaled by TIME_SCALE (decisions.md "Time"). */
+  idempotency_ttl_ms: number;
+  accounts: Account[];
+  ops: Op[];
+  created_keys: CreatedKey[];
+}
+
+/** NGN in an API answer as integer kobo (the API shows at most 2 decimals). */
+export function kobo_of(naira: unknown): number {
+  return Math.round(Number(naira) * 100);
+}
+
+export function naira_of(kobo: number): number {
+  return kobo / 100;
+}
+
+/** Order recipients are phone numbers in local form, meters or smartcards; compare in local form. */
+export function local_recipient(recipient: string): string {
+  return recipient.startsWith('+234') ? '0' + recipient.slice(4) : recipient;
+}
+
+/** The reference an acknowledged purchase names (201 result or 422 transaction.failed), or null. */
+export function acked_reference(ack: Ack): string | null {
+  if (ack.status === 201 && typeof ack.body?.data?.reference === 'string') return ack.body.data.reference;
+  if (ack.status === 422 && ack.body?.error?.code === 'transaction.failed' && typeof ack.body?.error?.reference === 'string') return ack.body.error.reference;
+  return null;
+}
+
+/** Error answers to POSTs are remembered for idempotency except 5xx, 429 and 401 (decisions.md). */
+export function rememberable(status: number): boolean {
+  return status < 500 && status !== 429 && status !== 401;
+}
+
+/** The final status an order must end in, or null when only the upstream can tell. */
+export function final_status_of(expect: Expectation): 'delivered' | 'failed' | null {
+  switch (expect) {
+    case 'delivered':
+    case 'delayed_delivered':
+      return 'delivered';
+    case 'failed':
+    case 'delayed_failed':
+      return 'failed';
+    default:
+      return null;
+  }
+}
+
+/** Caps a list of violations so that a systematic bug does not flood the report. */
+export function capped(list: string[], max = 40): string[] {
+  return list.length <= max ? list : [...list.slice(0, max), `… and ${list.length - max} more`];
+}
