@@ -30,6 +30,8 @@ export interface Config {
   production: boolean;
   /** One webhook delivery attempt's deadline (decisions.md: 10 s). */
   webhook_timeout_ms: number;
+  /** Writes are refused (503) when the store's disk has less free space than this. */
+  store_free_bytes_min: number;
   /** Base URLs shown in the docs and the demo banner. */
   public_base_url: string | null;
 }
@@ -139,6 +141,7 @@ export function load_config(env: Record<string, string | undefined>): Config {
     provider,
     production: env.NODE_ENV === 'production',
     webhook_timeout_ms: positive_integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
+    store_free_bytes_min: positive_integer('STORE_FREE_BYTES_MIN', env.STORE_FREE_BYTES_MIN, 64 * 1024 * 1024),
     public_base_url: env.PUBLIC_BASE_URL || null,
   };
 }

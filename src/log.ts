@@ -8,6 +8,14 @@ export function create_logger(level: string, production: boolean): Logger {
   // Asynchronous writes keep logging off the request's critical path; in production they are
   // buffered in 4 KiB writes. Buffered lines are flushed on shutdown.
   const destination = pino.destination({ dest: 1, sync: false, minLength: production ? 4096 : 0 });
+  // Lines still buffered when the process exits (a fatal error calls process.exit) are written out.
+  process.on('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // stdout already closed: nothing more can be said
+    }
+  });
   return pino(
     {
       level,

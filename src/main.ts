@@ -11,6 +11,7 @@ import { TimerWheel } from './lib/timer-wheel.js';
 import { SecretBox, constant_time_equal } from './lib/secrets.js';
 import { random_base62 } from './lib/ids.js';
 import { Engine } from './engine/engine.js';
+import { DiskGuard } from './journal/disk-guard.js';
 import { IdempotencySweeper } from './engine/idempotency.js';
 import { Metrics } from './operator/metrics.js';
 import { HttpFront } from './front/http-server.js';
@@ -81,7 +82,12 @@ export async function start(config: Config, log: Logger): Promise<Server> {
     },
   });
   const store = open_store(config.data_dir);
-  const engine = new Engine(store, clock, wheel, secret_box, log, metrics);
+  let engine_ref: Engine | null = null;
+  const disk_guard = new DiskGuard(config.data_dir, config.store_free_bytes_min, 250, (low) => engine_ref?.store_space_changed(low));
+  const engine = new Engine(store, clock, wheel, secret_box, log, metrics, disk_guard);
+  engine_ref = engine;
+  if (disk_guard.is_low) engine.store_space_changed(true);
+  metrics.gauge('billvend_store_disk_free_bytes', () => (Number.isFinite(disk_guard.free) ? disk_guard.free : -1));
   const deps: Deps = { engine, clock, wheel, config, log, metrics, secret_box };
   const catalog = new Catalog(store);
   const desk = new OrderDesk(deps, {
@@ -222,6 +228,7 @@ export async function start(config: Config, log: Logger): Promise<Server> {
       await engine.journal.drain();
       dispatcher.stop();
       await signer.close();
+      disk_guard.stop();
       wheel.stop();
       public_front.close();
       operator_front.close();

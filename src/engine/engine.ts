@@ -7,6 +7,7 @@ import type { TimerWheel } from '../lib/timer-wheel.js';
 import type { SecretBox } from '../lib/secrets.js';
 import type { Store } from '../journal/store.js';
 import { Journal, type JournalFailure, type JournalObserver } from '../journal/journal.js';
+import type { FreeSpace } from '../journal/disk-guard.js';
 import { AccountActor, KeyState, failed, ok, type Outcome } from './account-actor.js';
 import { PinCache } from './pin-cache.js';
 import {
@@ -84,16 +85,30 @@ export class Engine {
     readonly secret_box: SecretBox,
     readonly log: Logger,
     observer: JournalObserver,
+    space?: FreeSpace,
   ) {
     this.journal = new Journal(
       observer,
       (failure) => this.on_journal_failure(failure),
       (error) => {
-        // An fsync that failed leaves the disk in an unknown state; recovery from the store is the cure.
-        log.fatal({ err: error }, 'journal flush failed; exiting so that recovery starts from the disk');
+        // A write LMDB failed (I/O error, a disk that filled despite the guard) or a failed fsync
+        // leaves lmdb-js unusable; LMDB keeps the last commit on disk intact, so a restart recovers.
+        log.fatal({ err: error }, 'the store failed a write; exiting so that recovery starts from the last commit on disk');
         process.exit(70);
       },
+      space,
     );
+  }
+
+  /** The disk guard's verdict: below the reserve, writes are refused until space is back. */
+  store_space_changed(low: boolean): void {
+    if (low) {
+      this.log.error('the store\'s disk is nearly full: refusing writes (503) until space is freed');
+      this.degraded = true;
+    } else {
+      this.log.warn('the store\'s disk has room again');
+      this.schedule_probe();
+    }
   }
 
   // ---- Recovery ---------------------------------------------------------------------------------
@@ -174,8 +189,13 @@ export class Engine {
     for (const extension of this.extensions) extension.reloaded?.(actor);
   }
 
+  private probe_scheduled = false;
+
   private schedule_probe(): void {
+    if (this.probe_scheduled) return;
+    this.probe_scheduled = true;
     this.wheel.schedule(1000 / this.wheel.time_scale, () => {
+      this.probe_scheduled = false;
       this.journal.put(0, this.store.meta, 'probe_ms', this.clock.now_ms());
       this.journal.durable().then(
         () => {

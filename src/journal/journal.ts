@@ -7,6 +7,14 @@
 // setImmediate callbacks run, so one commit covers all of them (see bench/ purchase scenarios).
 import { asBinary, type Database } from 'lmdb';
 import type { Key } from './store.js';
+import type { FreeSpace } from './disk-guard.js';
+
+/** A batch refused before it reached LMDB because the disk has no room for it. */
+export class StoreFullError extends Error {
+  constructor() {
+    super('the store\'s disk is nearly full: writes are refused until space is freed');
+  }
+}
 
 interface Change {
   db: Database<any, any>;
@@ -22,6 +30,8 @@ interface Encodable {
 
 interface Batch {
   changes: Change[];
+  /** Encoded bytes staged: the disk guard's estimate of what the commit will write. */
+  bytes: number;
   touched_accounts: Set<number>;
   done: Promise<void>;
   resolve: () => void;
@@ -38,6 +48,14 @@ export class JournalFailure extends Error {
   }
 }
 
+function ignore(): void {}
+
+/** Marks a write's promises as handled: the journal reports failures through `fail`, once. */
+function quiet(written: Promise<unknown> & { flushed?: Promise<unknown> }): void {
+  written.catch(ignore);
+  written.flushed?.catch(ignore);
+}
+
 function new_batch(): Batch {
   let resolve!: () => void;
   let reject!: (error: unknown) => void;
@@ -47,7 +65,7 @@ function new_batch(): Batch {
   });
   // A failed batch is reported through on_failure; waiters that also await `done` handle it themselves.
   done.catch(() => {});
-  return { changes: [], touched_accounts: new Set(), done, resolve, reject };
+  return { changes: [], bytes: 0, touched_accounts: new Set(), done, resolve, reject };
 }
 
 export class Journal {
@@ -69,6 +87,7 @@ export class Journal {
     private readonly observer: JournalObserver,
     private readonly on_failure: (failure: JournalFailure) => void,
     private readonly on_fatal: (error: unknown) => void,
+    private readonly space: FreeSpace = { room_for: () => true },
   ) {}
 
   get overloaded(): boolean {
@@ -94,6 +113,7 @@ export class Journal {
   private stage(account_id: number, change: Change): void {
     const batch = this.batch;
     batch.changes.push(change);
+    batch.bytes += (change.encoded?.length ?? 0) + 64;
     if (account_id > 0) batch.touched_accounts.add(account_id);
     if (batch.changes.length >= Journal.batch_changes_max) {
       this.seal();
@@ -139,6 +159,11 @@ export class Journal {
     if (this.committing) return;
     const batch = this.waiting.shift();
     if (batch === undefined) return;
+    if (!this.space.room_for(batch.bytes)) {
+      // Refused before LMDB sees it: nothing was written, so the engine can reload what it lost.
+      this.fail(batch, new StoreFullError());
+      return;
+    }
     this.committing = true;
     const started = performance.now();
     let last: Promise<boolean> & { flushed?: Promise<void> } = Promise.resolve(true);
@@ -146,11 +171,16 @@ export class Journal {
       // All puts issued in one synchronous run land in one LMDB transaction: lmdb-js queues them and
       // commits at the end of the event turn (lmdb-js README, "db.transaction").
       for (const change of batch.changes) {
-        last = change.encoded === undefined ? change.db.remove(change.key) : change.db.put(change.key, asBinary(change.encoded));
+        const written = change.encoded === undefined ? change.db.remove(change.key) : change.db.put(change.key, asBinary(change.encoded));
+        // Writes of one transaction usually share one promise (lmdb-js starts a new one every 1,000
+        // writes); every other one must not reject unheard when the commit fails.
+        if (written !== last) quiet(last);
+        last = written;
       }
     } catch (error) {
-      this.committing = false;
-      this.fail(batch, error);
+      // lmdb-js refused a write outright: its environment cannot be trusted any more.
+      quiet(last);
+      this.on_fatal(error);
       return;
     }
     last.then(
@@ -172,8 +202,12 @@ export class Journal {
         else this.seal();
       },
       (error) => {
-        this.committing = false;
-        this.fail(batch, error);
+        // A commit LMDB failed to write (disk full despite the guard, I/O error): lmdb-js does not
+        // survive it (its native heap corrupts after ENOSPC), so the process ends at once and
+        // recovery starts from the last commit on disk, which LMDB keeps intact.
+        quiet(last);
+        (error as { commitError?: Promise<unknown> })?.commitError?.catch?.(ignore);
+        this.on_fatal(error);
       },
     );
   }
@@ -181,9 +215,9 @@ export class Journal {
   private previous_flush: Promise<void> = Promise.resolve();
 
   /**
-   * A commit failed (disk full, map full): nothing of it is on disk. Every batch staged after it may
-   * depend on its changes, so they are refused too; the engine then reloads the touched accounts from
-   * the store, which holds exactly what was committed before.
+   * A batch was refused before it reached LMDB (the disk is nearly full): nothing of it is on disk.
+   * Every batch staged after it may depend on its changes, so they are refused too; the engine then
+   * reloads the touched accounts from the store, which holds exactly what was committed before.
    */
   private fail(batch: Batch, error: unknown): void {
     const failure = new JournalFailure(error, new Set(batch.touched_accounts));
