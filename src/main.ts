@@ -94,10 +94,10 @@ export async function start(config: Config, log: Logger): Promise<Server> {
     test: new SandboxProvider(wheel, clock),
     live: config.provider === null ? new UnconfiguredProvider() : new LiveProvider(config.provider, clock, wheel, log),
   });
-  engine.extensions.push(desk);
   const signer = new SignerPool();
   const dispatcher = new Dispatcher(deps, signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
-  engine.extensions.push(dispatcher);
+  // Webhook endpoints load first, so that events the order desk emits while resuming reach them.
+  engine.extensions.push(dispatcher, desk);
   engine.event_sink = new Outbox(dispatcher);
   const sessions = new SessionStore(engine, wheel, clock);
   const site = new StaticSite();

@@ -83,6 +83,44 @@ function is_json_type(content_type: string): boolean {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Two Content-Length headers with different values (identical repeats are harmless, RFC 9112 6.3). */
+function duplicated_content_length(req: uWS.HttpRequest): boolean {
+  let first: string | null = null;
+  let conflict = false;
+  req.forEach((name, value) => {
+    if (name !== 'content-length') return;
+    if (first === null) first = value.trim();
+    else if (value.trim() !== first) conflict = true;
+  });
+  return conflict;
+}
+
+/** JSON bodies nest at most this deep: deeper ones are refused before they are parsed. */
+export const json_depth_max = 32;
+
+/**
+ * The deepest nesting of arrays and objects in a JSON text, scanning its bytes once (strings and their
+ * escapes skipped). Refusing deep bodies before JSON.parse keeps recursion over request bodies (the
+ * idempotency fingerprint) bounded: a 7 KiB body of 3,500 nested arrays overflowed the stack and
+ * ended the process (regression: test/fuzz-routes.test.ts).
+ */
+export function json_depth(raw: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let in_string = false;
+  for (let i = 0; i < raw.length; i++) {
+    const byte = raw[i];
+    if (in_string) {
+      if (byte === 0x5c) i++; // backslash: skip the escaped byte
+      else if (byte === 0x22) in_string = false;
+    } else if (byte === 0x22) in_string = true;
+    else if (byte === 0x5b || byte === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (byte === 0x5d || byte === 0x7d) depth--;
+  }
+  return deepest;
+}
+
 /**
  * The Content-Type of JSON answers and the security headers, as one pre-encoded block written with a
  * single writeHeader call: uWS writes "name: value\r\n", so a value may carry further complete header
@@ -241,6 +279,16 @@ export class HttpFront {
     if (cors_origin !== null) {
       ctx.extra_headers.push(['Access-Control-Allow-Origin', cors_origin], ['Vary', 'Origin'], ['Access-Control-Expose-Headers', cors_expose_headers]);
     }
+    if (headers.content_length !== '' && duplicated_content_length(req)) {
+      // uWS frames the body by the first of two differing Content-Length headers, so the rest would
+      // run as another request (smuggling). RFC 9112 section 6.3 asks for a 400 and a close, but uWS
+      // keeps parsing what is already buffered after a closing answer, and a forced close discards an
+      // answer still queued: the connection is closed at once, with no answer, and nothing runs.
+      ctx.done = true;
+      this.finish(ctx, 400);
+      res.close();
+      return;
+    }
     if (ctx.method === 'OPTIONS' && headers.access_control_request_method !== '' && (route !== null || allowed !== null)) {
       this.preflight(ctx, cors_origin, allowed ?? route!.method.toUpperCase());
       return;
@@ -332,10 +380,16 @@ export class HttpFront {
       if (parsed !== null) {
         // A body that parsed but failed its schema is an answer to this request: remembered under
         // its idempotency key. Bodies that are not JSON at all (413, 415, malformed) are not.
-        const remember = parsed.code === 'validation.failed' && route.method === 'post' && route.idempotent !== false && route.auth === 'api_key'
+        const remember = parsed.code === 'validation.failed' && ctx.body !== undefined && route.method === 'post' && route.idempotent !== false && route.auth === 'api_key'
           ? this.options.remember_error
           : undefined;
-        const reply = remember === undefined ? error_reply(ctx.request_id, parsed) : remember(ctx, parsed);
+        let reply: Reply | Promise<Reply>;
+        try {
+          reply = remember === undefined ? error_reply(ctx.request_id, parsed) : remember(ctx, parsed);
+        } catch (error) {
+          this.fail(ctx, error);
+          return;
+        }
         if (reply instanceof Promise) reply.then((r) => this.send(ctx, r), (e) => this.fail(ctx, e));
         else this.send(ctx, reply);
         return;
@@ -369,6 +423,11 @@ export class HttpFront {
     } else {
       if (!is_json_type(ctx.headers.content_type)) {
         return api_error('request.unsupported_media_type', `Content-Type must be application/json, got "${ctx.headers.content_type.slice(0, 100)}".`);
+      }
+      if (json_depth(raw) > json_depth_max) {
+        return api_error('validation.failed', `The request is not valid: body must not nest deeper than ${json_depth_max} levels.`, {
+          details: [{ field: 'body', message: `must not nest deeper than ${json_depth_max} levels` }],
+        });
       }
       try {
         ctx.body = JSON.parse(utf8.decode(raw));

@@ -211,7 +211,10 @@ export class OrderDesk implements EngineExtension {
       }));
     }
     const [done, processing] = messages[order.service_type];
-    return success_reply(request_id, 201, purchase_result_view(order), order.status === 'delivered' ? done : processing);
+    // A purchase answers delivered or processing (decisions.md); an order not yet handed over counts as
+    // processing for the client, since its outcome will come the same way.
+    const shown = order.status === 'pending' ? { ...order, status: 'processing' as const } : order;
+    return success_reply(request_id, 201, purchase_result_view(shown), order.status === 'delivered' ? done : processing);
   }
 
   /**
@@ -323,6 +326,14 @@ export class OrderDesk implements EngineExtension {
       }
       actor.open_orders.set(order.reference, order);
       count++;
+    }
+    // A pending order may have reached the provider just before the crash: it is processing from now
+    // on (re-queried, never sent again), and a retry of its purchase answers "processing".
+    const now_us = this.deps.clock.now_us();
+    for (const actor of engine.accounts.values()) {
+      for (const order of [...actor.open_orders.values()]) {
+        if (order.status === 'pending') mark_processing(actor, order, now_us, null);
+      }
     }
     // Re-queries start once the server is up; spread over a second so a large backlog does not burst.
     for (const actor of engine.accounts.values()) {

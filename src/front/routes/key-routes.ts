@@ -144,6 +144,12 @@ export function key_routes(deps: Deps): RouteDef[] {
         const id = parse_id(ctx.params.id);
         if (id === null) return error_reply(ctx.request_id, api_error('keys.not_found'));
         const actor = ctx.actor!;
+        // As a test key may not create live keys, it may not revoke them: sandbox code must never be
+        // able to cut production off.
+        const target = actor.keys.get(id);
+        if (ctx.environment === 'test' && target !== undefined && target.record.revoked_us === null && target.record.environment === 'live') {
+          return error_reply(ctx.request_id, api_error('auth.insufficient_scope', 'A test key cannot revoke live keys.'));
+        }
         const outcome = actor.revoke_key(id, deps.clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 200, null, 'API key revoked.');
