@@ -24,6 +24,8 @@ export interface Row {
   ratio_to_baseline: number | null;
   failure: string | null;
   warnings: string[];
+  /** Figures beyond requests/s (e.g. webhook events delivered). */
+  notes: string[];
   profile: ProfileSummary | null;
 }
 
@@ -117,6 +119,7 @@ export function render_report(report: Report): string {
   }
 
   const notes: string[] = [];
+  for (const row of report.rows) for (const note of row.notes ?? []) notes.push(`${row.scenario}: ${note}`);
   for (const row of report.rows) {
     if (row.failure !== null) notes.push(`${row.scenario}: FAILED: ${row.failure}`);
     if (row.result !== null && row.result.non_2xx > 0) {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { run_load, type LoadSettings } from './load.js';
 import { OperatorClient } from './fixtures.js';
-import { scenarios, seeded_random, type Scenario } from './scenarios.js';
+import { scenarios, seeded_random, type Scenario, type ScenarioContext } from './scenarios.js';
 import { kill_started_servers, repo_root, start_server, type ServerProcess } from './server-process.js';
 import { describe_machine, render_profile, render_report, write_report, type Report, type Row } from './report.js';
 import { summarize_profile } from './profile.js';
@@ -78,14 +78,15 @@ async function run_scenario(scenario: Scenario, settings: LoadSettings, accounts
     ratio_to_baseline: null,
     failure: null,
     warnings: [],
+    notes: [],
     profile: null,
   };
   log(`${scenario.name}: ${scenario.summary}`);
   let server: ServerProcess | null = null;
   try {
-    server = await start_server(scenario.target, { cpu_profile_path: profile_path });
+    server = await start_server(scenario.target, { cpu_profile_path: profile_path, env: scenario.env });
     const operator = server.admin_url === null ? null : new OperatorClient(server.admin_url, server.admin_token);
-    const requests = await scenario.prepare({
+    const context: ScenarioContext = {
       server,
       operator,
       accounts_count,
@@ -95,11 +96,19 @@ async function run_scenario(scenario: Scenario, settings: LoadSettings, accounts
         row.warnings.push(line);
         log(`  warning: ${line}`);
       },
-    });
+    };
+    const requests = await scenario.prepare(context);
     log(`  load: ${settings.warmup_s} s warm-up, ${settings.duration_s} s measured`);
     const running = server; // a const, so that the closure keeps the narrowed type
     row.result = await run_load(running.base_url, requests, settings, () => running.cpu_ms());
     if (server.has_exited) throw new Error(`the server died during the run:\n${server.log_tail()}`);
+    if (scenario.finish !== undefined) {
+      const answered_2xx = Object.entries(row.result.status_counts).reduce((sum, [status, count]) => (status.startsWith('2') ? sum + count : sum), 0);
+      for (const note of await scenario.finish(context, answered_2xx)) {
+        row.notes.push(note);
+        log(`  ${note}`);
+      }
+    }
   } catch (error) {
     row.failure = (error as Error).message;
     log(`  failed: ${row.failure}`);

@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
 import type { ServerProcess, Target } from './server-process.js';
 import { api, bench_pin, map_bounded, setup_in_flight_max, type ApiAnswer, type OperatorClient, type Reseller } from './fixtures.js';
+import { WebhookSink, tls_dir } from './webhook-sink.js';
+import { join } from 'node:path';
 
 type Request = autocannon.Request;
 
@@ -30,8 +32,12 @@ export interface Scenario {
   target: Target;
   /** Divides this scenario's requests/s: GETs by the bare GET, POSTs and mixes by the bare POST. */
   compare_to: BaselineName;
+  /** More environment for the server under test. */
+  env?: Record<string, string>;
   /** Sets the server up and returns the requests autocannon loops over. */
   prepare(context: ScenarioContext): Promise<Request[]>;
+  /** After the load: checks and figures beyond requests/s, shown under the table. */
+  finish?(context: ScenarioContext, answered_2xx: number): Promise<string[]>;
 }
 
 // ---- Request bodies, built once ------------------------------------------------------------------
@@ -312,6 +318,35 @@ export const scenarios: readonly Scenario[] = [
       return purchases(resellers, { service: 'airtime', ...airtime_order });
     },
   },
+  (() => {
+    // One receiver for the scenario's run: every purchase emits wallet.debited and transaction.completed.
+    const sink = new WebhookSink();
+    let primed = 0;
+    return {
+      name: 'purchase-with-webhooks',
+      summary: 'purchase-one-account with an HTTPS webhook endpoint registered and receiving every event',
+      target: 'billvend',
+      compare_to: 'baseline-post',
+      env: { NODE_EXTRA_CA_CERTS: join(tls_dir, 'ca.pem'), WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' },
+      prepare: async (context: ScenarioContext) => {
+        const resellers = await operator_of(context).create_resellers(1, one_account_funding_naira, context.log);
+        await sink.start();
+        const registered = await api(context.server.base_url, resellers[0], 'POST', '/v1/webhooks', { url: sink.url });
+        if (registered.status !== 201) throw new Error(`webhook registration answered ${registered.status} ${JSON.stringify(registered.body)}`);
+        primed = (await prime_purchases(context, resellers)).size;
+        return purchases(resellers, { service: 'airtime', ...airtime_order });
+      },
+      finish: async (_context: ScenarioContext, answered_2xx: number) => {
+        const expected = 2 * (answered_2xx + primed);
+        const started = Date.now();
+        const received = await sink.wait_for(expected, 120_000);
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        await sink.stop();
+        const kinds = [...sink.by_kind].map(([kind, count]) => `${kind} ${count}`).join(', ');
+        return [`webhooks: ${received} of ${expected} events delivered (${kinds}; ${sink.duplicates} repeats), the last ${seconds} s after the load ended`];
+      },
+    } satisfies Scenario;
+  })(),
   {
     name: 'reseller-mix',
     summary: '60% purchases over four services, 25% transaction look-ups, 15% wallet reads, many accounts',

@@ -27,6 +27,8 @@ export type Target = 'billvend' | 'baseline';
 export interface StartOptions {
   /** Write a V8 CPU profile of the server to this file (node --cpu-prof); null: no profiler. */
   cpu_profile_path: string | null;
+  /** More environment for billvend (a scenario's settings, e.g. the webhook receiver's CA). */
+  env?: Record<string, string>;
 }
 
 /** Every child this process started and has not stopped yet, for the SIGINT clean-up. */
@@ -109,6 +111,7 @@ export class ServerProcess {
         DATA_DIR: join(this.temp_dir, 'store'),
         ADMIN_TOKEN: this.admin_token,
         DEMO: '0',
+        ...(this.options.env ?? {}),
       },
       readiness_url: `${this.admin_url}/readyz`,
     };
