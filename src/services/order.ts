@@ -122,17 +122,22 @@ export function order_full_view(order: OrderRecord) {
 
 /** The purchase response of each service (spec section 2 "Purchase results", decisions.md for TV). */
 export function purchase_result_view(order: OrderRecord) {
-  const base = { reference: order.reference, status: order.status };
-  const balance_after = kobo_to_naira(order.wallet_balance_after_kobo);
+  // Written out field by field rather than spread from a common base: this runs on every purchase
+  // and object spreads showed in the purchase-one-account profile.
   const amount = kobo_to_naira(order.amount_kobo);
+  const wallet_balance_after = kobo_to_naira(order.wallet_balance_after_kobo);
   switch (order.service_type) {
     case 'airtime':
-      return { ...base, network: order.network, phone: order.recipient, amount, wallet_balance_after: balance_after };
+      return { reference: order.reference, status: order.status, network: order.network, phone: order.recipient, amount, wallet_balance_after };
     case 'data':
-      return { ...base, network: order.network, phone: order.recipient, plan: order.plan, plan_code: order.plan_code, amount, wallet_balance_after: balance_after, delivered_at: iso_or_null(order.delivered_us) };
+      return {
+        reference: order.reference, status: order.status, network: order.network, phone: order.recipient, plan: order.plan,
+        plan_code: order.plan_code, amount, wallet_balance_after, delivered_at: iso_or_null(order.delivered_us),
+      };
     case 'electricity':
       return {
-        ...base,
+        reference: order.reference,
+        status: order.status,
         token: order.token,
         units: order.units,
         meter_number: order.recipient,
@@ -140,18 +145,19 @@ export function purchase_result_view(order: OrderRecord) {
         disco: order.disco,
         customer_name: order.customer_name,
         amount,
-        wallet_balance_after: balance_after,
+        wallet_balance_after,
         delivered_at: iso_or_null(order.delivered_us),
       };
     case 'tv':
       return {
-        ...base,
+        reference: order.reference,
+        status: order.status,
         provider: order.provider,
         smartcard_number: order.recipient,
         package_code: order.package_code,
         amount,
         customer_name: order.customer_name,
-        wallet_balance_after: balance_after,
+        wallet_balance_after,
         delivered_at: iso_or_null(order.delivered_us),
       };
   }
