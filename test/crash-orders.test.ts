@@ -64,9 +64,11 @@ t.test('after kill -9 with orders in flight, every order ends delivered or refun
     for (const environment of ['test', 'live'] as const) {
       const key = await server.create_key(account.id, { environment, rate_limit_per_minute: 1_000_000 });
       const wallet = { account_id: account.id, environment, key: key.api_key };
-      await server.credit(account.id, environment, 100_000);
+      // Enough that no wallet runs dry however many purchases get in before the kills: every answer
+      // below must be a purchase result, not a refusal for funds.
+      await server.credit(account.id, environment, 1_000_000);
       wallets.push(wallet);
-      credited_kobo.set(wallet, 100_000_00);
+      credited_kobo.set(wallet, 1_000_000_00);
     }
   }
 
