@@ -131,6 +131,21 @@ function with_status(order: OrderRecord, status: OrderStatus, now_us: number, ch
 export function apply_provider_result(actor: AccountActor, reference: string, result: ProviderResult, now_us: number, not_found_is_final: boolean, unstaged?: OrderRecord): OrderRecord | null {
   const order = unstaged ?? actor.open_orders.get(reference);
   if (order === undefined) return null;
+  if (unstaged !== undefined && result.outcome === 'delivered') {
+    // Paid in the command that placed it (the sandbox): the order object is not staged nor shared
+    // yet, so it becomes delivered in place rather than through a copy of its 35 fields.
+    order.status = 'delivered';
+    order.token = result.token ?? null;
+    order.units = result.units ?? null;
+    order.customer_name = result.customer_name ?? order.customer_name;
+    order.provider_reference = result.provider_reference ?? null;
+    order.delivered_us = now_us;
+    order.updated_us = now_us;
+    order.status_history.push({ status: 'processing', at_us: now_us }, { status: 'delivered', at_us: now_us });
+    stage_order(actor, order);
+    actor.engine.emit(actor, order.environment, 'transaction.completed', { order });
+    return order;
+  }
   switch (result.outcome) {
     case 'delivered': {
       const delivered = with_status(order, 'delivered', now_us, {

@@ -102,8 +102,10 @@ export class Journal {
    */
   put(account_id: number, db: Database<any, any>, key: Key, value: unknown): void {
     if (value === undefined) throw new Error('assertion failed: journal put of undefined');
-    // msgpackr encodes into a shared buffer that the next encode overwrites: copy it out.
-    this.stage(account_id, { db, key, encoded: Buffer.from((db as unknown as Encodable).encoder.encode(value)) });
+    // msgpackr returns a slice of its working buffer and moves on past it (pack.js: `packr.offset =
+    // position`); when the buffer fills it starts a new one rather than rewinding, so the slice stays
+    // valid until the batch is written and no copy is needed.
+    this.stage(account_id, { db, key, encoded: (db as unknown as Encodable).encoder.encode(value) as Buffer });
   }
 
   remove(account_id: number, db: Database<any, any>, key: Key): void {

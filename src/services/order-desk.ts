@@ -121,11 +121,21 @@ export class OrderDesk implements EngineExtension {
     const now_us = this.deps.clock.now_us();
     const reference = this.new_reference(now_ms);
     const placed = place_order(actor, {
-      ...input,
       environment,
       reference,
-      provider_request_id: provider_request_id(now_ms),
+      service_type: input.service_type,
+      network: input.network,
+      disco: input.disco,
+      provider: input.provider,
+      recipient: input.recipient,
+      plan_code: input.plan_code,
+      plan: input.plan,
+      package_code: input.package_code,
+      meter_type: input.meter_type,
+      amount_kobo: input.amount_kobo,
+      customer_name: input.customer_name,
       idempotency_key,
+      provider_request_id: provider_request_id(now_ms),
     }, now_us, !provider.instant);
     if (!placed.ok) {
       this.fresh_references.delete(reference);
@@ -249,12 +259,23 @@ export class OrderDesk implements EngineExtension {
     return order;
   }
 
+  /** Final orders of each open batch, dropped from recently_final once that batch is durable. */
+  private readonly final_by_batch = new Map<Promise<void>, OrderRecord[]>();
+
   private remember_final(order: OrderRecord): void {
     this.recently_final.set(order.reference, order);
-    const forget = () => {
-      if (this.recently_final.get(order.reference) === order) this.recently_final.delete(order.reference);
-    };
-    this.engine.journal.durable().then(forget, forget);
+    const durable = this.engine.journal.durable();
+    let list = this.final_by_batch.get(durable);
+    if (list === undefined) {
+      list = [];
+      this.final_by_batch.set(durable, list);
+      const forget = () => {
+        for (const each of list!) if (this.recently_final.get(each.reference) === each) this.recently_final.delete(each.reference);
+        this.final_by_batch.delete(durable);
+      };
+      durable.then(forget, forget);
+    }
+    list.push(order);
   }
 
   private notify(order: OrderRecord): void {
