@@ -246,15 +246,20 @@ export class AccountActor {
     return ok(state.record);
   }
 
-  /** Persists last_used_at at most once a minute per key: a write per request would double the journal's work. */
+  /**
+   * Persists last_used_at at most once a minute per key: a write per request would double the
+   * journal's work. It is bookkeeping, not an answer: the request that touches a key does not wait
+   * for it to be durable, and while the store refuses writes (disk full) it stays in memory only, so
+   * that reads go on answering.
+   */
   touch_key(state: KeyState, now_us: number): void {
-    if (now_us - state.last_used_persisted_us < 60_000_000) {
+    if (now_us - state.last_used_persisted_us < 60_000_000 || this.engine.degraded) {
       state.record.last_used_us = now_us;
       return;
     }
     state.last_used_persisted_us = now_us;
     state.record = { ...state.record, last_used_us: now_us };
-    this.stage_put(this.engine.store.keys, state.record.id, state.record);
+    this.engine.journal.put(this.id, this.engine.store.keys, state.record.id, state.record);
   }
 
   // ---- Profile, PIN -----------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import { error_reply, success_reply, type Reply } from '../front/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { new_reference, random_text } from '../lib/ids.js';
 import { utc_yyyymmdd } from '../lib/time-format.js';
+import { JournalFailure } from '../journal/journal.js';
 import { is_final, purchase_result_view, type OrderRecord } from './order.js';
 import type { Provider, ProviderResult } from './provider.js';
 import type { TimerHandle } from '../lib/timer-wheel.js';
@@ -160,8 +161,27 @@ export class OrderDesk implements EngineExtension {
       // again. The record is incomplete (no answer yet); finish() completes it.
       stage_record(actor, environment, idempotency_key, make_record(actor, fingerprint, { status: 0, body: '{}', headers: [] }, now_ms, order.reference, false));
     }
+    // The commit holding the debit and the order. Once it is durable, a later commit that fails (the
+    // disk filled while the order waited for its answer) must not be answered "nothing was changed".
+    const placement = actor.settled();
+    const placed_order = order;
     const answered = provider.instant ? this.wait_for_answer(actor, reference) : this.send(actor, reference);
-    return answered.then((final_order) => this.finish(actor, environment, request_id, idempotency_key, fingerprint, final_order, now_ms));
+    return answered
+      .then((final_order) => this.finish(actor, environment, request_id, idempotency_key, fingerprint, final_order, now_ms))
+      .catch((error: unknown) => this.answer_as_placed(error, placement, request_id, placed_order));
+  }
+
+  /**
+   * A purchase whose answer could not be saved: if its order was saved before, it answers with the
+   * order as saved (processing: the reloaded order is re-queried and ends like any other; a retry with
+   * the idempotency key finds it). If the order itself was not saved, nothing was: the error stands.
+   */
+  private async answer_as_placed(error: unknown, placement: Promise<void> | null, request_id: string, placed_order: OrderRecord): Promise<Reply> {
+    if (!(error instanceof JournalFailure) || placement === null) throw error;
+    const saved = await placement.then(() => true, () => false);
+    if (!saved) throw error;
+    this.deps.log.warn({ reference: placed_order.reference, request_id }, 'the answer of a saved order could not be saved; answered as processing');
+    return this.reply_for(request_id, placed_order);
   }
 
   /** Sends a live order once its debit is durable, then waits (up to 5 s) for an answer. */
