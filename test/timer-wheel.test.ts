@@ -195,3 +195,52 @@ t.test('a timer scheduled from inside a callback fires on a later tick, not in t
   for (let ms = 1; ms <= 40; ms++) h.advance_to(aligned_start_ms + ms);
   t.same(fired, [['outer', 8], ['inner', 16]], 'the inner timer fires 8 ms after the outer one');
 });
+
+// The wheel's cursor moves only when the wheel runs; a timer set while it lags behind the clock must
+// still be placed where the cursor will find it in time.
+t.test('timers set while the cursor lags the clock fire at their time, whatever the distance', async (t) => {
+  // The cursor 37 ticks into a level-1 slot, so that some distances under a full turn of a level reach
+  // the slot the cursor has just passed.
+  const start_ms = aligned_start_ms + 4 * 37;
+  for (const lag_ms of [0, 100, 4 * 64 * 63, 60 * second, 17 * minute]) {
+    const h = harness(t, start_ms);
+    // A far timer keeps the wheel from jumping to the present when the next ones are set.
+    h.wheel.schedule(30 * day, () => {});
+    h.clock.advance(lag_ms);
+    // Every tick around a full turn of level 1 (64² ticks) and of level 2 (64³ ticks) from the cursor.
+    const delays: number[] = [1, 200];
+    for (const turn_ms of [4 * 64 ** 2, 4 * 64 ** 3]) {
+      for (let d = turn_ms - 4 * 80 - lag_ms; d <= turn_ms + 4 * 8 - lag_ms; d += 4) if (d > 0) delays.push(d);
+    }
+    const start = h.clock.now_ms();
+    const late: string[] = [];
+    let fired = 0;
+    for (const delay of delays) {
+      h.wheel.schedule(delay, () => {
+        fired++;
+        const at = h.clock.now_ms() - start;
+        if (at < delay || at > delay + 4) late.push(`${delay} ms fired at ${at} ms`);
+      });
+    }
+    const end = start + Math.max(...delays) + 8;
+    for (let ms = start + 1; ms <= end; ms++) h.advance_to(ms);
+    t.equal(fired, delays.length, `cursor ${lag_ms} ms behind: all ${delays.length} timers fired`);
+    t.same(late.slice(0, 5), [], `cursor ${lag_ms} ms behind: each fired within a tick of its delay (${late.length} did not)`);
+  }
+});
+
+t.test('a timer set long after the wheel last ran fires after its own delay, not after the lag again', async (t) => {
+  const { system_clock } = await import('../src/lib/clock.js');
+  const wheel = new TimerWheel({ clock: system_clock });
+  t.teardown(() => wheel.stop());
+  wheel.schedule(hour, () => {});
+  // The wheel sleeps towards its hour-long timer while the clock moves on.
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  const set_at = Date.now();
+  // The wheel's OS timer does not keep a process alive (the server does); this test's own timer does.
+  const keep_alive = setTimeout(() => {}, 5000);
+  const waited = await new Promise<number>((resolve) => wheel.schedule(50, () => resolve(Date.now() - set_at)));
+  clearTimeout(keep_alive);
+  t.ok(waited >= 50, `not before its delay (${waited} ms)`);
+  t.ok(waited < 300, `about its 50 ms, not the 400 ms the wheel lagged more (${waited} ms)`);
+});

@@ -217,9 +217,11 @@ export class TimerWheel {
       if (due_tick >= this.armed_tick) return;
       clearTimeout(this.os_timer);
     }
-    const ticks = Math.max(1, Math.min(this.next_event_tick(), due_tick) - this.current_tick);
-    this.armed_tick = this.current_tick + ticks;
-    this.os_timer = setTimeout(() => this.on_os_timer(), ticks * this.tick_ms);
+    // The cursor lags the clock between OS timer runs: the delay counts from now, not from the cursor,
+    // or a timer set long after the last run would wait that long again.
+    this.armed_tick = Math.min(this.next_event_tick(), due_tick);
+    const delay_ms = Math.max(1, this.armed_tick * this.tick_ms - this.clock.now_ms());
+    this.os_timer = setTimeout(() => this.on_os_timer(), delay_ms);
     this.os_timer.unref();
   }
 
