@@ -93,6 +93,30 @@ export class Dispatcher implements EngineExtension {
 
   // ---- Scheduling -------------------------------------------------------------------------------
 
+  /**
+   * New deliveries whose commit is not durable yet. LMDB shows a committed transaction to readers
+   * before it is flushed, so the sweep reads them from the queue; delivering one then could announce
+   * an event that a crash before the flush takes back (regression: test/crash/ campaign, an event
+   * received for a credit that the restart did not keep).
+   */
+  private readonly awaiting_commit = new Set<number>();
+
+  /** Schedules new deliveries once the commit that holds them is durable; never if it fails. */
+  start_when_durable(deliveries: DeliveryRecord[], durable: Promise<void>, due_ms: number): void {
+    for (const delivery of deliveries) this.awaiting_commit.add(delivery.id);
+    durable.then(
+      () => {
+        for (const delivery of deliveries) {
+          this.awaiting_commit.delete(delivery.id);
+          this.schedule(delivery.endpoint_id, delivery.id, delivery.account_id, due_ms);
+        }
+      },
+      () => {
+        for (const delivery of deliveries) this.awaiting_commit.delete(delivery.id);
+      },
+    );
+  }
+
   /** Plans an attempt of a pending delivery at due_ms (wall clock, already scaled). */
   schedule(endpoint_id: number, delivery_id: number, account_id: number, due_ms: number): void {
     if (this.stopped || this.in_flight.has(delivery_id)) return;
@@ -334,7 +358,7 @@ export class Dispatcher implements EngineExtension {
     let count = 0;
     for (const { key, value } of this.engine.store.delivery_queue.getRange({})) {
       const delivery_id = key as number;
-      if (this.timers.has(delivery_id) || this.in_flight.has(delivery_id) || this.waiting_ids.has(delivery_id) || this.staged.has(delivery_id)) continue;
+      if (this.timers.has(delivery_id) || this.in_flight.has(delivery_id) || this.waiting_ids.has(delivery_id) || this.staged.has(delivery_id) || this.awaiting_commit.has(delivery_id)) continue;
       const entry = value as QueueEntry;
       this.schedule(entry.endpoint_id, delivery_id, entry.account_id, entry.due_ms);
       count++;

@@ -53,9 +53,8 @@ export class Outbox implements EventSink {
       actor.stage_put(engine.store.delivery_queue, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id, due_ms: now_ms });
       created.push(delivery);
     }
-    // Never deliver what could still be lost: wait for the commit that holds the event.
-    engine.journal.durable().then(() => {
-      for (const delivery of created) this.dispatcher.schedule(delivery.endpoint_id, delivery.id, delivery.account_id, now_ms);
-    }, () => {});
+    // Never deliver what could still be lost: the deliveries start once the commit holding the event
+    // is durable, and until then the dispatcher's sweep must not pick them up from the store either.
+    this.dispatcher.start_when_durable(created, engine.journal.durable(), now_ms);
   }
 }
