@@ -26,6 +26,8 @@ export const attempts_in_flight_max = 256;
 export const endpoint_waiting_max = 10_000;
 /** Response bodies are discarded; receivers should answer quickly (spec section 6). */
 export const attempt_error_length_max = 200;
+/** Deliveries a refill brings back from the store at a time (half a waiting list). */
+export const refill_batch_max = endpoint_waiting_max / 2;
 /** How often the store's queue is swept for deliveries that are due but not in memory. */
 export const sweep_interval_ms = 60_000;
 
@@ -64,7 +66,7 @@ export class Dispatcher implements EngineExtension {
     private readonly signer: SignerPool,
     private readonly options: { allow_private: boolean; timeout_ms: number },
   ) {
-    this.agent = new Agent({ keepAlive: true, maxSockets: endpoint_concurrency_max, maxFreeSockets: endpoint_concurrency_max, scheduling: 'lifo' });
+    this.agent = new Agent({ keepAlive: true, maxSockets: endpoint_concurrency_max, maxFreeSockets: endpoint_concurrency_max, scheduling: 'lifo', noDelay: true });
   }
 
   private get engine(): Engine {
@@ -139,6 +141,9 @@ export class Dispatcher implements EngineExtension {
       if (queue.length < endpoint_waiting_max && !this.waiting_ids.has(delivery_id)) {
         queue.push({ delivery_id, account_id });
         this.waiting_ids.add(delivery_id);
+      } else if (!this.waiting_ids.has(delivery_id)) {
+        // Left in the store's queue; refill() brings it back once the waiting list has room.
+        this.overflowed = true;
       }
       this.waiting.set(endpoint_id, queue);
       return;
@@ -165,6 +170,7 @@ export class Dispatcher implements EngineExtension {
 
   private next_waiting(endpoint_id: number): void {
     const queue = this.waiting.get(endpoint_id);
+    if (this.overflowed && (queue?.length ?? 0) < refill_batch_max) this.schedule_refill();
     if (queue === undefined) return;
     const next = queue.shift();
     if (queue.length === 0) this.waiting.delete(endpoint_id);
@@ -172,6 +178,49 @@ export class Dispatcher implements EngineExtension {
       this.waiting_ids.delete(next.delivery_id);
       this.ready(endpoint_id, next.delivery_id, next.account_id);
     }
+  }
+
+  /** Set when a due delivery found its endpoint's waiting list full and stayed in the store only. */
+  private overflowed = false;
+  /** Where the next refill resumes in the store's queue (delivery ids ascend: oldest first). */
+  private refill_after = -1;
+  private refill_scheduled = false;
+
+  private schedule_refill(): void {
+    if (this.refill_scheduled || this.stopped) return;
+    this.refill_scheduled = true;
+    setImmediate(() => {
+      this.refill_scheduled = false;
+      this.refill();
+    });
+  }
+
+  /**
+   * Brings deliveries left in the store back into memory, oldest first, a bounded number at a time,
+   * as soon as the waiting lists have room: a backlog larger than the lists drains at the receivers'
+   * pace instead of one list's worth per minute-long sweep.
+   */
+  private refill(): void {
+    if (this.stopped) return;
+    this.overflowed = false;
+    let brought = 0;
+    let last = this.refill_after;
+    let reached_end = true;
+    for (const { key, value } of this.engine.store.delivery_queue.getRange({ start: this.refill_after + 1 })) {
+      if (brought >= refill_batch_max) {
+        reached_end = false;
+        break;
+      }
+      const delivery_id = key as number;
+      last = delivery_id;
+      if (this.timers.has(delivery_id) || this.in_flight.has(delivery_id) || this.waiting_ids.has(delivery_id) || this.staged.has(delivery_id) || this.awaiting_commit.has(delivery_id)) continue;
+      const entry = value as QueueEntry;
+      this.schedule(entry.endpoint_id, delivery_id, entry.account_id, entry.due_ms);
+      brought++;
+    }
+    this.refill_after = reached_end ? -1 : last;
+    // More may be left behind: the next slot that frees up asks again.
+    if (!reached_end) this.overflowed = true;
   }
 
   // ---- Attempts ---------------------------------------------------------------------------------
