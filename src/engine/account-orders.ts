@@ -13,9 +13,8 @@ import type { ProviderResult } from '../services/provider.js';
 /** Open orders one account may hold at once (pending or processing): the in-memory bound. */
 export const open_orders_max = 100_000;
 
-export interface NewOrder {
-  environment: Environment;
-  reference: string;
+/** What the reseller asked for, validated and priced. */
+export interface OrderRequest {
   service_type: ServiceType;
   network: string | null;
   disco: string | null;
@@ -27,6 +26,12 @@ export interface NewOrder {
   meter_type: 'prepaid' | 'postpaid' | null;
   amount_kobo: number;
   customer_name: string | null;
+}
+
+/** What the order desk assigns to a request when it places it. */
+export interface OrderPlacement {
+  environment: Environment;
+  reference: string;
   idempotency_key: string | null;
   provider_request_id: string;
 }
@@ -48,10 +53,11 @@ export function stage_order(actor: AccountActor, order: OrderRecord): void {
  * pending, all in one command: 200 concurrent purchases against a wallet that affords 100 deliver
  * exactly 100, because each check and its debit run without interruption.
  */
-export function place_order(actor: AccountActor, input: NewOrder, now_us: number, stage_pending = true): Outcome<OrderRecord> {
+export function place_order(actor: AccountActor, input: OrderRequest, placement: OrderPlacement, now_us: number, stage_pending = true): Outcome<OrderRecord> {
+  const { environment, reference } = placement;
   const now_ms = Math.floor(now_us / 1000);
-  const wallet = actor.wallets[input.environment];
-  const { spent_kobo, limit_kobo } = actor.daily_spend(input.environment, now_ms);
+  const wallet = actor.wallets[environment];
+  const { spent_kobo, limit_kobo } = actor.daily_spend(environment, now_ms);
   if (spent_kobo + input.amount_kobo > limit_kobo) {
     const left = Math.max(0, limit_kobo - spent_kobo);
     return failed(api_error('wallet.limit_exceeded', limit_kobo === 0
@@ -72,11 +78,11 @@ export function place_order(actor: AccountActor, input: NewOrder, now_us: number
   }
   wallet.spend_day_kobo += input.amount_kobo;
   wallet.orders_count += 1;
-  const entry = actor.append_entry(input.environment, 'debit', input.amount_kobo, input.reference, `${input.service_type} ${input.recipient}`, now_us);
+  const entry = actor.append_entry(environment, 'debit', input.amount_kobo, reference, `${input.service_type} ${input.recipient}`, now_us);
   const order: OrderRecord = {
-    reference: input.reference,
+    reference,
     account_id: actor.id,
-    environment: input.environment,
+    environment,
     seq: wallet.orders_count,
     service_type: input.service_type,
     network: input.network,
@@ -102,8 +108,8 @@ export function place_order(actor: AccountActor, input: NewOrder, now_us: number
     failed_us: null,
     reversed_us: null,
     status_history: [{ status: 'pending', at_us: now_us }],
-    idempotency_key: input.idempotency_key,
-    provider_request_id: input.provider_request_id,
+    idempotency_key: placement.idempotency_key,
+    provider_request_id: placement.provider_request_id,
     provider_reference: null,
     spend_day: today,
     requery_count: 0,

@@ -14,7 +14,7 @@ import {
   mark_processing,
   place_order,
   schedule_order_requery,
-  type NewOrder,
+  type OrderRequest,
 } from '../engine/account-orders.js';
 import { make_record, stage_record } from '../engine/idempotency.js';
 import { error_reply, success_reply, type Reply } from '../front/reply.js';
@@ -43,7 +43,7 @@ const messages = {
 } as const;
 
 /** What a validated purchase request asks for; the desk adds reference and request id. */
-export type PurchaseOrder = Omit<NewOrder, 'reference' | 'provider_request_id' | 'environment' | 'idempotency_key'>;
+export type PurchaseOrder = OrderRequest;
 
 let cached_minute = -1;
 let cached_minute_text = '';
@@ -121,23 +121,7 @@ export class OrderDesk implements EngineExtension {
     const now_ms = this.deps.clock.now_ms();
     const now_us = this.deps.clock.now_us();
     const reference = this.new_reference(now_ms);
-    const placed = place_order(actor, {
-      environment,
-      reference,
-      service_type: input.service_type,
-      network: input.network,
-      disco: input.disco,
-      provider: input.provider,
-      recipient: input.recipient,
-      plan_code: input.plan_code,
-      plan: input.plan,
-      package_code: input.package_code,
-      meter_type: input.meter_type,
-      amount_kobo: input.amount_kobo,
-      customer_name: input.customer_name,
-      idempotency_key,
-      provider_request_id: provider_request_id(now_ms),
-    }, now_us, !provider.instant);
+    const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(now_ms) }, now_us, !provider.instant);
     if (!placed.ok) {
       this.fresh_references.delete(reference);
       return error_reply(request_id, placed.error);
