@@ -202,15 +202,21 @@ export class Dispatcher implements EngineExtension {
    */
   private refill(): void {
     if (this.stopped) return;
-    this.overflowed = false;
+    const { last, reached_end } = this.bring_back(this.refill_after, refill_batch_max);
+    this.refill_after = reached_end ? -1 : last;
+    // More may be left behind: the next slot that frees up asks again.
+    this.overflowed = !reached_end;
+  }
+
+  /**
+   * Schedules pending deliveries of the store's queue that are not in memory, in id order after
+   * start_after, at most limit of them. The sweep (all of them) and refill (a batch) share it.
+   */
+  private bring_back(start_after: number, limit: number): { brought: number; last: number; reached_end: boolean } {
     let brought = 0;
-    let last = this.refill_after;
-    let reached_end = true;
-    for (const { key, value } of this.engine.store.delivery_queue.getRange({ start: this.refill_after + 1 })) {
-      if (brought >= refill_batch_max) {
-        reached_end = false;
-        break;
-      }
+    let last = start_after;
+    for (const { key, value } of this.engine.store.delivery_queue.getRange({ start: start_after + 1 })) {
+      if (brought >= limit) return { brought, last, reached_end: false };
       const delivery_id = key as number;
       last = delivery_id;
       if (this.timers.has(delivery_id) || this.in_flight.has(delivery_id) || this.waiting_ids.has(delivery_id) || this.staged.has(delivery_id) || this.awaiting_commit.has(delivery_id)) continue;
@@ -218,9 +224,7 @@ export class Dispatcher implements EngineExtension {
       this.schedule(entry.endpoint_id, delivery_id, entry.account_id, entry.due_ms);
       brought++;
     }
-    this.refill_after = reached_end ? -1 : last;
-    // More may be left behind: the next slot that frees up asks again.
-    if (!reached_end) this.overflowed = true;
+    return { brought, last, reached_end: true };
   }
 
   // ---- Attempts ---------------------------------------------------------------------------------
@@ -404,15 +408,7 @@ export class Dispatcher implements EngineExtension {
 
   /** Schedules every pending delivery of the store that is not already in memory. */
   private sweep(): number {
-    let count = 0;
-    for (const { key, value } of this.engine.store.delivery_queue.getRange({})) {
-      const delivery_id = key as number;
-      if (this.timers.has(delivery_id) || this.in_flight.has(delivery_id) || this.waiting_ids.has(delivery_id) || this.staged.has(delivery_id) || this.awaiting_commit.has(delivery_id)) continue;
-      const entry = value as QueueEntry;
-      this.schedule(entry.endpoint_id, delivery_id, entry.account_id, entry.due_ms);
-      count++;
-    }
-    return count;
+    return this.bring_back(-1, Number.POSITIVE_INFINITY).brought;
   }
 
   reloaded(actor: AccountActor): void {
