@@ -57,6 +57,13 @@ export interface AccountTally {
   in_flight: number;
 }
 
+/** The reads of the mix that need nothing but the account's key. */
+const read_paths = {
+  wallet_read: '/v1/wallet',
+  order_list: '/v1/transactions?per_page=20',
+  wallet_history: '/v1/wallet/transactions?per_page=20',
+} as const;
+
 /** Purchases of the sandbox's delayed numbers wait the full 5 s for the provider, by design. */
 const waits_by_design = new Set<MixKind>(['airtime_delayed_delivered', 'airtime_delayed_failed']);
 
@@ -183,20 +190,10 @@ export class SoakMix {
             break;
           }
           case 'wallet_read':
-            request.method = 'GET';
-            request.path = '/v1/wallet';
-            request.headers = { authorization };
-            request.body = undefined;
-            break;
           case 'order_list':
-            request.method = 'GET';
-            request.path = '/v1/transactions?per_page=20';
-            request.headers = { authorization };
-            request.body = undefined;
-            break;
           case 'wallet_history':
             request.method = 'GET';
-            request.path = '/v1/wallet/transactions?per_page=20';
+            request.path = read_paths[kind];
             request.headers = { authorization };
             request.body = undefined;
             break;
