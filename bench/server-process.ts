@@ -2,7 +2,7 @@
 // load generator, exactly as it would on a single box: either the production build of billvend
 // (`node dist/cli.js serve`) on a fresh temp store, or the bare uWebSockets.js baseline.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -52,7 +52,8 @@ export class ServerProcess {
   async start(): Promise<void> {
     live.add(this);
     const { script, args, env, readiness_url } = await this.plan();
-    const node_flags: string[] = [];
+    // BENCH_NODE_FLAGS: extra V8/Node flags for billvend only, to try a setting without a rebuild.
+    const node_flags: string[] = this.target === 'billvend' ? (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '') : [];
     if (this.options.cpu_profile_path !== null) {
       const profile = resolve(this.options.cpu_profile_path);
       mkdirSync(dirname(profile), { recursive: true });
@@ -131,6 +132,7 @@ export class ServerProcess {
       clearTimeout(timer);
     }
     this.child = null;
+    if (process.env.BENCH_KEEP_LOG) copyFileSync(this.log_path, process.env.BENCH_KEEP_LOG);
     rmSync(this.temp_dir, { recursive: true, force: true });
     live.delete(this);
     return status;
