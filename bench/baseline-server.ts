@@ -1,5 +1,6 @@
 // The yardstick of every bench (style.md "Benchmarks"): a bare uWebSockets.js server answering the
-// routes the scenarios call with fixed JSON bodies the size of billvend's answers. It does what any
+// routes the scenarios call with fixed JSON bodies the size of billvend's answers, under the same
+// response headers. It does what any
 // uWS server must do (attach onAborted, read and copy the POST body with onData before answering,
 // cork the write) and nothing else: no routing table, auth, validation, journal or logging. The
 // ratio of a scenario to it is the share of the machine's HTTP capacity billvend keeps.
@@ -40,9 +41,30 @@ const transaction_body = JSON.stringify({
 const not_found_body = JSON.stringify({ success: false, error: { code: 'route.not_found', message: 'No such route.' }, request_id });
 const too_large_body = JSON.stringify({ success: false, error: { code: 'request.too_large', message: 'Body over 16 KiB.' }, request_id });
 
+/**
+ * The headers every billvend API answer carries (security headers, X-Request-Id, the rate-limit
+ * trio), with fixed values of the same length, written as one block the way billvend writes them.
+ * The load generator parses every header of every answer: with only a Content-Type here, the ratio
+ * would charge billvend for the client's work of reading the headers the spec asks for.
+ */
+const header_block = [
+  'application/json; charset=utf-8',
+  'X-Content-Type-Options: nosniff',
+  'X-Frame-Options: DENY',
+  'Referrer-Policy: no-referrer',
+  'Cache-Control: no-store',
+  "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
+  'Strict-Transport-Security: max-age=31536000; includeSubDomains',
+  'Cross-Origin-Resource-Policy: same-site',
+  `X-Request-Id: ${request_id}`,
+  'X-RateLimit-Limit: 1000000',
+  'X-RateLimit-Remaining: 999999',
+  'X-RateLimit-Reset: 1795325745',
+].join('\r\n');
+
 function reply(res: uWS.HttpResponse, status: string, body: string, close_connection = false): void {
   res.cork(() => {
-    res.writeStatus(status).writeHeader('Content-Type', 'application/json; charset=utf-8').end(body, close_connection);
+    res.writeStatus(status).writeHeader('Content-Type', header_block).end(body, close_connection);
   });
 }
 
