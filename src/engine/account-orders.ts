@@ -34,6 +34,8 @@ export interface OrderPlacement {
   reference: string;
   idempotency_key: string | null;
   provider_request_id: string;
+  /** Whether the reference needs the order_refs index (a random one: see services/references.ts). */
+  indexed: boolean;
 }
 
 export function stage_order(actor: AccountActor, order: OrderRecord): void {
@@ -116,7 +118,7 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
     next_requery_ms: 0,
     needs_review: false,
   };
-  actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);
+  if (placement.indexed) actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);
   // An order paid in the same command (the sandbox) is written once, as it ends up; the caller stages it.
   if (stage_pending) stage_order(actor, order);
   actor.engine.emit(actor, order.environment, 'wallet.debited', { entry, order });

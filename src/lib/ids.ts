@@ -9,7 +9,7 @@ const random_pool_bytes_max = 8192;
 const random_pool = Buffer.allocUnsafe(random_pool_bytes_max);
 let random_pool_offset = random_pool_bytes_max;
 
-function random_byte(): number {
+export function random_byte(): number {
   if (random_pool_offset === random_pool_bytes_max) {
     randomFillSync(random_pool);
     random_pool_offset = 0;
@@ -69,11 +69,6 @@ export function new_webhook_secret(): string {
 
 export function new_event_id(): string {
   return 'evt_' + random_base62(24);
-}
-
-/** Reference body: the caller checks it against the store, so that a reference is unique forever. */
-export function new_reference(yyyymmdd: string): string {
-  return `BV-${yyyymmdd}-${random_crockford(12)}`;
 }
 
 export const reference_pattern = /^BV-\d{8}-[0-9A-HJKMNP-TV-Z]{12}$/;

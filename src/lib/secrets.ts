@@ -8,6 +8,7 @@ import {
   createCipheriv,
   createDecipheriv,
   createHash,
+  createHmac,
   hash,
   randomBytes,
   scrypt as scrypt_callback,
@@ -61,6 +62,11 @@ export async function verify_secret(secret: string, stored: string): Promise<boo
 export class SecretBox {
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('assertion failed: master key must be 32 bytes');
+  }
+
+  /** A key for another purpose, derived from the master key (HMAC-SHA256 of the purpose). */
+  derive(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(purpose).digest();
   }
 
   seal(plain: string): string {

@@ -19,7 +19,8 @@ import {
 import { make_record, stage_record } from '../engine/idempotency.js';
 import { error_reply, success_reply, type Reply } from '../front/reply.js';
 import { api_error, type ApiError } from '../errors.js';
-import { new_reference, random_text } from '../lib/ids.js';
+import { random_text } from '../lib/ids.js';
+import { random_reference_code, ReferenceCodec } from './references.js';
 import { utc_yyyymmdd } from '../lib/time-format.js';
 import { JournalFailure } from '../journal/journal.js';
 import { is_final, purchase_result_view, type OrderRecord } from './order.js';
@@ -61,8 +62,14 @@ function provider_request_id(now_ms: number): string {
 export class OrderDesk implements EngineExtension {
   private readonly waiters = new Map<string, Set<(order: OrderRecord) => void>>();
   private readonly requery_timers = new Map<string, TimerHandle>();
-  /** References handed out but maybe not yet committed: uniqueness must hold before the commit. */
+  /** Random references handed out but maybe not yet committed: uniqueness must hold before the commit. */
   private readonly fresh_references = new Set<string>();
+  private readonly codec: ReferenceCodec;
+  /**
+   * Whether the store holds indexed references (random ones, or any order from before references
+   * named their place): a new constructed reference is then checked against them too.
+   */
+  private readonly index_in_use: boolean;
   /** Orders that became final in a commit that may not be durable yet: the store lags behind them. */
   private readonly recently_final = new Map<string, OrderRecord>();
 
@@ -70,6 +77,8 @@ export class OrderDesk implements EngineExtension {
     private readonly deps: Deps,
     readonly providers: Record<Environment, Provider>,
   ) {
+    this.codec = new ReferenceCodec(deps.engine.secret_box.derive('billvend order references'));
+    this.index_in_use = deps.engine.store.order_refs.getKeysCount({ limit: 1 }) > 0;
     for (const provider of Object.values(providers)) {
       provider.on_update((order, result) => this.on_provider_update(order, result));
     }
@@ -97,14 +106,22 @@ export class OrderDesk implements EngineExtension {
     list.push(reference);
   }
 
-  /** A reference unique forever: random, checked against the store and the uncommitted ones. */
-  new_reference(now_ms: number): string {
+  /**
+   * A reference unique forever for the next order of this wallet: its place in the store, permuted
+   * (services/references.ts); else random, checked against the index and the uncommitted ones.
+   */
+  private new_reference(actor: AccountActor, environment: Environment, now_ms: number): { reference: string; indexed: boolean; seq: number | null } {
     const day = utc_yyyymmdd(now_ms);
+    const place = { account_id: actor.id, environment, seq: actor.wallets[environment].orders_count + 1 };
+    if (ReferenceCodec.fits(place)) {
+      const reference = `BV-${day}-${this.codec.encode(place)}`;
+      if (!this.index_in_use || this.engine.store.order_refs.get(reference) === undefined) return { reference, indexed: false, seq: place.seq };
+    }
     for (;;) {
-      const reference = new_reference(day);
+      const reference = `BV-${day}-${random_reference_code()}`;
       if (this.fresh_references.has(reference) || this.engine.store.order_refs.get(reference) !== undefined) continue;
       this.fresh_references.add(reference);
-      return reference;
+      return { reference, indexed: true, seq: null };
     }
   }
 
@@ -120,14 +137,15 @@ export class OrderDesk implements EngineExtension {
     if (down !== null) return provider_unavailable(request_id, down.retry_after_s);
     const now_ms = this.deps.clock.now_ms();
     const now_us = this.deps.clock.now_us();
-    const reference = this.new_reference(now_ms);
-    const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(now_ms) }, now_us, !provider.instant);
+    const { reference, indexed, seq } = this.new_reference(actor, environment, now_ms);
+    const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(now_ms), indexed }, now_us, !provider.instant);
     if (!placed.ok) {
-      this.fresh_references.delete(reference);
+      if (indexed) this.fresh_references.delete(reference);
       return error_reply(request_id, placed.error);
     }
-    // Staged now: the reference stays reserved until the batch holding its order is durable.
-    this.forget_when_durable(reference);
+    if (seq !== null && placed.value.seq !== seq) throw new Error(`assertion failed: order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
+    // Staged now: a random reference stays reserved until the batch holding its order is durable.
+    if (indexed) this.forget_when_durable(reference);
     let order = placed.value;
     if (provider.instant) {
       // Nothing leaves the process: pay in the same command, one commit for the debit and the
@@ -387,6 +405,15 @@ export class OrderDesk implements EngineExtension {
   find(reference: string): OrderRecord | null {
     const recent = this.recently_final.get(reference);
     if (recent !== undefined) return recent;
+    const place = reference.length === 24 ? this.codec.decode(reference.slice(12)) : null;
+    if (place !== null) {
+      const open = this.engine.accounts.get(place.account_id)?.open_orders.get(reference);
+      if (open !== undefined) return open;
+      const stored = this.engine.store.orders.get([place.account_id, place.environment, place.seq]) as OrderRecord | undefined;
+      if (stored !== undefined && stored.reference === reference) return stored;
+      // Only an indexed reference that happens to decode to a place can still be found.
+      if (!this.index_in_use) return null;
+    }
     const location = this.engine.store.order_refs.get(reference) as [number, Environment, number] | undefined;
     if (location === undefined) return null;
     const open = this.engine.accounts.get(location[0])?.open_orders.get(reference);

@@ -2,14 +2,15 @@
 // proves the store's internal invariants and that every acknowledged operation is in it exactly once.
 // It is independent of billvend's engine: it opens the store with lmdb directly, with the database
 // names and key shapes of src/journal/store.ts written out again here, and it imports record types
-// only. Nothing of the engine's own checks (assert_*) is reused.
+// and the reference codec only (a reference names its order's place; test/references.test.ts proves
+// the codec on its own). Nothing of the engine's own checks (assert_*) is reused.
 //
 // Which state it reads: the server restarts with LMDB_RESTORE=safe, which rolls the store back to its
 // last *flushed* commit (as after a power cut), not the last commit the dead process made. To judge
 // exactly the state the restarted server will recover, the checker copies data.mdb to a private
 // folder and opens that copy with the same safe restore; the server's own store is only ever read.
 import { open } from 'lmdb';
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ import type { AccountRecord, IdempotencyRecord, KeyRecord, WalletEntry, WalletRe
 import type { OrderRecord } from '../../src/services/order.js';
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../../src/webhooks/records.js';
 import type { FakeUpstream } from '../helpers/fake-upstream.js';
+import { ReferenceCodec } from '../../src/services/references.js';
+import { SecretBox } from '../../src/lib/secrets.js';
 import { acked_reference, final_status_of, local_recipient, rememberable, type Environment, type Model, type Op } from './model.js';
 
 /** The databases of src/journal/store.ts. */
@@ -56,6 +59,8 @@ interface Snapshot {
   orders: Map<string, { seq: number; order: OrderRecord }[]>;
   order_keys_bad: string[];
   order_refs: Map<string, Location>;
+  /** Reads the place out of a reference (the store's master key, from DATA_DIR/master.key). */
+  codec: ReferenceCodec;
   open_orders: Map<string, Location>;
   endpoints: Map<number, EndpointRecord>;
   events: Map<string, EventSummary>;
@@ -100,6 +105,7 @@ export async function read_snapshot(data_dir: string): Promise<Snapshot> {
         orders: new Map(),
         order_keys_bad: [],
         order_refs: new Map(),
+        codec: new ReferenceCodec(new SecretBox(Buffer.from(readFileSync(join(data_dir, 'master.key'), 'utf8').trim(), 'base64')).derive('billvend order references')),
         open_orders: new Map(),
         endpoints: new Map(),
         events: new Map(),
@@ -312,9 +318,12 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if (!Number.isSafeInteger(order.amount_kobo) || order.amount_kobo <= 0) v.push(`${at}: amount ${order.amount_kobo}`);
       if (order.status === 'delivered' && order.delivered_us === null) v.push(`${at}: delivered without delivered_at`);
       if (order.status === 'failed' && (order.failed_us === null || order.reversed_us === null)) v.push(`${at}: failed without failed_at / reversed_at`);
-      const location = snapshot.order_refs.get(order.reference);
+      // Found by its reference: either the reference names this place, or the index does.
+      const indexed = snapshot.order_refs.get(order.reference);
+      const named = snapshot.codec.decode(order.reference.slice(12));
+      const location = indexed ?? (named === null ? undefined : [named.account_id, named.environment, named.seq]);
       if (location === undefined || location[0] !== wallet.account_id || location[1] !== wallet.environment || location[2] !== seq) {
-        v.push(`${at}: order_refs says ${JSON.stringify(location)}`);
+        v.push(`${at}: ${indexed !== undefined ? 'order_refs says' : 'the reference names'} ${JSON.stringify(location)}`);
       }
       const open_location = snapshot.open_orders.get(order.reference);
       const open = order.status === 'pending' || order.status === 'processing';
