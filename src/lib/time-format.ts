@@ -2,11 +2,21 @@
 // 2026-11-21T10:15:30.123456Z. The KYC daily limit uses the Africa/Lagos calendar day (decisions.md);
 // Lagos is UTC+1 all year with no daylight saving, so the day is computed with integer arithmetic.
 
+let cached_second = Number.NaN;
+/** "2026-11-21T10:15:30." of cached_second. */
+let cached_second_text = '';
+
+/**
+ * The date and time up to the second come from Date.toISOString once per second (a purchase and its
+ * webhooks format several timestamps, mostly within the same second); the fraction is digits.
+ */
 export function iso_us(epoch_us: number): string {
-  const ms = Math.floor(epoch_us / 1000);
-  const micro = epoch_us - ms * 1000;
-  const base = new Date(ms).toISOString(); // 2026-11-21T10:15:30.123Z
-  return base.slice(0, 23) + String(micro).padStart(3, '0') + 'Z';
+  const second = Math.floor(epoch_us / 1_000_000);
+  if (second !== cached_second) {
+    cached_second = second;
+    cached_second_text = new Date(second * 1000).toISOString().slice(0, 20); // 2026-11-21T10:15:30.
+  }
+  return cached_second_text + String(epoch_us - second * 1_000_000).padStart(6, '0') + 'Z';
 }
 
 export function iso_ms(epoch_ms: number): string {
