@@ -28,6 +28,8 @@ export const endpoint_waiting_max = 10_000;
 export const attempt_error_length_max = 200;
 /** Deliveries a refill brings back from the store at a time (half a waiting list). */
 export const refill_batch_max = endpoint_waiting_max / 2;
+/** New deliveries kept in memory with their event until their first attempt (else read from the store). */
+export const known_deliveries_max = 20_000;
 /** How often the store's queue is swept for deliveries that are due but not in memory. */
 export const sweep_interval_ms = 60_000;
 
@@ -73,8 +75,17 @@ export class Dispatcher implements EngineExtension {
     return this.deps.engine;
   }
 
+  /**
+   * New deliveries as their durable commit wrote them, with their event, until their first attempt
+   * ends: an attempt then reads neither from the store (three reads and decodes per delivery). Any
+   * change to a delivery (stage) drops its entry, so an entry is always what the store holds.
+   */
+  private readonly known = new Map<number, { delivery: DeliveryRecord; event: EventRecord }>();
+
   private read(endpoint_id: number, delivery_id: number): DeliveryRecord | undefined {
-    return this.staged.get(delivery_id) ?? (this.engine.store.deliveries.get([endpoint_id, delivery_id]) as DeliveryRecord | undefined);
+    return this.staged.get(delivery_id)
+      ?? this.known.get(delivery_id)?.delivery
+      ?? (this.engine.store.deliveries.get([endpoint_id, delivery_id]) as DeliveryRecord | undefined);
   }
 
   private remember_staged(delivery: DeliveryRecord): void {
@@ -104,12 +115,13 @@ export class Dispatcher implements EngineExtension {
   private readonly awaiting_commit = new Set<number>();
 
   /** Schedules new deliveries once the commit that holds them is durable; never if it fails. */
-  start_when_durable(deliveries: DeliveryRecord[], durable: Promise<void>, due_ms: number): void {
+  start_when_durable(deliveries: DeliveryRecord[], event: EventRecord, durable: Promise<void>, due_ms: number): void {
     for (const delivery of deliveries) this.awaiting_commit.add(delivery.id);
     durable.then(
       () => {
         for (const delivery of deliveries) {
           this.awaiting_commit.delete(delivery.id);
+          if (this.known.size < known_deliveries_max && !this.stopped) this.known.set(delivery.id, { delivery, event });
           this.schedule(delivery.endpoint_id, delivery.id, delivery.account_id, due_ms);
         }
       },
@@ -159,6 +171,7 @@ export class Dispatcher implements EngineExtension {
     this.attempt(endpoint_id, delivery_id, account_id)
       .catch((error) => this.deps.log.error({ err: error, delivery_id }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
+        this.known.delete(delivery_id);
         this.in_flight.delete(delivery_id);
         this.total_in_flight--;
         const left = (this.endpoint_in_flight.get(endpoint_id) ?? 1) - 1;
@@ -239,7 +252,7 @@ export class Dispatcher implements EngineExtension {
       this.settle(actor, { ...delivery, status: 'cancelled', next_attempt_ms: 0, updated_us: this.deps.clock.now_us() });
       return;
     }
-    const event = store.events.get(delivery.event_id) as EventRecord | undefined;
+    const event = this.known.get(delivery_id)?.event ?? (store.events.get(delivery.event_id) as EventRecord | undefined);
     if (event === undefined) throw new Error(`assertion failed: delivery ${delivery_id} has no event ${delivery.event_id}`);
     const started = performance.now();
     const at_us = this.deps.clock.now_us();
@@ -348,6 +361,7 @@ export class Dispatcher implements EngineExtension {
 
   private stage(actor: AccountActor, delivery: DeliveryRecord): void {
     const store = this.engine.store;
+    this.known.delete(delivery.id);
     actor.stage_put(store.deliveries, [delivery.endpoint_id, delivery.id], delivery);
     this.remember_staged(delivery);
     if (delivery.status === 'pending') {
@@ -423,6 +437,7 @@ export class Dispatcher implements EngineExtension {
     this.stopped = true;
     for (const timer of this.timers.values()) timer.cancel();
     this.timers.clear();
+    this.known.clear();
     this.agent.destroy();
   }
 }

@@ -55,6 +55,6 @@ export class Outbox implements EventSink {
     }
     // Never deliver what could still be lost: the deliveries start once the commit holding the event
     // is durable, and until then the dispatcher's sweep must not pick them up from the store either.
-    this.dispatcher.start_when_durable(created, engine.journal.durable(), now_ms);
+    this.dispatcher.start_when_durable(created, event, engine.journal.durable(), now_ms);
   }
 }
