@@ -50,6 +50,9 @@ export class WebhookReceiver {
   /** Answers for the next requests, in order; when empty, `otherwise` applies. */
   script: Behaviour[] = [];
   otherwise: Behaviour = 200;
+  /** While set, requests wait unanswered until release() (then get their behaviour). */
+  holding = false;
+  private held: (() => void)[] = [];
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   private waiters: (() => void)[] = [];
@@ -82,12 +85,13 @@ export class WebhookReceiver {
           req.socket.destroy();
           return;
         }
-        // The sample receivers answer 400 on a bad signature (spec section 6).
-        if (!service_signature_ok) {
-          res.writeHead(400).end('bad signature');
-          return;
-        }
-        res.writeHead(behaviour, { 'content-type': 'text/plain' }).end('ok');
+        const answer = () => {
+          // The sample receivers answer 400 on a bad signature (spec section 6).
+          if (!service_signature_ok) res.writeHead(400).end('bad signature');
+          else res.writeHead(behaviour, { 'content-type': 'text/plain' }).end('ok');
+        };
+        if (this.holding) this.held.push(answer);
+        else answer();
       });
     });
     this.server.on('secureConnection', (socket) => {
@@ -113,6 +117,12 @@ export class WebhookReceiver {
       });
     }
     return this.received;
+  }
+
+  /** Stops holding and answers every held request. */
+  release(): void {
+    this.holding = false;
+    for (const answer of this.held.splice(0)) answer();
   }
 
   events(kind?: string): Received[] {
