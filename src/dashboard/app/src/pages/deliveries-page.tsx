@@ -2,7 +2,8 @@
 // status code, how long it took, and the error when there was no answer. A replay starts a new
 // series of attempts; the page refreshes itself while a delivery is still pending.
 import { useState } from 'preact/hooks';
-import { ApiError, call, type Delivery, type Environment, type Pagination, type WebhookEndpoint } from '../api.js';
+import { call, type Delivery, type Environment, type Pagination, type WebhookEndpoint } from '../api.js';
+import { use_action } from '../use-action.js';
 import { use_api } from '../use-api.js';
 import { lagos_attempt_time, lagos_time, lagos_time_seconds } from '../format.js';
 import { EmptyState, ErrorBanner, Loading, Notice } from '../components/feedback.js';
@@ -25,20 +26,11 @@ function moving(list: DeliveryList): boolean {
 const pending_refresh_ms = 3000;
 
 function DeliveryCard({ delivery, environment, on_replayed }: { delivery: Delivery; environment: Environment; on_replayed: (message: string) => void }) {
-  const [busy, set_busy] = useState(false);
-  const [error, set_error] = useState<ApiError | null>(null);
-  const replay = async () => {
-    set_busy(true);
-    set_error(null);
-    try {
-      const { message } = await call('POST', `/webhooks/${delivery.endpoint_id}/deliveries/${delivery.id}/replay`, { environment });
-      on_replayed(message || 'Replay scheduled.');
-    } catch (failure) {
-      set_error(failure as ApiError);
-    } finally {
-      set_busy(false);
-    }
-  };
+  const { busy, error, run } = use_action();
+  const replay = () => run(async () => {
+    const { message } = await call('POST', `/webhooks/${delivery.endpoint_id}/deliveries/${delivery.id}/replay`, { environment });
+    on_replayed(message || 'Replay scheduled.');
+  });
   return (
     <article class="card delivery" data-delivery-id={delivery.id} data-status={delivery.status}>
       <div class="card-header">

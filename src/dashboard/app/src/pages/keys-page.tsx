@@ -2,7 +2,8 @@
 // is shown once, with a copy button, and is gone when the panel closes; revoking asks first, because
 // every application using the key stops working at once (401 auth.key_not_found).
 import { useState } from 'preact/hooks';
-import { ApiError, call, type ApiKey, type CreatedKey, type Environment, type Scope } from '../api.js';
+import { call, type ApiKey, type CreatedKey, type Environment, type Scope } from '../api.js';
+import { use_action } from '../use-action.js';
 import { use_api } from '../use-api.js';
 import { lagos_time, time_ago } from '../format.js';
 import { EmptyState, ErrorBanner, Loading, Notice } from '../components/feedback.js';
@@ -36,15 +37,12 @@ function CreateKeyForm({ environment, on_created }: { environment: Environment; 
   const [scopes, set_scopes] = useState<Scope[]>(['services:purchase', 'transactions:read', 'wallet:read']);
   const [allowlist, set_allowlist] = useState('');
   const [expires, set_expires] = useState('');
-  const [busy, set_busy] = useState(false);
-  const [error, set_error] = useState<ApiError | null>(null);
+  const { busy, error, run } = use_action();
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    set_busy(true);
-    set_error(null);
     const ip_allowlist = allowlist.split(/[\s,]+/).map((entry) => entry.trim()).filter(Boolean);
-    try {
+    return run(async () => {
       const { data } = await call<CreatedKey>('POST', '/keys', {
         environment: side,
         body: {
@@ -59,11 +57,7 @@ function CreateKeyForm({ environment, on_created }: { environment: Environment; 
       set_allowlist('');
       set_expires('');
       on_created(data);
-    } catch (failure) {
-      set_error(failure as ApiError);
-    } finally {
-      set_busy(false);
-    }
+    });
   };
 
   const toggle = (scope: Scope) => set_scopes(scopes.includes(scope) ? scopes.filter((s) => s !== scope) : [...scopes, scope]);

@@ -3,6 +3,7 @@
 // lock as wrong PINs on purchases; wrong passwords towards the sign-in lock.
 import { useState } from 'preact/hooks';
 import { ApiError, call, type Environment, type Overview } from '../api.js';
+import { use_action } from '../use-action.js';
 import { use_api } from '../use-api.js';
 import { ErrorBanner, Loading, Notice } from '../components/feedback.js';
 import { PageHeader } from '../components/layout.js';
@@ -37,8 +38,7 @@ export function PinPage({ environment }: { environment: Environment }) {
   const [method, set_method] = useState<'pin' | 'password'>('pin');
   const [current_pin, set_current_pin] = useState('');
   const [password, set_password] = useState('');
-  const [busy, set_busy] = useState(false);
-  const [error, set_error] = useState<ApiError | null>(null);
+  const { busy, error, set_error, run } = use_action();
   const [saved, set_saved] = useState('');
 
   const verify_with = pin_set ? method : 'password';
@@ -52,25 +52,24 @@ export function PinPage({ environment }: { environment: Environment }) {
       set_error(new ApiError(0, 'validation.failed', 'Type the same 5-digit PIN twice.'));
       return;
     }
-    set_busy(true);
-    try {
-      const { message } = await call<{ pin_set: boolean }>('POST', '/pin', {
-        environment,
-        body: verify_with === 'pin' ? { new_pin, current_pin } : { new_pin, password },
-      });
-      set_saved(message || 'Transaction PIN saved.');
-      set_new_pin('');
-      set_repeat_pin('');
-      set_current_pin('');
-      set_password('');
-      overview.reload();
-    } catch (failure) {
-      set_error(failure as ApiError);
-      set_current_pin('');
-      set_password('');
-    } finally {
-      set_busy(false);
-    }
+    await run(async () => {
+      try {
+        const { message } = await call<{ pin_set: boolean }>('POST', '/pin', {
+          environment,
+          body: verify_with === 'pin' ? { new_pin, current_pin } : { new_pin, password },
+        });
+        set_saved(message || 'Transaction PIN saved.');
+        set_new_pin('');
+        set_repeat_pin('');
+        set_current_pin('');
+        set_password('');
+        overview.reload();
+      } catch (failure) {
+        set_current_pin('');
+        set_password('');
+        throw failure;
+      }
+    });
   };
 
   return (

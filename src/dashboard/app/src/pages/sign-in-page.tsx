@@ -1,27 +1,26 @@
 // Sign-in with the email and password the operator set. Wrong passwords count towards the lock
 // (5 in a row lock sign-in for 15 minutes); the server's message says how long the lock lasts.
 import { useState } from 'preact/hooks';
-import { ApiError, call, type Session } from '../api.js';
+import { call, type Session } from '../api.js';
+import { use_action } from '../use-action.js';
 import { ErrorBanner, Notice } from '../components/feedback.js';
 
 export function SignInPage({ expired, on_signed_in }: { expired: boolean; on_signed_in: (session: Session) => void }) {
   const [email, set_email] = useState('');
   const [password, set_password] = useState('');
-  const [busy, set_busy] = useState(false);
-  const [error, set_error] = useState<ApiError | null>(null);
+  const { busy, error, run } = use_action();
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    set_busy(true);
-    set_error(null);
-    try {
-      const { data } = await call<Session>('POST', '/session', { body: { email: email.trim(), password } });
-      on_signed_in(data);
-    } catch (failure) {
-      set_error(failure instanceof ApiError ? failure : new ApiError(0, 'internal.error', String(failure)));
-      set_password('');
-      set_busy(false);
-    }
+    return run(async () => {
+      try {
+        const { data } = await call<Session>('POST', '/session', { body: { email: email.trim(), password } });
+        on_signed_in(data);
+      } catch (failure) {
+        set_password('');
+        throw failure;
+      }
+    });
   };
 
   return (

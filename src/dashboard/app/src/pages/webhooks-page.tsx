@@ -1,7 +1,8 @@
 // Webhook endpoints of one side (at most 10), each with its own secret shown once; dead deliveries
 // of the side with a replay button (spec section 6: "can be replayed manually from the dashboard").
 import { useState } from 'preact/hooks';
-import { ApiError, call, event_kinds, type CreatedWebhook, type Delivery, type Environment, type EventKind, type WebhookEndpoint } from '../api.js';
+import { call, event_kinds, type CreatedWebhook, type Delivery, type Environment, type EventKind, type WebhookEndpoint } from '../api.js';
+import { use_action } from '../use-action.js';
 import { use_api } from '../use-api.js';
 import { lagos_attempt_time, lagos_time } from '../format.js';
 import { EmptyState, ErrorBanner, Loading, Notice } from '../components/feedback.js';
@@ -17,14 +18,11 @@ function RegisterForm({ environment, on_created }: { environment: Environment; o
   const [url, set_url] = useState('');
   const [events, set_events] = useState<EventKind[]>([...event_kinds]);
   const [description, set_description] = useState('');
-  const [busy, set_busy] = useState(false);
-  const [error, set_error] = useState<ApiError | null>(null);
+  const { busy, error, run } = use_action();
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    set_busy(true);
-    set_error(null);
-    try {
+    return run(async () => {
       const { data } = await call<CreatedWebhook>('POST', '/webhooks', {
         environment,
         body: { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) },
@@ -33,11 +31,7 @@ function RegisterForm({ environment, on_created }: { environment: Environment; o
       set_description('');
       set_events([...event_kinds]);
       on_created(data);
-    } catch (failure) {
-      set_error(failure as ApiError);
-    } finally {
-      set_busy(false);
-    }
+    });
   };
 
   const toggle = (kind: EventKind) => set_events(events.includes(kind) ? events.filter((k) => k !== kind) : [...events, kind]);
@@ -75,24 +69,21 @@ function RegisterForm({ environment, on_created }: { environment: Environment; o
 
 function DeadDeliveries({ environment, endpoints }: { environment: Environment; endpoints: WebhookEndpoint[] }) {
   const dead = use_api<{ deliveries: Delivery[] }>('/webhooks-dead', { environment });
+  /** Which delivery's replay is running: its button says so. */
   const [replaying, set_replaying] = useState<number | null>(null);
-  const [error, set_error] = useState<ApiError | null>(null);
+  const { error, run } = use_action();
   const [notice, set_notice] = useState('');
   const url_of = (id: number) => endpoints.find((e) => e.id === id)?.url ?? `endpoint ${id}`;
 
   const replay = async (delivery: Delivery) => {
     set_replaying(delivery.id);
-    set_error(null);
     set_notice('');
-    try {
+    await run(async () => {
       const { message } = await call('POST', `/webhooks/${delivery.endpoint_id}/deliveries/${delivery.id}/replay`, { environment });
       set_notice(`${message || 'Replay scheduled.'} ${delivery.event} (${delivery.event_id}) is on its way again.`);
       dead.reload();
-    } catch (failure) {
-      set_error(failure as ApiError);
-    } finally {
-      set_replaying(null);
-    }
+    });
+    set_replaying(null);
   };
 
   return (
