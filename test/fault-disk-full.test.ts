@@ -18,14 +18,12 @@
 //   5. a restart on the same store recovers cleanly.
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, rmdirSync, statfsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, rmdirSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { open } from 'lmdb';
-import { TestServer, type ApiResponse } from './helpers/server.js';
-import { ReferenceCodec } from '../src/services/references.js';
-import { SecretBox } from '../src/lib/secrets.js';
+import { store_reference_codec, TestServer, type ApiResponse } from './helpers/server.js';
 import { all_orders, all_wallet_entries, balance_kobo, kobo, sandbox } from './helpers/purchases.js';
 import { log_records, sleep, wait_for } from './helpers/fixtures-http.js';
 
@@ -358,7 +356,7 @@ if (mount_error !== null) {
       const wallet_entries = db('wallet_entries');
       const funding_refs = db('funding_refs');
       const order_refs = db('order_refs');
-      const codec = new ReferenceCodec(new SecretBox(Buffer.from(readFileSync(join(data_dir, 'master.key'), 'utf8').trim(), 'base64')).derive('billvend order references'));
+      const codec = store_reference_codec(data_dir);
       const orders = db('orders');
       const open_orders = db('open_orders');
       for (const account of accounts) {
@@ -384,7 +382,7 @@ if (mount_error !== null) {
         t.same(unfunded.map((o) => o.key), [], `account ${account.id}: each of ${credits.length} acknowledged credits has its funding reference`);
         const purchases = mine.filter((o) => o.kind !== 'credit');
         const lost_orders = purchases.filter((o) => {
-          const named = codec.decode(o.reference!.slice(12));
+          const named = codec.place_of(o.reference!);
           const location = (order_refs.get(o.reference!) as any) ?? (named === null ? undefined : [named.account_id, named.environment, named.seq]);
           const order = location === undefined ? undefined : orders.get(location) as any;
           return order === undefined || order.reference !== o.reference || (order.status !== 'delivered' && order.status !== 'failed');

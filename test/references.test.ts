@@ -85,6 +85,18 @@ t.test('random references carry the kind bit 1 and never decode to a place; malf
   }
 });
 
+t.test('a whole reference names its place; other shapes name none', async (t) => {
+  const codec = new ReferenceCodec(randomBytes(32));
+  const place: OrderPlace = { account_id: 42, environment: 'test', seq: 7 };
+  const reference = codec.reference('20261122', place);
+  t.match(reference, reference_pattern, `${reference} has the BV shape`);
+  t.same(codec.place_of(reference), place, 'and names its place');
+  const code = reference.slice(12);
+  for (const bad of [code, `XX-20261122-${code}`, `BV-2026112-${code}`, `BV-20261122-${code}0`, `BV-20261122-${code.slice(1)}`]) {
+    t.equal(codec.place_of(bad), null, `"${bad}" names no place`);
+  }
+});
+
 t.test('through the server: references name their orders, and a store with indexed (older) references still finds them', async (t) => {
   const server = await start_server(t, { keep_data: true });
   t.teardown(() => rmSync(server.data_dir, { recursive: true, force: true }));

@@ -2,14 +2,14 @@
 // so that the request path does not make one syscall per id.
 import { randomFillSync } from 'node:crypto';
 
-const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 const random_pool_bytes_max = 8192;
 const random_pool = Buffer.allocUnsafe(random_pool_bytes_max);
 let random_pool_offset = random_pool_bytes_max;
 
-export function random_byte(): number {
+function random_byte(): number {
   if (random_pool_offset === random_pool_bytes_max) {
     randomFillSync(random_pool);
     random_pool_offset = 0;

@@ -20,7 +20,7 @@ import { make_record, stage_record } from '../engine/idempotency.js';
 import { error_reply, success_reply, type Reply } from '../front/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { random_text } from '../lib/ids.js';
-import { random_reference_code, ReferenceCodec } from './references.js';
+import { random_reference_code, reference_codec, ReferenceCodec } from './references.js';
 import { utc_yyyymmdd } from '../lib/time-format.js';
 import { JournalFailure } from '../journal/journal.js';
 import { is_final, purchase_result_view, type OrderRecord } from './order.js';
@@ -42,9 +42,6 @@ const messages = {
   electricity: ['Electricity payment successful.', 'Electricity payment is processing; the token follows by webhook and on GET /v1/transactions/{reference}.'],
   tv: ['Cable TV subscription successful.', 'Cable TV subscription is processing; the outcome follows by webhook and on GET /v1/transactions/{reference}.'],
 } as const;
-
-/** What a validated purchase request asks for; the desk adds reference and request id. */
-export type PurchaseOrder = OrderRequest;
 
 let cached_minute = -1;
 let cached_minute_text = '';
@@ -77,7 +74,7 @@ export class OrderDesk implements EngineExtension {
     private readonly deps: Deps,
     readonly providers: Record<Environment, Provider>,
   ) {
-    this.codec = new ReferenceCodec(deps.engine.secret_box.derive('billvend order references'));
+    this.codec = reference_codec(deps.engine.secret_box);
     this.index_in_use = deps.engine.store.order_refs.getKeysCount({ limit: 1 }) > 0;
     for (const provider of Object.values(providers)) {
       provider.on_update((order, result) => this.on_provider_update(order, result));
@@ -110,18 +107,19 @@ export class OrderDesk implements EngineExtension {
    * A reference unique forever for the next order of this wallet: its place in the store, permuted
    * (services/references.ts); else random, checked against the index and the uncommitted ones.
    */
-  private new_reference(actor: AccountActor, environment: Environment, now_ms: number): { reference: string; indexed: boolean; seq: number | null } {
+  private new_reference(actor: AccountActor, environment: Environment, now_ms: number): { reference: string; seq: number | null } {
     const day = utc_yyyymmdd(now_ms);
     const place = { account_id: actor.id, environment, seq: actor.wallets[environment].orders_count + 1 };
     if (ReferenceCodec.fits(place)) {
-      const reference = `BV-${day}-${this.codec.encode(place)}`;
-      if (!this.index_in_use || this.engine.store.order_refs.get(reference) === undefined) return { reference, indexed: false, seq: place.seq };
+      const reference = this.codec.reference(day, place);
+      if (!this.index_in_use || this.engine.store.order_refs.get(reference) === undefined) return { reference, seq: place.seq };
     }
+    // seq null: a random reference, kept in the index.
     for (;;) {
       const reference = `BV-${day}-${random_reference_code()}`;
       if (this.fresh_references.has(reference) || this.engine.store.order_refs.get(reference) !== undefined) continue;
       this.fresh_references.add(reference);
-      return { reference, indexed: true, seq: null };
+      return { reference, seq: null };
     }
   }
 
@@ -131,13 +129,14 @@ export class OrderDesk implements EngineExtension {
    * Debits and places an order, then drives it to its first answer. Runs synchronously up to the
    * debit (it is called inside run_idempotent); returns the reply, or a promise of it.
    */
-  place(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, input: PurchaseOrder): Reply | Promise<Reply> {
+  place(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, input: OrderRequest): Reply | Promise<Reply> {
     const provider = this.providers[environment];
     const down = provider.unavailable({ service_type: input.service_type, recipient: input.recipient });
     if (down !== null) return provider_unavailable(request_id, down.retry_after_s);
     const now_ms = this.deps.clock.now_ms();
     const now_us = this.deps.clock.now_us();
-    const { reference, indexed, seq } = this.new_reference(actor, environment, now_ms);
+    const { reference, seq } = this.new_reference(actor, environment, now_ms);
+    const indexed = seq === null;
     const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(now_ms), indexed }, now_us, !provider.instant);
     if (!placed.ok) {
       if (indexed) this.fresh_references.delete(reference);
@@ -405,7 +404,7 @@ export class OrderDesk implements EngineExtension {
   find(reference: string): OrderRecord | null {
     const recent = this.recently_final.get(reference);
     if (recent !== undefined) return recent;
-    const place = reference.length === 24 ? this.codec.decode(reference.slice(12)) : null;
+    const place = this.codec.place_of(reference);
     if (place !== null) {
       const open = this.engine.accounts.get(place.account_id)?.open_orders.get(reference);
       if (open !== undefined) return open;

@@ -15,9 +15,9 @@
 // decoded place does not hold the order.
 import { createHmac } from 'node:crypto';
 import type { Environment } from '../engine/records.js';
-import { random_byte } from '../lib/ids.js';
+import type { SecretBox } from '../lib/secrets.js';
+import { crockford, random_crockford } from '../lib/ids.js';
 
-const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const crockford_value = new Map([...crockford].map((c, i) => [c, i]));
 
 /** The permutation's two halves: 29 and 30 bits (the 60th bit is the kind flag). */
@@ -42,8 +42,11 @@ function round_function(value: number, key: number): number {
 }
 
 function mask(bits: number): number {
-  return bits === 32 ? 0xffffffff : 2 ** bits - 1;
+  return 2 ** bits - 1;
 }
+
+/** "BV-" + YYYYMMDD + "-": what precedes the 12 characters of every reference. */
+const prefix_length = 12;
 
 /** Six Crockford characters of a 30-bit value, most significant first. */
 function encode_30(value: number, out: string[]): void {
@@ -75,6 +78,16 @@ export class ReferenceCodec {
   static fits(place: OrderPlace): boolean {
     return Number.isSafeInteger(place.account_id) && place.account_id >= 1 && place.account_id < account_id_limit
       && Number.isSafeInteger(place.seq) && place.seq >= 1 && place.seq < seq_limit;
+  }
+
+  /** The whole reference of a place (which must fit) on a UTC day (YYYYMMDD). */
+  reference(yyyymmdd: string, place: OrderPlace): string {
+    return `BV-${yyyymmdd}-${this.encode(place)}`;
+  }
+
+  /** The place a whole reference names, or null for a random, legacy or malformed one. */
+  place_of(reference: string): OrderPlace | null {
+    return reference.length === prefix_length + 12 && reference.startsWith('BV-') ? this.decode(reference.slice(prefix_length)) : null;
   }
 
   /** The 12 characters for a place (which must fit). */
@@ -124,12 +137,13 @@ export class ReferenceCodec {
   }
 }
 
+/** The codec of a store: its key is derived from the store's master key. */
+export function reference_codec(secret_box: SecretBox): ReferenceCodec {
+  return new ReferenceCodec(secret_box.derive('billvend order references'));
+}
+
 /** 12 random Crockford characters with the top bit set: never equal to a constructed reference. */
 export function random_reference_code(): string {
-  let out = '';
-  while (out.length < 12) {
-    const byte = random_byte();
-    if (byte < 256 - (256 % 32)) out += crockford[out.length === 0 ? (byte % 32) | 16 : byte % 32];
-  }
-  return out;
+  const code = random_crockford(12);
+  return crockford[crockford.indexOf(code[0]) | 16] + code.slice(1);
 }

@@ -10,7 +10,7 @@
 // exactly the state the restarted server will recover, the checker copies data.mdb to a private
 // folder and opens that copy with the same safe restore; the server's own store is only ever read.
 import { open } from 'lmdb';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,8 +18,8 @@ import type { AccountRecord, IdempotencyRecord, KeyRecord, WalletEntry, WalletRe
 import type { OrderRecord } from '../../src/services/order.js';
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../../src/webhooks/records.js';
 import type { FakeUpstream } from '../helpers/fake-upstream.js';
-import { ReferenceCodec } from '../../src/services/references.js';
-import { SecretBox } from '../../src/lib/secrets.js';
+import type { ReferenceCodec } from '../../src/services/references.js';
+import { store_reference_codec } from '../helpers/server.js';
 import { acked_reference, final_status_of, local_recipient, rememberable, type Environment, type Model, type Op } from './model.js';
 
 /** The databases of src/journal/store.ts. */
@@ -105,7 +105,7 @@ export async function read_snapshot(data_dir: string): Promise<Snapshot> {
         orders: new Map(),
         order_keys_bad: [],
         order_refs: new Map(),
-        codec: new ReferenceCodec(new SecretBox(Buffer.from(readFileSync(join(data_dir, 'master.key'), 'utf8').trim(), 'base64')).derive('billvend order references')),
+        codec: store_reference_codec(data_dir),
         open_orders: new Map(),
         endpoints: new Map(),
         events: new Map(),
@@ -320,7 +320,7 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if (order.status === 'failed' && (order.failed_us === null || order.reversed_us === null)) v.push(`${at}: failed without failed_at / reversed_at`);
       // Found by its reference: either the reference names this place, or the index does.
       const indexed = snapshot.order_refs.get(order.reference);
-      const named = snapshot.codec.decode(order.reference.slice(12));
+      const named = snapshot.codec.place_of(order.reference);
       const location = indexed ?? (named === null ? undefined : [named.account_id, named.environment, named.seq]);
       if (location === undefined || location[0] !== wallet.account_id || location[1] !== wallet.environment || location[2] !== seq) {
         v.push(`${at}: ${indexed !== undefined ? 'order_refs says' : 'the reference names'} ${JSON.stringify(location)}`);

@@ -1,11 +1,13 @@
 // Starts the real server (node dist/cli.js serve) as a child process on random ports with a temp LMDB
 // store, and talks to it over real sockets. No part of billvend is mocked.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
+import { reference_codec, type ReferenceCodec } from '../../src/services/references.js';
+import { SecretBox } from '../../src/lib/secrets.js';
 
 export const repo_root = resolve(import.meta.dirname, '..', '..');
 export const cli_path = join(repo_root, 'dist', 'cli.js');
@@ -188,6 +190,11 @@ export class TestServer {
     if (funding_ngn > 0) await this.credit(created.id, 'test', funding_ngn);
     return { ...created, key: made.api_key, key_id: made.id };
   }
+}
+
+/** The reference codec of a store whose master key is DATA_DIR/master.key (tests never set MASTER_KEY). */
+export function store_reference_codec(data_dir: string): ReferenceCodec {
+  return reference_codec(new SecretBox(Buffer.from(readFileSync(join(data_dir, 'master.key'), 'utf8').trim(), 'base64')));
 }
 
 export function temp_dir(prefix = 'billvend-test-'): string {

@@ -13,7 +13,8 @@ import { peek_idempotent, run_idempotent } from '../../engine/idempotency.js';
 import { remembered_error } from '../remembered.js';
 import type { Catalog, Network, TvProvider } from '../../services/catalog.js';
 import { networks, tv_providers } from '../../services/catalog.js';
-import type { OrderDesk, PurchaseOrder } from '../../services/order-desk.js';
+import type { OrderDesk } from '../../services/order-desk.js';
+import type { OrderRequest } from '../../engine/account-orders.js';
 import { provider_unavailable } from '../../services/order-desk.js';
 import type { VerifyResult } from '../../services/provider.js';
 import {
@@ -38,7 +39,7 @@ function amount_in(value: number, min_kobo: number, max_kobo: number | null, hin
 }
 
 interface PurchasePlan {
-  order: PurchaseOrder;
+  order: OrderRequest;
   /** Catalog checks that run after the PIN (plan missing or disabled, price mismatch). */
   check?: () => ApiError | null;
   /** Recipient verification with the provider (meters, smartcards), after the PIN and the catalog. */
