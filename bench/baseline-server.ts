@@ -1,8 +1,9 @@
 // The yardstick of every bench (style.md "Benchmarks"): a bare uWebSockets.js server answering the
 // routes the scenarios call with fixed JSON bodies the size of billvend's answers, under the same
 // response headers. It does what any uWS server must do (attach onAborted, read and copy the POST
-// body with onData before answering, cork the write) and nothing else: no routing table, auth, validation, journal or logging. The
-// ratio of a scenario to it is the share of the machine's HTTP capacity billvend keeps.
+// body with onData before answering, cork the write) and nothing else: no routing table, auth,
+// validation, journal or logging. The ratio of a scenario to it is the share of the machine's HTTP
+// capacity billvend keeps.
 //
 // Run by bench/server-process.ts as its own process: HOST and PORT from the environment.
 import * as uWS from 'uWebSockets.js';

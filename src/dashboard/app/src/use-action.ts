@@ -9,7 +9,7 @@ export interface Action {
   error: ApiError | null;
   /** A refusal found before calling the API (two PINs that differ). */
   set_error(error: ApiError | null): void;
-  /** Runs `work` unless one is already running; resolves once it has finished either way. */
+  /** Runs `work`, busy meanwhile; resolves once it has finished either way (a failure becomes `error`). */
   run(work: () => Promise<void>): Promise<void>;
 }
 
