@@ -168,7 +168,14 @@ export class OrderDesk implements EngineExtension {
     const placed_order = order;
     const answered = provider.instant ? this.wait_for_answer(actor, reference) : this.send(actor, reference);
     return answered
-      .then((final_order) => this.finish(actor, environment, request_id, idempotency_key, fingerprint, final_order, now_ms))
+      .then(async (final_order) => {
+        // A later commit says nothing of an earlier one that failed: if the disk filled under the
+        // debit's commit, the account was reloaded without this order, and answering from the wait
+        // (which still held it) acknowledged an order that was never saved and whose reference the
+        // account then handed out again (fault-disk-full). The order must be durable first.
+        if (placement !== null) await placement;
+        return this.finish(actor, environment, request_id, idempotency_key, fingerprint, final_order, now_ms);
+      })
       .catch((error: unknown) => this.answer_as_placed(error, placement, request_id, placed_order));
   }
 
