@@ -62,6 +62,12 @@ export async function map_bounded<T, R>(items: readonly T[], in_flight_max: numb
   return results;
 }
 
+export interface JournalTotals {
+  commits: number;
+  changes: number;
+  duration_ms: number;
+}
+
 export class OperatorClient {
   private readonly authorization: string;
 
@@ -73,6 +79,19 @@ export class OperatorClient {
     const answer = await call(this.admin_url, method, path, this.authorization, body);
     if (answer.status !== status) throw new Error(`operator ${method} ${path}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body.data;
+  }
+
+  /** The journal's commit counters from the operator's /metrics: commits, changes, commit-to-flush time. */
+  async journal_totals(): Promise<JournalTotals> {
+    const answer = await fetch(`${this.admin_url}/metrics`, { headers: { authorization: this.authorization } });
+    if (answer.status !== 200) throw new Error(`operator GET /metrics: expected 200, got ${answer.status}`);
+    const text = await answer.text();
+    const read = (name: string) => Number(new RegExp(`^${name} ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? NaN);
+    return {
+      commits: read('billvend_journal_commit_changes_count'),
+      changes: read('billvend_journal_commit_changes_sum'),
+      duration_ms: read('billvend_journal_commit_duration_ms_sum'),
+    };
   }
 
   /**

@@ -100,7 +100,19 @@ async function run_scenario(scenario: Scenario, settings: LoadSettings, accounts
     const requests = await scenario.prepare(context);
     log(`  load: ${settings.warmup_s} s warm-up, ${settings.duration_s} s measured`);
     const running = server; // a const, so that the closure keeps the narrowed type
+    const journal_before = operator === null ? null : await operator.journal_totals();
     row.result = await run_load(running.base_url, requests, settings, () => running.cpu_ms());
+    if (operator !== null && journal_before !== null) {
+      // What the group commit did under this load (warm-up included): how many requests share a commit
+      // and how long a commit takes to reach the disk, the floor under every purchase's latency.
+      const after = await operator.journal_totals();
+      const commits = after.commits - journal_before.commits;
+      if (commits > 0) {
+        const note = `journal: ${commits} commits, ${Math.round((after.changes - journal_before.changes) / commits)} changes each, ${((after.duration_ms - journal_before.duration_ms) / commits).toFixed(1)} ms from LMDB to disk on average`;
+        row.notes.push(note);
+        log(`  ${note}`);
+      }
+    }
     if (server.has_exited) throw new Error(`the server died during the run:\n${server.log_tail()}`);
     if (scenario.finish !== undefined) {
       const answered_2xx = Object.entries(row.result.status_counts).reduce((sum, [status, count]) => (status.startsWith('2') ? sum + count : sum), 0);
