@@ -223,9 +223,14 @@ export class Engine {
 
   /** The next value of a named id counter, staged in the same batch as whatever uses it. */
   next_id(name: string): number {
+    return this.next_ids(name, 1);
+  }
+
+  /** Takes count consecutive ids of a counter at once (one counter write); returns the first. */
+  next_ids(name: string, count: number): number {
     const current = this.counters.get(name) ?? ((this.store.meta.get(`next_${name}`) as number | undefined) ?? 1);
-    this.counters.set(name, current + 1);
-    this.journal.put(0, this.store.meta, `next_${name}`, current + 1);
+    this.counters.set(name, current + count);
+    this.journal.put(0, this.store.meta, `next_${name}`, current + count);
     return current;
   }
 

@@ -262,7 +262,7 @@ export class Dispatcher implements EngineExtension {
       this.settle(actor, { ...delivery, status: 'cancelled', next_attempt_ms: 0, updated_us: this.deps.clock.now_us() });
       return;
     }
-    const event = this.known.get(delivery_id)?.event ?? (store.events.get(delivery.event_id) as EventRecord | undefined);
+    const event = this.known.get(delivery_id)?.event ?? (store.events.get(delivery.event_key ?? delivery.event_id) as EventRecord | undefined);
     if (event === undefined) throw new Error(`assertion failed: delivery ${delivery_id} has no event ${delivery.event_id}`);
     const started = performance.now();
     const at_us = this.deps.clock.now_us();

@@ -30,16 +30,19 @@ export class Outbox implements EventSink {
       created_us: now_us,
       body: JSON.stringify({ event: kind, id, created_at: iso_us(now_us), data: event_data(kind, subject, now_us) }),
     };
-    actor.stage_put(engine.store.events, id, event);
     const now_ms = Math.floor(now_us / 1000);
+    const first_id = engine.next_ids('webhook_delivery_id', endpoints.length);
+    actor.stage_put(engine.store.events, first_id, event);
     const created: DeliveryRecord[] = [];
-    for (const endpoint of endpoints) {
+    for (let i = 0; i < endpoints.length; i++) {
+      const endpoint = endpoints[i];
       const delivery: DeliveryRecord = {
-        id: engine.next_id('webhook_delivery_id'),
+        id: first_id + i,
         endpoint_id: endpoint.record.id,
         account_id: actor.id,
         environment,
         event_id: id,
+        event_key: first_id,
         kind,
         status: 'pending',
         series: 1,

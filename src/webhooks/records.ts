@@ -55,6 +55,13 @@ export interface DeliveryRecord {
   account_id: number;
   environment: Environment;
   event_id: string;
+  /**
+   * The event's key in the events store: the id of its first delivery. Delivery ids ascend, so events
+   * are appended to the store's B-tree instead of landing on a random page as their random public ids
+   * would (one dirty page per event per commit). Absent in deliveries written before: their event is
+   * stored under its public id.
+   */
+  event_key?: number;
   kind: EventKind;
   status: DeliveryStatus;
   /** A replay starts a new series of attempts. */

@@ -63,7 +63,10 @@ interface Snapshot {
   codec: ReferenceCodec;
   open_orders: Map<string, Location>;
   endpoints: Map<number, EndpointRecord>;
+  /** Events by public id. */
   events: Map<string, EventSummary>;
+  /** The numeric store key of each event stored under one. */
+  event_keys: Map<string, number>;
   event_problems: string[];
   deliveries: { key: [number, number]; delivery: DeliveryRecord }[];
   delivery_queue: Map<number, { endpoint_id: number; account_id: number; due_ms: number }>;
@@ -109,6 +112,7 @@ export async function read_snapshot(data_dir: string): Promise<Snapshot> {
         open_orders: new Map(),
         endpoints: new Map(),
         events: new Map(),
+        event_keys: new Map(),
         event_problems: [],
         deliveries: [],
         delivery_queue: new Map(),
@@ -162,12 +166,15 @@ export async function read_snapshot(data_dir: string): Promise<Snapshot> {
         } catch {
           snapshot.event_problems.push(`event ${String(key)}: its body is not JSON`);
         }
-        if (event.id !== key) snapshot.event_problems.push(`event stored under ${String(key)} says its id is ${event.id}`);
-        if (!event_id_pattern.test(String(key))) snapshot.event_problems.push(`event id ${String(key)} is not evt_ + 24 base62 characters`);
+        // Stored under the id of its first delivery (a number); stores written before keyed it by its id.
+        if (typeof key === 'number') snapshot.event_keys.set(event.id, key);
+        else if (event.id !== key) snapshot.event_problems.push(`event stored under ${String(key)} says its id is ${event.id}`);
+        if (!event_id_pattern.test(event.id)) snapshot.event_problems.push(`event id ${event.id} is not evt_ + 24 base62 characters`);
+        if (snapshot.events.has(event.id)) snapshot.event_problems.push(`event ${event.id} is stored twice`);
         if (body !== null && (body.id !== event.id || body.event !== event.kind)) snapshot.event_problems.push(`event ${event.id}: its body names ${body.id} ${body.event}, the record ${event.id} ${event.kind}`);
         if (!event_kinds.includes(event.kind)) snapshot.event_problems.push(`event ${event.id}: unknown kind ${event.kind}`);
         const data = body?.data ?? {};
-        snapshot.events.set(String(key), {
+        snapshot.events.set(event.id, {
           id: event.id,
           kind: event.kind,
           account_id: event.account_id,
@@ -488,6 +495,7 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
     if (next_delivery_id === undefined || delivery.id >= next_delivery_id) v.push(`${at}: id not below next_webhook_delivery_id ${next_delivery_id}: an id could be handed out twice`);
     const event = snapshot.events.get(delivery.event_id);
     if (event === undefined) v.push(`${at}: its event is not stored`);
+    else if (delivery.event_key !== snapshot.event_keys.get(delivery.event_id)) v.push(`${at}: its event_key ${delivery.event_key} is not the key its event is stored under (${snapshot.event_keys.get(delivery.event_id)})`);
     else {
       if (event.kind !== delivery.kind) v.push(`${at}: kind differs from its event's ${event.kind}`);
       const endpoint_id = endpoint_of_wallet.get(wallet_key(event.account_id, event.environment));
