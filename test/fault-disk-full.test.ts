@@ -26,6 +26,7 @@ import { open } from 'lmdb';
 import { store_reference_codec, TestServer, type ApiResponse } from './helpers/server.js';
 import { all_orders, all_wallet_entries, balance_kobo, kobo, sandbox } from './helpers/purchases.js';
 import { log_records, sleep, wait_for } from './helpers/fixtures-http.js';
+import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
 
 const tmpfs_bytes = 8 * 1024 * 1024;
 /** STORE_FREE_BYTES_MIN of the server under test: below this much free space writes are refused. */
@@ -112,12 +113,19 @@ if (mount_error !== null) {
   const data_dir = join(mount_point, 'store');
   mkdirSync(data_dir);
   const ballast = join(mount_point, 'ballast');
-  const server = new TestServer(data_dir, {
+  // One webhook receiver per account (each endpoint has its own secret). They hold every request
+  // from the first write until space is back, so webhook attempts are in flight when a commit fails
+  // and the engine replaces the accounts' actors; each must then be recorded through the reloaded one.
+  const receivers = [new WebhookReceiver(), new WebhookReceiver()];
+  for (const receiver of receivers) await receiver.start();
+  const server = new TestServer(data_dir, webhook_env({
     TIME_SCALE: String(time_scale),
     STORE_FREE_BYTES_MIN: String(reserve_bytes),
     LOG_LEVEL: 'info',
-  });
+    WEBHOOK_TIMEOUT_MS: '120000',
+  }));
   t.teardown(async () => {
+    for (const receiver of receivers) await receiver.stop();
     await server.kill();
     unmount(mount_point);
     rmSync(mount_point, { recursive: true, force: true });
@@ -129,6 +137,10 @@ if (mount_error !== null) {
     const made = await server.reseller(1_000_000, { kyc_level: 3 }, { rate_limit_per_minute: 1_000_000 });
     const idle = await server.create_key(made.id, { rate_limit_per_minute: 1_000_000 });
     accounts.push({ id: made.id, key: made.key, idle_key: idle.api_key, funding_kobo: 1_000_000_00 });
+    const endpoint = await server.api('POST', '/v1/webhooks', { key: made.key, body: { url: receivers[i].url, events: ['wallet.credited', 'wallet.debited'] } });
+    if (endpoint.status !== 201) throw new Error(`webhook endpoint: ${endpoint.status} ${endpoint.text}`);
+    receivers[i].secret = endpoint.body.data.secret;
+    receivers[i].holding = true;
   }
   const ops: Op[] = [];
   /** Every answer the server gave to a write, by status. */
@@ -271,6 +283,8 @@ if (mount_error !== null) {
     t.ok(resumed_ms >= 0 && resumed_ms <= resume_limit_ms, `a write succeeded ${resumed_ms} ms after the ballast was deleted (limit ${resume_limit_ms} ms; last answer ${probe?.status} ${probe?.text.slice(0, 120)})`);
     const ready = await wait_for_async_status(() => server.admin('GET', '/readyz'), 200, 3000);
     t.equal(ready.status, 200, '/readyz answers 200 again');
+    t.ok(receivers.every((r) => r.received.length > 0), `webhook attempts were held across the fault (${receivers.map((r) => r.received.length).join(' and ')})`);
+    for (const receiver of receivers) receiver.release();
     t.ok(log_records(server).some((r) => r.msg === 'journal writes again; leaving degraded mode'), 'the server logged that it left degraded mode');
 
     // Every operation refused so far is retried as a client would: the same idempotency key, the same
@@ -345,6 +359,18 @@ if (mount_error !== null) {
       t.equal(balance, expected_kobo, `account ${account.id}: the balance equals credits minus delivered purchases, to the kobo`);
       account.funding_kobo = balance; // what the store must show
     }
+  });
+
+  t.test('every acknowledged operation\'s wallet event reaches its receiver, the attempts held across the fault included', async (t) => {
+    const missing = () => accounts.flatMap((account, i) => {
+      const acknowledged = new Set(receivers[i].received.filter((r) => r.answered === 200 && r.service_signature_ok).map((r) => r.json?.data?.reference));
+      return ops.filter((o) => o.account === account && !acknowledged.has(o.reference)).map((o) => `${o.kind} ${o.reference}`);
+    });
+    await wait_until(async () => missing().length === 0, 20_000, 'every acknowledged operation\'s event to be acknowledged by its receiver').catch(() => {});
+    t.same(missing().slice(0, 10), [], `every acknowledged operation's wallet event was acknowledged by its receiver (${missing().length} missing)`);
+    const records = log_records(server);
+    t.ok(records.some((r) => r.msg === 'webhook attempt recorded through the reloaded account'), 'attempts that started before the failed commit were recorded through the reloaded account');
+    t.notOk(records.some((r) => r.msg === 'webhook attempt failed unexpectedly'), 'no webhook attempt failed unexpectedly');
   });
 
   t.test('killed after the fault, the store read directly holds every acknowledged operation once and wallets that add up', async (t) => {

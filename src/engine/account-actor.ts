@@ -5,6 +5,7 @@
 // Because a command never awaits, the event loop is the actor's mailbox: two commands of one account
 // never interleave.
 import type { Engine } from './engine.js';
+import type { JournalFailure } from '../journal/journal.js';
 import {
   assert_account,
   assert_entry,
@@ -85,6 +86,14 @@ export class AccountActor {
   readonly webhooks = new Map<number, EndpointState>();
   /** Resolves when every change this actor has staged is durable; reads wait on it. */
   private pending: Promise<void> | null = null;
+  /**
+   * The failed commit after which the engine replaced this actor with one reloaded from the store
+   * (Engine.reload_actor). Work that still holds this object across an await (a PIN check, a provider
+   * call, a webhook attempt) must not stage through it: it would write back state that the failure
+   * took away, beside the reloaded actor's. Staging then throws the failure, which the front end
+   * answers 503 "nothing was changed".
+   */
+  private retired_by: JournalFailure | null = null;
 
   constructor(
     readonly engine: Engine,
@@ -102,12 +111,23 @@ export class AccountActor {
   // ---- Journal plumbing -------------------------------------------------------------------------
 
   /** Stages a change of this account and remembers that reads must wait for it. */
+  /** Called by the engine when it replaces this actor after a failed commit (see retired_by). */
+  retire(failure: JournalFailure): void {
+    this.retired_by = failure;
+  }
+
+  get retired(): boolean {
+    return this.retired_by !== null;
+  }
+
   stage_put(db: Parameters<Engine['journal']['put']>[1], key: Parameters<Engine['journal']['put']>[2], value: unknown): void {
+    if (this.retired_by !== null) throw this.retired_by;
     this.engine.journal.put(this.id, db, key, value);
     this.mark_pending();
   }
 
   stage_remove(db: Parameters<Engine['journal']['remove']>[1], key: Parameters<Engine['journal']['remove']>[2]): void {
+    if (this.retired_by !== null) throw this.retired_by;
     this.engine.journal.remove(this.id, db, key);
     this.mark_pending();
   }
@@ -253,7 +273,7 @@ export class AccountActor {
    * that reads go on answering.
    */
   touch_key(state: KeyState, now_us: number): void {
-    if (now_us - state.last_used_persisted_us < 60_000_000 || this.engine.degraded) {
+    if (now_us - state.last_used_persisted_us < 60_000_000 || this.engine.degraded || this.retired_by !== null) {
       state.record.last_used_us = now_us;
       return;
     }

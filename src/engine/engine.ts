@@ -163,14 +163,15 @@ export class Engine {
     this.counters.clear();
     this.next_account = (this.store.meta.get('next_account_id') as number | undefined) ?? 1;
     this.next_key = (this.store.meta.get('next_key_id') as number | undefined) ?? 1;
-    for (const id of failure.touched_accounts) this.reload_actor(id);
+    for (const id of failure.touched_accounts) this.reload_actor(id, failure);
     this.schedule_probe();
   }
 
-  private reload_actor(id: number): void {
+  private reload_actor(id: number, failure: JournalFailure): void {
     const old = this.accounts.get(id);
     const key_ids = old === undefined ? [] : [...old.keys.keys()];
     if (old !== undefined) {
+      old.retire(failure);
       for (const key of old.keys.values()) this.unindex_key(key);
       this.email_index.delete(old.account.email.toLowerCase());
       this.accounts.delete(id);

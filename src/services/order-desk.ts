@@ -268,7 +268,11 @@ export class OrderDesk implements EngineExtension {
   // ---- Answers ----------------------------------------------------------------------------------
 
   /** Applies an answer to an open order, wakes its waiters and plans its next re-query. */
-  private apply(actor: AccountActor, reference: string, result: ProviderResult, unstaged?: OrderRecord): OrderRecord | null {
+  private apply(held: AccountActor, reference: string, result: ProviderResult, unstaged?: OrderRecord): OrderRecord | null {
+    // A provider's answer can arrive after a failed commit replaced the account's actor: it goes to the
+    // reloaded one, which holds the order only if its debit was saved (AccountActor.retired_by).
+    const actor = held.retired && unstaged === undefined ? this.engine.accounts.get(held.id) : held;
+    if (actor === undefined || actor.retired) return null;
     const before = unstaged ?? actor.open_orders.get(reference);
     if (before === undefined) return null;
     const now_ms = this.deps.clock.now_ms();

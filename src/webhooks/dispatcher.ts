@@ -274,7 +274,12 @@ export class Dispatcher implements EngineExtension {
       result = { status_code: null, error: `signing: ${(error as Error).message}`.slice(0, attempt_error_length_max), duration_ms: performance.now() - started };
     }
     if (this.stopped) return;
-    this.record(actor, endpoint, delivery_id, result, at_us);
+    // A failed commit during the attempt may have replaced the account's actor (Engine.reload_actor):
+    // the attempt is recorded through the current one.
+    const current = actor.retired ? this.engine.accounts.get(account_id) : actor;
+    if (current === undefined) return;
+    if (current !== actor) this.deps.log.info({ delivery_id, account: account_id }, 'webhook attempt recorded through the reloaded account');
+    this.record(current, current.webhooks.get(endpoint_id) ?? endpoint, delivery_id, result, at_us);
   }
 
   /** Resolves the host for the request and refuses internal addresses unless allowed. */
