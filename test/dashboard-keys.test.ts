@@ -4,7 +4,7 @@
 // 401 auth.key_not_found.
 import t from 'tap';
 import { start_server } from './helpers/server.js';
-import { api_response, launch_browser, open_page, read_clipboard, screenshot, settled, sign_in } from './helpers/browser.js';
+import { api_response, launch_browser, open_page, read_clipboard, screenshot, settled, shows, sign_in } from './helpers/browser.js';
 
 t.test('a reseller creates a scoped key, sees its secret once, revokes it and the API refuses it', async (t) => {
   const server = await start_server(t);
@@ -16,7 +16,7 @@ t.test('a reseller creates a scoped key, sees its secret once, revokes it and th
   await sign_in(page, account.email, account.password);
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'API keys' }).click();
   await settled(page);
-  t.ok(await page.getByText('No API keys yet.').isVisible(), 'an account without keys sees the empty state');
+  t.ok(await shows(page.getByText('No API keys yet.')), 'an account without keys sees the empty state');
   await screenshot(t, page, 'keys-empty');
 
   // Create: name, test environment, two scopes, an allowlist that admits this machine.
@@ -33,7 +33,7 @@ t.test('a reseller creates a scoped key, sees its secret once, revokes it and th
   await secret_panel.waitFor();
   const secret = (await page.getByTestId('secret-value').textContent()) ?? '';
   t.match(secret, /^bv_test_[0-9A-Za-z]{32,}$/, 'the full test key is shown');
-  t.ok(await secret_panel.getByText('It is shown only once').isVisible(), 'the panel says the secret is shown once');
+  t.ok(await shows(secret_panel.getByText('It is shown only once')), 'the panel says the secret is shown once');
 
   await secret_panel.getByRole('button', { name: 'Copy' }).click();
   await secret_panel.getByRole('button', { name: 'Copied ✓' }).waitFor();
@@ -62,7 +62,7 @@ t.test('a reseller creates a scoped key, sees its secret once, revokes it and th
   t.ok(row_text.includes('services:purchase, transactions:read'), 'the list shows the scopes');
   t.ok(row_text.includes('127.0.0.1, 10.0.0.0/8'), 'the list shows the IP allowlist');
   t.ok(row_text.includes('Just now'), 'the list shows when the key was last used');
-  t.ok(await row.getByText('test', { exact: true }).isVisible(), 'the list shows the environment');
+  t.ok(await shows(row.getByText('test', { exact: true })), 'the list shows the environment');
 
   // Revoke: asked first; cancelling changes nothing.
   await row.getByRole('button', { name: 'Revoke' }).click();
@@ -79,7 +79,7 @@ t.test('a reseller creates a scoped key, sees its secret once, revokes it and th
   t.equal(revoked.status(), 200, 'the server revoked the key');
   await page.getByText('Key “POS fleet, Ikeja” revoked.').waitFor();
   await settled(page);
-  t.ok(await page.getByText('No API keys yet.').isVisible(), 'the revoked key leaves the list');
+  t.ok(await shows(page.getByText('No API keys yet.')), 'the revoked key leaves the list');
 
   const refused = await server.api('GET', '/v1/transactions', { key: secret });
   t.equal(refused.status, 401, 'the API refuses the revoked key');

@@ -8,7 +8,7 @@
 // TIME_SCALE=0.001: the sandbox's "processing, then delivered after 30 s" number settles in 30 ms.
 import t from 'tap';
 import { start_server } from './helpers/server.js';
-import { api_response, browser_time_zone, launch_browser, open_page, screenshot, settled, sign_in, wait_for_count } from './helpers/browser.js';
+import { api_response, browser_time_zone, launch_browser, open_page, screenshot, settled, shows, sign_in, wait_for_count } from './helpers/browser.js';
 
 /** HH:MM of an instant in a time zone, as the checks below expect it inside a formatted date. */
 function clock_time(iso: string, time_zone: string): string {
@@ -31,7 +31,7 @@ t.test('a reseller sets the PIN, buys in the sandbox with it through the API and
 
   await sign_in(page, account.email, account.password);
   await settled(page);
-  t.ok(await page.getByText('You have no transaction PIN yet').isVisible(), 'the overview warns that no PIN is set');
+  t.ok(await shows(page.getByText('You have no transaction PIN yet')), 'the overview warns that no PIN is set');
   const refused = await buy('/v1/services/airtime', { network: 'mtn', phone: '08011111111', amount: 500, pin: '12345' });
   t.equal(refused.body?.error?.code, 'pin.not_set', 'without a PIN the API refuses purchases with pin.not_set');
 
@@ -81,7 +81,7 @@ t.test('a reseller sets the PIN, buys in the sandbox with it through the API and
   // The orders, on the test side.
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Orders' }).click();
   await settled(page);
-  t.ok(await page.getByText('No live orders yet.').isVisible(), 'the live side has no orders');
+  t.ok(await shows(page.getByText('No live orders yet.')), 'the live side has no orders');
   await page.getByRole('group', { name: 'Environment' }).getByRole('button', { name: 'Test' }).click();
   const table = page.getByTestId('orders-table');
   await table.waitFor();
@@ -165,7 +165,7 @@ t.test('a reseller sets the PIN, buys in the sandbox with it through the API and
   t.equal(await page.getByTestId('balance-live').textContent(), '₦0.00', 'the live balance');
   t.equal(await page.getByTestId('balance-test').textContent(), '₦94,250.00', 'the test balance beside it');
   t.equal(await page.getByTestId('spent-today').textContent(), '₦5,750.00', 'today\'s spend leaves out the refunded order');
-  t.ok(await page.getByText('of ₦200,000.00').isVisible(), 'against the KYC level 2 daily limit');
+  t.ok(await shows(page.getByText('of ₦200,000.00')), 'against the KYC level 2 daily limit');
   t.equal(await page.getByTestId('orders-table').locator('tbody tr').count(), 4, 'recent orders are listed');
   t.equal(await page.getByText('You have no transaction PIN yet').count(), 0, 'the PIN warning is gone');
   await screenshot(t, page, 'overview');

@@ -8,7 +8,7 @@ import t from 'tap';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { start_server } from './helpers/server.js';
-import { launch_browser, open_page, page_fetch, screenshot, session_cookie, settled, sign_in } from './helpers/browser.js';
+import { launch_browser, open_page, page_fetch, screenshot, session_cookie, settled, shows, sign_in } from './helpers/browser.js';
 
 const server = await start_server(t, { env: { TIME_SCALE: '0.005', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' } });
 const browser = await launch_browser(t);
@@ -105,16 +105,16 @@ t.test('a second account cannot read or change the first account\'s data', async
   const { page } = await open_page(browser, server);
   await sign_in(page, second.email, second.password, '/dashboard/orders?env=test');
   await settled(page);
-  t.ok(await page.getByText('No test orders yet.').isVisible(), 'the second account sees no orders');
+  t.ok(await shows(page.getByText('No test orders yet.')), 'the second account sees no orders');
   await page.goto(`/dashboard/orders/${reference}?env=test`);
   await page.getByText('No such order on this side.').waitFor();
   t.pass('the first account\'s order cannot be opened by its reference');
   await page.goto('/dashboard/keys');
   await settled(page);
-  t.ok(await page.getByText('No API keys yet.').isVisible(), 'the first account\'s key is not listed');
+  t.ok(await shows(page.getByText('No API keys yet.')), 'the first account\'s key is not listed');
   await page.goto('/dashboard/webhooks?env=test');
   await settled(page);
-  t.ok(await page.getByText('No test webhook endpoints yet.').isVisible(), 'nor its webhook endpoint');
+  t.ok(await shows(page.getByText('No test webhook endpoints yet.')), 'nor its webhook endpoint');
 
   const { csrf_token, account } = (await page_fetch(page, 'GET', '/dashboard/api/session')).body.data;
   t.equal(account.email, second.email, 'the session is the second account\'s');
@@ -182,7 +182,7 @@ t.test('a cross-site POST, or one without the CSRF token, is refused and changes
   // Nothing changed; and with the token from the same origin the same request works.
   await page.goto('/dashboard/keys');
   await settled(page);
-  t.ok(await page.getByText('No API keys yet.').isVisible(), 'no key was created by any of the forged requests');
+  t.ok(await shows(page.getByText('No API keys yet.')), 'no key was created by any of the forged requests');
   const made = await page_fetch(page, 'POST', '/dashboard/api/keys', { csrf: csrf_token, body: { name: 'mine', environment: 'test' } });
   t.equal(made.status, 201, 'the same request from the dashboard itself, with the token, works');
 });

@@ -4,7 +4,7 @@
 // right content types and cache headers: pages revalidated, fingerprinted assets immutable.
 import t from 'tap';
 import { start_server } from './helpers/server.js';
-import { launch_browser, open_page, read_clipboard, screenshot, settled, sign_in } from './helpers/browser.js';
+import { launch_browser, open_page, read_clipboard, screenshot, settled, shows, sign_in } from './helpers/browser.js';
 
 const server = await start_server(t);
 const browser = await launch_browser(t);
@@ -89,7 +89,7 @@ t.test('the API reference renders the generated OpenAPI document with Swagger UI
   }
   await page.locator('.opblock-summary-path', { hasText: '/v1/services/airtime' }).first().click();
   await page.locator('.opblock.is-open').first().waitFor();
-  t.ok(await page.locator('.opblock.is-open .responses-wrapper').first().isVisible(), 'an operation opens with its responses');
+  t.ok(await shows(page.locator('.opblock.is-open .responses-wrapper').first()), 'an operation opens with its responses');
   await screenshot(t, page, 'docs-reference');
   t.same(foreign, [], 'the viewer loads nothing from other sites (no CDN)');
   t.same(problems, [], 'no script errors in the page');
@@ -102,8 +102,8 @@ t.test('a new account sees empty states, and an unknown dashboard page says so',
   await sign_in(page, account.email, account.password);
   await settled(page);
   t.equal(await page.getByTestId('balance-live').textContent(), '₦0.00', 'an empty live wallet');
-  t.ok(await page.getByText('of ₦50,000.00').isVisible(), 'the KYC level 1 daily limit is shown');
-  t.ok(await page.getByText('No live orders yet.').isVisible(), 'no orders yet: the empty state shows');
+  t.ok(await shows(page.getByText('of ₦50,000.00')), 'the KYC level 1 daily limit is shown');
+  t.ok(await shows(page.getByText('No live orders yet.')), 'no orders yet: the empty state shows');
   await screenshot(t, page, 'overview-new-account');
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Wallet' }).click();
   await page.getByText('No wallet movements yet.').waitFor();

@@ -11,7 +11,7 @@
 import t from 'tap';
 import { start_server } from './helpers/server.js';
 import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
-import { api_response, keep_session_alive, launch_browser, open_page, screenshot, settled, sign_in } from './helpers/browser.js';
+import { api_response, keep_session_alive, launch_browser, open_page, screenshot, settled, shows, sign_in } from './helpers/browser.js';
 
 const time_scale = 0.0005;
 
@@ -34,7 +34,7 @@ t.test('a reseller registers a webhook, watches a delivery die and replays it fr
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Webhooks' }).click();
   await settled(page);
   t.equal(new URL(page.url()).search, '?env=test', 'the environment switch carries over to the next page');
-  t.ok(await page.getByText('No test webhook endpoints yet.').isVisible(), 'no endpoints yet: the empty state shows');
+  t.ok(await shows(page.getByText('No test webhook endpoints yet.')), 'no endpoints yet: the empty state shows');
   await page.getByLabel('HTTPS URL').fill(receiver.url);
   for (const kind of ['transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed']) {
     await page.getByLabel(kind).uncheck();
@@ -115,7 +115,7 @@ t.test('a reseller registers a webhook, watches a delivery die and replays it fr
   const replay_attempt = await cells(6);
   t.same([first_attempt[0], first_attempt[1], first_attempt[3]], ['1', '1', '500'], 'the first attempt: series 1, number 1, answered 500');
   t.same([replay_attempt[0], replay_attempt[3]], ['2', '200'], 'the replay: series 2, answered 200');
-  t.ok(await card.getByText('delivered', { exact: true }).isVisible(), 'the delivery now shows as delivered');
+  t.ok(await shows(card.getByText('delivered', { exact: true })), 'the delivery now shows as delivered');
   await screenshot(t, page, 'webhook-deliveries');
   await page.goto('/dashboard/webhooks?env=test');
 

@@ -6,7 +6,10 @@
 // every wallet, refund and event is accounted for. See test/crash/campaign.ts for the round.
 //
 // CRASH_ROUNDS (default 20), CRASH_SEED (default random, printed), CRASH_TIME_SCALE (default 0.001),
-// CRASH_REPORT (a file to write the summary line to).
+// CRASH_REPORT (a file to write the summary line to), CRASH_BUDGET_S (default 180 with the default
+// rounds, none when CRASH_ROUNDS is set): no round starts after the budget, so that a machine slowed by
+// its neighbours (a round took 15 s instead of 4 in one CI run) ends the bounded form within tap's
+// 300 s per file; at least min_rounds still run, and the comment says how many did.
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { Campaign } from './campaign.js';
@@ -14,6 +17,8 @@ import { Campaign } from './campaign.js';
 const rounds = Number(process.env.CRASH_ROUNDS ?? 20);
 const seed = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const time_scale = Number(process.env.CRASH_TIME_SCALE ?? 0.001);
+const budget_ms = 1000 * Number(process.env.CRASH_BUDGET_S ?? (process.env.CRASH_ROUNDS === undefined ? 180 : Number.POSITIVE_INFINITY));
+const min_rounds = Math.min(rounds, 5);
 
 t.test(`${rounds} rounds of kill -9 under mixed load: every acknowledged answer is reflected exactly once, every wallet adds up, every event is delivered`, async (t) => {
   const started = Date.now();
@@ -26,7 +31,13 @@ t.test(`${rounds} rounds of kill -9 under mixed load: every acknowledged answer 
   t.comment(`seed ${seed}, TIME_SCALE ${time_scale}, run ${campaign.model.run_id}`);
 
   let stats = null;
+  let rounds_run = 0;
   for (let round = 1; round <= rounds; round++) {
+    if (round > min_rounds && Date.now() - started > budget_ms) {
+      t.comment(`the time budget of ${budget_ms / 1000} s ran out after ${rounds_run} rounds; the rest are skipped`);
+      break;
+    }
+    rounds_run = round;
     const report = await campaign.run_round(round);
     stats = report.store_stats ?? stats;
     const what = `round ${round} (kill ${report.kill_mode} after ${report.kill_after_ms} ms, ${report.acknowledged} of ${report.sent} requests answered, ${report.unanswered} cut by the kill)`;
@@ -39,8 +50,9 @@ t.test(`${rounds} rounds of kill -9 under mixed load: every acknowledged answer 
       t.comment(`round ${round}: ${report.duration_ms} ms ${JSON.stringify(report.phases_ms)}, ${report.kill_mode} ${report.kill_detail}, open orders at the kill ${report.store_stats?.open_orders}, pending deliveries ${report.store_stats?.pending_deliveries}, incomplete idempotency records ${report.store_stats?.incomplete_idempotency_records}, store ${report.store_stats?.data_bytes} bytes, unflushed commits discarded by the restart ${report.store_stats?.commits_discarded}`);
     }
   }
-  t.equal(campaign.totals.kills, rounds, `the server was killed with SIGKILL ${rounds} times`);
-  t.ok(campaign.totals.acknowledged > rounds * 20, `${campaign.totals.acknowledged} answers were acknowledged`);
+  t.ok(rounds_run >= min_rounds, `at least ${min_rounds} rounds ran (${rounds_run})`);
+  t.equal(campaign.totals.kills, rounds_run, `the server was killed with SIGKILL ${rounds_run} times`);
+  t.ok(campaign.totals.acknowledged > rounds_run * 20, `${campaign.totals.acknowledged} answers were acknowledged`);
 
   const final = await campaign.finish();
   stats = final.store_stats ?? stats;

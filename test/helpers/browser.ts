@@ -95,6 +95,15 @@ export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => (globalThis as any).document.querySelector('.loading, [aria-busy="true"]') === null, undefined, { timeout: 15_000 });
 }
 
+/**
+ * Whether the locator becomes visible within timeout_ms. isVisible() answers at once, and right after a
+ * click settled() can pass before the next page has started loading: on a loaded machine (a CI run with
+ * busy neighbours) the empty state was not drawn yet and the check failed.
+ */
+export async function shows(locator: Locator, timeout_ms = 15_000): Promise<boolean> {
+  return locator.waitFor({ state: 'visible', timeout: timeout_ms }).then(() => true, () => false);
+}
+
 export interface Screenshots {
   paths: string[];
   /** True when, at phone width, something made the page wider than the screen. */
