@@ -110,7 +110,6 @@ export class AccountActor {
 
   // ---- Journal plumbing -------------------------------------------------------------------------
 
-  /** Stages a change of this account and remembers that reads must wait for it. */
   /** Called by the engine when it replaces this actor after a failed commit (see retired_by). */
   retire(failure: JournalFailure): void {
     this.retired_by = failure;
@@ -120,6 +119,7 @@ export class AccountActor {
     return this.retired_by !== null;
   }
 
+  /** Stages a change of this account and remembers that reads must wait for it. */
   stage_put(db: Parameters<Engine['journal']['put']>[1], key: Parameters<Engine['journal']['put']>[2], value: unknown): void {
     if (this.retired_by !== null) throw this.retired_by;
     this.engine.journal.put(this.id, db, key, value);

@@ -1,11 +1,11 @@
 // Webhook delivery (spec section 6, decisions.md "Webhooks"): never on the request path. Each pending
 // delivery is an entry of the delivery queue in the store and a timer on the wheel. An attempt signs
 // the stored body in the worker pool, POSTs it over keep-alive HTTPS (undici: half the CPU of
-// node:https per request, measured in bench/) with a 10 s timeout, and records
-// the attempt. 2xx: delivered. 410: the endpoint is disabled. Anything else: retried 30 s, 5 min,
-// 30 min, 2 h and 8 h after the previous failure (scaled by TIME_SCALE), then dead, until a replay
-// starts a new series. Concurrency is bounded per endpoint and overall. Pending deliveries survive
-// restarts: recovery re-schedules the queue, so every event is delivered at least once.
+// node:https per request) with a 10 s timeout, and records the attempt. 2xx: delivered. 410: the
+// endpoint is disabled. Anything else: retried 30 s, 5 min, 30 min, 2 h and 8 h after the previous
+// failure (scaled by TIME_SCALE), then dead, until a replay starts a new series. Concurrency is
+// bounded per endpoint and overall. Pending deliveries survive restarts: recovery re-schedules the
+// queue, so every event is delivered at least once.
 import { Agent as HttpAgent, type Dispatcher as HttpDispatcher } from 'undici';
 import { lookup as dns_lookup, type LookupAddress } from 'node:dns';
 import type { Deps } from '../front/deps.js';
@@ -62,8 +62,6 @@ export class Dispatcher implements EngineExtension {
   private readonly staged = new Map<number, DeliveryRecord>();
   private readonly staged_by_batch = new Map<Promise<void>, DeliveryRecord[]>();
   private readonly agent: HttpAgent;
-  /** Parsed endpoint URLs (origin and path), by URL: an attempt does not parse its URL again. */
-  private readonly targets = new Map<string, { https: boolean; origin: string; path: string }>();
   private stopped = false;
 
   constructor(
@@ -269,7 +267,7 @@ export class Dispatcher implements EngineExtension {
     let result: AttemptResult;
     try {
       const signatures = await this.signer.sign({ secret: endpoint.secret, event_id: event.id, timestamp_s: Math.floor(at_us / 1_000_000), body: event.body });
-      result = await this.post(endpoint.record, event, signatures, Math.floor(at_us / 1_000_000));
+      result = await this.post(endpoint, event, signatures, Math.floor(at_us / 1_000_000));
     } catch (error) {
       result = { status_code: null, error: `signing: ${(error as Error).message}`.slice(0, attempt_error_length_max), duration_ms: performance.now() - started };
     }
@@ -292,21 +290,10 @@ export class Dispatcher implements EngineExtension {
     });
   };
 
-  private target(url: string): { https: boolean; origin: string; path: string } {
-    let target = this.targets.get(url);
-    if (target === undefined) {
-      const parsed = new URL(url);
-      target = { https: parsed.protocol === 'https:', origin: parsed.origin, path: parsed.pathname + parsed.search };
-      if (this.targets.size >= known_deliveries_max) this.targets.clear();
-      this.targets.set(url, target);
-    }
-    return target;
-  }
-
-  private post(endpoint: EndpointRecord, event: EventRecord, signatures: { service: string; standard: string }, timestamp_s: number): Promise<AttemptResult> {
+  private post(endpoint: EndpointState, event: EventRecord, signatures: { service: string; standard: string }, timestamp_s: number): Promise<AttemptResult> {
     const started = performance.now();
-    const target = this.target(endpoint.url);
-    if (!target.https) return Promise.resolve({ status_code: null, error: 'refused: not an HTTPS URL', duration_ms: 0 });
+    const target = endpoint.target;
+    if (target === null) return Promise.resolve({ status_code: null, error: 'refused: not an HTTPS URL', duration_ms: 0 });
     return new Promise((resolve) => {
       let settled = false;
       let status_code: number | null = null;

@@ -13,10 +13,19 @@ import { iso_us } from '../lib/time-format.js';
 /** Endpoints per account and environment. */
 export const endpoints_max = 10;
 
-/** An endpoint as the dispatcher uses it: its record and its secret in the clear (memory only). */
+/**
+ * An endpoint as the dispatcher uses it: its record, its secret in the clear (memory only) and where
+ * its attempts go (the URL parsed once; null if it is not HTTPS, which registration never lets in).
+ */
 export interface EndpointState {
   record: EndpointRecord;
   secret: string;
+  target: { origin: string; path: string } | null;
+}
+
+function endpoint_state(record: EndpointRecord, secret: string): EndpointState {
+  const url = new URL(record.url);
+  return { record, secret, target: url.protocol === 'https:' ? { origin: url.origin, path: url.pathname + url.search } : null };
 }
 
 export function endpoint_view(record: EndpointRecord) {
@@ -35,7 +44,7 @@ export function endpoint_view(record: EndpointRecord) {
 
 export function load_endpoint(actor: AccountActor, record: EndpointRecord): void {
   if (record.deleted_us !== null) return;
-  actor.webhooks.set(record.id, { record, secret: actor.engine.secret_box.open(record.secret_sealed) });
+  actor.webhooks.set(record.id, endpoint_state(record, actor.engine.secret_box.open(record.secret_sealed)));
 }
 
 export function endpoints_of(actor: AccountActor, environment: Environment): EndpointState[] {
@@ -62,7 +71,7 @@ export function create_endpoint(actor: AccountActor, environment: Environment, u
     updated_us: now_us,
     deleted_us: null,
   };
-  actor.webhooks.set(record.id, { record, secret });
+  actor.webhooks.set(record.id, endpoint_state(record, secret));
   actor.stage_put(actor.engine.store.webhook_endpoints, record.id, record);
   return ok({ record, secret });
 }
