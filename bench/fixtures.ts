@@ -81,12 +81,22 @@ export class OperatorClient {
     return answer.body.data;
   }
 
-  /** The journal's commit counters from the operator's /metrics: commits, changes, commit-to-flush time. */
-  async journal_totals(): Promise<JournalTotals> {
+  /** The operator's /metrics as numbers by series name (series without labels only). */
+  async metrics(): Promise<Map<string, number>> {
     const answer = await fetch(`${this.admin_url}/metrics`, { headers: { authorization: this.authorization } });
     if (answer.status !== 200) throw new Error(`operator GET /metrics: expected 200, got ${answer.status}`);
-    const text = await answer.text();
-    const read = (name: string) => Number(new RegExp(`^${name} ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? NaN);
+    const series = new Map<string, number>();
+    for (const line of (await answer.text()).split('\n')) {
+      const match = /^([a-z_]+) (\S+)$/.exec(line);
+      if (match) series.set(match[1], Number(match[2]));
+    }
+    return series;
+  }
+
+  /** The journal's commit counters: commits, changes, commit-to-flush time. */
+  async journal_totals(): Promise<JournalTotals> {
+    const metrics = await this.metrics();
+    const read = (name: string) => metrics.get(name) ?? Number.NaN;
     return {
       commits: read('billvend_journal_commit_changes_count'),
       changes: read('billvend_journal_commit_changes_sum'),

@@ -6,6 +6,7 @@ import { existsSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { repo_root } from './server-process.js';
+import { OperatorClient } from './fixtures.js';
 
 export interface RecoveryResult {
   accounts: number;
@@ -74,8 +75,8 @@ export async function run_recovery(accounts: number, orders_per_account: number,
       await new Promise((r) => setTimeout(r, 10));
     }
     const ready_ms = performance.now() - started;
-    const metrics = await (await fetch(`http://127.0.0.1:${admin_port}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
-    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
+    const metrics = await new OperatorClient(`http://127.0.0.1:${admin_port}`, token).metrics();
+    const gauge = (name: string) => metrics.get(name) ?? 0;
     const recovered = /"duration_ms":(\d+),"msg":"recovered"/.exec(output);
     return {
       accounts,
