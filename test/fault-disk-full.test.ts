@@ -22,8 +22,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, rmdirSync, statfsSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { open } from 'lmdb';
-import { store_reference_codec, TestServer, type ApiResponse } from './helpers/server.js';
+import { open_store, store_reference_codec, TestServer, type ApiResponse } from './helpers/server.js';
 import { all_orders, all_wallet_entries, balance_kobo, kobo, sandbox } from './helpers/purchases.js';
 import { log_records, sleep, wait_for } from './helpers/fixtures-http.js';
 import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
@@ -375,9 +374,8 @@ if (mount_error !== null) {
 
   t.test('killed after the fault, the store read directly holds every acknowledged operation once and wallets that add up', async (t) => {
     await server.kill();
-    const root = open({ path: data_dir, readOnly: true });
+    const { root, db } = open_store(data_dir, { readOnly: true });
     try {
-      const db = (name: string) => root.openDB({ name, sharedStructuresKey: Symbol.for('structures') });
       const wallets = db('wallets');
       const wallet_entries = db('wallet_entries');
       const funding_refs = db('funding_refs');

@@ -1,8 +1,7 @@
 // Idempotency records are kept 24 hours (decisions.md): after that a key is new again, and the sweep
 // frees the store of expired records. TIME_SCALE=0.0001 turns 24 hours into 8.64 s.
 import t from 'tap';
-import { open } from 'lmdb';
-import { start_server } from './helpers/server.js';
+import { open_store, start_server } from './helpers/server.js';
 
 const scale = 0.0001;
 const ttl_ms = 24 * 60 * 60 * 1000 * scale;
@@ -29,8 +28,8 @@ t.test('after 24 hours an idempotency key is forgotten: it replays before, proce
   t.equal(older.status, 201, 'a third key is created');
   await new Promise((resolve) => setTimeout(resolve, ttl_ms + 1000));
   await server.kill();
-  const root = open({ path: server.data_dir, readOnly: true });
-  const idempotency = root.openDB({ name: 'idempotency', sharedStructuresKey: Symbol.for('structures') });
+  const { root, db } = open_store(server.data_dir, { readOnly: true });
+  const idempotency = db('idempotency');
   const left = [...idempotency.getRange({})].length;
   await root.close();
   t.equal(left, 0, 'the sweep removed every expired idempotency record from the store');

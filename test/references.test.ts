@@ -5,8 +5,7 @@
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { open } from 'lmdb';
-import { start_server } from './helpers/server.js';
+import { open_store, start_server } from './helpers/server.js';
 import { all_orders, buy_airtime, fast_reseller, order, reference_pattern, sandbox } from './helpers/purchases.js';
 import { account_id_limit, random_reference_code, ReferenceCodec, seq_limit, type OrderPlace } from '../src/services/references.js';
 
@@ -118,10 +117,10 @@ t.test('through the server: references name their orders, and a store with index
   // and an entry in the order_refs index, as older stores hold.
   const legacy_reference = `BV-20251231-${random_reference_code()}`;
   const legacy_looking = `BV-20251231-${'0'.repeat(11)}1`;
-  const root = open({ path: server.data_dir, maxDbs: 32 });
+  const { root, db } = open_store(server.data_dir);
   try {
-    const orders = root.openDB({ name: 'orders', sharedStructuresKey: Symbol.for('structures') });
-    const order_refs = root.openDB({ name: 'order_refs', sharedStructuresKey: Symbol.for('structures') });
+    const orders = db('orders');
+    const order_refs = db('order_refs');
     const location = [reseller.id, 'test', 1];
     const stored = orders.get(location) as Record<string, unknown>;
     t.equal(stored.reference, first_reference, 'the store holds the first order at seq 1');

@@ -4,16 +4,14 @@
 // public id and its deliveries carry no event_key; their pending deliveries must still go out.
 import t from 'tap';
 import { rmSync } from 'node:fs';
-import { open } from 'lmdb';
-import { start_server } from './helpers/server.js';
+import { open_store, start_server } from './helpers/server.js';
 import { buy_airtime, fast_reseller, sandbox } from './helpers/purchases.js';
 import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
 
 const event_id_pattern = /^evt_[0-9A-Za-z]{24}$/;
 
-function open_store(data_dir: string) {
-  const root = open({ path: data_dir, maxDbs: 32 });
-  const db = (name: string) => root.openDB({ name, sharedStructuresKey: Symbol.for('structures') });
+function open_events(data_dir: string) {
+  const { root, db } = open_store(data_dir);
   return { root, events: db('events'), deliveries: db('deliveries') };
 }
 
@@ -44,7 +42,7 @@ t.test('events are stored under their first delivery id, and deliveries of event
   // As written now: numeric keys, ascending with the deliveries, each delivery naming its event's key.
   const legacy_ids: string[] = [];
   {
-    const store = open_store(server.data_dir);
+    const store = open_events(server.data_dir);
     try {
       const events = [...store.events.getRange({})];
       t.equal(events.length, 6, 'six events are stored');
@@ -95,7 +93,7 @@ t.test('events are stored under their first delivery id, and deliveries of event
   t.ok(listed.every((d) => event_id_pattern.test(d.event_id) && !('event_key' in d)), 'each naming its event by its public id only');
   await server.stop();
 
-  const store = open_store(server.data_dir);
+  const store = open_events(server.data_dir);
   try {
     const keys = [...store.events.getKeys({})];
     t.equal(keys.length, 8, 'eight events are stored');

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
+import { open, type Database, type RootDatabase } from 'lmdb';
 import { reference_codec, type ReferenceCodec } from '../../src/services/references.js';
 import { SecretBox } from '../../src/lib/secrets.js';
 
@@ -195,6 +196,12 @@ export class TestServer {
 /** The reference codec of a store whose master key is DATA_DIR/master.key (tests never set MASTER_KEY). */
 export function store_reference_codec(data_dir: string): ReferenceCodec {
   return reference_codec(new SecretBox(Buffer.from(readFileSync(join(data_dir, 'master.key'), 'utf8').trim(), 'base64')));
+}
+
+/** A stopped server's store opened directly with lmdb, as billvend opens it (shared msgpack structures). */
+export function open_store(data_dir: string, options: { readOnly?: boolean } = {}): { root: RootDatabase; db(name: string): Database<any, any> } {
+  const root = open({ path: data_dir, maxDbs: 32, ...options });
+  return { root, db: (name) => root.openDB({ name, sharedStructuresKey: Symbol.for('structures') }) };
 }
 
 export function temp_dir(prefix = 'billvend-test-'): string {
