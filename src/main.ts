@@ -1,11 +1,12 @@
 // `billvend serve`: opens the store, recovers every account, then serves the public API and the
 // operator API (operations.md). Exported as start() so the CLI and the benches can run it.
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { load_config, flags_to_env, ConfigError, type Config } from './config.js';
 import { create_logger, type Logger } from './log.js';
-import { open_store } from './journal/store.js';
+import { open_store, make_store_dir } from './journal/store.js';
+import { lock_store } from './journal/store-lock.js';
 import { system_clock } from './lib/clock.js';
 import { TimerWheel } from './lib/timer-wheel.js';
 import { SecretBox, constant_time_equal } from './lib/secrets.js';
@@ -68,7 +69,9 @@ function master_key(config: Config): Buffer {
 }
 
 export async function start(config: Config, log: Logger): Promise<Server> {
-  mkdirSync(config.data_dir, { recursive: true });
+  make_store_dir(config.data_dir);
+  // First of all: a second process on the same store stops here, having touched nothing.
+  const store_lock = lock_store(config.data_dir);
   const admin_token = config.admin_token ?? secret_file(join(config.data_dir, 'admin-token'), () => random_base62(40));
   const secret_box = new SecretBox(master_key(config));
   const clock = system_clock;
@@ -233,6 +236,7 @@ export async function start(config: Config, log: Logger): Promise<Server> {
       public_front.close();
       operator_front.close();
       await store.root.close();
+      store_lock.release();
     },
   };
 }

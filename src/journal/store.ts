@@ -2,7 +2,8 @@
 // Values are MessagePack with shared structures (compact, fast to decode); keys are ordered-binary
 // tuples, so a range read of [account, environment, *] lists an account's records in order.
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, chmodSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 export type Key = number | string | (number | string)[];
 
@@ -33,8 +34,12 @@ const database_names = [
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions',
 ] as const;
 
+/** Owner-only (docs/operations.md "Files"): the store holds PIN and password hashes and sealed secrets. */
+export const store_dir_mode = 0o700;
+export const store_file_mode = 0o600;
+
 export function open_store(data_dir: string, options: { read_only?: boolean } = {}): Store {
-  mkdirSync(data_dir, { recursive: true });
+  if (!options.read_only) make_store_dir(data_dir);
   // overlappingSync (lmdb-js's default on Linux) lets the next transaction commit while the previous
   // one is being flushed; the journal therefore waits for each commit's `flushed` promise, not for
   // the commit, before any reply leaves (test/crash-durability.test.ts proves it with LMDB_RESTORE=safe).
@@ -46,10 +51,26 @@ export function open_store(data_dir: string, options: { read_only?: boolean } = 
     readOnly: options.read_only ?? false,
     // Start with a 256 MiB map; lmdb-js grows it as the store grows.
     mapSize: 256 * 1024 * 1024,
+    // lmdb-js takes a path with an extension (`/srv/billvend.data`, mktemp's `/tmp/tmp.XXXX`) for a file;
+    // DATA_DIR is always a directory, whatever its name.
+    noSubdir: false,
   });
+  if (!options.read_only) {
+    // LMDB creates its files with the process umask (0644 by default); tighten them after the fact.
+    for (const file of ['data.mdb', 'lock.mdb']) {
+      const path = join(data_dir, file);
+      if (existsSync(path)) chmodSync(path, store_file_mode);
+    }
+  }
   const store: Record<string, unknown> = { root };
   for (const name of database_names) {
     store[name] = root.openDB({ name, sharedStructuresKey: Symbol.for('structures') });
   }
   return store as unknown as Store;
+}
+
+/** Creates DATA_DIR owner-only, and makes an existing one owner-only (stores made before were 0755). */
+export function make_store_dir(data_dir: string): void {
+  mkdirSync(data_dir, { recursive: true, mode: store_dir_mode });
+  chmodSync(data_dir, store_dir_mode);
 }

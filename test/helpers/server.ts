@@ -200,7 +200,7 @@ export function store_reference_codec(data_dir: string): ReferenceCodec {
 
 /** A stopped server's store opened directly with lmdb, as billvend opens it (shared msgpack structures). */
 export function open_store(data_dir: string, options: { readOnly?: boolean } = {}): { root: RootDatabase; db(name: string): Database<any, any> } {
-  const root = open({ path: data_dir, maxDbs: 32, ...options });
+  const root = open({ path: data_dir, maxDbs: 32, noSubdir: false, ...options });
   return { root, db: (name) => root.openDB({ name, sharedStructuresKey: Symbol.for('structures') }) };
 }
 
