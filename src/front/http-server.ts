@@ -11,6 +11,10 @@ import { compile_schema } from './validation.js';
 import type { CompiledRoute, RequestContext, RouteDef } from './route.js';
 import type { Metrics, RouteStats } from '../operator/metrics.js';
 import { JournalFailure } from '../journal/journal.js';
+import { free_port, free_port_attempts_max } from '../lib/free-port.js';
+
+/** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT; its typings declare the enum, but the module does not export it. */
+const listen_exclusive_port = 1;
 
 /** Request bodies over 16 KiB are refused with 413 (decisions.md). */
 export const body_bytes_max = 16 * 1024;
@@ -241,11 +245,33 @@ export class HttpFront {
     this.app.any('/*', (res, req) => this.handle(res, req, null, null));
   }
 
-  listen(host: string, port: number): Promise<number> {
+  /**
+   * Listens exclusively: uWS sets SO_REUSEPORT unless told otherwise, which let a second server on the
+   * same port take half the connections in silence (docs/operations.md "One process per store").
+   * Port 0 is resolved to a free port first, because libusockets sets SO_REUSEADDR only on a named port;
+   * without it the connections a killed server leaves in TIME_WAIT kept a restart on the same port
+   * from listening for about a minute.
+   */
+  async listen(host: string, port: number): Promise<number> {
+    if (port !== 0) return this.listen_on(host, port);
+    for (let attempt = 1; ; attempt++) {
+      const free = await free_port(host);
+      try {
+        return await this.listen_on(host, free);
+      } catch (error) {
+        // Another process took the port between our probe and our listen: try another one.
+        if (attempt >= free_port_attempts_max) throw error;
+      }
+    }
+  }
+
+  private listen_on(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.app.listen(host, port, (socket) => {
+      // uWS takes (host, port, options, handler); its typings list only (port, options, handler).
+      const listen = this.app.listen as unknown as (host: string, port: number, options: number, handler: (socket: uWS.us_listen_socket | false) => void) => void;
+      listen.call(this.app, host, port, listen_exclusive_port, (socket) => {
         if (!socket) {
-          reject(new Error(`${this.options.name}: cannot listen on ${host}:${port}`));
+          reject(new Error(`${this.options.name}: cannot listen on ${host}:${port} (in use, or not an address of this machine)`));
           return;
         }
         this.listen_socket = socket;
