@@ -1,4 +1,4 @@
-// The error catalogue (style.md "Errors"): every code in src/errors.ts is documented in the README's
+// The error catalogue (style.md "Errors"): every code in src/errors.ts is documented in the docs/api.md's
 // error table with the same status, and every code of the spec's section 7 is in the catalogue.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
@@ -46,26 +46,26 @@ const decided_codes: [string, number][] = [
 const catalogue = error_catalogue as Record<string, { status: number; message: string }>;
 
 function readme_error_table(): Map<string, number> {
-  const readme = readFileSync(join(repo_root, 'README.md'), 'utf8');
+  const readme = readFileSync(join(repo_root, 'docs', 'api.md'), 'utf8');
   const table = new Map<string, number>();
   for (const line of readme.split('\n')) {
     const row = /^\|\s*`([a-z_]+\.[a-z_]+)`\s*\|\s*(\d{3})\s*\|/.exec(line);
     if (row !== null) {
-      if (table.has(row[1])) throw new Error(`README lists ${row[1]} twice`);
+      if (table.has(row[1])) throw new Error(`docs/api.md lists ${row[1]} twice`);
       table.set(row[1], Number(row[2]));
     }
   }
   return table;
 }
 
-t.test('every catalogue code is in the README error table with the same HTTP status', async (t) => {
+t.test('every catalogue code is in the docs/api.md error table with the same HTTP status', async (t) => {
   const table = readme_error_table();
-  t.ok(table.size >= spec_codes.length, `the README table has ${table.size} codes`);
+  t.ok(table.size >= spec_codes.length, `the docs/api.md table has ${table.size} codes`);
   for (const [code, entry] of Object.entries(catalogue)) {
-    t.ok(table.has(code), `${code} is in the README error table`);
-    t.equal(table.get(code), entry.status, `${code} has status ${entry.status} in the README`);
+    t.ok(table.has(code), `${code} is in the docs/api.md error table`);
+    t.equal(table.get(code), entry.status, `${code} has status ${entry.status} in the docs/api.md`);
   }
-  for (const code of table.keys()) t.ok(code in catalogue, `README code ${code} is in the catalogue`);
+  for (const code of table.keys()) t.ok(code in catalogue, `docs/api.md code ${code} is in the catalogue`);
 });
 
 t.test('every code of the spec\'s section 7 is in the catalogue with the spec\'s status', async (t) => {
