@@ -49,6 +49,8 @@ interface AttemptResult {
 export class Dispatcher implements EngineExtension {
   private readonly timers = new Map<number, TimerHandle>();
   private readonly in_flight = new Set<number>();
+  /** Retries decided during an attempt, planned when it ends; at most one per attempt in flight. */
+  private readonly retry_after_attempt = new Map<number, number>();
   private readonly endpoint_in_flight = new Map<number, number>();
   private readonly waiting = new Map<number, { delivery_id: number; account_id: number }[]>();
   private readonly waiting_ids = new Set<number>();
@@ -181,6 +183,11 @@ export class Dispatcher implements EngineExtension {
       .finally(() => {
         this.known.delete(delivery_id);
         this.in_flight.delete(delivery_id);
+        const retry_ms = this.retry_after_attempt.get(delivery_id);
+        if (retry_ms !== undefined) {
+          this.retry_after_attempt.delete(delivery_id);
+          this.schedule(endpoint_id, delivery_id, account_id, retry_ms);
+        }
         this.total_in_flight--;
         const left = (this.endpoint_in_flight.get(endpoint_id) ?? 1) - 1;
         if (left === 0) this.endpoint_in_flight.delete(endpoint_id);
@@ -378,7 +385,10 @@ export class Dispatcher implements EngineExtension {
     const due_ms = now_ms + this.deps.wheel.scaled(retry_delays_ms[failures - 1]);
     const next: DeliveryRecord = { ...current, attempts, failures, next_attempt_ms: due_ms, updated_us: now_us };
     this.stage(actor, next);
-    this.schedule(next.endpoint_id, next.id, actor.id, due_ms);
+    // The attempt is still in flight here, and schedule() ignores a delivery in flight: the retry is
+    // planned when the attempt ends (start()). Planned from here, it waited for the next sweep, 40-59 s
+    // after the failure instead of 30 (test/webhook-retry-timing).
+    this.retry_after_attempt.set(next.id, due_ms);
   }
 
   private stage(actor: AccountActor, delivery: DeliveryRecord): void {
