@@ -100,7 +100,7 @@ export class OperatorClient {
     return {
       commits: read('billvend_journal_commit_changes_count'),
       changes: read('billvend_journal_commit_changes_sum'),
-      duration_ms: read('billvend_journal_commit_duration_ms_sum'),
+      duration_ms: read('billvend_journal_commit_duration_seconds_sum') * 1000,
     };
   }
 

@@ -84,8 +84,8 @@ export async function run_recovery(accounts: number, orders_per_account: number,
       seed_ms,
       ready_ms,
       recovered_ms: recovered ? Number(recovered[1]) : null,
-      rss_bytes: gauge('billvend_process_resident_memory_bytes'),
-      heap_used_bytes: gauge('billvend_process_heap_used_bytes'),
+      rss_bytes: gauge('process_resident_memory_bytes'),
+      heap_used_bytes: gauge('nodejs_heap_size_used_bytes'),
       store_bytes: directory_bytes(dir),
     };
   } finally {

@@ -17,7 +17,7 @@ import { random_base62 } from './lib/ids.js';
 import { Engine } from './engine/engine.js';
 import { DiskGuard } from './journal/disk-guard.js';
 import { IdempotencySweeper } from './engine/idempotency.js';
-import { Metrics } from './operator/metrics.js';
+import { Metrics, counting_sink } from './operator/metrics.js';
 import { HttpFront } from './front/http-server.js';
 import { authenticate_api_key, client_ip } from './front/auth.js';
 import { api_error, type ApiError } from './errors.js';
@@ -93,28 +93,28 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   const engine = new Engine(store, clock, wheel, secret_box, log, metrics, disk_guard);
   engine_ref = engine;
   if (disk_guard.is_low) engine.store_space_changed(true);
-  metrics.gauge('billvend_store_disk_free_bytes', () => (Number.isFinite(disk_guard.free) ? disk_guard.free : -1));
+  metrics.gauge('billvend_store_disk_free_bytes', 'Free space on the store\'s disk, in bytes (-1 when unknown); below STORE_FREE_BYTES_MIN writes are refused.', () => (Number.isFinite(disk_guard.free) ? disk_guard.free : -1));
   const deps: Deps = { engine, clock, wheel, config, log, metrics, secret_box };
   const catalog = new Catalog(store);
   const desk = new OrderDesk(deps, {
     test: new SandboxProvider(wheel, clock),
-    live: config.provider === null ? new UnconfiguredProvider() : new LiveProvider(config.provider, clock, wheel, log),
+    live: config.provider === null ? new UnconfiguredProvider() : new LiveProvider(config.provider, clock, wheel, log, metrics),
   });
   const signer = new SignerPool();
   const dispatcher = new Dispatcher(deps, signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
   // Webhook endpoints load first, so that events the order desk emits while resuming reach them.
   engine.extensions.push(dispatcher, desk);
-  engine.event_sink = new Outbox(dispatcher);
+  engine.event_sink = counting_sink(metrics, new Outbox(dispatcher));
   const sessions = new SessionStore(engine, wheel, clock);
   const site = new StaticSite();
-  metrics.gauge('billvend_actors_in_memory', () => engine.accounts.size);
-  metrics.gauge('billvend_open_orders', () => {
+  metrics.gauge('billvend_actors_in_memory', 'Account actors held in memory.', () => engine.accounts.size);
+  metrics.gauge('billvend_open_orders', 'Orders waiting for the provider\'s final answer (pending or processing).', () => {
     let open = 0;
     for (const actor of engine.accounts.values()) open += actor.open_orders.size;
     return open;
   });
-  metrics.gauge('billvend_timers_pending', () => wheel.size);
-  metrics.gauge('billvend_api_keys_active', () => engine.key_index.size);
+  metrics.gauge('billvend_timers_pending', 'Timers waiting on the timer wheel (retries, re-queries, expiries).', () => wheel.size);
+  metrics.gauge('billvend_api_keys_active', 'API keys that are not revoked, across accounts.', () => engine.key_index.size);
 
   let draining = false;
   const accepting = (): ApiError | null => {

@@ -62,7 +62,7 @@ async function deliveries_of(server: TestServer, key: string, endpoint_id: numbe
 
 async function rss_bytes(server: TestServer): Promise<number> {
   const metrics = await server.admin('GET', '/metrics');
-  const value = Number(/^billvend_process_resident_memory_bytes (\d+)$/m.exec(metrics.text)?.[1]);
+  const value = Number(/^process_resident_memory_bytes (\d+)$/m.exec(metrics.text)?.[1]);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`no resident memory in /metrics: ${metrics.status}`);
   return value;
 }

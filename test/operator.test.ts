@@ -245,9 +245,9 @@ t.test('/metrics is Prometheus text with the request, journal and actor metrics'
   t.match(response.headers.get('content-type') ?? '', /^text\/plain/, '/metrics is text/plain');
   for (const name of [
     'billvend_http_requests_total',
-    'billvend_http_request_duration_ms_bucket',
+    'billvend_http_request_duration_seconds_bucket',
     'billvend_journal_commit_changes_bucket',
-    'billvend_journal_commit_duration_ms',
+    'billvend_journal_commit_duration_seconds',
     'billvend_actors_in_memory',
   ]) {
     t.ok(response.text.includes(name), `/metrics has ${name}`);

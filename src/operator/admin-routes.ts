@@ -161,7 +161,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
       path: '/metrics',
       auth: 'operator',
       doc: { summary: 'Prometheus metrics', tags, content_type: 'text/plain; version=0.0.4' },
-      handler: () => ({ status: 200, body: deps.metrics.render(), headers: [['Cache-Control', 'no-store']], content_type: 'text/plain; version=0.0.4; charset=utf-8' }),
+      handler: async () => ({ status: 200, body: await deps.metrics.render(), headers: [['Cache-Control', 'no-store']], content_type: deps.metrics.content_type }),
     },
     {
       method: 'get',

@@ -1,71 +1,146 @@
-// Prometheus metrics (operations.md /metrics): requests by route and status, a latency histogram,
-// journal commit size and latency, actors in memory. Rendered as text on demand.
+// Prometheus metrics (docs/operations.md "Metrics"), through prom-client, the ecosystem's client: every
+// metric has HELP and TYPE, times are in seconds and sizes in bytes, counters end in _total, and the
+// process metrics (CPU, memory, event-loop lag, GC, file descriptors) are prom-client's defaults.
+//
+// Hot path: a request's counter and histogram children are looked up once per route and status and
+// kept (RouteStats), because prom-client's labels() hashes its label set on every call.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { JournalObserver } from '../journal/journal.js';
+import type { EventSink } from '../engine/engine.js';
 
-const latency_buckets_ms = [0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
+const latency_buckets_s = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const commit_size_buckets = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 20000];
+const delivery_lag_buckets_s = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 28800, 86400];
 
-class Histogram {
-  readonly counts: number[];
-  sum = 0;
-  count = 0;
-  constructor(readonly buckets: number[]) {
-    this.counts = new Array(buckets.length).fill(0);
-  }
-  observe(value: number): void {
-    this.sum += value;
-    this.count++;
-    for (let i = 0; i < this.buckets.length; i++) {
-      if (value <= this.buckets[i]) {
-        this.counts[i]++;
-        return;
-      }
-    }
-  }
-  render(name: string, labels: string, out: string[]): void {
-    let cumulative = 0;
-    const sep = labels === '' ? '' : ',';
-    for (let i = 0; i < this.buckets.length; i++) {
-      cumulative += this.counts[i];
-      out.push(`${name}_bucket{${labels}${sep}le="${this.buckets[i]}"} ${cumulative}`);
-    }
-    out.push(`${name}_bucket{${labels}${sep}le="+Inf"} ${this.count}`);
-    const braces = labels === '' ? '' : `{${labels}}`;
-    out.push(`${name}_sum${braces} ${this.sum}`);
-    out.push(`${name}_count${braces} ${this.count}`);
-  }
-}
+/** How long /metrics reads event-loop lag over (prom-client's monitorEventLoopDelay resolution). */
+const event_loop_resolution_ms = 10;
 
-function label(value: string): string {
-  return value.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n');
-}
+export type PurchaseOutcome = 'placed' | 'delivered' | 'failed';
+export type ProviderCallResult = 'answered' | 'error' | 'timeout' | 'circuit_open';
+export type WebhookAttemptResult = 'delivered' | 'failed' | 'gone';
+
+const circuit_values = { closed: 0, half_open: 1, open: 2 } as const;
 
 /** Counters of one route of one server: requests by status and a latency histogram. */
 export class RouteStats {
-  readonly by_status = new Map<number, number>();
-  readonly latency = new Histogram(latency_buckets_ms);
-  constructor(readonly server: string, readonly route: string) {}
+  private readonly by_status = new Map<number, Counter.Internal>();
+  private readonly latency: Histogram.Internal<string>;
+
+  constructor(private readonly metrics: Metrics, readonly server: string, readonly route: string) {
+    this.latency = metrics.http_duration.labels(server, route);
+  }
 
   observe(status: number, duration_ms: number): void {
-    this.by_status.set(status, (this.by_status.get(status) ?? 0) + 1);
-    this.latency.observe(duration_ms);
+    let counter = this.by_status.get(status);
+    if (counter === undefined) {
+      counter = this.metrics.http_requests.labels(this.server, this.route, String(status));
+      this.by_status.set(status, counter);
+    }
+    counter.inc();
+    this.latency.observe(duration_ms / 1000);
   }
 }
 
 export class Metrics implements JournalObserver {
+  readonly registry = new Registry();
   /** One slot per server and route: bounded by the route table (plus "unmatched"). */
   private readonly routes = new Map<string, RouteStats>();
-  private readonly commit_size = new Histogram(commit_size_buckets);
-  private readonly commit_latency = new Histogram(latency_buckets_ms);
-  private readonly gauges = new Map<string, () => number>();
-  private readonly counters = new Map<string, number>();
+
+  readonly http_requests = new Counter({
+    name: 'billvend_http_requests_total',
+    help: 'HTTP requests answered, by server (public or operator), route and status.',
+    labelNames: ['server', 'route', 'status'],
+    registers: [this.registry],
+  });
+  readonly http_duration = new Histogram({
+    name: 'billvend_http_request_duration_seconds',
+    help: 'Time from a request\'s arrival to its reply, which waits for the durable commit of its changes.',
+    labelNames: ['server', 'route'],
+    buckets: latency_buckets_s,
+    registers: [this.registry],
+  });
+  private readonly commit_changes = new Histogram({
+    name: 'billvend_journal_commit_changes',
+    help: 'Changes per journal commit (the size of a group commit).',
+    buckets: commit_size_buckets,
+    registers: [this.registry],
+  });
+  private readonly commit_duration = new Histogram({
+    name: 'billvend_journal_commit_duration_seconds',
+    help: 'Time from handing a batch to LMDB until it is flushed to disk.',
+    buckets: latency_buckets_s,
+    registers: [this.registry],
+  });
+  private readonly purchases = new Counter({
+    name: 'billvend_purchases_total',
+    help: 'Purchases by service type, environment and outcome: placed (debited), delivered, failed (refunded).',
+    labelNames: ['service_type', 'environment', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly refunds = new Counter({
+    name: 'billvend_refunds_total',
+    help: 'Failed purchases refunded to the wallet, by service type and environment.',
+    labelNames: ['service_type', 'environment'],
+    registers: [this.registry],
+  });
+  private readonly refunded_kobo = new Counter({
+    name: 'billvend_refunded_kobo_total',
+    help: 'Money refunded to wallets after failed purchases, in kobo.',
+    labelNames: ['environment'],
+    registers: [this.registry],
+  });
+  private readonly provider_calls = new Counter({
+    name: 'billvend_provider_calls_total',
+    help: 'Calls to the live upstream aggregator, by operation and result.',
+    labelNames: ['operation', 'result'],
+    registers: [this.registry],
+  });
+  private readonly provider_duration = new Histogram({
+    name: 'billvend_provider_call_duration_seconds',
+    help: 'Time of one call to the live upstream aggregator, by operation.',
+    labelNames: ['operation'],
+    buckets: latency_buckets_s,
+    registers: [this.registry],
+  });
+  private readonly provider_circuit = new Gauge({
+    name: 'billvend_provider_circuit_state',
+    help: 'The live upstream\'s circuit breaker: 0 closed, 1 half-open (one probe allowed), 2 open (calls refused).',
+    registers: [this.registry],
+  });
+  private readonly webhook_attempts = new Counter({
+    name: 'billvend_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by result: delivered (2xx), failed (retried or dead), gone (410, endpoint disabled).',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
+  private readonly webhook_lag = new Histogram({
+    name: 'billvend_webhook_delivery_lag_seconds',
+    help: 'Time from an event\'s creation to its delivery (2xx), retries included.',
+    buckets: delivery_lag_buckets_s,
+    registers: [this.registry],
+  });
+  private readonly webhook_dead = new Counter({
+    name: 'billvend_webhook_dead_deliveries_total',
+    help: 'Webhook deliveries that failed every retry and are dead until replayed.',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: event_loop_resolution_ms });
+    // prom-client names three gauges with _total, which promtool refuses ("non-counter metrics should not
+    // have _total suffix"); the same figures remain, by type, in nodejs_active_handles, _requests, _resources.
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+      this.registry.removeSingleMetric(name);
+    }
+    this.provider_circuit.set(circuit_values.closed);
+  }
 
   /** The counters of a route; the front end looks each up once and keeps it. */
   route_stats(server: string, route: string): RouteStats {
     const key = `${server}\u0000${route}`;
     let stats = this.routes.get(key);
     if (stats === undefined) {
-      stats = new RouteStats(server, route);
+      stats = new RouteStats(this, server, route);
       this.routes.set(key, stats);
     }
     return stats;
@@ -76,52 +151,76 @@ export class Metrics implements JournalObserver {
   }
 
   on_commit(changes: number, duration_ms: number): void {
-    this.commit_size.observe(changes);
-    this.commit_latency.observe(duration_ms);
+    this.commit_changes.observe(changes);
+    this.commit_duration.observe(duration_ms / 1000);
   }
 
   /** A gauge read at scrape time, e.g. actors in memory. */
-  gauge(name: string, read: () => number): void {
-    this.gauges.set(name, read);
+  gauge(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
   }
 
-  increment(name: string, by = 1): void {
-    this.counters.set(name, (this.counters.get(name) ?? 0) + by);
+  purchase(service_type: string, environment: string, outcome: PurchaseOutcome): void {
+    this.purchases.labels(service_type, environment, outcome).inc();
   }
 
-  render(): string {
-    const out: string[] = [];
-    out.push('# HELP billvend_http_requests_total HTTP requests answered, by server, route and status.');
-    out.push('# TYPE billvend_http_requests_total counter');
-    for (const stats of this.routes.values()) {
-      for (const [status, count] of stats.by_status) {
-        out.push(`billvend_http_requests_total{server="${label(stats.server)}",route="${label(stats.route)}",status="${status}"} ${count}`);
+  refund(service_type: string, environment: string, amount_kobo: number): void {
+    this.refunds.labels(service_type, environment).inc();
+    this.refunded_kobo.labels(environment).inc(amount_kobo);
+  }
+
+  provider_call(operation: string, result: ProviderCallResult, duration_ms: number): void {
+    this.provider_calls.labels(operation, result).inc();
+    if (result !== 'circuit_open') this.provider_duration.labels(operation).observe(duration_ms / 1000);
+  }
+
+  provider_circuit_changed(state: keyof typeof circuit_values): void {
+    this.provider_circuit.set(circuit_values[state]);
+  }
+
+  webhook_attempt(result: WebhookAttemptResult, lag_ms: number | null): void {
+    this.webhook_attempts.labels(result).inc();
+    if (lag_ms !== null) this.webhook_lag.observe(Math.max(0, lag_ms) / 1000);
+  }
+
+  webhook_dead_delivery(): void {
+    this.webhook_dead.inc();
+  }
+
+  /** The Prometheus text exposition (format 0.0.4). */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get content_type(): string {
+    return this.registry.contentType;
+  }
+}
+
+/**
+ * An event sink that counts purchases and refunds from the events every change emits (whether or not an
+ * endpoint subscribes), then hands each event on. Events are emitted when their change is staged, so a
+ * commit refused by a full disk leaves its events counted: the counters are for trends, the store is the
+ * record.
+ */
+export function counting_sink(metrics: Metrics, next: EventSink): EventSink {
+  return {
+    emit(actor, environment, kind, subject) {
+      const order = subject.order;
+      if (order !== undefined) {
+        if (kind === 'wallet.debited') metrics.purchase(order.service_type, environment, 'placed');
+        else if (kind === 'transaction.completed') metrics.purchase(order.service_type, environment, 'delivered');
+        else if (kind === 'transaction.failed') metrics.purchase(order.service_type, environment, 'failed');
+        else if (kind === 'wallet.reversed') metrics.refund(order.service_type, environment, subject.entry?.amount_kobo ?? order.amount_kobo);
       }
-    }
-    out.push('# HELP billvend_http_request_duration_ms Time from request to reply, in milliseconds.');
-    out.push('# TYPE billvend_http_request_duration_ms histogram');
-    for (const stats of this.routes.values()) {
-      if (stats.latency.count > 0) stats.latency.render('billvend_http_request_duration_ms', `server="${label(stats.server)}",route="${label(stats.route)}"`, out);
-    }
-    out.push('# HELP billvend_journal_commit_changes Changes per journal commit (group commit size).');
-    out.push('# TYPE billvend_journal_commit_changes histogram');
-    this.commit_size.render('billvend_journal_commit_changes', '', out);
-    out.push('# HELP billvend_journal_commit_duration_ms Time from handing a batch to LMDB until it is flushed to disk.');
-    out.push('# TYPE billvend_journal_commit_duration_ms histogram');
-    this.commit_latency.render('billvend_journal_commit_duration_ms', '', out);
-    for (const [name, value] of this.counters) {
-      out.push(`# TYPE ${name} counter`);
-      out.push(`${name} ${value}`);
-    }
-    for (const [name, read] of this.gauges) {
-      out.push(`# TYPE ${name} gauge`);
-      out.push(`${name} ${read()}`);
-    }
-    const memory = process.memoryUsage();
-    out.push('# TYPE billvend_process_resident_memory_bytes gauge');
-    out.push(`billvend_process_resident_memory_bytes ${memory.rss}`);
-    out.push('# TYPE billvend_process_heap_used_bytes gauge');
-    out.push(`billvend_process_heap_used_bytes ${memory.heapUsed}`);
-    return out.join('\n') + '\n';
-  }
+      next.emit(actor, environment, kind, subject);
+    },
+  };
 }

@@ -68,6 +68,14 @@ export function interpret_answer(body: unknown, phase: 'pay' | 'requery'): Provi
   return { outcome: 'unknown', reason: `unrecognised code ${code}` };
 }
 
+/** What the operator's metrics learn of upstream calls; structural, so services import nothing above them. */
+export interface ProviderObserver {
+  provider_call(operation: string, result: 'answered' | 'error' | 'timeout' | 'circuit_open', duration_ms: number): void;
+  provider_circuit_changed(state: CircuitState): void;
+}
+
+const no_observer: ProviderObserver = { provider_call() {}, provider_circuit_changed() {} };
+
 export class LiveProvider implements Provider {
   readonly name = 'live';
   readonly instant = false;
@@ -79,8 +87,12 @@ export class LiveProvider implements Provider {
     clock: Clock,
     wheel: TimerWheel,
     private readonly log: Logger,
+    private readonly observer: ProviderObserver = no_observer,
   ) {
-    this.breaker = new CircuitBreaker(clock, wheel.scaled(60_000), 5, (state: CircuitState) => log.warn({ circuit: state }, 'provider circuit changed'));
+    this.breaker = new CircuitBreaker(clock, wheel.scaled(60_000), 5, (state: CircuitState) => {
+      log.warn({ circuit: state }, 'provider circuit changed');
+      observer.provider_circuit_changed(state);
+    });
     // Node loads its fetch implementation on first use, which can take longer than a short upstream
     // timeout on a busy machine: load it now, not inside the first purchase's deadline.
     void globalThis.fetch;
@@ -95,8 +107,17 @@ export class LiveProvider implements Provider {
     return retry_after_s > 0 ? { retry_after_s: Math.max(retry_after_s, 60) } : null;
   }
 
-  /** One upstream call: JSON in, JSON (or null for an unclear answer) out; feeds the breaker. */
+  /** One upstream call, counted and timed for the operator's metrics. */
   private async call(path: string, payload: unknown): Promise<{ body: unknown } | { error: string }> {
+    const started = performance.now();
+    const answer = await this.call_upstream(path, payload);
+    const result = 'body' in answer ? 'answered' : answer.error === 'circuit open' ? 'circuit_open' : answer.error === 'timeout' ? 'timeout' : 'error';
+    this.observer.provider_call(path.replace(/^\/api\//, ''), result, performance.now() - started);
+    return answer;
+  }
+
+  /** One upstream call: JSON in, JSON (or null for an unclear answer) out; feeds the breaker. */
+  private async call_upstream(path: string, payload: unknown): Promise<{ body: unknown } | { error: string }> {
     if (!this.breaker.allow()) return { error: 'circuit open' };
     let response: Response;
     try {

@@ -368,17 +368,21 @@ export class Dispatcher implements EngineExtension {
     const attempts = [...current.attempts, attempt];
     const code = result.status_code;
     if (code !== null && code >= 200 && code < 300) {
+      this.deps.metrics.webhook_attempt('delivered', now_ms - current.created_us / 1000);
       this.settle(actor, { ...current, attempts, status: 'delivered', next_attempt_ms: 0, updated_us: now_us });
       return;
     }
     if (code === 410) {
+      this.deps.metrics.webhook_attempt('gone', null);
       disable_endpoint(actor, endpoint.record.id, 'The receiver answered 410 Gone.', now_us);
       this.settle(actor, { ...current, attempts, status: 'cancelled', next_attempt_ms: 0, updated_us: now_us });
       this.deps.log.warn({ endpoint_id: endpoint.record.id, account: actor.id }, 'webhook endpoint answered 410; disabled');
       return;
     }
     const failures = current.failures + 1;
+    this.deps.metrics.webhook_attempt('failed', null);
     if (failures > retry_delays_ms.length) {
+      this.deps.metrics.webhook_dead_delivery();
       this.settle(actor, { ...current, attempts, failures, status: 'dead', next_attempt_ms: 0, updated_us: now_us });
       return;
     }
