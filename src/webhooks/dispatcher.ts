@@ -17,7 +17,7 @@ import type { TimerHandle } from '../lib/timer-wheel.js';
 import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from './records.js';
 import type { SignerPool } from './signer-pool.js';
 import { disable_endpoint, load_endpoint, type EndpointState } from './endpoints.js';
-import { is_internal_address } from './target-check.js';
+import { is_internal_address, is_internal_literal } from './target-check.js';
 import { api_error } from '../errors.js';
 
 export const retry_delays_ms = [30_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
@@ -294,6 +294,10 @@ export class Dispatcher implements EngineExtension {
     const started = performance.now();
     const target = endpoint.target;
     if (target === null) return Promise.resolve({ status_code: null, error: 'refused: not an HTTPS URL', duration_ms: 0 });
+    // An IP literal host is connected to without a lookup, so guarded_lookup never sees it.
+    if (!this.options.allow_private && is_internal_literal(new URL(target.origin))) {
+      return Promise.resolve({ status_code: null, error: 'refused: the host is an internal address', duration_ms: 0 });
+    }
     return new Promise((resolve) => {
       let settled = false;
       let status_code: number | null = null;
