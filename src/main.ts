@@ -10,6 +10,7 @@ import { load_config, flags_to_env, ConfigError, type Config } from './config.js
 import { create_logger, type Logger } from './log.js';
 import { open_store, make_store_dir } from './journal/store.js';
 import { lock_store } from './journal/store-lock.js';
+import { ensure_order_index } from './engine/account-orders.js';
 import { system_clock } from './lib/clock.js';
 import { TimerWheel } from './lib/timer-wheel.js';
 import { SecretBox, constant_time_equal } from './lib/secrets.js';
@@ -156,6 +157,8 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   const admin_port = await operator_front.listen(config.admin_host, config.admin_port);
 
   const store_was_empty = store.accounts.getKeysCount() === 0;
+  const indexed_orders = ensure_order_index(store);
+  if (indexed_orders > 0) log.info({ orders: indexed_orders }, 'order index built');
   engine.recover();
 
   const public_routes: RouteDef[] = [

@@ -8,12 +8,17 @@
 // body. After every batch of a route that changes state: if every request was refused, the account's
 // wallets, orders, keys and webhooks are as they were. After every route: the server still serves.
 //
+// A second fuzzer (issue "Hardening from a hostile review") puts non-ASCII text, control bytes, bidi
+// overrides and lone surrogates into every string field of every route that takes a JSON body: a
+// forbidden character is a 400 validation.failed naming the field, and changes nothing.
+//
 // FUZZ_RUNS=<n> multiplies the run counts for a long run; FUZZ_SEED=<n> replays a run.
 import t from 'tap';
+import fc from 'fast-check';
 import { start_server } from './helpers/server.js';
 import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
 import {
-  FuzzLedger, error_log_lines, fuzz_route, fuzz_scale, fuzz_seed, judge, load_catalog, make_world, send, still_serving, type RouteEntry,
+  FuzzLedger, describe_request, error_log_lines, fuzz_route, fuzz_scale, fuzz_seed, judge, load_catalog, make_world, send, snapshot, snapshot_difference, still_serving, type RouteEntry,
 } from './helpers/route-catalog.js';
 
 const receiver = new WebhookReceiver();
@@ -69,6 +74,78 @@ t.test('hostile requests to every public route never get a 500, always get the e
     const problems = ledger.report().filter((line) => line.startsWith(`${route.name} → `));
     t.same(problems, [], `${route.name}: every answer passed every check`);
   }
+});
+
+/** Characters no string field may hold (src/schemas/common.ts free_text_pattern): each must be refused. */
+const forbidden_characters = [
+  ...Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)), '\u007f', '\u0080', '\u0085', '\u009b', '\u009f',
+  '\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069',
+  '\ud800', '\udbff', '\udc00', '\udfff',
+];
+/** Non-ASCII text that is fine in free text (it may still be refused by a field's own pattern). */
+const allowed_non_ascii = ['é', 'Ọ̀', 'ü-order', '₦', '😀', '\u00a0', '日本', 'ﬁ', '\u200d', 'Ω'];
+
+/** The paths of every string in a JSON value, e.g. ["name"], ["ip_allowlist", 0]. */
+function string_paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  if (typeof value === 'string') return [prefix];
+  if (Array.isArray(value)) return value.flatMap((item, i) => string_paths(item, [...prefix, i]));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => string_paths(v, [...prefix, k]));
+  return [];
+}
+
+function with_string(body: unknown, path: (string | number)[], edit: (old: string) => string): unknown {
+  const copy = structuredClone(body) as any;
+  let node = copy;
+  for (const part of path.slice(0, -1)) node = node[part];
+  node[path[path.length - 1]] = edit(node[path[path.length - 1]]);
+  return copy;
+}
+
+const body_routes = catalog.routes.filter((r) => r.body_fields.length > 0);
+
+t.test('non-ASCII text, control bytes, bidi overrides and lone surrogates in every string field: never a 500, a forbidden character is 400 naming the field and changes nothing', async (t) => {
+  const observer = { server, test_key: world.key, live_key: world.live_key };
+  let sent = 0;
+  for (const [index, route] of body_routes.entries()) {
+    const base = route.build(world);
+    const paths = string_paths(base.body);
+    if (paths.length === 0) continue;
+    // The sign-in compares what it is given with the stored email and password: an odd email is an
+    // unknown one (401), not a malformed request. It must still never fail.
+    // The bank's notifications answer 503 on this server, which has no funding secret, before reading
+    // the body.
+    const must_refuse = route.name !== 'POST /dashboard/api/session' && !(route.auth === 'signature' && world.funding_secret === null);
+    for (const forbidden of [true, false]) {
+      const edit = fc.record({ path: fc.constantFrom(...paths), character: fc.nat(), at: fc.nat(), repeat: fc.integer({ min: 1, max: 3 }) });
+      const before = forbidden ? await snapshot(observer) : null;
+      const property = fc.asyncProperty(edit, async ({ path, character, at, repeat }) => {
+        const list = forbidden ? forbidden_characters : allowed_non_ascii;
+        const inserted = list[character % list.length].repeat(repeat);
+        const spec = route.build(world);
+        spec.body = with_string(spec.body, path, (old) => old.slice(0, at % (old.length + 1)) + inserted + old.slice(at % (old.length + 1)));
+        const response = await send(server, spec);
+        sent++;
+        const what = `${route.name} with ${JSON.stringify(inserted)} in ${path.join('.')} — ${describe_request(spec).slice(0, 200)}`;
+        t.same(judge(response).problems, [], `${what}: the answer passes every check (${response.status})`);
+        t.not(response.status, 500, `${what}: not a 500`);
+        if (forbidden && must_refuse) {
+          const parsed = JSON.parse(response.body);
+          const fields: string[] = parsed?.error?.details?.map((d: { field: string }) => d.field) ?? [];
+          t.equal(response.status, 400, `${what}: refused with 400 (${response.body.slice(0, 200)})`);
+          t.equal(parsed?.error?.code, 'validation.failed', `${what}: validation.failed`);
+          t.ok(fields.includes(path.join('.')), `${what}: the details name ${path.join('.')} (${fields.join(', ')})`);
+        }
+        return true;
+      });
+      await fc.assert(property, { numRuns: Math.ceil((forbidden ? 30 : 12) * scale), seed: seed + 1000 + index * 2 + (forbidden ? 0 : 1), endOnFailure: true });
+      if (before !== null && must_refuse) {
+        const after = await snapshot(observer);
+        t.equal(after, before, `${route.name}: the refused requests changed nothing (${snapshot_difference(before, after)})`);
+      }
+    }
+  }
+  t.ok(sent >= 100, `hostile strings were sent to every string field (${sent} requests over ${body_routes.length} routes)`);
+  t.equal(await still_serving(world), null, 'the server still serves');
 });
 
 t.test('regression: a deeply nested JSON body neither kills the server nor answers 500 (the idempotency fingerprint recursed over it)', async (t) => {

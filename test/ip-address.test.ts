@@ -1,7 +1,8 @@
 // IP addresses and CIDR blocks for key allowlists and trusted proxies (src/lib/ip-address.ts; spec
 // section 5.7). Addresses are 16 bytes, IPv4 as ::ffff:a.b.c.d, so one matcher serves both families.
 import t from 'tap';
-import { parse_ip, parse_cidr, cidr_contains, any_contains } from '../src/lib/ip-address.js';
+import { parse_ip, parse_cidr, cidr_contains, any_contains, embedded_ipv4 } from '../src/lib/ip-address.js';
+import { is_internal_address } from '../src/webhooks/target-check.js';
 
 function hex(bytes: Uint8Array | null): string | null {
   return bytes === null ? null : Buffer.from(bytes).toString('hex');
@@ -111,4 +112,39 @@ t.test('any_contains checks a list and refuses an unparsable address', async (t)
   t.equal(any_contains(blocks, parse_ip('192.168.0.1')), false, 'an address in neither block does not match');
   t.equal(any_contains(blocks, null), false, 'an unparsable address never matches');
   t.equal(any_contains([], parse_ip('10.2.3.4')), false, 'an empty list matches nothing');
+});
+
+t.test('embedded_ipv4 finds the IPv4 address inside IPv4-compatible, translated, NAT64, 6to4 and Teredo addresses', async (t) => {
+  const rows: [string, string[]][] = [
+    ['::127.0.0.1', ['127.0.0.1']],
+    ['::7f00:1', ['127.0.0.1']],
+    ['::1', ['0.0.0.1']],
+    ['::ffff:0:10.1.2.3', ['10.1.2.3']],
+    ['64:ff9b::7f00:1', ['127.0.0.1']],
+    ['64:ff9b::8.8.8.8', ['8.8.8.8']],
+    ['2002:7f00:1::', ['127.0.0.1']],
+    ['2002:c0a8:101:1::5', ['192.168.1.1']],
+    // Teredo: server 65.54.227.120, client 192.0.2.45 stored XORed (3fff:fdd2).
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', ['65.54.227.120', '192.0.2.45']],
+    ['2001:0:4136:e378::80ff:fffe', ['65.54.227.120', '127.0.0.1']],
+    ['2001:db8::1', []],
+    ['2606:4700::1111', []],
+    ['8.8.8.8', []],
+  ];
+  for (const [text, expected] of rows) {
+    const found = embedded_ipv4(parse_ip(text)!).map((bytes) => bytes.subarray(12).join('.'));
+    t.same(found, expected, `${text} embeds ${expected.join(', ') || 'nothing'}`);
+  }
+});
+
+t.test('the webhook guard refuses an IPv6 address that embeds an internal IPv4 address (regression: [::127.0.0.1], NAT64, 6to4 were accepted)', async (t) => {
+  const internal = [
+    '::127.0.0.1', '::7f00:1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:0:127.0.0.1', '::10.0.0.1',
+    '64:ff9b::7f00:1', '64:ff9b::192.168.0.1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::7f00:1', '64:ff9b:1:ffff::8.8.8.8',
+    '2002:7f00:1::', '2002:a00:1::1', '2002:a9fe:a9fe::', '2001:0:4136:e378::80ff:fffe', '2001:0:7f00:1::1:1',
+    '2001:0:4136:e378:8000:63bf:f5ff:fffe', '::', '::1', 'not an address',
+  ];
+  for (const address of internal) t.equal(is_internal_address(address), true, `${address} is refused`);
+  const public_ones = ['8.8.8.8', '203.0.113.9', '64:ff9b::8.8.8.8', '2002:808:808::1', '2606:4700:4700::1111', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '::ffff:8.8.8.8'];
+  for (const address of public_ones) t.equal(is_internal_address(address), false, `${address} is allowed`);
 });

@@ -11,26 +11,24 @@ import { parse_id, parse_pagination, query_params } from '../front/request-helpe
 import { api_error, type ApiError } from '../errors.js';
 import { hash_secret, verify_secret } from '../lib/secrets.js';
 import { kobo_to_naira } from '../lib/money.js';
-import { lagos_day } from '../lib/time-format.js';
+import { parse_date_days, timestamp_year_max, timestamp_year_min } from '../lib/time-format.js';
 import { read_wallet_entries } from '../front/routes/account-routes.js';
 import { read_orders } from '../front/routes/transaction-routes.js';
 import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
 import { delivery_view, read_deliveries, register_endpoint } from '../front/routes/webhook-routes.js';
 import { CreateWebhookBody } from '../schemas/webhook-schemas.js';
 import { Scope } from '../schemas/account-schemas.js';
-import { EnvironmentName } from '../schemas/common.js';
+import { EnvironmentName, FreeText } from '../schemas/common.js';
 import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of } from '../webhooks/endpoints.js';
-import { order_full_view, order_list_view, type OrderRecord } from '../services/order.js';
+import { order_full_view, order_list_view, type OrderStatus, type ServiceType } from '../services/order.js';
+import { find_orders } from '../engine/account-orders.js';
 import type { OrderDesk } from '../services/order-desk.js';
-import type { Dispatcher } from '../webhooks/dispatcher.js';
+import { dead_listed_max, type Dispatcher } from '../webhooks/dispatcher.js';
 import type { DeliveryRecord } from '../webhooks/records.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { Environment, Scope as ScopeName } from '../engine/records.js';
 import { clear_cookie_header, session_cookie_header, session_absolute_ms, type SessionStore } from './sessions.js';
 import { origin_ok, session_of } from './session-auth.js';
-
-/** Orders scanned at most for one filtered page: bounds the cost of a dashboard filter. */
-export const order_filter_scan_max = 50_000;
 
 const SignInBody = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 254, errorMessage: 'must be an email address' }),
@@ -44,11 +42,11 @@ const PinBody = Type.Object({
 });
 
 const DashboardKeyBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100, errorMessage: 'must be a string of 1 to 100 characters' }),
+  name: FreeText({ minLength: 1, maxLength: 100, errorMessage: 'must be a string of 1 to 100 characters' }),
   environment: EnvironmentName,
   scopes: Type.Optional(Type.Array(Scope, { minItems: 1, maxItems: 5, uniqueItems: true })),
-  ip_allowlist: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })),
-  expires_at: Type.Optional(Type.String({ maxLength: 40 })),
+  ip_allowlist: Type.Optional(Type.Array(FreeText({ maxLength: 64 }), { maxItems: 20 })),
+  expires_at: Type.Optional(FreeText({ maxLength: 40, errorMessage: 'must be an ISO 8601 timestamp in the future' })),
 });
 
 /** A dummy hash, so that an unknown email costs the same scrypt as a known one. */
@@ -61,10 +59,12 @@ function settled(actor: AccountActor, reply: Reply): Reply | Promise<Reply> {
 
 function lagos_date(text: string | null, field: string): number | null | ApiError {
   if (text === null || text === '') return null;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
-    return api_error('validation.failed', `The request is not valid: ${field} must be a date YYYY-MM-DD.`, { details: [{ field, message: 'must be a date YYYY-MM-DD' }] });
+  const day = parse_date_days(text);
+  if (day === null) {
+    const message = `must be a date YYYY-MM-DD that exists, from ${timestamp_year_min} to ${timestamp_year_max}`;
+    return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
   }
-  return Math.floor(Date.parse(`${text}T00:00:00Z`) / 86_400_000);
+  return day;
 }
 
 export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDesk, dispatcher: Dispatcher): RouteDef[] {
@@ -169,23 +169,19 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const environment = ctx.environment;
         const total_orders = actor.wallets[environment].orders_count;
         await actor.settled();
-        const matches: OrderRecord[] = [];
-        let scanned = 0;
-        for (const { value } of engine.store.orders.getRange({ start: [actor.id, environment, total_orders], end: [actor.id, environment, 0], reverse: true })) {
-          if (++scanned > order_filter_scan_max) break;
-          const order = desk.find((value as OrderRecord).reference) ?? (value as OrderRecord);
-          const day = lagos_day(Math.floor(order.created_us / 1000));
-          if (service && order.service_type !== service) continue;
-          if (status && order.status !== status) continue;
-          if (from !== null && day < from) continue;
-          if (to !== null && day > to) continue;
-          matches.push(order);
-        }
-        const page = matches.slice((paging.page - 1) * paging.per_page, paging.page * paging.per_page);
+        // From the per-account order index (engine/account-orders.ts): the page's orders are the only
+        // ones read, whatever else the account holds (regression: up to 50,000 orders were scanned).
+        const found = find_orders(engine.store, actor.id, environment, total_orders, {
+          service: service ? service as ServiceType : null,
+          status: status ? status as OrderStatus : null,
+          from_day: from,
+          to_day: to,
+        }, paging.page, paging.per_page);
+        const page = found.orders.map((o) => desk.find(o.reference) ?? o);
         return success_reply(ctx.request_id, 200, {
           orders: page.map((o) => ({ ...order_list_view(o), status: o.status, network: o.network, disco: o.disco, provider: o.provider, plan: o.plan })),
-          pagination: pagination(matches.length, paging.per_page, paging.page),
-          truncated: scanned > order_filter_scan_max,
+          pagination: pagination(found.total, paging.per_page, paging.page),
+          truncated: found.truncated,
         });
       },
     },
@@ -322,8 +318,9 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       doc: doc('Dead deliveries of this account in the environment'),
       handler: (ctx) => {
         const actor = ctx.actor!;
-        const mine: DeliveryRecord[] = dispatcher.dead(10_000).filter((d) => d.account_id === actor.id && d.environment === ctx.environment);
-        return success_reply(ctx.request_id, 200, { deliveries: mine.slice(0, 200).map(delivery_view) });
+        // From the dispatcher's per-account index: other tenants' dead deliveries are never read.
+        const mine: DeliveryRecord[] = dispatcher.dead_of(actor.id, ctx.environment, dead_listed_max);
+        return success_reply(ctx.request_id, 200, { deliveries: mine.map(delivery_view) });
       },
     },
     {

@@ -9,6 +9,7 @@ import { format_naira } from '../lib/money.js';
 import { lagos_day } from '../lib/time-format.js';
 import { assert_order, is_final, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
 import type { ProviderResult } from '../services/provider.js';
+import type { Key, Store } from '../journal/store.js';
 
 /** Open orders one account may hold at once (pending or processing): the in-memory bound. */
 export const open_orders_max = 100_000;
@@ -38,10 +39,132 @@ export interface OrderPlacement {
   indexed: boolean;
 }
 
+// ---- The order index ------------------------------------------------------------------------------
+//
+// A filtered list of one account's orders (the dashboard's, later the public history's) must not read
+// other orders: the store's order_index holds one key per order and indexed field, with no value,
+//   [account, environment, field, value, seq]
+// so the orders of one account, environment and value are one contiguous range, newest last. A page
+// is a reverse range read of keys (no order is decoded but those shown) and the total a key count.
+// Dates need no keys: seq grows with created_us within an account and environment, so a date range is
+// a seq range, found by binary search. A field is added by listing it here and bumping
+// order_index_version, which rebuilds the index at the next start (ensure_order_index).
+
+export const order_index_version = 1;
+
+/** Orders counted at most for one filtered page's total; beyond it the answer says truncated. */
+export const order_filter_count_max = 1_000_000;
+
+export type OrderIndexField = 'service' | 'status' | 'service_status';
+
+function index_values(order: OrderRecord): [OrderIndexField, string][] {
+  return [['service', order.service_type], ['status', order.status], ['service_status', `${order.service_type}/${order.status}`]];
+}
+
+function index_key(order: OrderRecord, field: OrderIndexField, value: string): Key {
+  return [order.account_id, order.environment, field, value, order.seq];
+}
+
+/**
+ * Stages the index keys of an order that was not indexed (previous undefined) or whose status moved
+ * on from previous's. Only the status changes over an order's life; the keys of the old one go.
+ */
+function stage_order_index(actor: AccountActor, order: OrderRecord, previous: OrderRecord | undefined): void {
+  const db = actor.engine.store.order_index;
+  if (previous !== undefined) {
+    if (previous.status === order.status) return;
+    for (const [field, value] of index_values(previous)) if (field !== 'service') actor.stage_remove(db, index_key(previous, field, value));
+  }
+  for (const [field, value] of index_values(order)) {
+    if (previous === undefined || field !== 'service') actor.stage_put(db, index_key(order, field, value), true);
+  }
+}
+
+/**
+ * Builds the order index from the orders when the store's was written by an older version (or before
+ * the index existed), before recovery: one transaction, so a crash midway leaves the old version
+ * number and the next start builds it again.
+ */
+export function ensure_order_index(store: Store): number {
+  if (store.meta.get('order_index_version') === order_index_version) return 0;
+  let count = 0;
+  store.root.transactionSync(() => {
+    store.order_index.clearSync();
+    for (const { value } of store.orders.getRange({})) {
+      const order = value as OrderRecord;
+      for (const [field, text] of index_values(order)) store.order_index.putSync(index_key(order, field, text), true);
+      count++;
+    }
+    store.meta.putSync('order_index_version', order_index_version);
+  });
+  return count;
+}
+
+export interface OrderFilter {
+  service: ServiceType | null;
+  status: OrderStatus | null;
+  /** Africa/Lagos days since the epoch, inclusive; null: unbounded. */
+  from_day: number | null;
+  to_day: number | null;
+}
+
+export interface OrderPage {
+  orders: OrderRecord[];
+  total: number;
+  truncated: boolean;
+}
+
+/** The first seq in [low, high + 1] whose order was created on or after the Lagos day (binary search). */
+function first_seq_on_or_after(store: Store, account_id: number, environment: Environment, low: number, high: number, day: number): number {
+  let end = high + 1;
+  while (low < end) {
+    const middle = Math.floor((low + end) / 2);
+    const order = store.orders.get([account_id, environment, middle]) as OrderRecord | undefined;
+    if (order === undefined) throw new Error(`assertion failed: order ${account_id}/${environment}/${middle} missing below the count`);
+    if (lagos_day(Math.floor(order.created_us / 1000)) >= day) end = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/**
+ * One page of an account's orders (newest first) matching the filter, read from the index: the work is
+ * one key count and the page's keys and orders, whatever other orders the account or others hold.
+ * orders_count is the environment's count when the request arrived (later orders are not shown).
+ */
+export function find_orders(store: Store, account_id: number, environment: Environment, orders_count: number, filter: OrderFilter, page: number, per_page: number): OrderPage {
+  let low = 1;
+  let high = orders_count;
+  if (filter.from_day !== null && low <= high) low = first_seq_on_or_after(store, account_id, environment, low, high, filter.from_day);
+  if (filter.to_day !== null && low <= high) high = first_seq_on_or_after(store, account_id, environment, low, high, filter.to_day + 1) - 1;
+  if (low > high) return { orders: [], total: 0, truncated: false };
+  const offset = (page - 1) * per_page;
+  const read = (seq: number) => store.orders.get([account_id, environment, seq]) as OrderRecord;
+  const field: [OrderIndexField, string] | null = filter.service !== null && filter.status !== null
+    ? ['service_status', `${filter.service}/${filter.status}`]
+    : filter.service !== null ? ['service', filter.service] : filter.status !== null ? ['status', filter.status] : null;
+  if (field === null) {
+    // Every order of the seq range: seqs are dense, so the page is arithmetic.
+    const orders: OrderRecord[] = [];
+    for (let seq = high - offset; seq >= low && orders.length < per_page; seq--) orders.push(read(seq));
+    return { orders, total: high - low + 1, truncated: false };
+  }
+  const prefix = [account_id, environment, field[0], field[1]];
+  const total = store.order_index.getKeysCount({ start: [...prefix, low], end: [...prefix, high + 1], limit: order_filter_count_max });
+  const orders: OrderRecord[] = [];
+  if (offset < total) {
+    for (const key of store.order_index.getKeys({ start: [...prefix, high], end: [...prefix, low - 1], reverse: true, offset, limit: per_page })) {
+      orders.push(read((key as (string | number)[])[4] as number));
+    }
+  }
+  return { orders, total, truncated: total >= order_filter_count_max };
+}
+
 export function stage_order(actor: AccountActor, order: OrderRecord): void {
   assert_order(order);
   const store = actor.engine.store;
   actor.stage_put(store.orders, [actor.id, order.environment, order.seq], order);
+  stage_order_index(actor, order, actor.open_orders.get(order.reference));
   if (is_final(order.status)) {
     if (actor.open_orders.delete(order.reference)) actor.stage_remove(store.open_orders, order.reference);
   } else {

@@ -17,6 +17,8 @@ export interface Store {
   idempotency: Database<any, Key>;
   funding_refs: Database<any, Key>;
   orders: Database<any, Key>;
+  /** [account, environment, field, value, seq] → true: orders by status and service (engine/account-orders.ts). */
+  order_index: Database<any, Key>;
   order_refs: Database<any, string>;
   open_orders: Database<any, string>;
   catalog: Database<any, string>;
@@ -30,7 +32,7 @@ export interface Store {
 
 const database_names = [
   'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency',
-  'funding_refs', 'orders', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
+  'funding_refs', 'orders', 'order_index', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions',
 ] as const;
 

@@ -84,3 +84,41 @@ export function any_contains(blocks: readonly CidrBlock[], address: Uint8Array |
   for (const block of blocks) if (cidr_contains(block, address)) return true;
   return false;
 }
+
+function v4_mapped(a: number, b: number, c: number, d: number): Uint8Array {
+  const out = new Uint8Array(16);
+  out[10] = 0xff;
+  out[11] = 0xff;
+  out[12] = a;
+  out[13] = b;
+  out[14] = c;
+  out[15] = d;
+  return out;
+}
+
+function starts_with(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
+  return true;
+}
+
+/**
+ * The IPv4 addresses an IPv6 address carries, in the normalised ::ffff:a.b.c.d form, for the ranges
+ * whose traffic ends at that IPv4 host: IPv4-compatible ::a.b.c.d (::/96), IPv4-translated
+ * ::ffff:0:a.b.c.d (::ffff:0:0:0/96), NAT64 64:ff9b::a.b.c.d (64:ff9b::/96), 6to4 2002:AABB:CCDD::/48
+ * (2002::/16) and Teredo 2001:0:SSSS:SSSS:…:CCCC:CCCC (2001::/32: the server, and the client address
+ * stored XORed with ones). An IPv4-mapped address is already in the normal form and carries nothing
+ * more. A guard that refuses an internal IPv4 address must refuse each of these as well.
+ */
+export function embedded_ipv4(bytes: Uint8Array): Uint8Array[] {
+  const zero_to = (end: number) => bytes.subarray(0, end).every((b) => b === 0);
+  if (zero_to(12)) return [v4_mapped(bytes[12], bytes[13], bytes[14], bytes[15])];
+  if (zero_to(8) && bytes[8] === 0xff && bytes[9] === 0xff && bytes[10] === 0 && bytes[11] === 0) {
+    return [v4_mapped(bytes[12], bytes[13], bytes[14], bytes[15])];
+  }
+  if (starts_with(bytes, [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0])) return [v4_mapped(bytes[12], bytes[13], bytes[14], bytes[15])];
+  if (starts_with(bytes, [0x20, 0x02])) return [v4_mapped(bytes[2], bytes[3], bytes[4], bytes[5])];
+  if (starts_with(bytes, [0x20, 0x01, 0x00, 0x00])) {
+    return [v4_mapped(bytes[4], bytes[5], bytes[6], bytes[7]), v4_mapped(bytes[12] ^ 0xff, bytes[13] ^ 0xff, bytes[14] ^ 0xff, bytes[15] ^ 0xff)];
+  }
+  return [];
+}

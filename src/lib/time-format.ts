@@ -48,3 +48,64 @@ export function utc_yyyymmdd(epoch_ms: number): string {
   }
   return cached_yyyymmdd;
 }
+
+// ---- Reading timestamps from input ---------------------------------------------------------------
+
+/** The earliest and latest calendar years an input timestamp or date may name (UTC). */
+export const timestamp_year_min = 1970;
+export const timestamp_year_max = 2100;
+/** Offsets beyond ±14:00 exist in no time zone (the farthest, Line Islands, is +14:00). */
+export const timestamp_offset_minutes_max = 14 * 60;
+
+const timestamp_pattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
+const date_pattern = /^(\d{4})-(\d{2})-(\d{2})$/;
+const days_before_min = Date.UTC(timestamp_year_min, 0, 1) / day_ms;
+const days_after_max = Date.UTC(timestamp_year_max + 1, 0, 1) / day_ms;
+
+function days_in_month(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Days since the epoch of a calendar date that exists, else null. */
+function calendar_day(year: number, month: number, day: number): number | null {
+  if (month < 1 || month > 12 || day < 1 || day > days_in_month(year, month)) return null;
+  return Date.UTC(year, month - 1, day) / day_ms;
+}
+
+/**
+ * The one strict reader of timestamps in requests: RFC 3339 date-time with a capital T, 0 to 6
+ * fraction digits and Z or a ±HH:MM offset of at most 14:00. A date that does not exist (Feb 30),
+ * hour 24, second 60 and an instant outside the years 1970 to 2100 are refused rather than carried
+ * over into the next day or year as Date.parse does. Returns microseconds since the epoch, or null.
+ */
+export function parse_timestamp_us(text: string): number | null {
+  const match = timestamp_pattern.exec(text);
+  if (match === null) return null;
+  const day = calendar_day(Number(match[1]), Number(match[2]), Number(match[3]));
+  const hour = Number(match[4]);
+  const minute = Number(match[5]);
+  const second = Number(match[6]);
+  if (day === null || hour > 23 || minute > 59 || second > 59) return null;
+  let offset_minutes = 0;
+  if (match[8] === undefined) {
+    const offset_hour = Number(match[10]);
+    const offset_minute = Number(match[11]);
+    if (offset_minute > 59) return null;
+    offset_minutes = (offset_hour * 60 + offset_minute) * (match[9] === '-' ? -1 : 1);
+    if (Math.abs(offset_minutes) > timestamp_offset_minutes_max) return null;
+  }
+  const fraction = match[7] === undefined ? 0 : Number(match[7].padEnd(6, '0'));
+  const seconds = day * 86_400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
+  if (seconds < days_before_min * 86_400 || seconds >= days_after_max * 86_400) return null;
+  return seconds * 1_000_000 + fraction;
+}
+
+/** A calendar date YYYY-MM-DD that exists, within the same years: days since the epoch, or null. */
+export function parse_date_days(text: string): number | null {
+  const match = date_pattern.exec(text);
+  if (match === null) return null;
+  const day = calendar_day(Number(match[1]), Number(match[2]), Number(match[3]));
+  if (day === null || day < days_before_min || day >= days_after_max) return null;
+  return day;
+}

@@ -1,6 +1,6 @@
 // Schemas of accounts, wallets, wallet entries and API keys (spec section 2, decisions.md).
 import Type from 'typebox';
-import { EnvironmentName, Naira, Pagination, Timestamp } from './common.js';
+import { EnvironmentName, FreeText, Naira, Pagination, Timestamp } from './common.js';
 import { scopes } from '../engine/records.js';
 
 export const Account = Type.Object({
@@ -66,9 +66,9 @@ export const key_name_length_max = 100;
 export const ip_allowlist_entries_max = 20;
 
 export const CreateKeyBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: key_name_length_max, errorMessage: `must be a string of 1 to ${key_name_length_max} characters` }),
+  name: FreeText({ minLength: 1, maxLength: key_name_length_max, errorMessage: `must be a string of 1 to ${key_name_length_max} characters` }),
   environment: Type.Optional(EnvironmentName),
   scopes: Type.Optional(Type.Array(Scope, { minItems: 1, maxItems: 5, uniqueItems: true, errorMessage: `must be a non-empty list of distinct scopes: ${scopes.join(', ')}` })),
-  ip_allowlist: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: ip_allowlist_entries_max, errorMessage: `must be a list of at most ${ip_allowlist_entries_max} IPv4/IPv6 addresses or CIDR blocks` })),
-  expires_at: Type.Optional(Type.String({ maxLength: 40, errorMessage: 'must be an ISO 8601 timestamp in the future' })),
+  ip_allowlist: Type.Optional(Type.Array(FreeText({ maxLength: 64 }), { maxItems: ip_allowlist_entries_max, errorMessage: `must be a list of at most ${ip_allowlist_entries_max} IPv4/IPv6 addresses or CIDR blocks` })),
+  expires_at: Type.Optional(FreeText({ maxLength: 40, errorMessage: 'must be an ISO 8601 timestamp in the future' })),
 });

@@ -1,5 +1,25 @@
 // Shared TypeBox schemas: the envelopes, money, timestamps and pagination of the public API.
-import Type, { type TSchema } from 'typebox';
+import Type, { type TSchema, type TStringOptions } from 'typebox';
+
+/**
+ * What free text in a request may not hold: C0 and C1 control characters (NUL, escape sequences for
+ * terminals and logs), the bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E,
+ * U+200F, U+202A-U+202E, U+2066-U+2069: "\u202eevil.exe" shows as "exe.live") and unpaired surrogate
+ * halves (not Unicode text: stored as U+FFFD, so two different names would become one). The pattern is
+ * compiled with the u flag by TypeBox, where [\ud800-\udfff] matches only an unpaired half.
+ */
+export const free_text_forbidden = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff';
+export const free_text_pattern = `^[^${free_text_forbidden}]*$`;
+export const free_text_rule = 'without control characters, bidirectional overrides or unpaired surrogates';
+
+/**
+ * A free-text field of a request (names, descriptions, URLs, codes): every one refuses the characters
+ * above with 400 validation.failed naming the field. The message says what the field is and the rule.
+ */
+export function FreeText(options: TStringOptions & { errorMessage?: string } = {}) {
+  const what = options.errorMessage ?? (options.maxLength !== undefined ? `must be a string of at most ${options.maxLength} characters` : 'must be a string');
+  return Type.String({ ...options, pattern: free_text_pattern, errorMessage: `${what}, ${free_text_rule}` });
+}
 
 export const Naira = Type.Number({ minimum: 0, description: 'NGN amount with at most 2 decimal places' });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with microseconds' });

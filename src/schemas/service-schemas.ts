@@ -1,7 +1,7 @@
 // Schemas of the four services, the catalog and the transaction history (spec sections 2 and 4,
 // decisions.md "Services" and "Transactions").
 import Type from 'typebox';
-import { Naira, Network, Pagination, Timestamp } from './common.js';
+import { FreeText, Naira, Network, Pagination, Timestamp } from './common.js';
 
 export const Pin = Type.String({ pattern: '^[0-9]{5}$', errorMessage: 'must be the 5-digit transaction PIN' });
 export const LocalPhone = Type.String({ pattern: '^0[0-9]{10}$', errorMessage: 'must be an 11-digit local number such as 08012345678' });
@@ -20,14 +20,14 @@ export const AirtimeBody = Type.Object({
 
 export const DataBody = Type.Object({
   network: Network,
-  plan_code: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'must be a plan_id from GET /v1/services/data/plans' }),
+  plan_code: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a plan_id from GET /v1/services/data/plans' }),
   phone: LocalPhone,
   amount: Amount('must equal the plan price in NGN'),
   pin: Pin,
 });
 
 export const ElectricityBody = Type.Object({
-  disco: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'must be a distribution company service ID or code (GET /v1/services/electricity/discos)' }),
+  disco: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a distribution company service ID or code (GET /v1/services/electricity/discos)' }),
   meter_number: MeterNumber,
   meter_type: MeterType,
   amount: Amount('must be an NGN amount of at least 500 with at most 2 decimals'),
@@ -37,7 +37,7 @@ export const ElectricityBody = Type.Object({
 export const TvBody = Type.Object({
   provider: TvProviderName,
   smartcard_number: Smartcard,
-  package_code: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'must be a package_code from GET /v1/services/tv/packages' }),
+  package_code: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a package_code from GET /v1/services/tv/packages' }),
   amount: Amount('must equal the package price in NGN'),
   pin: Pin,
 });

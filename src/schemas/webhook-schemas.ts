@@ -1,13 +1,13 @@
 // Schemas of webhook endpoints, deliveries and funding (spec section 6, decisions.md "Webhooks").
 import Type from 'typebox';
-import { EnvironmentName, Naira, Pagination, Timestamp } from './common.js';
+import { EnvironmentName, FreeText, Naira, Pagination, Timestamp } from './common.js';
 
 export const EventKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed']);
 
 export const CreateWebhookBody = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048, errorMessage: 'must be an https:// URL' }),
+  url: FreeText({ minLength: 1, maxLength: 2048, errorMessage: 'must be an https:// URL' }),
   events: Type.Optional(Type.Array(EventKindName, { minItems: 1, maxItems: 6, uniqueItems: true, errorMessage: 'must be a non-empty list of distinct event kinds' })),
-  description: Type.Optional(Type.String({ maxLength: 200 })),
+  description: Type.Optional(FreeText({ maxLength: 200 })),
 });
 
 export const WebhookView = Type.Object({
@@ -61,8 +61,8 @@ export const BankTransferBody = Type.Object({
   account_id: Type.Integer({ minimum: 1 }),
   amount: Type.Number({ errorMessage: 'must be a positive NGN amount with at most 2 decimals' }),
   currency: Type.Optional(Type.Literal('NGN')),
-  sender_name: Type.Optional(Type.String({ maxLength: 200 })),
-  narration: Type.Optional(Type.String({ maxLength: 200 })),
+  sender_name: Type.Optional(FreeText({ maxLength: 200 })),
+  narration: Type.Optional(FreeText({ maxLength: 200 })),
 });
 
 export const WalletEntryView = Type.Object({

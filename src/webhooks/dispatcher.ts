@@ -17,7 +17,7 @@ import type { TimerHandle } from '../lib/timer-wheel.js';
 import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from './records.js';
 import type { SignerPool } from './signer-pool.js';
 import { disable_endpoint, load_endpoint, type EndpointState } from './endpoints.js';
-import { is_internal_address } from './target-check.js';
+import { is_internal_address, is_internal_literal } from './target-check.js';
 import { api_error } from '../errors.js';
 
 export const retry_delays_ms = [30_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
@@ -33,6 +33,14 @@ export const refill_batch_max = endpoint_waiting_max / 2;
 export const known_deliveries_max = 20_000;
 /** How often the store's queue is swept for deliveries that are due but not in memory. */
 export const sweep_interval_ms = 60_000;
+
+/** The most dead deliveries the dashboard lists for one account and environment. */
+export const dead_listed_max = 200;
+
+interface DeadEntry {
+  id: number;
+  endpoint_id: number;
+}
 
 interface QueueEntry {
   endpoint_id: number;
@@ -65,6 +73,16 @@ export class Dispatcher implements EngineExtension {
   private readonly staged_by_batch = new Map<Promise<void>, DeliveryRecord[]>();
   private readonly agent: HttpAgent;
   private stopped = false;
+  /**
+   * The dead deliveries of each account and environment ("account:environment"), by ascending id, so
+   * that an account's dead list is read without scanning other tenants' (regression: the dashboard
+   * read the newest 10,000 dead deliveries of all accounts and filtered them, so another tenant's
+   * could hide one's own; test/hardening-inputs.test.ts). Kept as deliveries die and are replayed,
+   * rebuilt from the store's dead letters on recovery. An entry is a hint: the delivery's own record
+   * decides (a commit that failed leaves an entry whose delivery is not dead; reloaded drops it).
+   * Bounded by the dead letters in the store, ids only.
+   */
+  private readonly dead_index = new Map<string, DeadEntry[]>();
 
   constructor(
     private readonly deps: Deps,
@@ -301,6 +319,10 @@ export class Dispatcher implements EngineExtension {
     const started = performance.now();
     const target = endpoint.target;
     if (target === null) return Promise.resolve({ status_code: null, error: 'refused: not an HTTPS URL', duration_ms: 0 });
+    // An IP literal host is connected to without a lookup, so guarded_lookup never sees it.
+    if (!this.options.allow_private && is_internal_literal(new URL(target.origin))) {
+      return Promise.resolve({ status_code: null, error: 'refused: the host is an internal address', duration_ms: 0 });
+    }
     return new Promise((resolve) => {
       let settled = false;
       let status_code: number | null = null;
@@ -405,7 +427,37 @@ export class Dispatcher implements EngineExtension {
     } else {
       actor.stage_remove(store.delivery_queue, delivery.id);
     }
-    if (delivery.status === 'dead') actor.stage_put(store.dead_letters, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id });
+    if (delivery.status === 'dead') {
+      actor.stage_put(store.dead_letters, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id });
+      this.index_dead(actor.id, delivery.environment, delivery.id, delivery.endpoint_id);
+    }
+  }
+
+  private index_dead(account_id: number, environment: Environment, id: number, endpoint_id: number): void {
+    const key = `${account_id}:${environment}`;
+    let list = this.dead_index.get(key);
+    if (list === undefined) this.dead_index.set(key, list = []);
+    // Deliveries mostly die in id order: the place is found from the end.
+    let at = list.length;
+    while (at > 0 && list[at - 1].id > id) at--;
+    if (at > 0 && list[at - 1].id === id) return;
+    list.splice(at, 0, { id, endpoint_id });
+  }
+
+  private unindex_dead(account_id: number, environment: Environment, id: number): void {
+    const list = this.dead_index.get(`${account_id}:${environment}`);
+    if (list === undefined) return;
+    let low = 0;
+    let high = list.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (list[middle].id === id) {
+        list.splice(middle, 1);
+        return;
+      }
+      if (list[middle].id < id) low = middle + 1;
+      else high = middle - 1;
+    }
   }
 
   private settle(actor: AccountActor, delivery: DeliveryRecord): void {
@@ -427,6 +479,7 @@ export class Dispatcher implements EngineExtension {
     const next: DeliveryRecord = { ...delivery, status: 'pending', series: delivery.series + 1, failures: 0, next_attempt_ms: now_ms, updated_us: this.deps.clock.now_us() };
     this.stage(actor, next);
     actor.stage_remove(this.engine.store.dead_letters, delivery_id);
+    this.unindex_dead(actor.id, delivery.environment, delivery_id);
     this.engine.journal.durable().then(() => this.schedule(endpoint_id, delivery_id, actor.id, now_ms), () => {});
     return ok(next);
   }
@@ -442,15 +495,38 @@ export class Dispatcher implements EngineExtension {
     return out;
   }
 
+  /** The newest dead deliveries of one account and environment (the dashboard), from the index. */
+  dead_of(account_id: number, environment: Environment, limit = dead_listed_max): DeliveryRecord[] {
+    const out: DeliveryRecord[] = [];
+    const list = this.dead_index.get(`${account_id}:${environment}`) ?? [];
+    for (let i = list.length - 1; i >= 0 && out.length < limit; i--) {
+      const delivery = this.read(list[i].endpoint_id, list[i].id);
+      if (delivery !== undefined && delivery.status === 'dead' && delivery.account_id === account_id) out.push(delivery);
+    }
+    return out;
+  }
+
   // ---- Recovery ---------------------------------------------------------------------------------
 
   recover(engine: Engine): void {
+    const environments = new Map<number, Environment>();
     for (const { value } of engine.store.webhook_endpoints.getRange({})) {
       const record = value as EndpointRecord;
       const actor = engine.accounts.get(record.account_id);
       if (actor === undefined) throw new Error(`assertion failed: webhook endpoint ${record.id} of missing account ${record.account_id}`);
       load_endpoint(actor, record);
+      environments.set(record.id, record.environment);
     }
+    this.dead_index.clear();
+    let dead = 0;
+    for (const { key, value } of engine.store.dead_letters.getRange({})) {
+      const entry = value as { endpoint_id: number; account_id: number };
+      const environment = environments.get(entry.endpoint_id);
+      if (environment === undefined) throw new Error(`assertion failed: dead delivery ${String(key)} of missing endpoint ${entry.endpoint_id}`);
+      this.index_dead(entry.account_id, environment, key as number, entry.endpoint_id);
+      dead++;
+    }
+    if (dead > 0) engine.log.info({ dead }, 'dead webhook deliveries indexed');
     const pending = this.sweep();
     if (pending > 0) engine.log.info({ pending }, 'webhook deliveries resumed');
     this.deps.wheel.every(sweep_interval_ms, () => this.sweep());
@@ -462,6 +538,16 @@ export class Dispatcher implements EngineExtension {
   }
 
   reloaded(actor: AccountActor): void {
+    // The lost commit may have killed or replayed deliveries: the account's dead lists are read again
+    // from the store (a full read of the dead letters, on this rare path only).
+    this.dead_index.delete(`${actor.id}:live`);
+    this.dead_index.delete(`${actor.id}:test`);
+    for (const { key, value } of this.engine.store.dead_letters.getRange({})) {
+      const entry = value as { endpoint_id: number; account_id: number };
+      if (entry.account_id !== actor.id) continue;
+      const delivery = this.engine.store.deliveries.get([entry.endpoint_id, key as number]) as DeliveryRecord | undefined;
+      if (delivery !== undefined) this.index_dead(actor.id, delivery.environment, delivery.id, entry.endpoint_id);
+    }
     actor.webhooks.clear();
     for (const { value } of this.engine.store.webhook_endpoints.getRange({})) {
       const record = value as EndpointRecord;

@@ -1,4 +1,5 @@
 // GET/POST/DELETE /v1/keys (spec section 4 "API keys", section 5; decisions.md "Scopes, allowlists, keys").
+import { parse_timestamp_us, timestamp_year_max } from '../../lib/time-format.js';
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
@@ -44,8 +45,9 @@ export function check_key_request(body: { ip_allowlist?: string[]; expires_at?: 
   }
   let expires_ms: number | null = null;
   if (body.expires_at !== undefined) {
-    expires_ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/.test(body.expires_at) ? Date.parse(body.expires_at) : NaN;
-    if (!Number.isFinite(expires_ms) || expires_ms <= now_ms) return invalid('expires_at', 'must be an ISO 8601 timestamp in the future');
+    const expires_us = parse_timestamp_us(body.expires_at);
+    expires_ms = expires_us === null ? NaN : Math.floor(expires_us / 1000);
+    if (!Number.isFinite(expires_ms) || expires_ms <= now_ms) return invalid('expires_at', `must be an ISO 8601 timestamp in the future, a date that exists, no later than the year ${timestamp_year_max}`);
   }
   return { ip_allowlist, expires_ms };
 }
