@@ -57,10 +57,18 @@ export class KeyState {
   }
 }
 
+/** Whether a key still works: not revoked, and not past its expiry (front/auth.ts refuses from expires_ms on). */
+export function key_is_active(record: KeyRecord, now_ms: number): boolean {
+  return record.revoked_us === null && (record.expires_ms === null || now_ms < record.expires_ms);
+}
+
 /** Daily purchase limits by KYC level in kobo (decisions.md, CBN tiered KYC), live and test alike. */
 export const kyc_daily_limit_kobo: readonly number[] = [0, 50_000_00, 200_000_00, 5_000_000_00];
 
 export const active_keys_max = 5;
+
+/** Who a funding reference is unique for: the environment (operator, bank) or one account (sandbox). */
+export type FundingScope = 'environment' | 'account';
 export const pin_failures_max = 5;
 export const pin_lock_ms = 30 * 60 * 1000;
 export const password_failures_max = 5;
@@ -193,16 +201,23 @@ export class AccountActor {
     return entry;
   }
 
-  /** Credits a wallet, idempotent by the funding reference (operator credits, bank transfers). */
-  credit(environment: Environment, amount_kobo: number, reference: string, description: string, now_us: number): Outcome<{ entry: WalletEntry; created: boolean }> {
+  /**
+   * Credits a wallet, idempotent by the funding reference. Operator credits and bank transfers hold a
+   * reference for the whole environment ('environment'): another account's reference is refused.
+   * Sandbox top-ups hold it for this account only ('account'): another account's reference is simply
+   * a new top-up, so that the answer tells nothing about other tenants. Either way a reference this
+   * account already used, under either kind of claim (claims made before sandbox references were
+   * scoped are environment-wide), returns the first credit.
+   */
+  credit(environment: Environment, amount_kobo: number, reference: string, description: string, now_us: number, scope: FundingScope = 'environment'): Outcome<{ entry: WalletEntry; created: boolean }> {
     if (amount_kobo <= 0) return failed(api_error('validation.failed', 'amount must be greater than 0', { details: [{ field: 'amount', message: 'must be greater than 0' }] }));
-    const existing = this.engine.funding_reference(environment, reference);
-    if (existing !== null) {
-      if (existing.account_id !== this.id) {
-        return failed(api_error('idempotency.key_reused', 'This funding reference was already used for another account.'));
-      }
-      const entry = this.engine.store.wallet_entries.get([this.id, environment, existing.entry_id]) as WalletEntry | undefined
-        ?? this.engine.staged_funding_entry(environment, reference);
+    const claim = this.funding_claim(environment, reference, scope);
+    if (claim === 'foreign') {
+      return failed(api_error('idempotency.key_reused', 'This funding reference was already used for another account.'));
+    }
+    if (claim !== null) {
+      const entry = this.engine.store.wallet_entries.get([this.id, environment, claim.entry_id]) as WalletEntry | undefined
+        ?? this.engine.staged_funding_entry(environment, reference, claim.owner);
       if (entry === undefined) throw new Error(`assertion failed: funding reference ${reference} points at a missing entry`);
       if (entry.amount_kobo !== amount_kobo) {
         return failed(api_error('idempotency.key_reused', 'This funding reference was already used with a different amount.'));
@@ -210,9 +225,22 @@ export class AccountActor {
       return ok({ entry, created: false });
     }
     const entry = this.append_entry(environment, 'credit', amount_kobo, reference, description, now_us);
-    this.engine.record_funding_reference(this, environment, reference, entry);
+    this.engine.record_funding_reference(this, environment, reference, entry, scope === 'account' ? this.id : null);
     this.engine.emit(this, environment, 'wallet.credited', { entry });
     return ok({ entry, created: true });
+  }
+
+  /** This account's earlier claim of a funding reference, 'foreign' when another account holds it for the environment. */
+  private funding_claim(environment: Environment, reference: string, scope: FundingScope): { entry_id: number; owner: number | null } | 'foreign' | null {
+    const shared = this.engine.funding_reference(environment, reference);
+    if (shared !== null && shared.account_id === this.id) return { entry_id: shared.entry_id, owner: null };
+    const own = this.engine.funding_reference(environment, reference, this.id);
+    if (own !== null) {
+      if (own.account_id !== this.id) throw new Error(`assertion failed: account ${this.id}'s claim of ${reference} names account ${own.account_id}`);
+      return { entry_id: own.entry_id, owner: this.id };
+    }
+    if (shared !== null && scope === 'environment') return 'foreign';
+    return null;
   }
 
   /** Today's purchase spend in kobo and the day's limit (null: no limit applies). */
@@ -226,14 +254,19 @@ export class AccountActor {
 
   // ---- Keys -------------------------------------------------------------------------------------
 
-  active_keys(): KeyState[] {
+  /**
+   * Keys neither revoked nor expired: the ones listed and counted against active_keys_max. An expired
+   * key answers 401 auth.key_expired and can never work again, so it takes no place (it may still be
+   * revoked, to tidy up).
+   */
+  active_keys(now_ms: number = this.engine.clock.now_ms()): KeyState[] {
     const out: KeyState[] = [];
-    for (const key of this.keys.values()) if (key.record.revoked_us === null) out.push(key);
+    for (const key of this.keys.values()) if (key_is_active(key.record, now_ms)) out.push(key);
     return out;
   }
 
   create_key(input: NewKeyInput, now_us: number): Outcome<KeyRecord> {
-    if (this.active_keys().length >= active_keys_max) return failed(api_error('keys.limit_reached'));
+    if (this.active_keys(Math.floor(now_us / 1000)).length >= active_keys_max) return failed(api_error('keys.limit_reached'));
     const record: KeyRecord = {
       id: this.engine.next_key_id(),
       account_id: this.id,

@@ -38,6 +38,11 @@ interface FundingRef {
   entry_id: number;
 }
 
+/** Where a funding reference's claim is stored: see Engine.funding_reference. */
+function funding_key(environment: Environment, reference: string, owner: number | null): (string | number)[] {
+  return owner === null ? [environment, reference] : [environment, reference, owner];
+}
+
 export type EventKind =
   | 'transaction.completed'
   | 'transaction.failed'
@@ -241,21 +246,29 @@ export class Engine {
     return id;
   }
 
-  funding_reference(environment: Environment, reference: string): FundingRef | null {
-    const staged = this.staged_funding.get(`${environment}:${reference}`);
+  /**
+   * A funding reference's claim. Operator credits and bank transfers claim a reference for the whole
+   * environment, stored under [environment, reference]; sandbox top-ups claim it for one account only,
+   * under [environment, reference, account_id], so that another account's reference is no oracle.
+   */
+  funding_reference(environment: Environment, reference: string, owner: number | null = null): FundingRef | null {
+    const key = funding_key(environment, reference, owner);
+    const staged = this.staged_funding.get(JSON.stringify(key));
     if (staged !== undefined) return staged.ref;
-    return (this.store.funding_refs.get([environment, reference]) as FundingRef | undefined) ?? null;
+    return (this.store.funding_refs.get(key) as FundingRef | undefined) ?? null;
   }
 
-  staged_funding_entry(environment: Environment, reference: string): WalletEntry | undefined {
-    return this.staged_funding.get(`${environment}:${reference}`)?.entry;
+  staged_funding_entry(environment: Environment, reference: string, owner: number | null = null): WalletEntry | undefined {
+    return this.staged_funding.get(JSON.stringify(funding_key(environment, reference, owner)))?.entry;
   }
 
-  record_funding_reference(actor: AccountActor, environment: Environment, reference: string, entry: WalletEntry): void {
+  record_funding_reference(actor: AccountActor, environment: Environment, reference: string, entry: WalletEntry, owner: number | null = null): void {
+    if (owner !== null && owner !== actor.id) throw new Error('assertion failed: an account-scoped funding reference is claimed for its own account');
     const ref: FundingRef = { account_id: actor.id, entry_id: entry.id };
-    const key = `${environment}:${reference}`;
+    const store_key = funding_key(environment, reference, owner);
+    const key = JSON.stringify(store_key);
     this.staged_funding.set(key, { ref, entry });
-    actor.stage_put(this.store.funding_refs, [environment, reference], ref);
+    actor.stage_put(this.store.funding_refs, store_key, ref);
     // Once durable the store answers; the staged map only bridges the gap until then.
     this.journal.durable().then(() => this.staged_funding.delete(key), () => {});
   }

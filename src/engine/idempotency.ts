@@ -6,7 +6,7 @@
 import type { AccountActor } from './account-actor.js';
 import type { Environment, IdempotencyRecord } from './records.js';
 import { error_reply, is_rememberable, type Reply } from '../front/reply.js';
-import { api_error } from '../errors.js';
+import { api_error, type ApiError } from '../errors.js';
 
 export const idempotency_ttl_ms = 24 * 60 * 60 * 1000;
 export const idempotency_key_length_max = 255;
@@ -35,7 +35,24 @@ export function replayed(reply: Reply): Reply {
 
 function stored_reply(actor: AccountActor, record: IdempotencyRecord): Reply {
   const body = record.sealed ? actor.engine.secret_box.open(record.body) : record.body;
-  return replayed({ status: record.status, body, headers: record.headers });
+  return { status: record.status, body, headers: record.headers, secret: record.sealed };
+}
+
+/**
+ * Decides whether a replay may show a secret again (an API key, a webhook secret): given the `data.id`
+ * of the original answer, null while what the secret belongs to exists, else the error the replay
+ * answers instead. A revoked key or a deleted endpoint must not hand its secret to whoever holds the
+ * idempotency key; the error is the one a request naming that id would get.
+ */
+export type SecretGuard = (id: number) => ApiError | null;
+
+/** The reply a repeat gets: the original, unless it carries a secret whose owner is gone. */
+function replay_of(request: IdempotentRequest, reply: Reply): Reply {
+  if (reply.secret !== true || request.secret_guard === undefined || typeof reply.body !== 'string') return replayed(reply);
+  const id = (JSON.parse(reply.body) as { data?: { id?: unknown } }).data?.id;
+  if (typeof id !== 'number') throw new Error('assertion failed: a remembered answer with a secret names no id');
+  const refused = request.secret_guard(id);
+  return refused === null ? replayed(reply) : replayed(error_reply(request.request_id, refused));
 }
 
 export function read_record(actor: AccountActor, environment: Environment, key: string, now_ms: number): IdempotencyRecord | null {
@@ -73,6 +90,8 @@ export interface IdempotentRequest {
   fingerprint: string;
   request_id: string;
   now_ms: number;
+  /** For requests whose answer carries a secret: when a replay may show it (see SecretGuard). */
+  secret_guard?: SecretGuard;
 }
 
 /**
@@ -119,7 +138,7 @@ export function peek_idempotent(request: IdempotentRequest, resume?: (record: Id
   const flight = flights.get(flight_key);
   if (flight !== undefined) {
     if (flight.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
-    return flight.reply.then(replayed);
+    return flight.reply.then((reply) => replay_of(request, reply));
   }
   const record = read_record(actor, environment, key, now_ms);
   if (record === null) return null;
@@ -127,7 +146,8 @@ export function peek_idempotent(request: IdempotentRequest, resume?: (record: Id
   if (record.complete) {
     const pending = actor.settled();
     const reply = stored_reply(actor, record);
-    return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
+    // The guard reads the actor after its pending changes are durable (a revocation just staged counts).
+    return pending === null ? Promise.resolve(replay_of(request, reply)) : pending.then(() => replay_of(request, reply));
   }
   if (resume === undefined) throw new Error('assertion failed: incomplete idempotency record without a resume path');
   return track(flights, flight_key, fingerprint, resume(record).then(replayed));

@@ -77,6 +77,12 @@ interface Snapshot {
 }
 
 const wallet_key = (account_id: number, environment: string) => `${account_id}:${environment}`;
+/**
+ * A funding reference's claim as the engine stores it: [environment, reference] for the whole
+ * environment (operator credits, bank transfers, sandbox top-ups made before they were scoped), or
+ * [environment, reference, account_id] for one account (sandbox top-ups).
+ */
+const funding_claim_key = (environment: string, reference: string, owner: number | null) => owner === null ? `${environment}:${reference}` : `${environment}:${reference}\u0000${owner}`;
 
 /** Copies the store, opens the copy as a LMDB_RESTORE=safe restart would, and reads everything. */
 export async function read_snapshot(data_dir: string): Promise<Snapshot> {
@@ -142,8 +148,8 @@ export async function read_snapshot(data_dir: string): Promise<Snapshot> {
         snapshot.idempotency.set(`${account_id}:${environment}:${idem}`, value as IdempotencyRecord);
       }
       for (const { key, value } of db.funding_refs.getRange({})) {
-        const [environment, reference] = key as [Environment, string];
-        snapshot.funding_refs.set(`${environment}:${reference}`, value as { account_id: number; entry_id: number });
+        const [environment, reference, owner] = key as [Environment, string, number | undefined];
+        snapshot.funding_refs.set(funding_claim_key(environment, reference, owner ?? null), value as { account_id: number; entry_id: number });
       }
       for (const { key, value } of db.orders.getRange({})) {
         if (!Array.isArray(key) || key.length !== 3) {
@@ -291,7 +297,9 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       entries_by_ref.set(rk, [...(entries_by_ref.get(rk) ?? []), entry]);
       entry_by_id.set(`${wk}:${entry.id}`, entry);
       if (entry.type === 'credit') {
-        const ek = `${wallet.environment}:${entry.reference}`;
+        // The claim a credit answers to: the environment-wide one if this account holds it, else its own.
+        const shared = funding_claim_key(wallet.environment, entry.reference, null);
+        const ek = snapshot.funding_refs.get(shared)?.account_id === wallet.account_id ? shared : funding_claim_key(wallet.environment, entry.reference, wallet.account_id);
         const other = credit_refs_by_env.get(ek);
         if (other !== undefined) v.push(`${at}: credit reference ${entry.reference} was already credited (${other}): a funding reference credited twice`);
         credit_refs_by_env.set(ek, at);
@@ -425,7 +433,8 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
     if (next_key_id === undefined || id >= next_key_id) v.push(`key ${id} is not below the counter next_key_id ${next_key_id}: an id could be handed out twice`);
     if (!/^[0-9a-f]{64}$/.test(record.key_hash)) v.push(`key ${id}: key_hash is not a SHA-256 hex digest`);
     if (!snapshot.accounts.has(record.account_id)) v.push(`key ${id} belongs to missing account ${record.account_id}`);
-    if (record.revoked_us === null) active_by_account.set(record.account_id, (active_by_account.get(record.account_id) ?? 0) + 1);
+    // Expired keys take no place among the active ones (account-actor.ts key_is_active).
+    if (record.revoked_us === null && (record.expires_ms === null || record.expires_ms > options.snapshot_ms)) active_by_account.set(record.account_id, (active_by_account.get(record.account_id) ?? 0) + 1);
   }
   for (const [account_id, count] of active_by_account) {
     if (count > active_keys_max) v.push(`account ${account_id} has ${count} active keys (at most ${active_keys_max})`);
@@ -583,12 +592,12 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
 
   // No phantom credits or keys: each answers a request the driver sent.
   const credit_ops = new Map<string, Op>();
-  for (const op of model.ops) if (op.credit !== undefined) credit_ops.set(`${op.environment}:${op.credit.reference}`, op);
+  // By wallet: sandbox top-up references are unique per account only.
+  for (const op of model.ops) if (op.credit !== undefined) credit_ops.set(`${wallet_key(op.account_id, op.environment)}:${op.credit.reference}`, op);
   for (const [wk, list] of snapshot.entries) {
     for (const { entry } of list) {
       if (entry.type !== 'credit') continue;
-      const environment = wk.split(':')[1];
-      const op = credit_ops.get(`${environment}:${entry.reference}`);
+      const op = credit_ops.get(`${wk}:${entry.reference}`);
       if (op === undefined) v.push(`wallet ${wk} credit entry ${entry.id} (${entry.reference}) answers no credit the driver asked for`);
       else if (wallet_key(op.account_id, op.environment) !== wk || op.credit!.amount_kobo !== entry.amount_kobo) {
         v.push(`wallet ${wk} credit entry ${entry.id} (${entry.reference}, ${entry.amount_kobo} kobo): the driver credited ${op.credit!.amount_kobo} kobo to ${op.account_id}:${op.environment}`);

@@ -58,7 +58,8 @@ export function funding_routes(deps: Deps): RouteDef[] {
         return run_idempotent(
           { actor, environment: 'test', key, fingerprint: fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
           () => {
-            const outcome = actor.credit('test', amount.kobo, reference, 'Sandbox top-up', deps.clock.now_us());
+            // Sandbox references are the account's own: another tenant's reference is a new top-up.
+            const outcome = actor.credit('test', amount.kobo, reference, 'Sandbox top-up', deps.clock.now_us(), 'account');
             if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
             const reply = success_reply(ctx.request_id, 201, wallet_entry_view(outcome.value.entry), outcome.value.created ? 'Sandbox wallet funded.' : 'Already funded with this reference.');
             return outcome.value.created ? reply : replayed(reply);

@@ -13,7 +13,8 @@ import { remembered_error } from '../remembered.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { new_api_key } from '../../lib/ids.js';
 import { sha256_hex } from '../../lib/secrets.js';
-import { parse_cidr } from '../../lib/ip-address.js';
+import { cidr_contains, parse_cidr, type CidrBlock } from '../../lib/ip-address.js';
+import { iso_ms } from '../../lib/time-format.js';
 import type { AccountActor, KeyState } from '../../engine/account-actor.js';
 import type { Environment, KeyRecord, Scope } from '../../engine/records.js';
 
@@ -76,10 +77,47 @@ function check_grant(caller: KeyState, environment: Environment, scopes: Scope[]
   return null;
 }
 
+/** Whether every address a block covers lies in `outer` too. */
+function block_within(inner: CidrBlock, outer: CidrBlock): boolean {
+  return inner.prefix_bits >= outer.prefix_bits && cidr_contains(outer, inner.bytes);
+}
+
+/**
+ * A key creates only keys that can do no more than itself (README "API keys"): no later expiry, no
+ * address its own allowlist refuses (an empty list allows any), and, in check_grant, no scope it lacks.
+ * A child asking for no expiry, or for any address, under a parent that has a limit is refused rather
+ * than silently narrowed, so that the answer shows exactly what the new key may do.
+ */
+export function check_inheritance(parent: KeyState, child: { ip_allowlist: string[]; expires_ms: number | null }): ApiError | null {
+  const details: { field: string; message: string }[] = [];
+  const parent_expires_ms = parent.record.expires_ms;
+  if (parent_expires_ms !== null && (child.expires_ms === null || child.expires_ms > parent_expires_ms)) {
+    details.push({ field: 'expires_at', message: `must be given and no later than the expiry of the key creating it (${iso_ms(parent_expires_ms)})` });
+  }
+  if (parent.cidrs.length > 0) {
+    if (child.ip_allowlist.length === 0) details.push({ field: 'ip_allowlist', message: 'must not be empty: the key creating it is limited to its own ip_allowlist' });
+    for (let i = 0; i < child.ip_allowlist.length; i++) {
+      const block = parse_cidr(child.ip_allowlist[i]);
+      if (block === null) throw new Error('assertion failed: the allowlist was checked by check_key_request');
+      if (!parent.cidrs.some((outer) => block_within(block, outer))) {
+        details.push({ field: `ip_allowlist.${i}`, message: 'must lie within the ip_allowlist of the key creating it' });
+      }
+    }
+  }
+  if (details.length === 0) return null;
+  return api_error('validation.failed', `The request is not valid: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}.`, { details });
+}
+
+/** Whether a key holds every scope of a list itself (a * key holds them all). */
+function holds_scopes(holder: KeyState, scopes: readonly Scope[]): boolean {
+  if (holder.record.scopes.includes('*')) return true;
+  return scopes.every((scope) => scope !== '*' && holder.record.scopes.includes(scope));
+}
+
 export function key_routes(deps: Deps): RouteDef[] {
   const list_handler = (ctx: RequestContext): Reply | Promise<Reply> => {
     const actor = ctx.actor!;
-    const build = () => success_reply(ctx.request_id, 200, { keys: actor.active_keys().map((k) => key_view(k.record)) });
+    const build = () => success_reply(ctx.request_id, 200, { keys: actor.active_keys(deps.clock.now_ms()).map((k) => key_view(k.record)) });
     const pending = actor.settled();
     return pending === null ? build() : pending.then(build);
   };
@@ -100,11 +138,11 @@ export function key_routes(deps: Deps): RouteDef[] {
       body: CreateKeyBody,
       doc: {
         summary: 'Create an API key; its secret is in this response only',
-        description: 'At most 5 active keys per account. A key may only grant scopes it has itself; a test key may only create test keys.',
+        description: 'At most 5 active (neither revoked nor expired) keys per account. A key may only grant scopes it has itself; a test key may only create test keys. A key with an expiry creates keys expiring no later; a key with an ip_allowlist creates keys whose allowlist lies within it; the new key\'s rate limit is the default, or the creating key\'s if lower. A replay of a creation whose key has since been revoked answers 404 keys.not_found instead of the secret.',
         tags: ['API keys'],
         response: CreatedKey,
         success_status: 201,
-        errors: ['validation.failed', 'keys.limit_reached', 'auth.insufficient_scope', 'idempotency.key_reused'],
+        errors: ['validation.failed', 'keys.limit_reached', 'auth.insufficient_scope', 'idempotency.key_reused', 'keys.not_found'],
       },
       handler: (ctx) => {
         const key = idempotency_key(ctx);
@@ -114,17 +152,32 @@ export function key_routes(deps: Deps): RouteDef[] {
         const scopes = (body.scopes ?? ['*']) as Scope[];
         const checked = check_key_request(body, deps.clock.now_ms());
         if ('code' in checked) return remembered_error(deps, ctx, checked);
-        const refused = check_grant(ctx.key!, environment, scopes);
+        const parent = ctx.key!;
+        const narrower = check_inheritance(parent, checked);
+        if (narrower !== null) return remembered_error(deps, ctx, narrower);
+        const refused = check_grant(parent, environment, scopes);
         if (refused !== null) return remembered_error(deps, ctx, refused);
         const actor = ctx.actor!;
         return run_idempotent(
-          { actor, environment: ctx.environment, key, fingerprint: fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
+          {
+            actor,
+            environment: ctx.environment,
+            key,
+            fingerprint: fingerprint(ctx),
+            request_id: ctx.request_id,
+            now_ms: deps.clock.now_ms(),
+            // A replay shows the new key's secret only while that key is not revoked.
+            secret_guard: (id) => actor.keys.get(id)?.record.revoked_us === null
+              ? null
+              : api_error('keys.not_found', 'The key this request created has since been revoked; its secret is not shown again.'),
+          },
           () => create_key_reply(deps, actor, ctx.request_id, {
             name: body.name,
             environment,
             scopes,
             ip_allowlist: checked.ip_allowlist,
-            rate_limit_per_minute: default_rate_limit_per_minute,
+            // The operator may have set the parent's limit below the default: a child never exceeds it.
+            rate_limit_per_minute: Math.min(default_rate_limit_per_minute, parent.record.rate_limit_per_minute),
             expires_ms: checked.expires_ms,
           }),
         );
@@ -137,20 +190,26 @@ export function key_routes(deps: Deps): RouteDef[] {
       scope: 'keys:manage',
       doc: {
         summary: 'Revoke an API key, at once and irreversibly',
-        description: 'Later use of the key answers 401 auth.key_not_found. A key id of another account is 404 keys.not_found.',
+        description: 'Later use of the key answers 401 auth.key_not_found. A key id of another account is 404 keys.not_found. A key may revoke only keys whose scopes it holds itself (a * key holds every scope); a test key may not revoke live keys.',
         tags: ['API keys'],
         response: Type.Null(),
-        errors: ['keys.not_found'],
+        errors: ['keys.not_found', 'auth.insufficient_scope'],
       },
       handler: (ctx) => {
         const id = parse_id(ctx.params.id);
         if (id === null) return error_reply(ctx.request_id, api_error('keys.not_found'));
         const actor = ctx.actor!;
         // As a test key may not create live keys, it may not revoke them: sandbox code must never be
-        // able to cut production off.
+        // able to cut production off. Likewise a key revokes only keys whose scopes it holds itself, so
+        // that a key with only keys:manage cannot cut off a full-access key.
         const target = actor.keys.get(id);
-        if (ctx.environment === 'test' && target !== undefined && target.record.revoked_us === null && target.record.environment === 'live') {
-          return error_reply(ctx.request_id, api_error('auth.insufficient_scope', 'A test key cannot revoke live keys.'));
+        if (target !== undefined && target.record.revoked_us === null) {
+          if (ctx.environment === 'test' && target.record.environment === 'live') {
+            return error_reply(ctx.request_id, api_error('auth.insufficient_scope', 'A test key cannot revoke live keys.'));
+          }
+          if (!holds_scopes(ctx.key!, target.record.scopes)) {
+            return error_reply(ctx.request_id, api_error('auth.insufficient_scope', 'This API key cannot revoke a key with scopes it does not hold itself.'));
+          }
         }
         const outcome = actor.revoke_key(id, deps.clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);

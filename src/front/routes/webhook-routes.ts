@@ -83,11 +83,11 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
       body: CreateWebhookBody,
       doc: {
         summary: 'Register an HTTPS endpoint for some or all event kinds; its secret is in this response only',
-        description: 'http:// URLs are refused, as are hosts resolving to loopback, private or link-local addresses (unless the operator allows them). At most 10 endpoints per environment.',
+        description: 'http:// URLs are refused, as are hosts resolving to loopback, private or link-local addresses (unless the operator allows them). At most 10 endpoints per environment. A replay of a registration whose endpoint has since been deleted answers 404 webhooks.not_found instead of the secret.',
         tags,
         response: CreatedWebhook,
         success_status: 201,
-        errors: ['validation.failed', 'webhooks.limit_reached', 'idempotency.key_reused'],
+        errors: ['validation.failed', 'webhooks.limit_reached', 'idempotency.key_reused', 'webhooks.not_found'],
       },
       handler: async (ctx) => {
         const key = idempotency_key(ctx);
@@ -96,7 +96,18 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const checked = await register_endpoint(deps, actor, ctx.environment, ctx.body as Static<typeof CreateWebhookBody>);
         if ('error' in checked) return remembered_error(deps, ctx, checked.error);
         return run_idempotent(
-          { actor, environment: ctx.environment, key, fingerprint: fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
+          {
+            actor,
+            environment: ctx.environment,
+            key,
+            fingerprint: fingerprint(ctx),
+            request_id: ctx.request_id,
+            now_ms: deps.clock.now_ms(),
+            // A replay shows the endpoint's secret only while the endpoint exists.
+            secret_guard: (id) => actor.webhooks.has(id)
+              ? null
+              : api_error('webhooks.not_found', 'The endpoint this request registered has since been deleted; its secret is not shown again.'),
+          },
           () => {
             const outcome = create_endpoint(actor, ctx.environment, checked.url, checked.events, checked.description, deps.clock.now_us());
             if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
