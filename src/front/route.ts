@@ -26,6 +26,14 @@ export interface RouteDoc {
   hidden?: boolean;
   /** Raw (non-JSON) responses such as pages and metrics. */
   content_type?: string;
+  /** Whether the success envelope carries `message`; by default changes (not GET) do. */
+  message?: boolean;
+  /** Other success statuses with the same body (a funding notification repeated answers 200). */
+  also_success?: number[];
+  /** The body's schema where the route reads it raw (verified over its bytes) rather than through `body`. */
+  request?: TSchema;
+  /** Required request headers beyond Authorization, by name, with what they carry. */
+  headers?: Record<string, string>;
 }
 
 export interface RouteDef {

@@ -56,5 +56,5 @@ export function success_envelope(data: TSchema, with_message = false): TSchema {
 /** Query parameters of list endpoints: per_page default 20, max 100; page default 1 (spec section 8). */
 export const page_query = {
   per_page: { schema: Type.Integer({ minimum: 1, maximum: 100, default: 20 }), description: 'items per page (default 20, max 100)' },
-  page: { schema: Type.Integer({ minimum: 1, default: 1 }), description: 'page number (default 1)' },
+  page: { schema: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }), description: 'page number (default 1, max 1,000,000; past the last page the list is empty)' },
 };

@@ -9,12 +9,16 @@ export const MeterNumber = Type.String({ pattern: '^([0-9]{11}|[0-9]{13})$', err
 export const Smartcard = Type.String({ pattern: '^[0-9]{10,12}$', errorMessage: 'must be a 10 to 12 digit smartcard or IUC number' });
 export const MeterType = Type.Enum(['prepaid', 'postpaid']);
 export const TvProviderName = Type.Enum(['dstv', 'gotv', 'startimes']);
-const Amount = (hint: string) => Type.Number({ errorMessage: hint });
+/** Every amount: NGN with at most 2 decimals, at most 100,000,000 (docs/decisions.md "Money"); the routes
+ * check the decimals and the plan or package price, the schema states the bounds for the document. */
+export const amount_naira_max = 100_000_000;
+const Amount = (hint: string, minimum = 0, maximum = amount_naira_max) =>
+  Type.Number({ minimum, maximum, description: 'NGN, at most 2 decimals', errorMessage: hint });
 
 export const AirtimeBody = Type.Object({
   network: Network,
   phone: LocalPhone,
-  amount: Amount('must be an NGN amount from 50 to 50000 with at most 2 decimals'),
+  amount: Amount('must be an NGN amount from 50 to 50000 with at most 2 decimals', 50, 50_000),
   pin: Pin,
 });
 
@@ -30,7 +34,7 @@ export const ElectricityBody = Type.Object({
   disco: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a distribution company service ID or code (GET /v1/services/electricity/discos)' }),
   meter_number: MeterNumber,
   meter_type: MeterType,
-  amount: Amount('must be an NGN amount of at least 500 with at most 2 decimals'),
+  amount: Amount('must be an NGN amount of at least 500 with at most 2 decimals', 500),
   pin: Pin,
 });
 

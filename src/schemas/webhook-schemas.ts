@@ -52,7 +52,7 @@ export const DeliveryView = Type.Object({
 export const DeliveryPage = Type.Object({ deliveries: Type.Array(DeliveryView), pagination: Pagination });
 
 export const SandboxFundBody = Type.Object({
-  amount: Type.Number({ errorMessage: 'must be an NGN amount from 0.01 to 10000000 with at most 2 decimals' }),
+  amount: Type.Number({ minimum: 0.01, maximum: 10_000_000, description: 'NGN, at most 2 decimals', errorMessage: 'must be an NGN amount from 0.01 to 10000000 with at most 2 decimals' }),
   reference: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7e]+$', errorMessage: 'must be 1 to 100 printable characters without spaces' })),
 });
 

@@ -1,9 +1,8 @@
 // Every route a client can reach, with a builder of a valid request for it, shared by the hostile-input
 // fuzzers (test/fuzz-*.test.ts) and the security tests (test/security-*.test.ts). The public /v1 routes
 // and their scopes come from GET /v1/openapi.json; the routes the document hides (the dashboard API
-// under /dashboard/api, the bank partner's POST /v1/funding/bank-transfer) and the operator API are
-// listed here. A route in the document without a builder here makes load_catalog say so, so that a new
-// route cannot escape the fuzzer and the scope tests unnoticed.
+// under /dashboard/api) and the operator API are listed here. A route in the document without a builder
+// here makes load_catalog say so, so that a new route cannot escape the fuzzer and the scope tests.
 //
 // Also here: a raw HTTP/1.1 client (duplicated headers, any bytes, any path), the checks every answer
 // must pass, and the state snapshot that a rejected request must leave unchanged.
@@ -188,6 +187,20 @@ const documented_builders: Record<string, Builder> = {
     build: (w) => api(w, 'POST', '/v1/sandbox/wallet/fund', {}, { amount: 10.5, reference: `SBX-${randomBytes(6).toString('hex')}` }),
   },
   'GET /v1/openapi.json': { method: 'GET', template: '/v1/openapi.json', auth: 'none', port: 'public', changes_state: false, build: () => ({ method: 'GET', template: '/v1/openapi.json', params: {}, query: '', headers: [], port: 'public' }) },
+  'POST /v1/funding/bank-transfer': {
+    method: 'POST', template: '/v1/funding/bank-transfer', auth: 'signature', port: 'public', changes_state: true,
+    body_fields: ['reference', 'account_id', 'amount', 'sender_name', 'narration'],
+    build: (w) => ({
+      method: 'POST',
+      template: '/v1/funding/bank-transfer',
+      params: {},
+      query: '',
+      headers: [json_type],
+      body: { reference: `BANK-${randomBytes(6).toString('hex')}`, account_id: w.account_id, amount: 250.75, sender_name: 'Ada Obi', narration: 'top-up' },
+      port: 'public',
+      sign: (raw) => 'sha256=' + createHmac('sha256', w.funding_secret ?? '').update(raw).digest('hex'),
+    }),
+  },
 };
 
 /** Routes the OpenAPI document hides: the dashboard's API and the bank partner's notifications. */
@@ -224,20 +237,6 @@ const hidden_builders: Record<string, Builder> = {
     method: 'POST', template: '/dashboard/api/pin', auth: 'session', port: 'public', changes_state: true, body_fields: ['new_pin', 'current_pin'],
     // Sets the PIN it already is: a valid change that leaves the account able to buy with world.pin.
     build: (w) => dashboard(w, 'POST', '/dashboard/api/pin', {}, { new_pin: w.pin, current_pin: w.pin }, ''),
-  },
-  'POST /v1/funding/bank-transfer': {
-    method: 'POST', template: '/v1/funding/bank-transfer', auth: 'signature', port: 'public', changes_state: true,
-    body_fields: ['reference', 'account_id', 'amount', 'sender_name', 'narration'],
-    build: (w) => ({
-      method: 'POST',
-      template: '/v1/funding/bank-transfer',
-      params: {},
-      query: '',
-      headers: [json_type],
-      body: { reference: `BANK-${randomBytes(6).toString('hex')}`, account_id: w.account_id, amount: 250.75, sender_name: 'Ada Obi', narration: 'top-up' },
-      port: 'public',
-      sign: (raw) => 'sha256=' + createHmac('sha256', w.funding_secret ?? '').update(raw).digest('hex'),
-    }),
   },
 };
 

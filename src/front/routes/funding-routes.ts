@@ -77,7 +77,12 @@ export function funding_routes(deps: Deps): RouteDef[] {
         summary: 'Bank partner: a transfer into a reseller\'s funding account (credits the live wallet)',
         description: `Signed with ${bank_signature_header}: sha256=<hex HMAC-SHA256 of the raw body keyed with FUNDING_WEBHOOK_SECRET>. Idempotent by the bank's reference: a repeat credits nothing and answers 200 with the first credit.`,
         tags: ['Partner'],
-        hidden: true,
+        headers: { [bank_signature_header]: 'sha256= + hex HMAC-SHA256 of the raw body keyed with FUNDING_WEBHOOK_SECRET' },
+        request: BankTransferBody,
+        response: Type.Object({ received: Type.Literal(true), wallet_transaction: WalletEntryView }),
+        success_status: 201,
+        also_success: [200],
+        errors: ['funding.invalid_signature', 'validation.failed', 'request.malformed_json', 'account.not_found', 'idempotency.key_reused', 'service.unavailable'],
       },
       handler: (ctx) => {
         const secret = deps.config.funding_webhook_secret;

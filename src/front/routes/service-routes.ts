@@ -122,7 +122,7 @@ function verify_reply(request_id: string, result: VerifyResult, invalid_code: 's
     address: result.address,
     ...(result.current_package !== undefined ? { current_package: result.current_package } : {}),
     ...(result.due_date !== undefined ? { due_date: result.due_date } : {}),
-  });
+  }, invalid_code === 'service.invalid_meter' ? 'Meter verified.' : 'Smartcard verified.');
 }
 
 export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): RouteDef[] {
