@@ -77,9 +77,12 @@ t.test('every error code the document mentions is in the catalogue, under its st
     for (const [method, operation] of Object.entries(operations)) {
       if (!http_methods.includes(method)) continue;
       for (const [status, answer] of Object.entries(operation.responses ?? {})) {
-        if (Number(status) < 400) continue;
+        // 431 is uWebSockets.js's own answer to an oversized request head, not one of our error codes.
+        if (Number(status) < 400 || status === '431') continue;
+        const codes_enum = (answer as any).content?.['application/json']?.schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum ?? [];
         const listed = answer.description.slice(answer.description.indexOf(':') + 1).split(',').map((c) => c.trim()).filter((c) => c !== '');
         t.ok(listed.length > 0, `${method.toUpperCase()} ${path} ${status} names its error codes`);
+        t.same([...codes_enum].sort(), [...listed].sort(), `${method.toUpperCase()} ${path} ${status}: the schema's code enum is the codes named`);
         for (const code of listed) {
           mentioned++;
           t.ok(code in catalogue, `${method.toUpperCase()} ${path} ${status}: ${code} is in src/errors.ts`);
