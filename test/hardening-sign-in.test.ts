@@ -36,7 +36,8 @@ function tally(answers: ApiResponse[]): Map<string, number> {
 
 t.test('sign-in limits by address and email', async (t) => {
   const server = await start_server(t, {
-    env: { TRUSTED_PROXIES: '127.0.0.1', SIGN_IN_ADDRESS_PER_MINUTE_MAX: '8', SIGN_IN_GLOBAL_PER_SECOND_MAX: '1000' },
+    // TIME_SCALE=0.005: the 15-minute lock lasts 4.5 s.
+    env: { TRUSTED_PROXIES: '127.0.0.1', SIGN_IN_ADDRESS_PER_MINUTE_MAX: '8', SIGN_IN_GLOBAL_PER_SECOND_MAX: '1000', TIME_SCALE: '0.005' },
   });
   const owner = await server.create_account();
 
@@ -82,6 +83,9 @@ t.test('sign-in limits by address and email', async (t) => {
     const from_owner = await sign_in(server, owner.email, owner.password, owner_address);
     t.equal(from_owner.status, 201, 'the owner signs in from their own address');
     t.match(from_owner.headers.get('set-cookie') ?? '', /^bv_session=/, 'and gets a session');
+    await new Promise((resolve) => setTimeout(resolve, Number(attacker_right.headers.get('retry-after')) * 1000 + 300));
+    const after_lock = await sign_in(server, owner.email, owner.password, attacker);
+    t.equal(after_lock.status, 201, 'once the lock\'s time is over, the right password signs in from that address too');
   });
 });
 
