@@ -6,6 +6,7 @@ import type autocannon from 'autocannon';
 import type { ServerProcess, Target } from './server-process.js';
 import { api, bench_pin, map_bounded, setup_in_flight_max, type ApiAnswer, type OperatorClient, type Reseller } from './fixtures.js';
 import { WebhookSink, tls_dir } from './webhook-sink.js';
+import { SignInFlood, type FloodSettings } from './sign-in-flood.js';
 import { join } from 'node:path';
 
 type Request = autocannon.Request;
@@ -369,7 +370,65 @@ export const scenarios: readonly Scenario[] = [
       return reseller_mix(resellers, orders, references, context.random);
     },
   },
+  purchase_under_sign_in_flood(),
 ];
+
+/**
+ * The sign-in flood beside purchase-under-sign-in-flood's purchases: BENCH_SIGN_IN_RATE sign-ins per
+ * second (50, the hostile review's rate; 0: unpaced), on BENCH_SIGN_IN_CONNECTIONS connections (16),
+ * from BENCH_SIGN_IN_ADDRESSES made-up client addresses (65,536, so that the per-address limit does not
+ * stop it). It stops when the scenario finishes, or by itself after 100,000 sign-ins or 5 minutes.
+ */
+export function sign_in_flood_settings(env: Record<string, string | undefined> = process.env): FloodSettings {
+  const read = (name: string, fallback: number, minimum: number) => {
+    const text = env[name];
+    if (text === undefined || text === '') return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be an integer ≥ ${minimum}, got "${text}"`);
+    return value;
+  };
+  return {
+    rate_per_s: read('BENCH_SIGN_IN_RATE', 50, 0),
+    connections: read('BENCH_SIGN_IN_CONNECTIONS', 16, 1),
+    addresses: read('BENCH_SIGN_IN_ADDRESSES', 65_536, 1),
+    requests_max: 100_000,
+    duration_max_ms: 300_000,
+  };
+}
+
+/**
+ * purchase-one-account while made-up sign-ins flood the dashboard: what the sign-in bounds
+ * (README "Dashboard") leave of purchase latency. Compare its p50/p99 with purchase-one-account's.
+ */
+export function purchase_under_sign_in_flood(settings: () => FloodSettings = sign_in_flood_settings): Scenario {
+  let flood: SignInFlood | null = null;
+  return {
+    name: 'purchase-under-sign-in-flood',
+    summary: 'purchase-one-account while made-up dashboard sign-ins arrive from many addresses',
+    target: 'billvend',
+    compare_to: 'baseline-post',
+    // The flood claims its client addresses through X-Forwarded-For from the loopback "proxy".
+    env: { TRUSTED_PROXIES: '127.0.0.1' },
+    prepare: async (context: ScenarioContext) => {
+      const resellers = await operator_of(context).create_resellers(1, one_account_funding_naira, context.log);
+      await prime_purchases(context, resellers);
+      flood = new SignInFlood(context.server.base_url, settings());
+      flood.start();
+      return purchases(resellers, { service: 'airtime', ...airtime_order });
+    },
+    finish: async () => {
+      if (flood === null) return [];
+      await flood.stop();
+      const refused = flood.count(429);
+      const wrong = flood.count(401);
+      const other = flood.sent - flood.failed - refused - wrong;
+      return [
+        flood.summary(),
+        `sign-ins during the run: ${refused} answered 429, ${wrong} answered 401 (checked with scrypt)${other > 0 ? `, ${other} other` : ''}`,
+      ];
+    },
+  };
+}
 
 /** mulberry32: a small seeded generator, so that the mix is the same sequence on every run. */
 export function seeded_random(seed: number): () => number {

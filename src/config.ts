@@ -34,6 +34,21 @@ export interface Config {
   store_free_bytes_min: number;
   /** Base URLs shown in the docs and the demo banner. */
   public_base_url: string | null;
+  /** Dashboard sign-in bounds (README "Dashboard"): what unauthenticated sign-ins may cost. */
+  sign_in: SignInConfig;
+  /** Transaction-PIN scrypt checks running at once, and waiting behind them, before 429. */
+  pin_hash_running_max: number;
+  pin_hash_waiting_max: number;
+}
+
+export interface SignInConfig {
+  /** Sign-in attempts per client address per minute (fixed windows, not scaled by TIME_SCALE). */
+  address_per_minute_max: number;
+  /** Sign-in attempts per second over all addresses: caps the scrypt work sign-ins can ask for. */
+  global_per_second_max: number;
+  /** Password scrypt checks running at once, and waiting behind them, before 429. */
+  hash_running_max: number;
+  hash_waiting_max: number;
 }
 
 export const default_cors_origins = [
@@ -143,5 +158,13 @@ export function load_config(env: Record<string, string | undefined>): Config {
     webhook_timeout_ms: positive_integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
     store_free_bytes_min: positive_integer('STORE_FREE_BYTES_MIN', env.STORE_FREE_BYTES_MIN, 64 * 1024 * 1024),
     public_base_url: env.PUBLIC_BASE_URL || null,
+    sign_in: {
+      address_per_minute_max: positive_integer('SIGN_IN_ADDRESS_PER_MINUTE_MAX', env.SIGN_IN_ADDRESS_PER_MINUTE_MAX, 30),
+      global_per_second_max: positive_integer('SIGN_IN_GLOBAL_PER_SECOND_MAX', env.SIGN_IN_GLOBAL_PER_SECOND_MAX, 10),
+      hash_running_max: positive_integer('SIGN_IN_HASH_RUNNING_MAX', env.SIGN_IN_HASH_RUNNING_MAX, 1),
+      hash_waiting_max: positive_integer('SIGN_IN_HASH_WAITING_MAX', env.SIGN_IN_HASH_WAITING_MAX, 16),
+    },
+    pin_hash_running_max: positive_integer('PIN_HASH_RUNNING_MAX', env.PIN_HASH_RUNNING_MAX, 2),
+    pin_hash_waiting_max: positive_integer('PIN_HASH_WAITING_MAX', env.PIN_HASH_WAITING_MAX, 256),
   };
 }

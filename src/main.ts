@@ -13,7 +13,7 @@ import { lock_store } from './journal/store-lock.js';
 import { ensure_order_index } from './engine/account-orders.js';
 import { system_clock } from './lib/clock.js';
 import { TimerWheel } from './lib/timer-wheel.js';
-import { SecretBox, constant_time_equal } from './lib/secrets.js';
+import { HashLane, SecretBox, constant_time_equal } from './lib/secrets.js';
 import { random_base62 } from './lib/ids.js';
 import { Engine } from './engine/engine.js';
 import { DiskGuard } from './journal/disk-guard.js';
@@ -93,6 +93,7 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   const disk_guard = new DiskGuard(config.data_dir, config.store_free_bytes_min, 250, (low) => engine_ref?.store_space_changed(low));
   const engine = new Engine(store, clock, wheel, secret_box, log, metrics, disk_guard);
   engine_ref = engine;
+  engine.pin_cache.use_lane(new HashLane('pin', config.pin_hash_running_max, config.pin_hash_waiting_max));
   if (disk_guard.is_low) engine.store_space_changed(true);
   metrics.gauge('billvend_store_disk_free_bytes', 'Free space on the store\'s disk, in bytes (-1 when unknown); below STORE_FREE_BYTES_MIN writes are refused.', () => (Number.isFinite(disk_guard.free) ? disk_guard.free : -1));
   const deps: Deps = { engine, clock, wheel, config, log, metrics, secret_box };

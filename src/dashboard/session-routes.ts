@@ -26,8 +26,9 @@ import type { OrderDesk } from '../services/order-desk.js';
 import { dead_listed_max, type Dispatcher } from '../webhooks/dispatcher.js';
 import type { DeliveryRecord } from '../webhooks/records.js';
 import type { AccountActor } from '../engine/account-actor.js';
+import { pin_check_busy_error } from '../engine/pin-cache.js';
 import type { Environment, Scope as ScopeName } from '../engine/records.js';
-import { clear_cookie_header, session_cookie_header, session_absolute_ms, type SessionStore } from './sessions.js';
+import { clear_cookie_header, session_cookie_header, session_absolute_ms, sign_in_busy_error, SignInGuard, type SessionStore } from './sessions.js';
 import { origin_ok, session_of } from './session-auth.js';
 
 const SignInBody = Type.Object({
@@ -49,9 +50,6 @@ const DashboardKeyBody = Type.Object({
   expires_at: Type.Optional(FreeText({ maxLength: 40, errorMessage: 'must be an ISO 8601 timestamp in the future' })),
 });
 
-/** A dummy hash, so that an unknown email costs the same scrypt as a known one. */
-let dummy_hash: Promise<string> | null = null;
-
 function settled(actor: AccountActor, reply: Reply): Reply | Promise<Reply> {
   const pending = actor.settled();
   return pending === null ? reply : pending.then(() => reply);
@@ -71,6 +69,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
   const { engine, clock } = deps;
   const secure = (deps.config.public_base_url ?? '').startsWith('https:');
   const doc = (summary: string) => ({ summary, tags: ['Dashboard'], hidden: true });
+  const sign_in_guard = new SignInGuard(deps.config.sign_in, deps.wheel);
 
   const overview = (ctx: RequestContext) => {
     const actor = ctx.actor!;
@@ -100,17 +99,17 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       handler: async (ctx) => {
         if (!origin_ok(ctx)) return error_reply(ctx.request_id, api_error('session.csrf_failed'));
         const body = ctx.body as Static<typeof SignInBody>;
+        // Read before any await, while the response is open; behind TRUSTED_PROXIES, the client's.
+        const address = ctx.remote_ip;
+        const refused = sign_in_guard.locked(address, body.email, clock.now_ms()) ?? sign_in_guard.admit(address, clock.now_ms());
+        if (refused !== null) return error_reply(ctx.request_id, refused);
         const actor = engine.account_by_email(body.email);
-        if (actor === undefined) {
-          dummy_hash ??= hash_secret('not a password of anyone');
-          await verify_secret(body.password, await dummy_hash);
-          return error_reply(ctx.request_id, api_error('session.invalid_credentials'));
-        }
+        const correct = await sign_in_guard.check(body.password, actor?.account.password_hash ?? null);
+        if (correct === 'busy') return error_reply(ctx.request_id, sign_in_busy_error());
+        // A known and an unknown email part only here, after the same work: same answers from now on.
+        if (!correct || actor === undefined) return error_reply(ctx.request_id, sign_in_guard.wrong_password(address, body.email, clock.now_ms()));
         ctx.actor = actor;
-        const locked_ms = actor.password_lock_remaining_ms(clock.now_ms());
-        const correct = locked_ms > 0 ? false : await verify_secret(body.password, actor.account.password_hash);
-        const verdict = actor.apply_password_verdict(correct, clock.now_ms());
-        if (verdict !== 'ok') return settled(actor, error_reply(ctx.request_id, verdict));
+        sign_in_guard.signed_in(address, body.email);
         const { id, record } = sessions.open(actor);
         ctx.extra_headers.push(['Set-Cookie', session_cookie_header(id, Math.floor(deps.wheel.scaled(session_absolute_ms) / 1000), secure)]);
         return settled(actor, success_reply(ctx.request_id, 201, {
@@ -354,6 +353,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         if (body.current_pin !== undefined && actor.account.pin_hash !== null) {
           const generation = actor.account.pin_generation;
           const correct = actor.pin_lock_remaining_ms(now_ms) > 0 ? false : await engine.pin_cache.verify(actor.id, generation, body.current_pin, actor.account.pin_hash);
+          if (correct === 'busy') return error_reply(ctx.request_id, pin_check_busy_error());
           const verdict = actor.apply_pin_verdict(correct, generation, clock.now_ms());
           if (verdict === 'stale') return error_reply(ctx.request_id, api_error('pin.incorrect', 'The PIN changed meanwhile; try again.'));
           if (verdict !== 'ok') return settled(actor, error_reply(ctx.request_id, verdict));

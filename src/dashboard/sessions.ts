@@ -1,14 +1,19 @@
 // Dashboard sessions (issue "Dashboard"): sign-in with the email and password the operator set, a
 // session cookie that is HttpOnly, SameSite=Strict and Secure when served over TLS, a CSRF token
-// required on every state change, idle and absolute expiry, sign-out, and a lock after 5 wrong
-// passwords. The cookie carries a random id; the store keeps only its SHA-256, so a stolen store
-// opens no session. Sessions survive restarts.
+// required on every state change, idle and absolute expiry, and sign-out. Sessions survive restarts.
+// The cookie carries a random id; the store keeps only its SHA-256, so a stolen store opens no session.
+//
+// Sign-in is open to anyone, so its cost is bounded (SignInGuard): per client address and overall
+// rates, a bounded scrypt lane, and 5 wrong passwords lock that email for that address only. A lock
+// anyone could set on the account itself would let anyone keep its owner out.
 import { randomBytes } from 'node:crypto';
 import type { Engine } from '../engine/engine.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { TimerWheel } from '../lib/timer-wheel.js';
 import type { Clock } from '../lib/clock.js';
-import { sha256_hex, constant_time_equal } from '../lib/secrets.js';
+import { sha256_hex, constant_time_equal, dummy_secret_hash, HashLane, type HashBusy } from '../lib/secrets.js';
+import { api_error, type ApiError } from '../errors.js';
+import type { SignInConfig } from '../config.js';
 
 export const session_cookie = 'bv_session';
 /** A session ends 12 hours after sign-in, or after 2 hours without use (both scaled by TIME_SCALE). */
@@ -108,6 +113,137 @@ export class SessionStore {
     }
     return removed;
   }
+}
+
+// ---- Sign-in bounds -------------------------------------------------------------------------------
+
+/** Wrong passwords for one email from one address before that pair is locked (README "Dashboard"). */
+export const sign_in_failures_max = 5;
+/** How long such a lock lasts, and the window its failures are counted in (scaled by TIME_SCALE). */
+export const sign_in_lock_ms = 15 * 60 * 1000;
+/** Addresses whose sign-in rate is tracked; the oldest window is forgotten beyond it. */
+export const sign_in_addresses_max = 100_000;
+/** (address, email) pairs whose wrong passwords are tracked; the oldest is forgotten beyond it. */
+export const sign_in_pairs_max = 100_000;
+/** Rate windows are fixed and not scaled by TIME_SCALE, as the API keys' are (decisions.md). */
+const address_window_ms = 60_000;
+const global_window_ms = 1_000;
+
+interface RateWindow {
+  start_ms: number;
+  count: number;
+}
+
+interface PairFailures {
+  /** When the first wrong password of the current count was given. */
+  first_ms: number;
+  failures: number;
+  locked_until_ms: number;
+}
+
+/**
+ * What an unauthenticated sign-in may cost. Checked in this order: the (address, email) lock, which
+ * costs nothing to answer; the address's and the overall rate; then scrypt in a bounded lane. An
+ * unknown email goes through exactly the same steps as a known one, scrypt included (against a dummy
+ * hash), and gets the same answers, so neither status, body nor time tells whether it exists.
+ */
+export class SignInGuard {
+  private readonly addresses = new Map<string, RateWindow>();
+  private readonly global: RateWindow = { start_ms: 0, count: 0 };
+  /** By SHA-256 of address and email: made-up emails are not kept in memory as they came. */
+  private readonly pairs = new Map<string, PairFailures>();
+  readonly lane: HashLane;
+  private readonly dummy_hash = dummy_secret_hash();
+
+  constructor(private readonly limits: SignInConfig, private readonly wheel: TimerWheel) {
+    this.lane = new HashLane('sign-in', limits.hash_running_max, limits.hash_waiting_max);
+  }
+
+  private pair_key(address: string, email: string): string {
+    return sha256_hex(`${address}\n${email.trim().toLowerCase()}`);
+  }
+
+  /** session.locked while this address gave too many wrong passwords for this email. */
+  locked(address: string, email: string, now_ms: number): ApiError | null {
+    const pair = this.pairs.get(this.pair_key(address, email));
+    if (pair === undefined || pair.locked_until_ms <= now_ms) return null;
+    return sign_in_locked_error(pair.locked_until_ms - now_ms);
+  }
+
+  /** Takes one attempt from the address's and the overall window; rate_limit.exceeded when spent. */
+  admit(address: string, now_ms: number): ApiError | null {
+    let window = this.addresses.get(address);
+    if (window === undefined || now_ms - window.start_ms >= address_window_ms) {
+      // Re-inserted, so that the map's order is the windows' age and eviction takes the oldest.
+      if (window !== undefined) this.addresses.delete(address);
+      else if (this.addresses.size >= sign_in_addresses_max) this.addresses.delete(this.addresses.keys().next().value!);
+      window = { start_ms: now_ms, count: 0 };
+      this.addresses.set(address, window);
+    }
+    if (window.count >= this.limits.address_per_minute_max) {
+      return sign_in_rate_error('Too many sign-ins from this address', window.start_ms + address_window_ms - now_ms);
+    }
+    if (now_ms - this.global.start_ms >= global_window_ms) {
+      this.global.start_ms = now_ms;
+      this.global.count = 0;
+    }
+    if (this.global.count >= this.limits.global_per_second_max) {
+      return sign_in_rate_error('Too many sign-ins right now', this.global.start_ms + global_window_ms - now_ms);
+    }
+    window.count++;
+    this.global.count++;
+    return null;
+  }
+
+  /** Checks the password against the account's hash, or a dummy one for an unknown email. */
+  check(password: string, stored_hash: string | null): Promise<boolean | HashBusy> {
+    return this.lane.verify(password, stored_hash ?? this.dummy_hash);
+  }
+
+  /**
+   * Counts a wrong password for this address and email: session.locked on the last allowed one,
+   * otherwise session.invalid_credentials. Known and unknown emails alike.
+   */
+  wrong_password(address: string, email: string, now_ms: number): ApiError {
+    const key = this.pair_key(address, email);
+    const lock_ms = this.wheel.scaled(sign_in_lock_ms);
+    let pair = this.pairs.get(key);
+    if (pair === undefined || now_ms - pair.first_ms >= lock_ms) {
+      if (pair !== undefined) this.pairs.delete(key);
+      else if (this.pairs.size >= sign_in_pairs_max) this.pairs.delete(this.pairs.keys().next().value!);
+      pair = { first_ms: now_ms, failures: 0, locked_until_ms: 0 };
+      this.pairs.set(key, pair);
+    }
+    pair.failures++;
+    if (pair.failures < sign_in_failures_max) return api_error('session.invalid_credentials');
+    // Locked from now; the lock is the window, so its failures start afresh once it lifts.
+    pair.first_ms = now_ms;
+    pair.failures = 0;
+    pair.locked_until_ms = now_ms + lock_ms;
+    return sign_in_locked_error(lock_ms);
+  }
+
+  /** A right password clears this address's count for this email. */
+  signed_in(address: string, email: string): void {
+    this.pairs.delete(this.pair_key(address, email));
+  }
+}
+
+function sign_in_locked_error(remaining_ms: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(remaining_ms / 1000));
+  return api_error('session.locked', `Too many wrong passwords from this address; sign-in is locked for ${seconds} more second(s).`, {
+    headers: { 'Retry-After': String(seconds) },
+  });
+}
+
+function sign_in_rate_error(what: string, remaining_ms: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(remaining_ms / 1000));
+  return api_error('rate_limit.exceeded', `${what}; retry in ${seconds} second(s).`, { headers: { 'Retry-After': String(seconds) } });
+}
+
+/** The answer when the sign-in scrypt lane is full. */
+export function sign_in_busy_error(): ApiError {
+  return sign_in_rate_error('Too many sign-ins are being checked', 1000);
 }
 
 /** Reads one cookie from a Cookie header. */

@@ -346,8 +346,10 @@ export class AccountActor {
   }
 
   /**
-   * Applies a password verdict computed outside the actor (scrypt). 5 consecutive wrong passwords
-   * lock dashboard sign-in for 15 minutes (scaled by TIME_SCALE); a correct one resets the count.
+   * Applies a password verdict computed outside the actor (scrypt), for a signed-in session that
+   * confirms its password (setting the PIN): 5 consecutive wrong passwords lock that for 15 minutes
+   * (scaled by TIME_SCALE); a correct one resets the count. Sign-in does not use this lock, which
+   * anyone could set: it locks by address instead (SignInGuard, src/dashboard/sessions.ts).
    */
   apply_password_verdict(correct: boolean, now_ms: number): 'ok' | ApiError {
     const locked_ms = this.password_lock_remaining_ms(now_ms);

@@ -2,7 +2,8 @@
 // this process's memory: a purchase with the right PIN then costs one HMAC instead of one scrypt.
 // Nothing here is ever stored; a restart starts empty and the first purchase pays for scrypt again.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { verify_secret } from '../lib/secrets.js';
+import { HashLane, type HashBusy } from '../lib/secrets.js';
+import { api_error, type ApiError } from '../errors.js';
 
 interface Entry {
   generation: number;
@@ -11,12 +12,31 @@ interface Entry {
 
 /** Concurrent verifications of one PIN share a single scrypt run (bounded by accounts × PINs tried). */
 const verifications_in_flight_max = 10_000;
+/**
+ * PIN scrypt checks running at once and waiting behind them, unless PIN_HASH_RUNNING_MAX and
+ * PIN_HASH_WAITING_MAX say otherwise. Two running: a core's worth each on this 2-core target, and
+ * with the sign-in lane's one, still below libuv's 4 threads. 256 waiting: every account's first
+ * purchase after a restart pays one scrypt, and a burst of those should wait (~5 s at most), not fail.
+ */
+export const pin_hash_running_max_default = 2;
+export const pin_hash_waiting_max_default = 256;
+
+/** The answer to a purchase whose PIN could not be checked because the PIN lane is full. */
+export function pin_check_busy_error(): ApiError {
+  return api_error('rate_limit.exceeded', 'Too many transaction PINs are being checked; retry in 1 second(s).', { headers: { 'Retry-After': '1' } });
+}
 
 export class PinCache {
   /** One entry per account that has bought since start; bounded by the number of accounts. */
   private readonly entries = new Map<number, Entry>();
-  private readonly in_flight = new Map<string, Promise<boolean>>();
+  private readonly in_flight = new Map<string, Promise<boolean | HashBusy>>();
   private readonly key = randomBytes(32).toString('hex');
+  private lane = new HashLane('pin', pin_hash_running_max_default, pin_hash_waiting_max_default);
+
+  /** Sets the PIN lane's bounds from the configuration (main.ts), before traffic. */
+  use_lane(lane: HashLane): void {
+    this.lane = lane;
+  }
 
   /**
    * A keyed digest of the PIN: SHA-256 of a secret prefix and the PIN. The inputs have a fixed shape
@@ -34,14 +54,17 @@ export class PinCache {
     return timingSafeEqual(entry.digest, this.digest(account_id, pin)) ? true : undefined;
   }
 
-  /** Whether the PIN matches the stored scrypt hash; remembered on success. */
-  verify(account_id: number, generation: number, pin: string, stored_hash: string): boolean | Promise<boolean> {
+  /**
+   * Whether the PIN matches the stored scrypt hash; remembered on success. 'busy' when the PIN lane
+   * is full: no verdict, so it must not count as a wrong PIN (answer pin_check_busy_error()).
+   */
+  verify(account_id: number, generation: number, pin: string, stored_hash: string): boolean | Promise<boolean | HashBusy> {
     if (this.check(account_id, generation, pin) === true) return true;
     const flight_key = `${account_id}:${generation}:${this.digest(account_id, pin).toString('base64')}`;
     const running = this.in_flight.get(flight_key);
     if (running !== undefined) return running;
-    const verification = verify_secret(pin, stored_hash).then((correct) => {
-      if (correct) this.entries.set(account_id, { generation, digest: this.digest(account_id, pin) });
+    const verification = this.lane.verify(pin, stored_hash).then((correct) => {
+      if (correct === true) this.entries.set(account_id, { generation, digest: this.digest(account_id, pin) });
       return correct;
     });
     if (this.in_flight.size < verifications_in_flight_max) {

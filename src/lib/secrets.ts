@@ -2,6 +2,8 @@
 // - API keys are high-entropy random strings; the store keeps their SHA-256 and looks keys up by it.
 // - Passwords and transaction PINs are hashed with scrypt and a per-secret salt. A PIN has only
 //   100,000 values, so what protects it is the lock after 5 wrong tries, not the hash alone.
+// - scrypt costs ~40 ms of a core, so checks that anyone can ask for (sign-ins, purchases' PINs) run in
+//   bounded lanes (HashLane): a flood gets 429, it does not queue work without bound.
 // - Secrets we must be able to use again (webhook signing secrets, replayable responses that carry a
 //   new key) are sealed with AES-256-GCM under the store's master key.
 import {
@@ -47,12 +49,72 @@ export async function hash_secret(secret: string): Promise<string> {
   return `scrypt$${scrypt_n}$${scrypt_r}$${scrypt_p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/**
+ * A hash in hash_secret's format that no secret matches (random salt and key): checking a password
+ * against it costs the same scrypt as checking a real one, so an unknown email answers in the same
+ * time as a known one.
+ */
+export function dummy_secret_hash(): string {
+  return `scrypt$${scrypt_n}$${scrypt_r}$${scrypt_p}$${randomBytes(16).toString('base64')}$${randomBytes(scrypt_key_bytes).toString('base64')}`;
+}
+
 export async function verify_secret(secret: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const expected = Buffer.from(parts[5], 'base64');
   const key = await scrypt(secret, Buffer.from(parts[4], 'base64'), Number(parts[1]), Number(parts[2]), Number(parts[3]));
   return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A lane's answer when it is full: the caller answers 429 rate_limit.exceeded, with Retry-After. */
+export type HashBusy = 'busy';
+
+/**
+ * A bounded queue of scrypt checks. scrypt runs on libuv's thread pool (4 threads by default), whose
+ * own queue is unbounded and first come, first served, and which the journal's LMDB commits share
+ * (lmdb-js writes as libuv work). Unbounded, 50 made-up sign-ins a second filled it: commits took
+ * 776 ms instead of 17 and purchases fell from 2,981/s to 30/s (bench purchase-under-sign-in-flood).
+ * A lane lets at most running_max of its jobs run at once and at most waiting_max wait behind them;
+ * past that a job is refused at once ('busy'). Sign-ins and PIN checks have a lane each, and their
+ * running_max together stay below the pool's size (1 + 2 < 4): a PIN check never waits in libuv's
+ * queue behind a sign-in, and a thread is always left for the journal.
+ */
+export class HashLane {
+  private running = 0;
+  /** Jobs waiting for a slot, oldest first; bounded by waiting_max. */
+  private readonly waiting: (() => void)[] = [];
+  /** Jobs refused because the lane was full, since start (operator figures, tests). */
+  refused = 0;
+
+  constructor(readonly name: string, readonly running_max: number, readonly waiting_max: number) {
+    if (!(running_max >= 1 && waiting_max >= 0)) throw new Error(`assertion failed: hash lane ${name} needs running_max ≥ 1 and waiting_max ≥ 0`);
+  }
+
+  get busy(): boolean {
+    return this.running >= this.running_max && this.waiting.length >= this.waiting_max;
+  }
+
+  async run<T>(job: () => Promise<T>): Promise<T | HashBusy> {
+    if (this.running < this.running_max) this.running++;
+    else if (this.waiting.length < this.waiting_max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else {
+      this.refused++;
+      return 'busy';
+    }
+    try {
+      return await job();
+    } finally {
+      // The slot passes straight to the oldest waiting job, so running stays counted.
+      const next = this.waiting.shift();
+      if (next !== undefined) next();
+      else this.running--;
+    }
+  }
+
+  /** verify_secret in this lane. */
+  verify(secret: string, stored: string): Promise<boolean | HashBusy> {
+    return this.run(() => verify_secret(secret, stored));
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ import { networks, tv_providers } from '../../services/catalog.js';
 import type { OrderDesk } from '../../services/order-desk.js';
 import type { OrderRequest } from '../../engine/account-orders.js';
 import { provider_unavailable } from '../../services/order-desk.js';
+import { pin_check_busy_error } from '../../engine/pin-cache.js';
 import type { VerifyResult } from '../../services/provider.js';
 import {
   AirtimeBody, AirtimeResult, DataBody, DataPlanView, DataResult, DiscoView, ElectricityBody, ElectricityResult,
@@ -78,10 +79,14 @@ async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext, plan: 
     let correct = false;
     if (account.pin_hash !== null && actor.pin_lock_remaining_ms(deps.clock.now_ms()) === 0) {
       const verdict = deps.engine.pin_cache.verify(actor.id, generation, pin, account.pin_hash);
+      let answer: boolean | 'busy';
       if (verdict instanceof Promise) {
         awaited = true;
-        correct = await verdict;
-      } else correct = verdict;
+        answer = await verdict;
+      } else answer = verdict;
+      // The PIN lane is full (a flood of first purchases): no verdict, so not a wrong PIN either.
+      if (answer === 'busy') return error_reply(ctx.request_id, pin_check_busy_error());
+      correct = answer;
     }
     const catalog_error = correct && plan.check ? plan.check() : null;
     let verification: VerifyResult | null = null;
