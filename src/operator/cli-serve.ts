@@ -36,6 +36,12 @@ export const serve_variables: readonly ServeVariable[] = [
   { variable: 'PROVIDER_PUBLIC_KEY', value: 'KEY', summary: 'the aggregator\'s public key' },
   { variable: 'PROVIDER_TIMEOUT_MS', value: 'MS', summary: 'one call to the aggregator, default 15000' },
   { variable: 'STORE_FREE_BYTES_MIN', value: 'BYTES', summary: 'below this free space on the store\'s disk, writes answer 503' },
+  { variable: 'SIGN_IN_ADDRESS_PER_MINUTE_MAX', value: 'N', summary: 'dashboard sign-in attempts per client address per minute, default 30' },
+  { variable: 'SIGN_IN_GLOBAL_PER_SECOND_MAX', value: 'N', summary: 'dashboard sign-in attempts per second over all addresses, default 10' },
+  { variable: 'SIGN_IN_HASH_RUNNING_MAX', value: 'N', summary: 'password scrypt checks running at once, default 1' },
+  { variable: 'SIGN_IN_HASH_WAITING_MAX', value: 'N', summary: 'password checks waiting behind them before 429, default 16' },
+  { variable: 'PIN_HASH_RUNNING_MAX', value: 'N', summary: 'transaction-PIN scrypt checks running at once, default 2' },
+  { variable: 'PIN_HASH_WAITING_MAX', value: 'N', summary: 'PIN checks waiting behind them before 429, default 256' },
 ];
 
 export function flag_of(variable: string): string {
