@@ -24,12 +24,16 @@ function fields_of(response: ApiResponse): string[] {
 
 t.test('every operator route refuses a missing or wrong token with 401 operator.unauthorized', async (t) => {
   const account = await server.create_account();
+  const revocable = await server.create_key(account.id, { name: 'must survive' });
   const rows: [string, string, unknown][] = [
     ['POST', '/admin/accounts', valid_account()],
     ['PATCH', `/admin/accounts/${account.id}`, { kyc_level: 3 }],
     ['POST', `/admin/accounts/${account.id}/pin`, { pin: '54321' }],
     ['POST', `/admin/accounts/${account.id}/keys`, { name: 'k', environment: 'test' }],
     ['POST', `/admin/accounts/${account.id}/wallet/credit`, { environment: 'test', amount: 5, reference: `UNAUTH-${account.id}` }],
+    ['GET', '/admin/accounts', undefined],
+    ['GET', `/admin/accounts/${account.id}`, undefined],
+    ['DELETE', `/admin/accounts/${account.id}/keys/${revocable.id}`, undefined],
     ['GET', '/metrics', undefined],
   ];
   const tokens: [string, string | null][] = [
@@ -49,6 +53,8 @@ t.test('every operator route refuses a missing or wrong token with 401 operator.
   t.equal(api_key_as_token.status, 401, 'an API key is not an operator token');
   const seen = await server.api('GET', '/v1/account', { key: (await server.create_key(account.id, { name: 'reader' })).api_key });
   t.equal(seen.body.data.kyc_level, 2, 'the refused PATCH changed nothing');
+  const survivor = await server.api('GET', '/v1/wallet', { key: revocable.api_key });
+  t.equal(survivor.status, 200, 'the refused DELETE revoked nothing');
   const credit = await server.admin('POST', `/admin/accounts/${account.id}/wallet/credit`, { environment: 'test', amount: 5, reference: `UNAUTH-${account.id}` });
   t.equal(credit.body.message, 'Wallet credited.', 'the refused credits credited nothing: the reference is still fresh');
 
@@ -265,6 +271,59 @@ t.test('/readyz and /healthz answer 200 on a running server', async (t) => {
   t.equal(ready.body.success, true, '/readyz is a success envelope');
   const live = await server.admin('GET', '/healthz', undefined, null);
   t.equal(live.status, 200, '/healthz is 200');
+});
+
+t.test('GET /admin/accounts pages by id, finds by email and refuses bad paging with 400 validation.failed', async (t) => {
+  const made = [await server.create_account(), await server.create_account()];
+  const all = await server.admin('GET', '/admin/accounts?per_page=100');
+  t.equal(all.status, 200, 'the list is 200');
+  const ids = all.body.data.accounts.map((a: { id: number }) => a.id);
+  t.same(ids, [...ids].sort((a: number, b: number) => a - b), 'accounts are listed by id');
+  t.ok(made.every((a) => ids.includes(a.id)), 'the list holds the new accounts');
+  t.equal(all.body.data.pagination.total, ids.length, 'the total counts them');
+  t.hasStrict(all.body.data.accounts.find((a: { id: number }) => a.id === made[0].id), { email: made[0].email, pin_set: true, daily_limit: null }, 'an item is the operator view of the account');
+  const page = await server.admin('GET', `/admin/accounts?per_page=1&page=${ids.indexOf(made[1].id) + 1}`);
+  t.same(page.body.data.accounts.map((a: { id: number }) => a.id), [made[1].id], 'page N of size 1 is the Nth account');
+  const found = await server.admin('GET', `/admin/accounts?email=${encodeURIComponent(made[1].email.toUpperCase())}`);
+  t.same(found.body.data.accounts.map((a: { id: number }) => a.id), [made[1].id], 'email finds the account in any letter case');
+  t.equal(found.body.data.pagination.total, 1, 'and counts one');
+  for (const query of ['per_page=0', 'per_page=101', 'page=0', 'page=x']) {
+    const refused = await server.admin('GET', `/admin/accounts?${query}`);
+    t.equal(refused.status, 400, `${query} is 400`);
+    t.equal(refused.body?.error?.code, 'validation.failed', `${query} is validation.failed`);
+  }
+});
+
+t.test('GET /admin/accounts/{id} shows wallets and active keys; DELETE /admin/accounts/{id}/keys/{key_id} revokes once', async (t) => {
+  const owner = await server.reseller(250);
+  const other = await server.reseller(0);
+  const shown = await server.admin('GET', `/admin/accounts/${owner.id}`);
+  t.equal(shown.status, 200, 'show is 200');
+  t.equal(shown.body.data.wallets.test.balance, 250, 'show has the test wallet balance');
+  t.same(shown.body.data.keys.map((k: { id: number }) => k.id), [owner.key_id], 'show lists the active key');
+  t.notMatch(shown.text, new RegExp(owner.key), 'show never carries a key secret');
+  for (const id of ['999999', 'abc', '0']) {
+    const missing = await server.admin('GET', `/admin/accounts/${id}`);
+    t.equal(missing.status, 404, `show of account ${id} is 404`);
+    t.equal(missing.body?.error?.code, 'account.not_found', `show of account ${id} is account.not_found`);
+  }
+
+  const foreign = await server.admin('DELETE', `/admin/accounts/${other.id}/keys/${owner.key_id}`);
+  t.equal(foreign.status, 404, 'a key revoked through another account is 404');
+  t.equal(foreign.body?.error?.code, 'keys.not_found', 'as keys.not_found');
+  for (const key_id of ['abc', '0', '999999']) {
+    const bad = await server.admin('DELETE', `/admin/accounts/${owner.id}/keys/${key_id}`);
+    t.equal(bad.body?.error?.code, 'keys.not_found', `key id ${key_id} is keys.not_found`);
+  }
+  t.equal((await server.api('GET', '/v1/wallet', { key: owner.key })).status, 200, 'the refused revocations left the key working');
+  const revoked = await server.admin('DELETE', `/admin/accounts/${owner.id}/keys/${owner.key_id}`);
+  t.equal(revoked.status, 200, 'revoke is 200');
+  t.equal(revoked.body.message, 'API key revoked.', 'with a message');
+  t.match(revoked.body.data.revoked_at, microseconds, 'the answer has revoked_at with microseconds');
+  t.equal((await server.api('GET', '/v1/wallet', { key: owner.key })).body?.error?.code, 'auth.key_not_found', 'the key is refused at once');
+  const again = await server.admin('DELETE', `/admin/accounts/${owner.id}/keys/${owner.key_id}`);
+  t.equal(again.status, 404, 'revoking again is 404 keys.not_found');
+  t.equal((await server.api('GET', '/v1/wallet', { key: other.key })).status, 200, 'the other account\'s key is untouched');
 });
 
 t.test('the CLI drives the operator API and prints JSON', async (t) => {

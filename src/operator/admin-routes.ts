@@ -4,8 +4,10 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RequestContext, RouteDef } from '../front/route.js';
 import { error_reply, success_reply, type Reply } from '../front/reply.js';
-import { account_view, wallet_entry_view } from '../front/views.js';
-import { parse_id } from '../front/request-helpers.js';
+import { account_view, key_view, pagination, wallet_entry_view, wallet_view } from '../front/views.js';
+import { parse_id, parse_pagination, query_params } from '../front/request-helpers.js';
+import { page_query } from '../schemas/common.js';
+import { iso_us } from '../lib/time-format.js';
 import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
 import { CreateAccountBody, CreditBody, OperatorCreateKeyBody, SetPinBody, UpdateAccountBody } from '../schemas/operator-schemas.js';
 import { Account } from '../schemas/account-schemas.js';
@@ -153,6 +155,73 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 201, wallet_entry_view(outcome.value.entry), outcome.value.created ? 'Wallet credited.' : 'Already credited with this reference.');
         return settled(actor, outcome.value.created ? reply : replayed(reply));
+      },
+    },
+    {
+      method: 'get',
+      path: '/admin/accounts',
+      auth: 'operator',
+      doc: {
+        summary: 'Accounts by id, a page at a time, or the one with an email address',
+        tags,
+        query: { ...page_query, email: { schema: Type.String({ maxLength: 254 }), description: 'only the account with this email, in any letter case' } },
+        errors: ['validation.failed'],
+      },
+      handler: (ctx) => {
+        const params = query_params(ctx);
+        const paging = parse_pagination(params);
+        if ('code' in paging) return error_reply(ctx.request_id, paging);
+        const email = params.get('email');
+        if (email !== null) {
+          const found = engine.account_by_email(email);
+          const shown = found === undefined || paging.page !== 1 ? [] : [operator_account_view(found.account)];
+          return success_reply(ctx.request_id, 200, { accounts: shown, pagination: pagination(found === undefined ? 0 : 1, paging.per_page, paging.page) });
+        }
+        // Ids are handed out in order and accounts are never deleted, but an actor reloaded after a
+        // failed commit moves to the end of the map: sort, so that pages are stable.
+        const ids = [...engine.accounts.keys()].sort((a, b) => a - b);
+        const page_ids = ids.slice((paging.page - 1) * paging.per_page, paging.page * paging.per_page);
+        const accounts = page_ids.map((id) => operator_account_view(engine.accounts.get(id)!.account));
+        return success_reply(ctx.request_id, 200, { accounts, pagination: pagination(ids.length, paging.per_page, paging.page) });
+      },
+    },
+    {
+      method: 'get',
+      path: '/admin/accounts/:id',
+      auth: 'operator',
+      doc: { summary: 'An account with its wallets and active API keys (never their secrets)', tags, errors: ['account.not_found'] },
+      handler: (ctx) => {
+        const actor = account_of(ctx);
+        if ('code' in actor) return error_reply(ctx.request_id, actor);
+        // Read once the account's pending writes are durable, so that what is shown is what a restart keeps.
+        const build = () => success_reply(ctx.request_id, 200, {
+          ...operator_account_view(actor.account),
+          wallets: { live: wallet_view(actor.wallets.live), test: wallet_view(actor.wallets.test) },
+          keys: actor.active_keys().map((k) => key_view(k.record)),
+        });
+        const pending = actor.settled();
+        return pending === null ? build() : pending.then(build);
+      },
+    },
+    {
+      method: 'delete',
+      path: '/admin/accounts/:id/keys/:key_id',
+      auth: 'operator',
+      doc: {
+        summary: 'Revoke an API key of an account, at once and irreversibly',
+        description: 'Later use of the key answers 401 auth.key_not_found. A key id of another account, or one already revoked, is 404 keys.not_found.',
+        tags,
+        errors: ['account.not_found', 'keys.not_found'],
+      },
+      handler: (ctx) => {
+        const actor = account_of(ctx);
+        if ('code' in actor) return error_reply(ctx.request_id, actor);
+        const key_id = parse_id(ctx.params.key_id);
+        if (key_id === null) return error_reply(ctx.request_id, api_error('keys.not_found'));
+        const outcome = actor.revoke_key(key_id, clock.now_us());
+        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        const revoked = { ...key_view(outcome.value), revoked_at: iso_us(outcome.value.revoked_us!) };
+        return settled(actor, success_reply(ctx.request_id, 200, revoked, 'API key revoked.'));
       },
     },
     ...extra,

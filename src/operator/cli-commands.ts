@@ -1,184 +1,312 @@
-// The command line (operations.md): `serve` and thin clients of the operator API.
+// The command line (operations.md "Command line"): `serve`, and one thin client command per operator
+// route. Arguments are parsed with node:util parseArgs in strict mode; every command and group answers
+// --help/-h on stdout with exit status 0; a mistake in the command line is exit status 2, a failed
+// request exit status 1.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  UsageError, amount_value, boolean_value, choice_value, command_usage, id_value, integer_value, list_value, parse_command,
+  type CommandSpec, type ParsedCommand,
+} from './cli-args.js';
+import { call_operator, type OperatorRequest } from './cli-client.js';
+import { flag_of, serve_arguments, serve_spec, serve_variables } from './cli-serve.js';
+
+interface OperatorCommand extends CommandSpec {
+  request(parsed: ParsedCommand, usage: string): OperatorRequest;
+}
+
+const page_options = [
+  { name: 'page', value: 'N', summary: 'page number, default 1' },
+  { name: 'per-page', value: 'N', summary: 'items per page, 1 to 100, default 20' },
+];
+
+function query(pairs: [string, string | undefined][]): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of pairs) if (value !== undefined) params.set(name, value);
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+const account_id = { name: 'account_id', summary: 'the account\'s id' };
+
+/** One entry per operator route (src/operator/admin-routes.ts, catalog-routes.ts, main.ts). */
+const operator_commands: OperatorCommand[] = [
+  {
+    words: ['account', 'list'],
+    summary: 'List accounts by id, or find the one with an email address.',
+    positionals: [],
+    options: [...page_options, { name: 'email', value: 'EMAIL', summary: 'only the account with this email (any letter case)' }],
+    request: ({ values }, usage) => ({
+      method: 'GET',
+      path: `/admin/accounts${query([
+        ['page', integer_value(values.page, 'page', usage)?.toString()],
+        ['per_page', integer_value(values['per-page'], 'per-page', usage)?.toString()],
+        ['email', values.email],
+      ])}`,
+    }),
+  },
+  {
+    words: ['account', 'show'],
+    summary: 'Show an account with its wallets and active API keys (never their secrets).',
+    positionals: [account_id],
+    options: [],
+    request: ({ positionals }, usage) => ({ method: 'GET', path: `/admin/accounts/${id_value(positionals[0], 'account_id', usage)}` }),
+  },
+  {
+    words: ['account', 'create'],
+    summary: 'Create an account; its holder signs in to the dashboard with the email and password.',
+    positionals: [],
+    options: [
+      { name: 'name', value: 'NAME', summary: 'business name', required: true },
+      { name: 'email', value: 'EMAIL', summary: 'sign-in email, unique in any letter case', required: true },
+      { name: 'phone', value: 'PHONE', summary: 'Nigerian phone number, 0XXXXXXXXXX or +234XXXXXXXXXX', required: true },
+      { name: 'password', value: 'PASSWORD', summary: 'dashboard password, 8 to 200 characters', required: true },
+      { name: 'kyc-level', value: '0-3', summary: 'KYC level, which sets the default daily limit', required: true },
+      { name: 'tier', value: 'TIER', summary: 'pricing tier, default standard' },
+      { name: 'pin', value: 'PIN', summary: 'transaction PIN, 5 digits' },
+    ],
+    request: ({ values }, usage) => ({
+      method: 'POST',
+      path: '/admin/accounts',
+      body: {
+        name: values.name,
+        email: values.email,
+        phone: values.phone,
+        password: values.password,
+        kyc_level: integer_value(values['kyc-level'], 'kyc-level', usage),
+        tier: values.tier,
+        pin: values.pin,
+      },
+    }),
+  },
+  {
+    words: ['account', 'update'],
+    summary: 'Change an account\'s KYC level, tier or daily limit.',
+    positionals: [account_id],
+    options: [
+      { name: 'kyc-level', value: '0-3', summary: 'KYC level' },
+      { name: 'tier', value: 'TIER', summary: 'pricing tier' },
+      { name: 'daily-limit', value: 'NGN|null', summary: 'daily purchase limit in NGN; null = the KYC level\'s' },
+    ],
+    request: ({ positionals, values }, usage) => ({
+      method: 'PATCH',
+      path: `/admin/accounts/${id_value(positionals[0], 'account_id', usage)}`,
+      body: {
+        kyc_level: integer_value(values['kyc-level'], 'kyc-level', usage),
+        tier: values.tier,
+        daily_limit: values['daily-limit'] === 'null' ? null : amount_value(values['daily-limit'], 'daily-limit', usage),
+      },
+    }),
+  },
+  {
+    words: ['pin', 'set'],
+    summary: 'Set an account\'s transaction PIN.',
+    positionals: [account_id, { name: 'pin', summary: 'the new PIN, 5 digits' }],
+    options: [],
+    request: ({ positionals }, usage) => ({
+      method: 'POST',
+      path: `/admin/accounts/${id_value(positionals[0], 'account_id', usage)}/pin`,
+      body: { pin: positionals[1] },
+    }),
+  },
+  {
+    words: ['key', 'create'],
+    summary: 'Create an API key for an account; its secret is printed this once only.',
+    positionals: [account_id],
+    options: [
+      { name: 'name', value: 'NAME', summary: 'a name for the key', required: true },
+      { name: 'environment', value: 'live|test', summary: 'the wallet the key uses, default live' },
+      { name: 'scopes', value: 'LIST', summary: 'comma-separated scopes, default *' },
+      { name: 'ip-allowlist', value: 'LIST', summary: 'comma-separated addresses or CIDR blocks' },
+      { name: 'rate-limit-per-minute', value: 'N', summary: 'requests per minute, default 60' },
+      { name: 'expires-at', value: 'ISO', summary: 'expiry instant, ISO 8601' },
+    ],
+    request: ({ positionals, values }, usage) => ({
+      method: 'POST',
+      path: `/admin/accounts/${id_value(positionals[0], 'account_id', usage)}/keys`,
+      body: {
+        name: values.name,
+        environment: values.environment,
+        scopes: list_value(values.scopes),
+        ip_allowlist: list_value(values['ip-allowlist']),
+        rate_limit_per_minute: integer_value(values['rate-limit-per-minute'], 'rate-limit-per-minute', usage),
+        expires_at: values['expires-at'],
+      },
+    }),
+  },
+  {
+    words: ['key', 'revoke'],
+    summary: 'Revoke an account\'s API key, at once and irreversibly.',
+    positionals: [account_id, { name: 'key_id', summary: 'the key\'s id (account show lists them)' }],
+    options: [],
+    request: ({ positionals }, usage) => ({
+      method: 'DELETE',
+      path: `/admin/accounts/${id_value(positionals[0], 'account_id', usage)}/keys/${id_value(positionals[1], 'key_id', usage)}`,
+    }),
+  },
+  {
+    words: ['wallet', 'credit'],
+    summary: 'Credit a wallet; the same reference again credits nothing and prints the first credit.',
+    positionals: [account_id],
+    options: [
+      { name: 'environment', value: 'live|test', summary: 'the wallet to credit', required: true },
+      { name: 'amount', value: 'NGN', summary: 'the amount in NGN, at most 2 decimals', required: true },
+      { name: 'reference', value: 'REF', summary: 'the funding reference, unique per wallet', required: true },
+      { name: 'description', value: 'TEXT', summary: 'shown in the wallet history, default "Wallet funding"' },
+    ],
+    request: ({ positionals, values }, usage) => ({
+      method: 'POST',
+      path: `/admin/accounts/${id_value(positionals[0], 'account_id', usage)}/wallet/credit`,
+      body: {
+        environment: values.environment,
+        amount: amount_value(values.amount, 'amount', usage),
+        reference: values.reference,
+        description: values.description,
+      },
+    }),
+  },
+  {
+    words: ['plan', 'update'],
+    summary: 'Re-price, enable or disable a data plan, at once and across restarts.',
+    positionals: [{ name: 'plan_id', summary: 'the plan\'s id, such as mtn-1gb-1d' }],
+    options: [
+      { name: 'enabled', value: 'true|false', summary: 'offer the plan or not' },
+      { name: 'amount', value: 'NGN', summary: 'the new price in NGN' },
+    ],
+    request: ({ positionals, values }, usage) => ({
+      method: 'PATCH',
+      path: `/admin/catalog/data-plans/${encodeURIComponent(positionals[0])}`,
+      body: { enabled: boolean_value(values.enabled, 'enabled', usage), amount: amount_value(values.amount, 'amount', usage) },
+    }),
+  },
+  {
+    words: ['orders', 'review'],
+    summary: 'List the orders without a provider answer for 24 hours, which wait for an operator decision.',
+    positionals: [],
+    options: [],
+    request: () => ({ method: 'GET', path: '/admin/orders/review' }),
+  },
+  {
+    words: ['orders', 'resolve'],
+    summary: 'Decide an open order: delivered, or failed and refunded to the wallet.',
+    positionals: [{ name: 'reference', summary: 'the order\'s reference, BV-…' }],
+    options: [{ name: 'outcome', value: 'delivered|failed', summary: 'the decision', required: true }],
+    request: ({ positionals, values }, usage) => ({
+      method: 'POST',
+      path: `/admin/orders/${encodeURIComponent(positionals[0])}/resolve`,
+      body: { outcome: choice_value(values.outcome, 'outcome', ['delivered', 'failed'] as const, usage) },
+    }),
+  },
+  {
+    words: ['webhooks', 'dead'],
+    summary: 'List dead webhook deliveries across accounts, newest first.',
+    positionals: [],
+    options: [],
+    request: () => ({ method: 'GET', path: '/admin/webhooks/dead' }),
+  },
+];
+
+const groups = [...new Set(operator_commands.map((c) => c.words[0]))];
+
+function padded_rows(rows: [string, string][]): string {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join('\n');
+}
 
 const usage = `usage: billvend <command> [options]
 
-  serve [--port N --admin-port N --data-dir DIR ...]   run the server (the default command)
-  account create --name N --email E --phone P --password W --kyc-level L [--tier T] [--pin 12345]
-  account update <account_id> [--kyc-level L] [--tier T] [--daily-limit NGN|null]
-  pin set <account_id> <pin>
-  key create <account_id> --name N [--environment live|test] [--scopes a,b] [--ip-allowlist a,b]
-             [--rate-limit-per-minute N] [--expires-at ISO]
-  wallet credit <account_id> --environment live|test --amount NGN --reference REF [--description D]
-  plan update <plan_id> [--enabled true|false] [--amount NGN]
-  webhooks dead
+Commands:
+${padded_rows([
+  ['serve', 'run the server (the default command)'],
+  ...operator_commands.map((c): [string, string] => [c.words.join(' '), c.summary]),
+  ['help [command]', 'print this help, or a command\'s'],
+])}
 
-Operator clients read ADMIN_TOKEN from the environment or DATA_DIR/admin-token, and reach the operator
-API at ADMIN_HOST:ADMIN_PORT (default 127.0.0.1:8081).
+Options:
+${padded_rows([
+  ['-h, --help', 'print this help and exit'],
+  ['--version', 'print the version and exit'],
+])}
+
+"billvend <command> --help" explains a command. The operator commands print JSON on stdout; they read
+ADMIN_TOKEN from the environment or DATA_DIR/admin-token and reach the operator API at
+ADMIN_HOST:ADMIN_PORT (default 127.0.0.1:8081). Exit status: 0 done, 1 refused or failed, 2 a mistake
+in the command line.
 `;
 
-class UsageError extends Error {}
-
-interface Parsed {
-  positional: string[];
-  flags: Record<string, string>;
+function group_usage(group: string): string {
+  const commands = operator_commands.filter((c) => c.words[0] === group);
+  return `usage: billvend ${group} <${commands.map((c) => c.words[1]).join('|')}> [options]\n\n`
+    + `${padded_rows(commands.map((c): [string, string] => [c.words.join(' '), c.summary]))}\n\n`
+    + `"billvend ${group} <command> --help" explains a command.\n`;
 }
 
-function parse(argv: readonly string[]): Parsed {
-  const positional: string[] = [];
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-      if (eq !== -1) flags[name] = arg.slice(eq + 1);
-      else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) flags[name] = argv[++i];
-      else flags[name] = 'true';
-    } else positional.push(arg);
-  }
-  return { positional, flags };
+function version(): string {
+  // dist/operator/cli-commands.js → the package root, where package.json is in a clone and in an install.
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
 }
 
-function number_flag(flags: Record<string, string>, name: string): number | undefined {
-  if (flags[name] === undefined) return undefined;
-  const value = Number(flags[name]);
-  if (!Number.isFinite(value)) throw new UsageError(`--${name} must be a number`);
-  return value;
+/** The help for `help`, `--help` and `-h` with the words after them: the program's, a group's or a command's. */
+function help_text(words: readonly string[]): string {
+  if (words.length === 0) return usage;
+  if (words[0] === 'serve' && words.length === 1) return command_usage(serve_spec);
+  const command = operator_commands.find((c) => c.words.length === words.length && c.words.every((w, i) => w === words[i]));
+  if (command !== undefined) return command_usage(command);
+  if (words.length === 1 && groups.includes(words[0])) return group_usage(words[0]);
+  throw new UsageError(`no command "${words.join(' ')}"`, usage);
 }
 
-function list_flag(flags: Record<string, string>, name: string): string[] | undefined {
-  return flags[name] === undefined ? undefined : flags[name].split(',').map((s) => s.trim()).filter((s) => s !== '');
-}
-
-function require_flags(flags: Record<string, string>, names: string[]): void {
-  const missing = names.filter((n) => flags[n] === undefined);
-  if (missing.length > 0) throw new UsageError(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
-}
-
-function account_id(positional: string[], index: number): string {
-  const id = positional[index];
-  if (id === undefined || !/^[1-9]\d*$/.test(id)) throw new UsageError('an account id is required');
-  return id;
-}
-
-function admin_token(): string {
-  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
-  const path = join(process.env.DATA_DIR || 'data/store', 'admin-token');
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch {
-    throw new Error(`no ADMIN_TOKEN in the environment and cannot read ${path}`);
-  }
-}
-
-async function call(method: string, path: string, body?: unknown): Promise<number> {
-  const host = process.env.ADMIN_HOST && process.env.ADMIN_HOST !== '0.0.0.0' ? process.env.ADMIN_HOST : '127.0.0.1';
-  const port = process.env.ADMIN_PORT || '8081';
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: { authorization: `Bearer ${admin_token()}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (error) {
-    throw new Error(`cannot reach the operator API at ${url}: ${(error as Error).cause ?? (error as Error).message}`);
-  }
-  const text = await response.text();
-  let parsed: { success?: boolean; data?: unknown; error?: { code: string; message: string; details?: { field: string; message: string }[] } };
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new Error(`the operator API answered ${response.status} with a body that is not JSON`);
-  }
-  if (!response.ok || parsed.success !== true) {
-    const details = parsed.error?.details?.map((d) => `\n  ${d.field}: ${d.message}`).join('') ?? '';
-    process.stderr.write(`billvend: ${parsed.error?.code ?? response.status}: ${parsed.error?.message ?? 'request failed'}${details}\n`);
-    return 1;
-  }
-  process.stdout.write(JSON.stringify(parsed.data, null, 2) + '\n');
-  return 0;
+function is_help(arg: string | undefined): boolean {
+  return arg === '--help' || arg === '-h';
 }
 
 /** Runs a command; null means the process keeps running (serve). */
 export async function run_cli(argv: readonly string[]): Promise<number | null> {
-  const [command, ...rest] = argv;
+  const [first, ...rest] = argv;
   try {
-    if (command === undefined || command === 'serve' || command.startsWith('--')) {
+    if (first === undefined || first === 'serve') {
+      const parsed = parse_command(serve_spec, rest);
+      if (parsed.help) {
+        process.stdout.write(command_usage(serve_spec));
+        return 0;
+      }
       const { serve } = await import('../main.js');
-      await serve(command === 'serve' ? rest : argv);
+      await serve(serve_arguments(parsed.values));
       return null;
     }
-    if (command === 'help' || command === '--help' || command === '-h') {
-      process.stdout.write(usage);
+    if (first === 'help' || is_help(first)) {
+      process.stdout.write(help_text(rest.filter((word) => !is_help(word))));
       return 0;
     }
-    const [sub, ...args] = rest;
-    const { positional, flags } = parse(args);
-    switch (`${command} ${sub}`) {
-      case 'account create':
-        require_flags(flags, ['name', 'email', 'phone', 'password', 'kyc-level']);
-        return await call('POST', '/admin/accounts', {
-          name: flags.name,
-          email: flags.email,
-          phone: flags.phone,
-          password: flags.password,
-          kyc_level: number_flag(flags, 'kyc-level'),
-          tier: flags.tier,
-          pin: flags.pin,
-        });
-      case 'account update': {
-        const body: Record<string, unknown> = {};
-        if (flags['kyc-level'] !== undefined) body.kyc_level = number_flag(flags, 'kyc-level');
-        if (flags.tier !== undefined) body.tier = flags.tier;
-        if (flags['daily-limit'] !== undefined) body.daily_limit = flags['daily-limit'] === 'null' ? null : number_flag(flags, 'daily-limit');
-        return await call('PATCH', `/admin/accounts/${account_id(positional, 0)}`, body);
-      }
-      case 'pin set': {
-        const pin = positional[1] ?? flags.pin;
-        if (pin === undefined) throw new UsageError('a PIN is required');
-        return await call('POST', `/admin/accounts/${account_id(positional, 0)}/pin`, { pin });
-      }
-      case 'key create':
-        require_flags(flags, ['name']);
-        return await call('POST', `/admin/accounts/${account_id(positional, 0)}/keys`, {
-          name: flags.name,
-          environment: flags.environment,
-          scopes: list_flag(flags, 'scopes'),
-          ip_allowlist: list_flag(flags, 'ip-allowlist'),
-          rate_limit_per_minute: number_flag(flags, 'rate-limit-per-minute'),
-          expires_at: flags['expires-at'],
-        });
-      case 'wallet credit':
-        require_flags(flags, ['environment', 'amount', 'reference']);
-        return await call('POST', `/admin/accounts/${account_id(positional, 0)}/wallet/credit`, {
-          environment: flags.environment,
-          amount: number_flag(flags, 'amount'),
-          reference: flags.reference,
-          description: flags.description,
-        });
-      case 'plan update': {
-        const plan_id = positional[0];
-        if (plan_id === undefined) throw new UsageError('a plan id is required');
-        const body: Record<string, unknown> = {};
-        if (flags.enabled !== undefined) {
-          if (flags.enabled !== 'true' && flags.enabled !== 'false') throw new UsageError('--enabled must be true or false');
-          body.enabled = flags.enabled === 'true';
-        }
-        if (flags.amount !== undefined) body.amount = number_flag(flags, 'amount');
-        return await call('PATCH', `/admin/catalog/data-plans/${encodeURIComponent(plan_id)}`, body);
-      }
-      case 'webhooks dead':
-        return await call('GET', '/admin/webhooks/dead');
-      default:
-        throw new UsageError(`unknown command "${argv.join(' ')}"`);
+    if (first === '--version') {
+      if (rest.length > 0) throw new UsageError(`--version takes no arguments, got "${rest[0]}"`, usage);
+      process.stdout.write(`${version()}\n`);
+      return 0;
     }
+    if (first.startsWith('-')) {
+      // Before, any first flag started a server; say where a server setting goes now.
+      const name = first.slice(2).split('=')[0];
+      const is_setting = serve_variables.some((v) => flag_of(v.variable) === name);
+      throw new UsageError(`unknown option "${first}"${is_setting ? `; server settings go after "serve": billvend serve ${argv.join(' ')}` : ''}`, usage);
+    }
+    if (!groups.includes(first)) throw new UsageError(`unknown command "${first}"`, usage);
+    const [second, ...args] = rest;
+    if (is_help(second)) {
+      process.stdout.write(group_usage(first));
+      return 0;
+    }
+    if (second === undefined) throw new UsageError(`"${first}" needs a command`, group_usage(first));
+    const command = operator_commands.find((c) => c.words[0] === first && c.words[1] === second);
+    if (command === undefined) throw new UsageError(`unknown command "${first} ${second}"`, group_usage(first));
+    const parsed = parse_command(command, args);
+    if (parsed.help) {
+      process.stdout.write(command_usage(command));
+      return 0;
+    }
+    return await call_operator(command.request(parsed, command_usage(command)));
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`billvend: ${error.message}\n\n${usage}`);
+      process.stderr.write(`billvend: ${error.message}\n\n${error.usage}`);
       return 2;
     }
     throw error;

@@ -1,0 +1,68 @@
+// `billvend serve`: its flags are the --kebab-case forms of the configuration variables that
+// src/config.ts reads (`--admin-port 9000` is ADMIN_PORT=9000). A flag that is not one of them is
+// refused, so that a typo such as --data-directory cannot start a server on the default store.
+import type { CommandSpec, OptionSpec } from './cli-args.js';
+
+interface ServeVariable {
+  variable: string;
+  value: string;
+  summary: string;
+  /** A 0/1 setting: a bare flag means 1. */
+  switch?: boolean;
+}
+
+/** Every variable load_config reads; test/cli.test.ts checks this list against src/config.ts. */
+export const serve_variables: readonly ServeVariable[] = [
+  { variable: 'PORT', value: 'N', summary: 'public API port (0 = any free port), default 8080' },
+  { variable: 'HOST', value: 'IP', summary: 'public bind address, default 0.0.0.0' },
+  { variable: 'ADMIN_PORT', value: 'N', summary: 'operator API port, default 8081' },
+  { variable: 'ADMIN_HOST', value: 'IP', summary: 'operator bind address, default 127.0.0.1' },
+  { variable: 'ADMIN_TOKEN', value: 'TOKEN', summary: 'operator bearer token, default generated into DATA_DIR/admin-token' },
+  { variable: 'DATA_DIR', value: 'DIR', summary: 'the store, default data/store' },
+  { variable: 'LOG_LEVEL', value: 'LEVEL', summary: 'fatal, error, warn, info (default), debug, trace or silent' },
+  { variable: 'TIME_SCALE', value: 'X', summary: 'multiplies every scheduled delay, default 1' },
+  { variable: 'DEMO', value: '0|1', summary: 'seed the demo account (default: when the store is empty)', switch: true },
+  { variable: 'CORS_ORIGINS', value: 'LIST', summary: 'comma-separated allowed origins' },
+  { variable: 'TRUSTED_PROXIES', value: 'LIST', summary: 'comma-separated addresses or CIDR blocks whose X-Forwarded-For is believed' },
+  { variable: 'WEBHOOK_ALLOW_PRIVATE_TARGETS', value: '0|1', summary: 'let webhook URLs point at private addresses, default 0', switch: true },
+  { variable: 'WEBHOOK_TIMEOUT_MS', value: 'MS', summary: 'one webhook attempt, default 10000' },
+  { variable: 'FUNDING_WEBHOOK_SECRET', value: 'SECRET', summary: 'HMAC secret of bank funding notifications' },
+  { variable: 'MASTER_KEY', value: 'KEY', summary: '32 bytes (hex or base64) sealing stored secrets' },
+  { variable: 'PUBLIC_BASE_URL', value: 'URL', summary: 'base URL shown in the OpenAPI document and the demo banner' },
+  { variable: 'NODE_ENV', value: 'ENV', summary: '"production" buffers log writes' },
+  { variable: 'PROVIDER_BASE_URL', value: 'URL', summary: 'the upstream aggregator of live purchases' },
+  { variable: 'PROVIDER_API_KEY', value: 'KEY', summary: 'the aggregator\'s API key' },
+  { variable: 'PROVIDER_SECRET_KEY', value: 'KEY', summary: 'the aggregator\'s secret key' },
+  { variable: 'PROVIDER_PUBLIC_KEY', value: 'KEY', summary: 'the aggregator\'s public key' },
+  { variable: 'PROVIDER_TIMEOUT_MS', value: 'MS', summary: 'one call to the aggregator, default 15000' },
+  { variable: 'STORE_FREE_BYTES_MIN', value: 'BYTES', summary: 'below this free space on the store\'s disk, writes answer 503' },
+  { variable: 'SIGN_IN_ADDRESS_PER_MINUTE_MAX', value: 'N', summary: 'dashboard sign-in attempts per client address per minute, default 30' },
+  { variable: 'SIGN_IN_GLOBAL_PER_SECOND_MAX', value: 'N', summary: 'dashboard sign-in attempts per second over all addresses, default 10' },
+  { variable: 'SIGN_IN_HASH_RUNNING_MAX', value: 'N', summary: 'password scrypt checks running at once, default 1' },
+  { variable: 'SIGN_IN_HASH_WAITING_MAX', value: 'N', summary: 'password checks waiting behind them before 429, default 16' },
+  { variable: 'PIN_HASH_RUNNING_MAX', value: 'N', summary: 'transaction-PIN scrypt checks running at once, default 2' },
+  { variable: 'PIN_HASH_WAITING_MAX', value: 'N', summary: 'PIN checks waiting behind them before 429, default 256' },
+];
+
+export function flag_of(variable: string): string {
+  return variable.toLowerCase().replaceAll('_', '-');
+}
+
+export const serve_spec: CommandSpec = {
+  words: ['serve'],
+  summary: 'Run the server: the public API, the dashboard and the operator API (the default command).',
+  positionals: [],
+  options: serve_variables.map((v): OptionSpec => ({ name: flag_of(v.variable), value: v.value, summary: v.summary, bare_means_one: v.switch === true })),
+  notes: 'Each flag is also an environment variable (--admin-port 9000 is ADMIN_PORT=9000); a flag wins over\n'
+    + 'the environment. Prefer the environment for secrets: flags are visible to other users in the process list.',
+};
+
+/** The parsed flags, as the `--flag=value` arguments serve() reads with flags_to_env. */
+export function serve_arguments(values: Record<string, string | undefined>): string[] {
+  const out: string[] = [];
+  for (const option of serve_spec.options) {
+    const value = values[option.name];
+    if (value !== undefined) out.push(`--${option.name}=${value}`);
+  }
+  return out;
+}
