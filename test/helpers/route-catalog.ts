@@ -266,6 +266,13 @@ const operator_builders: Record<string, Builder> = {
     method: 'PATCH', template: '/admin/catalog/data-plans/{plan_id}', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['enabled', 'amount'],
     build: (w) => operator(w, 'PATCH', '/admin/catalog/data-plans/{plan_id}', { plan_id: w.plan.plan_id }, { enabled: true, amount: w.plan.amount }),
   },
+  'GET /admin/accounts': { method: 'GET', template: '/admin/accounts', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/accounts', {}) },
+  'GET /admin/accounts/{id}': { method: 'GET', template: '/admin/accounts/{id}', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/accounts/{id}', { id: id(w.account_id) }) },
+  'DELETE /admin/accounts/{id}/keys/{key_id}': {
+    method: 'DELETE', template: '/admin/accounts/{id}/keys/{key_id}', auth: 'operator', port: 'operator', changes_state: true, valid_status: 404,
+    // A key id that does not exist: a valid request that revokes nothing, so the world's keys stay for other routes.
+    build: (w) => operator(w, 'DELETE', '/admin/accounts/{id}/keys/{key_id}', { id: id(w.account_id), key_id: '999999' }),
+  },
   'GET /admin/orders/review': { method: 'GET', template: '/admin/orders/review', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/orders/review', {}) },
   'POST /admin/orders/{reference}/resolve': {
     method: 'POST', template: '/admin/orders/{reference}/resolve', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['outcome'], valid_status: 404,

@@ -66,6 +66,11 @@ export class TestServer {
         ADMIN_TOKEN: this.admin_token,
         DEMO: '0',
         LOG_LEVEL: 'info',
+        // Tests sign in often and in parallel from one address; the sign-in bounds are tested on their own,
+        // with their own settings (test/hardening-sign-in.test.ts).
+        SIGN_IN_ADDRESS_PER_MINUTE_MAX: '100000',
+        SIGN_IN_GLOBAL_PER_SECOND_MAX: '100000',
+        SIGN_IN_HASH_WAITING_MAX: '10000',
         ...this.env,
         ...extra_env,
       },
