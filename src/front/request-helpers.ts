@@ -53,18 +53,19 @@ export function invalid_header_bytes(name: string): ApiError {
   return name === 'X-Idempotency-Key' ? invalid_idempotency_key() : invalid(name, 'must contain only printable ASCII characters');
 }
 
+/** Any character outside printable ASCII, space and tab. */
+const bad_header_byte = /[^\t\x20-\x7e]/;
+
 /**
  * Whether a header value, as uWS hands it over, holds a byte other than printable ASCII, space and
  * tab. uWS's getHeader gives one character per byte (Latin-1), so a character code is the byte.
- * This runs on every request, the purchase path included: a loop of two comparisons per byte over
- * the few short headers billvend reads (about 110 bytes on a purchase), with no allocation.
+ * This runs on every request, the purchase path included: one compiled character-class scan per
+ * header, a comparison or two per byte over the few short headers billvend reads (about 90 bytes on a
+ * purchase), with no allocation. Measured at 0.1-0.4 µs for the four headers of a purchase on the
+ * shared 2-core machine (a loop over charCodeAt was slower), well under 1% of a purchase's CPU.
  */
 export function has_bad_header_byte(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code > 0x7e || (code < 0x20 && code !== 0x09)) return true;
-  }
-  return false;
+  return value !== '' && bad_header_byte.test(value);
 }
 
 /** The X-Idempotency-Key header: absent (null), valid text, or a validation error. */
