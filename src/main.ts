@@ -20,7 +20,7 @@ import { DiskGuard } from './journal/disk-guard.js';
 import { IdempotencySweeper } from './engine/idempotency.js';
 import { Metrics, counting_sink } from './operator/metrics.js';
 import { HttpFront } from './front/http-server.js';
-import { authenticate_api_key, client_ip } from './front/auth.js';
+import { authenticate_api_key, client_ip, forwarded_https } from './front/auth.js';
 import { api_error, type ApiError } from './errors.js';
 import { success_reply } from './front/reply.js';
 import type { Deps } from './front/deps.js';
@@ -204,6 +204,7 @@ export async function start(config: Config, log: Logger): Promise<Server> {
     reads_forwarded_for: config.trusted_proxies.length > 0,
     accepting,
     remember_error: (ctx, error) => remembered_error(deps, ctx, error),
+    served_over_https: (forwarded_proto, peer) => (config.public_base_url ?? '').startsWith('https:') || forwarded_https(config.trusted_proxies, forwarded_proto, peer),
   });
   const port = await public_front.listen(config.host, config.port);
   const public_url = config.public_base_url ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;

@@ -1,7 +1,8 @@
 // Hostile input below JSON (issue "Reliability and security campaign", item 3), over raw sockets:
 // bodies just under and over 16 KiB and huge declared Content-Lengths on every route that takes a
 // body, invalid UTF-8, wrong content types, duplicated Authorization / Content-Length /
-// X-Idempotency-Key headers, conflicting framing (request smuggling), slow-loris clients (a valid
+// X-Idempotency-Key headers, non-ASCII and control bytes in every header billvend acts on,
+// conflicting framing (request smuggling), slow-loris clients (a valid
 // request sent byte by byte; requests that stall in the headers or the body, measured until the
 // server's idle timeout closes them, while other clients are served), pipelining, and a fast-check run
 // of garbled request lines and header blocks. Never a 500, never a crash.
@@ -13,7 +14,7 @@ import { connect, type Socket } from 'node:net';
 import { start_server } from './helpers/server.js';
 import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
 import {
-  body_length_placeholder, error_log_lines, exchange, fuzz_scale, fuzz_seed, header, judge, load_catalog, make_world, mutate, send,
+  body_length_placeholder, error_log_lines, exchange, fuzz_scale, fuzz_seed, header, judge, load_catalog, make_world, mutate, send, sign_in,
   snapshot, snapshot_difference, still_serving, to_wire, type RequestSpec, type RouteEntry, type WireResponse,
 } from './helpers/route-catalog.js';
 
@@ -388,6 +389,135 @@ t.test('garbled request lines, header blocks and random bytes never get a 500 or
   t.same(problems.slice(0, 10), [], 'every answer to a garbled request passed every check');
   const after = await snapshot(observer);
   t.equal(after, before, `garbled requests changed nothing${after === before ? '' : `: ${snapshot_difference(before, after)}`}`);
+});
+
+// ---- Non-ASCII and control bytes in the headers billvend acts on (issue "Hardening from a hostile
+// review") ----------------------------------------------------------------------------------------
+
+/**
+ * What uWebSockets.js v20 hands billvend of a header value: null when it holds a control byte (uWS then
+ * never parses the request), else the value with bytes below 33 or above 127 trimmed off both ends
+ * (it compares signed chars), everything inside kept byte for byte.
+ */
+function as_uws_delivers(value: Buffer): Buffer | null {
+  if (value.some((byte) => byte < 0x20 && byte !== 0x09)) return null;
+  let start = 0;
+  let end = value.length;
+  while (end > start && (value[end - 1] < 33 || value[end - 1] > 127)) end--;
+  while (start < end && (value[start] < 33 || value[start] > 127)) start++;
+  return value.subarray(start, end);
+}
+
+/** A run of bytes: printable ASCII, Latin-1 and UTF-8 of any script, DEL, space, tab and control bytes (never CR or LF). */
+const header_noise: fc.Arbitrary<Buffer> = fc.array(fc.oneof(
+  { weight: 3, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 3 }).map((text) => Buffer.from(text, 'latin1')) },
+  { weight: 3, arbitrary: fc.integer({ min: 0x80, max: 0xff }).map((byte) => Buffer.from([byte])) },
+  { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 2 }).map((text) => Buffer.from(text, 'utf8')) },
+  { weight: 1, arbitrary: fc.constantFrom(Buffer.from([0x7f]), Buffer.from(' '), Buffer.from('\t'), Buffer.from('\u202e\u0000', 'utf8'), Buffer.from('\ud800', 'utf8')) },
+  { weight: 1, arbitrary: fc.integer({ min: 0x00, max: 0x1f }).filter((byte) => byte !== 0x0d && byte !== 0x0a).map((byte) => Buffer.from([byte])) },
+), { maxLength: 4 }).map((parts) => Buffer.concat(parts));
+
+type FuzzedHeader = 'X-Idempotency-Key' | 'Authorization' | 'Content-Type' | 'Origin' | 'X-CSRF-Token';
+
+interface HeaderCase {
+  header: FuzzedHeader;
+  /** The header's value: noise around (or, for the key, in the middle of) a value that would work. */
+  value: Buffer;
+}
+
+let fuzz_key_counter = 0;
+/** A dashboard session of the world's account, signed in afresh (earlier tests sign the world's own out). */
+let fuzz_session = world.session;
+const header_case: fc.Arbitrary<HeaderCase> = fc.tuple(
+  fc.constantFrom<FuzzedHeader>('X-Idempotency-Key', 'X-Idempotency-Key', 'Authorization', 'Content-Type', 'Origin', 'X-CSRF-Token'),
+  header_noise, header_noise, header_noise, fc.boolean(),
+).map(([header, before, inside, after, bare]) => {
+  const good: Record<FuzzedHeader, string> = {
+    'X-Idempotency-Key': `hb-${seed}-${++fuzz_key_counter}-${Date.now()}`,
+    Authorization: `Bearer ${world.key}`,
+    'Content-Type': 'application/json',
+    Origin: 'https://app.billvend.ng',
+    'X-CSRF-Token': fuzz_session.csrf,
+  };
+  const text = good[header];
+  // A value of noise alone (an idempotency key of "é"), or noise around and inside a working value.
+  const value = bare ? Buffer.concat([before, inside]) : Buffer.concat([before, Buffer.from(text.slice(0, 6)), inside, Buffer.from(text.slice(6)), after]);
+  return { header, value };
+});
+
+function header_block(headers: [string, Buffer | string][]): Buffer {
+  return Buffer.concat(headers.map(([name, value]) => Buffer.concat([Buffer.from(`${name}: `), typeof value === 'string' ? Buffer.from(value, 'latin1') : value, Buffer.from('\r\n')])));
+}
+
+/** A purchase of 50 NGN (or, for X-CSRF-Token, a dashboard change that finds nothing) carrying the fuzzed header. */
+function header_case_request(c: HeaderCase): Buffer {
+  if (c.header === 'X-CSRF-Token') {
+    return Buffer.concat([Buffer.from('DELETE /dashboard/api/keys/999999 HTTP/1.1\r\nHost: 127.0.0.1\r\n'), header_block([['Cookie', `bv_session=${fuzz_session.cookie}`], ['X-CSRF-Token', c.value]]), Buffer.from('\r\n')]);
+  }
+  const body = JSON.stringify({ network: 'mtn', phone: '08011111111', amount: 50, pin: world.pin });
+  const headers: [string, Buffer | string][] = [
+    ['Authorization', c.header === 'Authorization' ? c.value : `Bearer ${world.key}`],
+    ['Content-Type', c.header === 'Content-Type' ? c.value : 'application/json'],
+    ['X-Idempotency-Key', c.header === 'X-Idempotency-Key' ? c.value : `hb-${seed}-${++fuzz_key_counter}-${Date.now()}`],
+  ];
+  if (c.header === 'Origin') headers.push(['Origin', c.value]);
+  return Buffer.concat([Buffer.from('POST /v1/services/airtime HTTP/1.1\r\nHost: 127.0.0.1\r\n'), header_block(headers), Buffer.from(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)]);
+}
+
+async function test_order_total(): Promise<number> {
+  return (await server.api('GET', '/v1/transactions?per_page=1', { key: world.key })).body.data.pagination.total;
+}
+
+t.test('non-ASCII and control bytes in every header that matters never get a 500 or a stack trace, and never buy under a mangled key', async (t) => {
+  const problems: string[] = [];
+  const outcomes = new Map<string, number>();
+  let created = 0;
+  let runs = 0;
+  fuzz_session = await sign_in(server, world.email, world.password);
+  const orders_before = await test_order_total();
+  const details = await fc.check(fc.asyncProperty(fc.array(header_case, { minLength: 8, maxLength: 8 }), async (batch) => {
+    runs++;
+    await Promise.all(batch.map(async (c) => {
+      requests_sent++;
+      const shown = `${c.header}: ${JSON.stringify(c.value.toString('latin1'))}`;
+      const delivered = as_uws_delivers(c.value);
+      const response = await exchange(server.port, header_case_request(c), { timeout_ms: 400 }).then((r) => r, (e: Error) => e);
+      if (response instanceof Error) {
+        // uWS leaves a request with a control byte unparsed until its idle timeout: nothing runs.
+        if (delivered !== null) problems.push(`${shown}: no answer (${response.message})`);
+        outcomes.set('unanswered', (outcomes.get('unanswered') ?? 0) + 1);
+        return;
+      }
+      outcomes.set(String(response.status), (outcomes.get(String(response.status)) ?? 0) + 1);
+      for (const problem of judge(response).problems) problems.push(`${shown}: ${problem}`);
+      if (response.status === 201 && header(response, 'idempotent-replayed') === undefined) created++;
+      if (delivered === null) {
+        problems.push(`${shown}: answered ${response.status} although it holds a control byte`);
+        return;
+      }
+      // Whatever of the value reaches billvend: a byte outside printable ASCII in it, or a key header
+      // that arrives empty, is refused before anything is bought.
+      const must_refuse = delivered.some((byte) => byte > 0x7e) || (c.header === 'X-Idempotency-Key' && delivered.length === 0);
+      if (must_refuse) {
+        let body: any = undefined;
+        try {
+          body = JSON.parse(response.body);
+        } catch {
+          // judged above
+        }
+        const fields = (body?.error?.details ?? []).map((d: { field: string }) => d.field);
+        if (response.status !== 400 || body?.error?.code !== 'validation.failed' || fields[0] !== c.header) {
+          problems.push(`${shown}: expected 400 validation.failed on ${c.header}, got ${response.status} ${response.body.slice(0, 160)}`);
+        }
+      }
+    }));
+    return problems.length === 0;
+  }), { numRuns: Math.ceil(12 * scale), seed, endOnFailure: true });
+  t.comment(`seed ${seed}: ${runs} runs of 8 requests with hostile header bytes; answers ${[...outcomes].map(([s, n]) => `${s}×${n}`).join(' ')}`);
+  t.notOk(details.failed, `every request with hostile header bytes was answered as it should be${details.failed ? `: ${problems[0]}` : ''}`);
+  t.same(problems.slice(0, 10), [], 'no 500, no stack trace, and every byte that reached billvend outside printable ASCII was refused');
+  t.equal(await test_order_total(), orders_before + created, `only answered purchases made orders (${created} created, each with a 201 of its own)`);
+  t.equal(await still_serving(world), null, 'the server still serves');
 });
 
 t.test('the server logged no error or fatal line and still answers normal requests', async (t) => {

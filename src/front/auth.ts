@@ -78,3 +78,14 @@ export function client_ip(trusted: readonly CidrBlock[], peer: string, forwarded
   }
   return hops[0] ?? peer;
 }
+
+/**
+ * Whether a request arrived over HTTPS at the proxy in front: only a trusted proxy's
+ * X-Forwarded-Proto is believed (operations.md TRUSTED_PROXIES), and only its last entry, the one
+ * that proxy wrote itself. The peer is asked for only when the header says https.
+ */
+export function forwarded_https(trusted: readonly CidrBlock[], forwarded_proto: string, peer: () => string): boolean {
+  if (trusted.length === 0 || forwarded_proto === '') return false;
+  const last = forwarded_proto.slice(forwarded_proto.lastIndexOf(',') + 1).trim().toLowerCase();
+  return last === 'https' && any_contains(trusted, parse_ip(peer()));
+}

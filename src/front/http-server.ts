@@ -7,6 +7,7 @@ import type { Clock } from '../lib/clock.js';
 import { new_request_id } from '../lib/ids.js';
 import { api_error, type ApiError } from '../errors.js';
 import { error_reply, type Reply } from './reply.js';
+import { has_bad_header_byte, invalid_header_bytes } from './request-helpers.js';
 import { compile_schema } from './validation.js';
 import type { CompiledRoute, RequestContext, RouteDef } from './route.js';
 import type { Metrics, RouteStats } from '../operator/metrics.js';
@@ -38,6 +39,21 @@ export const json_security_headers: [string, string][] = [
   ['Cross-Origin-Resource-Policy', 'same-site'],
 ];
 
+/**
+ * Replies that bring their own content type (the OpenAPI document, the redirect at /, preflights,
+ * metrics) and set no Content-Security-Policy of their own get these, as one pre-built header tail:
+ * none of them is a page, so nothing in them may run or be sniffed as one. Pages set their own policy.
+ */
+const raw_reply_security_tail = `\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'; frame-ancestors 'none'`;
+
+function sets_policy(headers: [string, string][]): boolean {
+  for (let i = 0; i < headers.length; i++) if (headers[i][0] === 'Content-Security-Policy') return true;
+  return false;
+}
+
+/** HSTS for replies to requests that arrived over HTTPS (JSON answers carry it always, in the block). */
+const hsts_tail = `\r\nStrict-Transport-Security: max-age=31536000; includeSubDomains`;
+
 const cors_allow_headers = 'Authorization, Content-Type, X-Idempotency-Key, X-CSRF-Token';
 const cors_expose_headers = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed';
 
@@ -58,6 +74,11 @@ export interface FrontOptions {
   accepting(ctx: RequestContext): ApiError | null;
   /** Answers a body that fails its schema on an idempotent POST, remembering the answer. */
   remember_error?(ctx: RequestContext, error: ApiError): Reply | Promise<Reply>;
+  /**
+   * Whether a page request arrived over HTTPS, given its X-Forwarded-Proto and (on demand) its peer:
+   * its reply then carries HSTS. Asked only for unauthenticated GETs (pages, documents, redirects).
+   */
+  served_over_https?(forwarded_proto: string, peer: () => string): boolean;
 }
 
 interface FrontRoute extends CompiledRoute {
@@ -163,6 +184,38 @@ function header_needs(route: RouteDef): HeaderNeeds {
 const no_needs: HeaderNeeds = { session: false, signature: false, conditional: false };
 
 /**
+ * Refuses a request when a header billvend acts on holds bytes other than printable ASCII (README
+ * "Limits"), before it is authenticated or its body read, so nothing is debited under a key the
+ * client did not send. uWS v20 hands header values over as Latin-1 but trims them as signed chars:
+ * a byte 0x80-0xFF at either end of a value is dropped like a space ("é-order-42" arrives as
+ * "-order-42", a lone "é" as nothing), while one inside the value arrives intact. So the check is
+ * twofold: any byte outside printable ASCII that did arrive refuses the request (a few comparisons per
+ * byte), and a header that matters when present, X-Idempotency-Key on an idempotent POST and Origin
+ * on a dashboard change, is refused when it is present but arrived empty (one pass over the header
+ * names, only when that header read as empty). What uWS trimmed off the ends of a value that kept
+ * some ASCII cannot be seen through its API (README "Known limitations").
+ */
+function header_refusal(req: uWS.HttpRequest, headers: RequestContext['headers'], route: FrontRoute): ApiError | null {
+  if (has_bad_header_byte(headers.idempotency_key)) return invalid_header_bytes('X-Idempotency-Key');
+  if (has_bad_header_byte(headers.authorization)) return invalid_header_bytes('Authorization');
+  if (has_bad_header_byte(headers.content_type)) return invalid_header_bytes('Content-Type');
+  if (has_bad_header_byte(headers.origin)) return invalid_header_bytes('Origin');
+  if (route.needs.session && has_bad_header_byte(headers.csrf_token)) return invalid_header_bytes('X-CSRF-Token');
+  const key_matters = headers.idempotency_key === '' && route.method === 'post' && route.idempotent !== false;
+  const origin_matters = headers.origin === '' && route.needs.session && route.method !== 'get';
+  if (!key_matters && !origin_matters) return null;
+  let key_present = false;
+  let origin_present = false;
+  req.forEach((name) => {
+    if (name === 'x-idempotency-key') key_present = true;
+    else if (name === 'origin') origin_present = true;
+  });
+  if (key_matters && key_present) return invalid_header_bytes('X-Idempotency-Key');
+  if (origin_matters && origin_present) return invalid_header_bytes('Origin');
+  return null;
+}
+
+/**
  * One request's context. A class, not an object literal: a literal with a getter (remote_ip) cost a
  * third of the server's CPU in garbage collection. V8 keeps such a literal's accessor pair in old
  * space, where, dead or not, it holds the getter's closure, and through it the whole request, alive
@@ -181,6 +234,10 @@ class FrontRequest implements RequestContext {
   /** Counted out of in_flight and observed in the metrics (once, whichever of answer or abort comes first). */
   finished = false;
   session_id?: string = undefined;
+  /** Why the request's headers are refused (answered before authentication), or null. */
+  header_refusal: ApiError | null = null;
+  /** Whether the request arrived over HTTPS (asked only for pages): its reply then carries HSTS. */
+  over_https = false;
   private peer_ip: string | null = null;
 
   constructor(
@@ -342,6 +399,12 @@ export class HttpFront {
       ctx.aborted = true;
       this.finish(ctx, 499);
     });
+    if (route !== null) {
+      ctx.header_refusal = header_refusal(req, headers, route);
+      if (needs.conditional && this.options.served_over_https !== undefined) {
+        ctx.over_https = this.options.served_over_https(req.getHeader('x-forwarded-proto'), () => Buffer.from(res.getRemoteAddressAsText()).toString());
+      }
+    }
     const cors_origin = headers.origin !== '' && this.cors.has(headers.origin) ? headers.origin : null;
     if (cors_origin !== null) {
       ctx.extra_headers.push(['Access-Control-Allow-Origin', cors_origin], ['Vary', 'Origin'], ['Access-Control-Expose-Headers', cors_expose_headers]);
@@ -383,6 +446,9 @@ export class HttpFront {
 
   private preflight(ctx: FrontRequest, origin: string | null, allowed: string): void {
     const headers: [string, string][] = [];
+    // The answer depends on the Origin (allowed ones get the CORS headers): caches must key on it.
+    // An allowed origin's answer already carries Vary: Origin with its other CORS headers.
+    if (origin === null) headers.push(['Vary', 'Origin']);
     if (origin !== null) {
       headers.push(
         ['Access-Control-Allow-Methods', allowed.includes('OPTIONS') ? allowed : `${allowed}, OPTIONS`],
@@ -422,6 +488,10 @@ export class HttpFront {
   }
 
   private run(ctx: FrontRequest, route: FrontRoute): void {
+    if (ctx.header_refusal !== null) {
+      this.send(ctx, error_reply(ctx.request_id, ctx.header_refusal));
+      return;
+    }
     let authorization: ApiError | null | Promise<ApiError | null>;
     try {
       authorization = this.options.authorize(ctx);
@@ -553,6 +623,10 @@ export class HttpFront {
       let tail = ctx.request_id;
       for (let i = 0; i < ctx.extra_headers.length; i++) tail += header_line(ctx.extra_headers[i]);
       for (let i = 0; i < reply.headers.length; i++) tail += header_line(reply.headers[i]);
+      if (reply.content_type !== undefined) {
+        if (!sets_policy(reply.headers)) tail += raw_reply_security_tail;
+        if (ctx.over_https) tail += hsts_tail;
+      }
       res.writeHeader('X-Request-Id', tail);
       if (reply.status === 204 || reply.status === 304) res.endWithoutBody(0, close_connection);
       else if (ctx.method === 'HEAD') res.endWithoutBody(Buffer.byteLength(reply.body), close_connection);
