@@ -32,3 +32,10 @@ t.test('a 4,000-digit query value is answered by billvend in its JSON shape, not
   t.equal(JSON.parse(response.body).success, response.status === 200, 'the answer is the JSON envelope');
   t.ok(response.headers['x-request-id'], 'with a request id');
 });
+
+t.test('a 10,000-character reference in the path is 404, not a 500 from the store\'s key limit', async (t) => {
+  const reference = 'A'.repeat(10_000);
+  const response = await raw_http(server.port, `GET /v1/transactions/${reference} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.key}\r\nConnection: close\r\n\r\n`);
+  t.equal(response.status, 404, 'the long reference is 404');
+  t.equal(JSON.parse(response.body).error.code, 'transaction.not_found', 'transaction.not_found');
+});

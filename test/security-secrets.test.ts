@@ -188,7 +188,7 @@ function store_bytes(): Buffer {
 
 t.test('the store holds no API key, webhook secret, password, PIN, token or session cookie in plain text', async (t) => {
   const files = readdirSync(server.data_dir).sort();
-  t.same(files.filter((f) => !['data.mdb', 'lock.mdb', 'master.key'].includes(f)), [], `the data directory holds the store and the master key only (${files.join(', ')})`);
+  t.same(files.filter((f) => !['LOCK', 'data.mdb', 'lock.mdb', 'master.key'].includes(f)), [], `the data directory holds the store, its lock (a pid) and the master key only (${files.join(', ')})`);
   t.equal(statSync(join(server.data_dir, 'master.key')).mode & 0o777, 0o600, 'the master key file is readable by its owner only');
   const bytes = store_bytes();
   // Controls: the search finds what is stored, in the form it is stored.
