@@ -56,6 +56,10 @@ t.test('the limits the server enforces are in the schemas', async (t) => {
   const id = doc.paths['/v1/keys/{id}'].delete.parameters.find((p: any) => p.name === 'id');
   t.equal(id.schema.type, 'integer', 'key ids are integers');
   t.ok(doc.paths['/v1/funding/bank-transfer']?.post, 'the bank-transfer funding route is documented');
+  const key_body = body('/v1/keys');
+  t.equal(key_body.properties.expires_at.format, 'date-time', 'expires_at is a date-time');
+  t.match(key_body.properties.ip_allowlist.items.description, /CIDR/, 'ip_allowlist items are addresses or CIDR blocks');
+  t.equal(body('/v1/webhooks').properties.url.format, 'uri', 'a webhook url is a URI');
 });
 
 t.test('a valid request to every documented route is answered as the document says', async (t) => {

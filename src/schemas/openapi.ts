@@ -19,6 +19,26 @@ function plain(schema: TSchema): unknown {
   return JSON.parse(JSON.stringify(schema, (key, value) => (key === 'errorMessage' ? undefined : value)));
 }
 
+/**
+ * Formats the routes check by hand (a strict RFC 3339 parser, the URL and address parsers) rather than through
+ * the schema, stated in the document so that clients and testers know them (docs/api.md).
+ */
+const field_formats: Record<string, Record<string, unknown>> = {
+  expires_at: { format: 'date-time' },
+  url: { format: 'uri', pattern: '^https://' },
+};
+
+function with_formats(schema: unknown): unknown {
+  const object = schema as { properties?: Record<string, Record<string, unknown>> };
+  for (const [name, property] of Object.entries(object?.properties ?? {})) {
+    if (field_formats[name] !== undefined && property.type === 'string') Object.assign(property, field_formats[name]);
+    if (name === 'ip_allowlist' && property.type === 'array') {
+      (property.items as Record<string, unknown>).description = 'an IPv4 or IPv6 address, or a CIDR block';
+    }
+  }
+  return schema;
+}
+
 /** Path parameters that are integer ids; the rest (references) are strings. */
 const integer_params = new Set(['id', 'delivery_id']);
 
@@ -243,7 +263,7 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
     }
     const request_schema = route.body ?? route.doc.request;
     if (request_schema !== undefined) {
-      const media: Record<string, unknown> = { schema: plain(request_schema) };
+      const media: Record<string, unknown> = { schema: with_formats(plain(request_schema)) };
       if (examples[key] !== undefined) media.example = examples[key];
       operation.requestBody = { required: true, content: { 'application/json': media } };
     }
