@@ -318,6 +318,7 @@ async function start_cluster_node(config: Config, log: Logger, basis: Basis): Pr
     doc: { summary: 'A standby refuses every request', tags: [], hidden: true },
     handler: () => { throw new Error('assertion failed: a standby ran a request'); },
   }));
+  const taking_over = api_error('service.unavailable', 'This node is taking over as the cluster\'s leader; retry shortly.', { headers: { 'Retry-After': '1' } });
   const standby_public = new HttpFront({
     name: 'public',
     routes: refuse_all,
@@ -325,10 +326,11 @@ async function start_cluster_node(config: Config, log: Logger, basis: Basis): Pr
     clock,
     metrics,
     cors_origins: config.cors_origins,
-    authorize: () => cluster_refused(cluster),
+    // Also once this node took the lease: until the leader's listeners replace these, it is taking over.
+    authorize: () => cluster_refused(cluster) ?? taking_over,
     client_ip: (peer) => peer,
     reads_forwarded_for: false,
-    accepting: () => cluster_refused(cluster),
+    accepting: () => cluster_refused(cluster) ?? taking_over,
   });
   const port = await standby_public.listen(config.host, config.port);
   log.child({}, { level: log.level === 'silent' ? 'silent' : 'info' }).info({ port, admin_port, data_dir: config.data_dir, role: 'standby', node: config.cluster!.node_name }, 'listening');

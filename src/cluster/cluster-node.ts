@@ -273,8 +273,17 @@ export class ClusterNode implements JournalAppender {
     await tail.done.catch(() => {});
   }
 
+  /** The tail and a take-over's catch-up may both hold the next message: one applies at a time. */
+  private applying: Promise<void> = Promise.resolve();
+
+  private apply_part(seq: number, headers: MsgHdrs | undefined, data: Uint8Array): Promise<void> {
+    const next = this.applying.then(() => this.apply_part_now(seq, headers, data));
+    this.applying = next.catch(() => {});
+    return next;
+  }
+
   /** Applies one message (part) at `seq`: a batch is applied once its last part arrived. */
-  private async apply_part(seq: number, headers: MsgHdrs | undefined, data: Uint8Array): Promise<void> {
+  private async apply_part_now(seq: number, headers: MsgHdrs | undefined, data: Uint8Array): Promise<void> {
     const expected = this.applied.seq + this.parts.length + 1;
     if (seq < expected) return; // delivered again after a consumer reset
     if (seq > expected) {
@@ -329,7 +338,11 @@ export class ClusterNode implements JournalAppender {
     // Only a standby that has applied the stream to its end takes over.
     const info = await this.jsm.streams.info(stream_name);
     this.stream_seq = info.state.last_seq;
-    if (this.applied.seq < info.state.last_seq || this.parts.length > 0) return false;
+    if (this.applied.seq < info.state.last_seq || this.parts.length > 0) {
+      // The lease is free but the tail is behind: fetch the rest directly rather than wait for it.
+      await this.catch_up();
+      return false;
+    }
     const sent_ms = Date.now();
     try {
       this.lease_revision = await this.kv.create(lease_key, this.node);

@@ -148,7 +148,9 @@ export async function wait_until<T>(what: string, probe: () => Promise<T | null 
   const deadline = Date.now() + timeout_ms;
   for (;;) {
     try {
-      const value = await probe();
+      // A probe that hangs (a connection caught while a node swaps its standby listeners for the
+      // leader's) must not stall the wait: each try gets 2 s.
+      const value = await Promise.race([probe(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 2000))]);
       if (value !== null && value !== undefined && value !== false) return value;
     } catch {
       // not there yet (a node restarting, a port not open)
