@@ -1,6 +1,7 @@
 // Configuration (operations.md): every setting is an environment variable, also accepted as a
 // --kebab-case flag of `billvend serve`. Defaults make `npm start` on a fresh clone a working server.
 import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import { parse_cidr, type CidrBlock } from './lib/ip-address.js';
 
 export interface ProviderConfig {
@@ -9,6 +10,17 @@ export interface ProviderConfig {
   secret_key: string;
   public_key: string;
   timeout_ms: number;
+}
+
+/** Cluster mode (docs/cluster.md): set by CLUSTER_NATS_URL; null runs a single node, as before. */
+export interface ClusterConfig {
+  nats_urls: string[];
+  node_name: string;
+  lease_ms: number;
+  replicas: number;
+  /** A snapshot is taken after this many appended batches, or after snapshot_interval_ms. */
+  snapshot_batches_max: number;
+  snapshot_interval_ms: number;
 }
 
 export interface Config {
@@ -34,6 +46,7 @@ export interface Config {
   store_free_bytes_min: number;
   /** Base URLs shown in the docs and the demo banner. */
   public_base_url: string | null;
+  cluster: ClusterConfig | null;
   /** Dashboard sign-in bounds (README "Dashboard"): what unauthenticated sign-ins may cost. */
   sign_in: SignInConfig;
   /** Transaction-PIN scrypt checks running at once, and waiting behind them, before 429. */
@@ -98,6 +111,31 @@ function positive_integer(name: string, text: string | undefined, fallback: numb
   if (text === undefined || text === '') return fallback;
   if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw new ConfigError(`${name} must be a positive integer, got "${text}"`);
   return Number(text);
+}
+
+function cluster_config(env: Record<string, string | undefined>): ClusterConfig | null {
+  const urls = (env.CLUSTER_NATS_URL ?? '').split(',').map((u) => u.trim()).filter((u) => u !== '');
+  if (urls.length === 0) return null;
+  for (const url of urls) {
+    if (!/^(nats|tls):\/\/[^\s/]+$|^[^\s/:]+:\d{1,5}$/.test(url)) throw new ConfigError(`CLUSTER_NATS_URL entry "${url}" is not a NATS URL such as nats://10.0.0.1:4222`);
+  }
+  // Sealed secrets (webhook signing keys, reference codecs) are replicated as they are stored: every
+  // node must open them with the same key, so a key generated per DATA_DIR cannot work here.
+  if (!env.MASTER_KEY) throw new ConfigError('cluster mode (CLUSTER_NATS_URL) needs MASTER_KEY, set to the same value on every node');
+  const node_name = env.NODE_NAME || hostname();
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(node_name)) throw new ConfigError(`NODE_NAME must be 1-64 letters, digits, '.', '_' or '-', got "${node_name}"`);
+  const lease_ms = positive_integer('CLUSTER_LEASE_MS', env.CLUSTER_LEASE_MS, 5000);
+  if (lease_ms < 300) throw new ConfigError(`CLUSTER_LEASE_MS must be at least 300, got "${env.CLUSTER_LEASE_MS}"`);
+  const replicas = positive_integer('CLUSTER_REPLICAS', env.CLUSTER_REPLICAS, 3);
+  if (replicas > 5) throw new ConfigError(`CLUSTER_REPLICAS must be 1 to 5 (JetStream's limit), got "${env.CLUSTER_REPLICAS}"`);
+  return {
+    nats_urls: urls,
+    node_name,
+    lease_ms,
+    replicas,
+    snapshot_batches_max: positive_integer('CLUSTER_SNAPSHOT_BATCHES_MAX', env.CLUSTER_SNAPSHOT_BATCHES_MAX, 100_000),
+    snapshot_interval_ms: positive_integer('CLUSTER_SNAPSHOT_INTERVAL_MS', env.CLUSTER_SNAPSHOT_INTERVAL_MS, 15 * 60_000),
+  };
 }
 
 export function load_config(env: Record<string, string | undefined>): Config {
@@ -166,5 +204,6 @@ export function load_config(env: Record<string, string | undefined>): Config {
     },
     pin_hash_running_max: positive_integer('PIN_HASH_RUNNING_MAX', env.PIN_HASH_RUNNING_MAX, 2),
     pin_hash_waiting_max: positive_integer('PIN_HASH_WAITING_MAX', env.PIN_HASH_WAITING_MAX, 256),
+    cluster: cluster_config(env),
   };
 }

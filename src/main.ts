@@ -48,6 +48,10 @@ import { SessionStore } from './dashboard/sessions.js';
 import { session_routes } from './dashboard/session-routes.js';
 import { authorize_session } from './dashboard/session-auth.js';
 import { StaticSite } from './dashboard/static-files.js';
+import { ClusterNode, deposed_exit_code } from './cluster/cluster-node.js';
+import { cluster_routes, standby_routes } from './operator/admin-routes.js';
+import type { Store } from './journal/store.js';
+import type { StoreLock } from './journal/store-lock.js';
 
 export interface Server {
   port: number;
@@ -72,12 +76,26 @@ function master_key(config: Config): Buffer {
   return Buffer.from(secret_file(join(config.data_dir, 'master.key'), () => randomBytes(32).toString('base64')), 'base64');
 }
 
+/** What start() settles before it serves: the lock, the secrets and the store. */
+interface Basis {
+  store_lock: StoreLock;
+  admin_token: string;
+  secret_box: SecretBox;
+}
+
 export async function start(config: Config, log: Logger): Promise<Server> {
   make_store_dir(config.data_dir);
   // First of all: a second process on the same store stops here, having touched nothing.
   const store_lock = lock_store(config.data_dir);
   const admin_token = config.admin_token ?? secret_file(join(config.data_dir, 'admin-token'), () => random_base62(40));
-  const secret_box = new SecretBox(master_key(config));
+  const basis: Basis = { store_lock, admin_token, secret_box: new SecretBox(master_key(config)) };
+  if (config.cluster !== null) return start_cluster_node(config, log, basis);
+  return serve_store(config, log, basis, open_store(config.data_dir), null);
+}
+
+/** Recovers the store and serves it: a single node at once, a cluster node once it leads. */
+async function serve_store(config: Config, log: Logger, basis: Basis, store: Store, cluster: ClusterNode | null): Promise<Server> {
+  const { store_lock, admin_token, secret_box } = basis;
   const clock = system_clock;
   const metrics = new Metrics();
   const wheel = new TimerWheel({
@@ -88,12 +106,13 @@ export async function start(config: Config, log: Logger): Promise<Server> {
       process.exit(70);
     },
   });
-  const store = open_store(config.data_dir);
   let engine_ref: Engine | null = null;
   const disk_guard = new DiskGuard(config.data_dir, config.store_free_bytes_min, 250, (low) => engine_ref?.store_space_changed(low));
   const engine = new Engine(store, clock, wheel, secret_box, log, metrics, disk_guard);
   engine_ref = engine;
   engine.pin_cache.use_lane(new HashLane('pin', config.pin_hash_running_max, config.pin_hash_waiting_max));
+  // Cluster mode: every group commit is replicated before it counts as durable (src/cluster/).
+  engine.journal.appender = cluster;
   if (disk_guard.is_low) engine.store_space_changed(true);
   metrics.gauge('billvend_store_disk_free_bytes', 'Free space on the store\'s disk, in bytes (-1 when unknown); below STORE_FREE_BYTES_MIN writes are refused.', () => (Number.isFinite(disk_guard.free) ? disk_guard.free : -1));
   const deps: Deps = { engine, clock, wheel, config, log, metrics, secret_box };
@@ -120,6 +139,8 @@ export async function start(config: Config, log: Logger): Promise<Server> {
 
   let draining = false;
   const accepting = (): ApiError | null => {
+    const cluster_refusal = cluster_refused(cluster);
+    if (cluster_refusal !== null) return cluster_refusal;
     if (draining) return api_error('service.unavailable', 'The server is shutting down; retry shortly.', { headers: { 'Retry-After': '1' } });
     if (engine.degraded) return api_error('service.unavailable', 'The store cannot take writes right now; retry shortly.', { headers: { 'Retry-After': '5' } });
     if (engine.journal.overloaded) return api_error('service.unavailable', 'The journal is saturated; retry shortly.', { headers: { 'Retry-After': '1' } });
@@ -130,6 +151,7 @@ export async function start(config: Config, log: Logger): Promise<Server> {
   const operator_front = new HttpFront({
     name: 'operator',
     routes: admin_routes(deps, [
+      ...(cluster === null ? [] : cluster_routes(() => cluster.status())),
       ...catalog_admin_routes(deps, catalog, desk),
       {
         method: 'get',
@@ -145,15 +167,10 @@ export async function start(config: Config, log: Logger): Promise<Server> {
     clock,
     metrics,
     cors_origins: [],
-    authorize: (ctx: RequestContext) => {
-      if (ctx.route?.auth !== 'operator') return null;
-      const match = /^Bearer +(\S+) *$/i.exec(ctx.headers.authorization);
-      if (match === null || !constant_time_equal(match[1], admin_token)) return api_error('operator.unauthorized');
-      return null;
-    },
+    authorize: operator_authorize(admin_token),
     client_ip: (peer) => peer,
     reads_forwarded_for: false,
-    accepting: () => (draining ? accepting() : null),
+    accepting: () => (draining || cluster_refused(cluster) !== null ? accepting() : null),
   });
   const admin_port = await operator_front.listen(config.admin_host, config.admin_port);
 
@@ -188,6 +205,9 @@ export async function start(config: Config, log: Logger): Promise<Server> {
     metrics,
     cors_origins: config.cors_origins,
     authorize: (ctx: RequestContext) => {
+      // A cluster node that lost its lease answers nothing from its (now stale) memory, reads included.
+      const cluster_refusal = cluster_refused(cluster);
+      if (cluster_refusal !== null) return cluster_refusal;
       switch (ctx.route?.auth) {
         case 'api_key':
           return authenticate_api_key(engine, clock, ctx);
@@ -237,6 +257,7 @@ export async function start(config: Config, log: Logger): Promise<Server> {
       await public_front.drain();
       await operator_front.drain();
       await engine.journal.drain();
+      await cluster?.stop();
       dispatcher.stop();
       await signer.close();
       disk_guard.stop();
@@ -245,6 +266,114 @@ export async function start(config: Config, log: Logger): Promise<Server> {
       operator_front.close();
       await store.root.close();
       store_lock.release();
+    },
+  };
+}
+
+function operator_authorize(admin_token: string): (ctx: RequestContext) => ApiError | null {
+  return (ctx) => {
+    if (ctx.route?.auth !== 'operator') return null;
+    const match = /^Bearer +(\S+) *$/i.exec(ctx.headers.authorization);
+    if (match === null || !constant_time_equal(match[1], admin_token)) return api_error('operator.unauthorized');
+    return null;
+  };
+}
+
+/** A cluster node's refusal while it does not lead (a standby, or a leader whose lease ran out). */
+function cluster_refused(cluster: ClusterNode | null): ApiError | null {
+  const reason = cluster?.refusal_reason() ?? null;
+  return reason === null ? null : api_error('service.unavailable', reason, { headers: { 'Retry-After': '1' } });
+}
+
+/**
+ * Cluster mode (docs/cluster.md): joins the cluster, brings the store to where the stream stands,
+ * and serves as a standby (/healthz 200, /readyz 503, every public request 503 with Retry-After)
+ * while it applies the stream. When it takes the lease, the standby's listeners close and the store
+ * is recovered and served exactly as a single node's, on the same ports.
+ */
+async function start_cluster_node(config: Config, log: Logger, basis: Basis): Promise<Server> {
+  const cluster = await ClusterNode.connect(config.cluster!, config.data_dir, log, () => {
+    // Nothing more is acknowledged (the journal refuses every batch from now on); the supervisor
+    // restarts the process, which comes back as a standby and drops any tail the stream lacks.
+    log.flush();
+    setTimeout(() => process.exit(deposed_exit_code), 250);
+  });
+  await cluster.prepare_store(() => open_store(config.data_dir));
+  const store = open_store(config.data_dir);
+  const clock = system_clock;
+  const metrics = new Metrics();
+  const standby_operator = new HttpFront({
+    name: 'operator',
+    routes: standby_routes(metrics, () => cluster.status()),
+    log,
+    clock,
+    metrics,
+    cors_origins: [],
+    authorize: operator_authorize(basis.admin_token),
+    client_ip: (peer) => peer,
+    reads_forwarded_for: false,
+    accepting: () => null,
+  });
+  const admin_port = await standby_operator.listen(config.admin_host, config.admin_port);
+  const refuse_all = (['get', 'post', 'put', 'patch', 'delete'] as const).map((method) => ({
+    method,
+    path: '/*',
+    auth: 'none' as const,
+    raw_body: true,
+    doc: { summary: 'A standby refuses every request', tags: [], hidden: true },
+    handler: () => { throw new Error('assertion failed: a standby ran a request'); },
+  }));
+  const taking_over = api_error('service.unavailable', 'This node is taking over as the cluster\'s leader; retry shortly.', { headers: { 'Retry-After': '1' } });
+  const standby_public = new HttpFront({
+    name: 'public',
+    routes: refuse_all,
+    log,
+    clock,
+    metrics,
+    cors_origins: config.cors_origins,
+    // Also once this node took the lease: until the leader's listeners replace these, it is taking over.
+    authorize: () => cluster_refused(cluster) ?? taking_over,
+    client_ip: (peer) => peer,
+    reads_forwarded_for: false,
+    accepting: () => cluster_refused(cluster) ?? taking_over,
+  });
+  const port = await standby_public.listen(config.host, config.port);
+  log.child({}, { level: log.level === 'silent' ? 'silent' : 'info' }).info({ port, admin_port, data_dir: config.data_dir, role: 'standby', node: config.cluster!.node_name }, 'listening');
+  log.flush();
+
+  let leading: Server | null = null;
+  let stopping = false;
+  const promoted = cluster.follow(store).then(async () => {
+    await standby_public.drain();
+    await standby_operator.drain();
+    standby_public.close();
+    standby_operator.close();
+    if (stopping) return;
+    leading = await serve_store({ ...config, port, admin_port }, log, basis, store, cluster);
+  });
+  promoted.catch((error) => {
+    if (stopping || cluster.role === 'deposed') return;
+    log.fatal({ err: error }, 'cluster: cannot take over; exiting');
+    log.flush();
+    setTimeout(() => process.exit(1), 50);
+  });
+  return {
+    port,
+    admin_port,
+    get deps(): Deps {
+      if (leading === null) throw new Error('a standby has no engine');
+      return leading.deps;
+    },
+    async stop() {
+      stopping = true;
+      if (leading !== null) return leading.stop();
+      await standby_public.drain();
+      await standby_operator.drain();
+      await cluster.stop();
+      standby_public.close();
+      standby_operator.close();
+      await store.root.close();
+      basis.store_lock.release();
     },
   };
 }

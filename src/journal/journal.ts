@@ -16,12 +16,28 @@ export class StoreFullError extends Error {
   }
 }
 
-interface Change {
+/** One staged change: what a batch holds and what the cluster layer replicates. */
+export interface StagedChange {
   db: Database<any, any>;
   key: Key;
   /** The value encoded when it was staged; undefined removes the key. */
   encoded: Buffer | undefined;
 }
+type Change = StagedChange;
+
+/**
+ * Cluster mode's hook (src/cluster/ supplies it; the journal knows nothing of NATS). Called once per
+ * batch, in commit order, just before the batch's LMDB transaction: `changes` are written in that
+ * same transaction (the stream position the store now stands at), and the batch counts as durable
+ * only when both its LMDB flush and `appended` are done. Once an append fails, every later one must
+ * fail too: a batch never counts as replicated after one before it did not.
+ */
+export interface JournalAppender {
+  append(changes: readonly StagedChange[]): { changes: StagedChange[]; appended: Promise<void> };
+}
+
+/** An lmdb-js write's promise: resolves when committed; `flushed` when on disk. */
+export type StoreWrite = Promise<boolean> & { flushed?: Promise<void> };
 
 /** lmdb-js databases expose their msgpackr encoder (with the db's shared structures). */
 interface Encodable {
@@ -56,6 +72,29 @@ function quiet(written: Promise<unknown> & { flushed?: Promise<unknown> }): void
   written.flushed?.catch(ignore);
 }
 
+/**
+ * Writes changes into LMDB as one transaction: all writes issued in one synchronous run land in one
+ * LMDB transaction (lmdb-js README, "db.transaction"). The leader's journal and a standby applying
+ * the replicated stream both write through here: one path. Returns the last write's promise; throws
+ * when lmdb-js refuses a write outright.
+ */
+export function write_changes(changes: readonly StagedChange[]): StoreWrite {
+  let last: StoreWrite = Promise.resolve(true);
+  try {
+    for (const change of changes) {
+      const written: StoreWrite = change.encoded === undefined ? change.db.remove(change.key) : change.db.put(change.key, asBinary(change.encoded));
+      // Writes of one transaction usually share one promise (lmdb-js starts a new one every 1,000
+      // writes); every other one must not reject unheard when the commit fails.
+      if (written !== last) quiet(last);
+      last = written;
+    }
+  } catch (error) {
+    quiet(last);
+    throw error;
+  }
+  return last;
+}
+
 function new_batch(): Batch {
   let resolve!: () => void;
   let reject!: (error: unknown) => void;
@@ -82,6 +121,10 @@ export class Journal {
   private scheduled = false;
   private committing = false;
   private last_durable: Promise<void> = Promise.resolve();
+  /** Cluster mode: replicates each batch (see JournalAppender); null on a single node. */
+  appender: JournalAppender | null = null;
+  /** Set once an append failed: this node was deposed, and no later batch is written or acknowledged. */
+  private refused: JournalFailure | null = null;
 
   constructor(
     private readonly observer: JournalObserver,
@@ -161,6 +204,11 @@ export class Journal {
     if (this.committing) return;
     const batch = this.waiting.shift();
     if (batch === undefined) return;
+    if (this.refused !== null) {
+      batch.reject(this.refused);
+      this.pump();
+      return;
+    }
     if (!this.space.room_for(batch.bytes)) {
       // Refused before LMDB sees it: nothing was written, so the engine can reload what it lost.
       this.fail(batch, new StoreFullError());
@@ -168,20 +216,19 @@ export class Journal {
     }
     this.committing = true;
     const started = performance.now();
-    let last: Promise<boolean> & { flushed?: Promise<void> } = Promise.resolve(true);
+    let changes: readonly Change[] = batch.changes;
+    let appended: Promise<void> | null = null;
+    let last: StoreWrite;
     try {
-      // All puts issued in one synchronous run land in one LMDB transaction: lmdb-js queues them and
-      // commits at the end of the event turn (lmdb-js README, "db.transaction").
-      for (const change of batch.changes) {
-        const written = change.encoded === undefined ? change.db.remove(change.key) : change.db.put(change.key, asBinary(change.encoded));
-        // Writes of one transaction usually share one promise (lmdb-js starts a new one every 1,000
-        // writes); every other one must not reject unheard when the commit fails.
-        if (written !== last) quiet(last);
-        last = written;
+      if (this.appender !== null) {
+        const append = this.appender.append(batch.changes);
+        changes = append.changes.length === 0 ? batch.changes : [...batch.changes, ...append.changes];
+        appended = append.appended;
+        appended.catch(ignore);
       }
+      last = write_changes(changes);
     } catch (error) {
       // lmdb-js refused a write outright: its environment cannot be trusted any more.
-      quiet(last);
       this.on_fatal(error);
       return;
     }
@@ -190,14 +237,19 @@ export class Journal {
         const flushed = last.flushed;
         if (flushed === undefined) throw new Error('assertion failed: lmdb write promise has no flushed promise (separateFlushed)');
         // Flushes complete in commit order; chaining on the previous one makes that explicit.
-        const durable = Promise.all([flushed, this.previous_flush]).then(() => {
-          this.observer.on_commit(batch.changes.length, performance.now() - started);
-          batch.resolve();
-        });
+        const on_disk = Promise.all([flushed, this.previous_flush]).then(() => {});
         // A commit that cannot be flushed (fsync failed) leaves the disk in an unknown state: crash,
         // and let recovery start from what LMDB knows is on disk.
-        durable.catch((error) => this.on_fatal(error));
-        this.previous_flush = durable;
+        on_disk.catch((error) => this.on_fatal(error));
+        this.previous_flush = on_disk;
+        const durable = appended === null ? on_disk : Promise.all([on_disk, appended]);
+        durable.then(
+          () => {
+            this.observer.on_commit(batch.changes.length, performance.now() - started);
+            batch.resolve();
+          },
+          (error) => this.refuse(batch, error),
+        );
         this.committing = false;
         // Whatever was staged during this commit goes next, as one batch.
         if (this.waiting.length > 0) this.pump();
@@ -212,6 +264,24 @@ export class Journal {
         this.on_fatal(error);
       },
     );
+  }
+
+  /**
+   * A batch could not be replicated (cluster mode: this node lost its lease or its stream): it and
+   * every batch after it are refused, and no later batch is written. The node is leaving (the
+   * cluster layer restarts it as a standby), so accounts are not reloaded.
+   */
+  private refuse(batch: Batch, error: unknown): void {
+    this.refused ??= new JournalFailure(error, new Set());
+    const refused = [batch, ...this.waiting.splice(0)];
+    if (this.batch.changes.length > 0) {
+      refused.push(this.batch);
+      this.batch = new_batch();
+      this.scheduled = false;
+    }
+    this.last_durable = Promise.reject(this.refused);
+    this.last_durable.catch(ignore);
+    for (const each of refused) each.reject(this.refused);
   }
 
   private previous_flush: Promise<void> = Promise.resolve();

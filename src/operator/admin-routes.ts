@@ -17,6 +17,8 @@ import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { AccountRecord, Scope } from '../engine/records.js';
 import { replayed } from '../engine/idempotency.js';
+import type { ClusterStatus } from '../cluster/cluster-node.js';
+import type { Metrics } from './metrics.js';
 
 /** International format for phone numbers (spec section 2): local 0XXXXXXXXXX becomes +234XXXXXXXXXX. */
 export function international_phone(phone: string): string {
@@ -225,13 +227,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
       },
     },
     ...extra,
-    {
-      method: 'get',
-      path: '/metrics',
-      auth: 'operator',
-      doc: { summary: 'Prometheus metrics', tags, content_type: 'text/plain; version=0.0.4' },
-      handler: async () => ({ status: 200, body: await deps.metrics.render(), headers: [['Cache-Control', 'no-store']], content_type: deps.metrics.content_type }),
-    },
+    metrics_route(deps.metrics),
     {
       method: 'get',
       path: '/healthz',
@@ -249,4 +245,62 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         : error_reply(ctx.request_id, api_error('service.unavailable', engine.ready ? 'The store refuses writes; see the log.' : 'Recovering from the store.')),
     },
   ];
+}
+
+/** GET /admin/cluster (cluster mode, every node): where this node stands in the replicated journal. */
+export function cluster_routes(status: () => ClusterStatus): RouteDef[] {
+  return [
+    {
+      method: 'get',
+      path: '/admin/cluster',
+      auth: 'operator',
+      doc: {
+        summary: 'Cluster mode: this node, its role, the leader, and how far it has applied the replicated journal',
+        tags: ['Operator'],
+        response: Type.Object({
+          node: Type.String(),
+          role: Type.Union([Type.Literal('leader'), Type.Literal('standby'), Type.Literal('deposed')]),
+          leader: Type.Union([Type.String(), Type.Null()]),
+          applied_seq: Type.Integer(),
+          stream_seq: Type.Integer(),
+          lag: Type.Integer(),
+        }),
+      },
+      handler: (ctx) => success_reply(ctx.request_id, 200, status()),
+    },
+  ];
+}
+
+/** A standby's operator API: liveness, readiness (503: it serves no writes), metrics and the cluster. */
+export function standby_routes(metrics: Metrics, status: () => ClusterStatus): RouteDef[] {
+  const tags = ['Operator'];
+  return [
+    ...cluster_routes(status),
+    metrics_route(metrics),
+    {
+      method: 'get',
+      path: '/healthz',
+      auth: 'none',
+      doc: { summary: 'Liveness: 200 while the process runs', tags, response: Type.Object({ status: Type.String() }) },
+      handler: (ctx) => success_reply(ctx.request_id, 200, { status: 'live' }),
+    },
+    {
+      method: 'get',
+      path: '/readyz',
+      auth: 'none',
+      doc: { summary: 'Readiness: 200 only on the node that serves writes', tags, response: Type.Object({ status: Type.String() }) },
+      handler: (ctx) => error_reply(ctx.request_id, api_error('service.unavailable', `This node is a ${status().role}; the cluster's leader serves writes.`)),
+    },
+  ];
+}
+
+/** GET /metrics: the Prometheus text exposition (docs/operations.md "Metrics"), on a leader and a standby alike. */
+function metrics_route(metrics: Metrics): RouteDef {
+  return {
+    method: 'get',
+    path: '/metrics',
+    auth: 'operator',
+    doc: { summary: 'Prometheus metrics', tags: ['Operator'], content_type: 'text/plain; version=0.0.4' },
+    handler: async () => ({ status: 200, body: await metrics.render(), headers: [['Cache-Control', 'no-store']], content_type: metrics.content_type }),
+  };
 }

@@ -120,6 +120,18 @@ export class TestServer {
     return code;
   }
 
+  /** Sends a signal: SIGSTOP and SIGCONT pause and resume the process (the cluster's split-brain tests). */
+  signal(signal: NodeJS.Signals): void {
+    this.child?.kill(signal);
+  }
+
+  /** Resolves with the exit code once the process ends by itself (a deposed cluster node exits 75). */
+  async exit_code(): Promise<number | null> {
+    const code = await this.exited;
+    this.child = null;
+    return code;
+  }
+
   /** kill -9: no chance to flush anything. */
   async kill(): Promise<void> {
     if (this.child === null) return;

