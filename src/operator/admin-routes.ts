@@ -228,13 +228,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
     },
     ...extra,
     metrics_route(deps.metrics),
-    {
-      method: 'get',
-      path: '/healthz',
-      auth: 'none',
-      doc: { summary: 'Liveness: 200 while the process runs', tags, response: Type.Object({ status: Type.String() }) },
-      handler: (ctx) => success_reply(ctx.request_id, 200, { status: 'live' }),
-    },
+    healthz_route(),
     {
       method: 'get',
       path: '/readyz',
@@ -277,13 +271,7 @@ export function standby_routes(metrics: Metrics, status: () => ClusterStatus): R
   return [
     ...cluster_routes(status),
     metrics_route(metrics),
-    {
-      method: 'get',
-      path: '/healthz',
-      auth: 'none',
-      doc: { summary: 'Liveness: 200 while the process runs', tags, response: Type.Object({ status: Type.String() }) },
-      handler: (ctx) => success_reply(ctx.request_id, 200, { status: 'live' }),
-    },
+    healthz_route(),
     {
       method: 'get',
       path: '/readyz',
@@ -302,5 +290,16 @@ function metrics_route(metrics: Metrics): RouteDef {
     auth: 'operator',
     doc: { summary: 'Prometheus metrics', tags: ['Operator'], content_type: 'text/plain; version=0.0.4' },
     handler: async () => ({ status: 200, body: await metrics.render(), headers: [['Cache-Control', 'no-store']], content_type: metrics.content_type }),
+  };
+}
+
+/** GET /healthz: 200 while the process runs, whatever its role (probes call it without a token). */
+function healthz_route(): RouteDef {
+  return {
+    method: 'get',
+    path: '/healthz',
+    auth: 'none',
+    doc: { summary: 'Liveness: 200 while the process runs', tags: ['Operator'], response: Type.Object({ status: Type.String() }) },
+    handler: (ctx) => success_reply(ctx.request_id, 200, { status: 'live' }),
   };
 }
