@@ -22,9 +22,10 @@ const commands = [
   'wallet credit',
   'plan update',
   'orders review', 'orders resolve',
+  'cluster status',
   'webhooks dead',
 ];
-const groups = ['account', 'pin', 'key', 'wallet', 'plan', 'orders', 'webhooks'];
+const groups = ['account', 'pin', 'key', 'wallet', 'plan', 'orders', 'cluster', 'webhooks'];
 
 /** A short deadline: a command that starts a server instead of exiting fails here, not after 20 s. */
 const prompt_ms = 10_000;
@@ -319,4 +320,9 @@ t.test('orders review lists an order without an answer for 24 hours and orders r
   await cli_fails(t, server, ['orders', 'resolve', reference, '--outcome', 'delivered'], /transaction\.not_found/, 'deciding the order again');
   const again = await cli(t, server, ['orders', 'review'], 'orders review after the decision');
   t.notOk(again.orders.some((o: { reference: string }) => o.reference === reference), 'the decided order left the review list');
+});
+
+t.test('cluster status asks the operator API for GET /admin/cluster; a single node has no cluster and says so', async (t) => {
+  const server = await start_server(t);
+  await cli_fails(t, server, ['cluster', 'status'], /route\.not_found/, 'cluster status on a single node');
 });

@@ -197,6 +197,13 @@ const operator_commands: OperatorCommand[] = [
     }),
   },
   {
+    words: ['cluster', 'status'],
+    summary: 'Cluster mode: this node, its role, the leader, and how far it has applied the replicated journal.',
+    positionals: [],
+    options: [],
+    request: () => ({ method: 'GET', path: '/admin/cluster' }),
+  },
+  {
     words: ['webhooks', 'dead'],
     summary: 'List dead webhook deliveries across accounts, newest first.',
     positionals: [],
