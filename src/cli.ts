@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `billvend <command>` (operations.md "Command line"): `serve` (the default) and thin clients of the
+// `billvend <command>` (docs/operations.md "Command line"): `serve` (the default) and thin clients of the
 // operator API. Each client prints JSON on stdout, a clear message on stderr and exits non-zero on
 // failure: 1 when the request failed or the operator API cannot be reached, 2 for a mistake in the
 // command line. `--help`, `-h`, `help` and `--version` print and exit; only `serve` starts a server.

@@ -1,4 +1,4 @@
-// Configuration (operations.md): every setting is an environment variable, also accepted as a
+// Configuration (docs/operations.md): every setting is an environment variable, also accepted as a
 // --kebab-case flag of `billvend serve`. Defaults make `npm start` on a fresh clone a working server.
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
@@ -40,14 +40,14 @@ export interface Config {
   master_key: string | null;
   provider: ProviderConfig | null;
   production: boolean;
-  /** One webhook delivery attempt's deadline (decisions.md: 10 s). */
+  /** One webhook delivery attempt's deadline (docs/decisions.md: 10 s). */
   webhook_timeout_ms: number;
   /** Writes are refused (503) when the store's disk has less free space than this. */
   store_free_bytes_min: number;
   /** Base URLs shown in the docs and the demo banner. */
   public_base_url: string | null;
   cluster: ClusterConfig | null;
-  /** Dashboard sign-in bounds (README "Dashboard"): what unauthenticated sign-ins may cost. */
+  /** Dashboard sign-in bounds (docs/api.md "Dashboard and documentation"): what unauthenticated sign-ins may cost. */
   sign_in: SignInConfig;
   /** Transaction-PIN scrypt checks running at once, and waiting behind them, before 429. */
   pin_hash_running_max: number;

@@ -1,7 +1,7 @@
-// The one error catalogue (style.md "Errors"): every code the service can answer with, its HTTP status
-// and its default message. Codes are permanent (spec section 9); messages may change.
-// The codes of spec section 7 come first, then the ones decisions.md adds, then the ones we added
-// where both were silent (recorded in the README's error table).
+// The one error catalogue (docs/style.md "Errors"): every code the service can answer with, its HTTP status
+// and its default message. Codes are permanent (docs/spec.md section 9); messages may change.
+// The codes of docs/spec.md section 7 come first, then the ones docs/decisions.md adds, then the ones we added
+// where both were silent (recorded in the the error table of docs/api.md).
 
 export const error_catalogue = {
   // Spec section 7.
@@ -26,7 +26,7 @@ export const error_catalogue = {
   'keys.not_found': { status: 404, message: 'API key id unknown.' },
   'rate_limit.exceeded': { status: 429, message: 'Too many requests; retry after the time in the Retry-After header.' },
 
-  // decisions.md "Errors we add".
+  // docs/decisions.md "Errors we add".
   'validation.failed': { status: 400, message: 'The request is not valid.' },
   'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.' },
   'request.too_large': { status: 413, message: 'The request body is larger than 16 KiB.' },
@@ -37,7 +37,7 @@ export const error_catalogue = {
   'idempotency.key_reused': { status: 422, message: 'This X-Idempotency-Key was already used for a different request.' },
   'internal.error': { status: 500, message: 'Internal error; it has been logged.' },
 
-  // Ours, where the spec and decisions.md are silent (README "Decisions").
+  // Ours, where the spec and docs/decisions.md are silent (docs/decisions.md "Implementation decisions").
   'service.unavailable': { status: 503, message: 'The service cannot accept changes right now; retry shortly.' },
   'account.not_found': { status: 404, message: 'Account unknown.' },
   'account.email_taken': { status: 409, message: 'An account with this email already exists.' },
@@ -59,7 +59,7 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** A business or request error as data (style.md: outcomes are data, not exceptions). */
+/** A business or request error as data (docs/style.md: outcomes are data, not exceptions). */
 export interface ApiError {
   code: ErrorCode;
   message?: string;

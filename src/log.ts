@@ -1,4 +1,4 @@
-// Logs are pino JSON on stdout, one line per request (README "Logs"). Nothing secret is ever passed
+// Logs are pino JSON on stdout, one line per request (docs/operations.md "Logs"). Nothing secret is ever passed
 // to the logger: no headers, no bodies, no keys, PINs or passwords.
 import { pino, type Logger } from 'pino';
 

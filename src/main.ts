@@ -1,5 +1,5 @@
 // `billvend serve`: opens the store, recovers every account, then serves the public API and the
-// operator API (operations.md). Exported as start() so the CLI and the benches can run it.
+// operator API (docs/operations.md). Exported as start() so the CLI and the benches can run it.
 // First: a Node.js version uWS has binaries for, then uWS's settings, read from the environment when it loads.
 import './lib/node-version.js';
 import './front/uws-settings.js';

@@ -1,5 +1,5 @@
-// API key authentication and authorisation (spec section 5, section 7 codes, section 8 rate limit;
-// decisions.md "Accounts, PIN, limits" and "Scopes, allowlists, keys"; README "Limits").
+// API key authentication and authorisation (docs/spec.md section 5, section 7 codes, section 8 rate limit;
+// docs/decisions.md "Accounts, PIN, limits" and "Scopes, allowlists, keys"; docs/api.md "Limits").
 import t from 'tap';
 import { start_server, type ApiResponse, type TestServer } from './helpers/server.js';
 import { base62, sleep } from './helpers/fixtures-http.js';

@@ -1,4 +1,4 @@
-// The command line (operations.md "Command line"; README "Operator API and command line"): help and
+// The command line (docs/operations.md "Command line"): help and
 // version print and exit without starting a server, every command explains itself, mistakes exit 2,
 // `serve` refuses flags that are no setting, and every operator route has a command.
 import t, { type Test } from 'tap';

@@ -1,4 +1,4 @@
-// kill -9 with orders in flight (decisions.md "Transactions", "Idempotency"; src/services/order-desk.ts
+// kill -9 with orders in flight (docs/decisions.md "Transactions", "Idempotency"; src/services/order-desk.ts
 // recover): sandbox orders waiting for their delayed answer and live orders waiting on a slow or
 // processing upstream are open when the server dies. After each restart (LMDB_RESTORE=safe: only
 // flushed commits survive, as after a power cut) every open order is re-queried, never re-sent.

@@ -1,4 +1,4 @@
-// The demo seed (operations.md DEMO, README "Quick start"): on an empty store the server seeds a demo
+// The demo seed (docs/operations.md DEMO, README.md "Quick start"): on an empty store the server seeds a demo
 // account with a funded test wallet and prints its key, PIN and dashboard login once, on stderr only.
 import t from 'tap';
 import { rmSync } from 'node:fs';

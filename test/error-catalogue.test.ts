@@ -1,4 +1,4 @@
-// The error catalogue (style.md "Errors"): every code in src/errors.ts is documented in the docs/api.md's
+// The error catalogue (docs/style.md "Errors"): every code in src/errors.ts is documented in the docs/api.md's
 // error table with the same status, and every code of the spec's section 7 is in the catalogue.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
@@ -30,7 +30,7 @@ const spec_codes: [string, number][] = [
   ['rate_limit.exceeded', 429],
 ];
 
-/** decisions.md "Errors we add". */
+/** docs/decisions.md "Errors we add". */
 const decided_codes: [string, number][] = [
   ['validation.failed', 400],
   ['request.malformed_json', 400],
@@ -76,7 +76,7 @@ t.test('every code of the spec\'s section 7 is in the catalogue with the spec\'s
   }
 });
 
-t.test('every code decisions.md adds is in the catalogue with its status', async (t) => {
+t.test('every code docs/decisions.md adds is in the catalogue with its status', async (t) => {
   for (const [code, status] of decided_codes) {
     t.ok(code in catalogue, `${code} is in the catalogue`);
     t.equal(catalogue[code]?.status, status, `${code} has status ${status}`);

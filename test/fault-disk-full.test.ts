@@ -1,4 +1,4 @@
-// The store's disk fills up (README "Design"; src/journal/disk-guard.ts): the server must answer writes
+// The store's disk fills up (docs/design.md "Design"; src/journal/disk-guard.ts): the server must answer writes
 // with a clear 503 service.unavailable and Retry-After, keep answering reads, never answer 500, never
 // crash and never corrupt the store; once space is back, writes resume on their own within seconds,
 // and every acknowledged operation is in the store exactly once, with wallets that add up. lmdb-js
@@ -440,7 +440,7 @@ if (mount_error !== null) {
     // TIME_SCALE 0.2: the purchase waits 1 s for the sandbox, whose delayed number answers after 6 s.
     // The debit and the order commit first; the disk fills during the wait; then the answer's own
     // commit is refused. The client must not be told that nothing was changed: its wallet was debited
-    // and its order stands (decisions.md "Transactions": an outcome still unknown is 201 processing).
+    // and its order stands (docs/decisions.md "Transactions": an outcome still unknown is 201 processing).
     await server.stop();
     await server.start({ TIME_SCALE: '0.2' });
     const account = accounts[0];

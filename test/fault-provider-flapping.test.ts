@@ -1,4 +1,4 @@
-// A flapping upstream under continuous purchases (decisions.md "Transactions"): the provider goes up
+// A flapping upstream under continuous purchases (docs/decisions.md "Transactions"): the provider goes up
 // and down in turns, each down period failing differently (refused connections, HTTP 500 without
 // taking the payment, an unreadable body after delivering), while lanes of live purchases keep
 // coming. What must hold whatever the timing:

@@ -1,5 +1,5 @@
 // Webhook receivers that hang (never answer) or reset every connection, with hundreds of events
-// pending for them (README "Webhooks": endpoints answering slowly never slow the API; attempts are
+// pending for them (docs/api.md "Webhooks": endpoints answering slowly never slow the API; attempts are
 // bounded per endpoint). What must hold:
 //   - purchases answer as fast as without the bad receivers (p50 and p99 compared, generous bounds);
 //   - a healthy receiver of the same account keeps getting its events meanwhile;

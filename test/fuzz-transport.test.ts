@@ -178,14 +178,14 @@ t.test('conflicting framing is refused, so that no request can be smuggled insid
     const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
     t.ok(!text.includes('"email"'), `${what}: the smuggled GET /v1/account was not answered (statuses ${statuses.join(', ')})`);
     // uWS answers CL + TE with 400 itself; for two Content-Lengths billvend closes the connection
-    // without an answer (README "Decisions": uWS cannot send a 400 and stop parsing the buffered rest).
+    // without an answer (docs/decisions.md "Implementation decisions": uWS cannot send a 400 and stop parsing the buffered rest).
     t.ok(statuses.length === 0 || (statuses[0] === 400 && statuses.length === 1), `${what}: the message is refused (400, or the connection closed unanswered): ${statuses.join(', ')}`);
   }
   t.equal(await still_serving(world), null, 'the server still serves');
 });
 
 // Known limitations of uWebSockets.js v20 (uws-pack 20.0.8, the version this project is pinned to),
-// kept as todo tests so that they show in every run and turn green on an upgrade (README "Known
+// kept as todo tests so that they show in every run and turn green on an upgrade (docs/design.md "Known
 // limitations"): a pipelined request behind an answer given after an await aborts both
 // (uWebSockets.js #277, #1301), and a request line split across TCP segments before its CRLF is
 // answered 505 (uWebSockets #1776).

@@ -7,7 +7,7 @@
 // idle timeout closes the connection). The review found a purchase with `X-Idempotency-Key: é` taken
 // as one without a key (two orders), and keys that differ only by a leading non-ASCII character
 // taken as one key. What can be seen is refused with 400 validation.failed before anything is
-// debited; what uWS removed without a trace is kept as todo tests (README "Known limitations").
+// debited; what uWS removed without a trace is kept as todo tests (docs/design.md "Known limitations").
 import t, { type Test } from 'tap';
 import { start_server, type TestServer } from './helpers/server.js';
 import { raw_http, stack_trace_in, type RawResponse } from './helpers/fixtures-http.js';
@@ -117,7 +117,7 @@ t.test('non-ASCII and DEL bytes inside an idempotency key are 400, never read as
 });
 
 // uWS drops bytes 0x80-0xFF at the ends of a value before billvend sees it, so these keys arrive as
-// "-order-42" and "-order-43"; README "Known limitations". They turn green with a uWS that trims
+// "-order-42" and "-order-43"; docs/design.md "Known limitations". They turn green with a uWS that trims
 // only spaces and tabs.
 t.test('X-Idempotency-Key é-order-42 and ü-order-42 are each refused, not taken as one key', { todo: 'uWebSockets.js v20 trims bytes 0x80-0xFF off the ends of header values (signed-char trim), so they cannot be seen' }, async (t) => {
   const tag = idem('lead');

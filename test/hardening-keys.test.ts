@@ -2,7 +2,7 @@
 // a restricted key minting an unrestricted one, a keys:manage key revoking a full-access key, expired
 // keys listed and counted as active, idempotent replays revealing the secret of a revoked key or a
 // deleted webhook endpoint, and sandbox top-up references answering for other tenants.
-// README "API keys", "Idempotency" and "Funding" state the rules.
+// docs/api.md "Key inheritance", "Idempotency" and "Funding" state the rules.
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { start_server, type ApiResponse, type TestServer } from './helpers/server.js';

@@ -2,7 +2,7 @@
 // the CPU" and "Account enumeration and lockout"). Through real sockets against a real server that
 // trusts the loopback proxy (TRUSTED_PROXIES=127.0.0.1), so that each request can claim its client
 // address with X-Forwarded-For, as requests behind a load balancer do. The bounds are set small
-// through their environment variables (README "Dashboard"); no assertion depends on timing.
+// through their environment variables (docs/api.md "Dashboard and documentation"); no assertion depends on timing.
 /// <reference path="../bench/autocannon.d.ts" />
 import t from 'tap';
 import { randomBytes } from 'node:crypto';

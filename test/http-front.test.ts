@@ -1,5 +1,5 @@
-// The HTTP front end (spec section 1 "Response envelope", section 7; decisions.md "Errors we add";
-// README "Limits"): envelopes, request ids, routing errors, body limits and parsing, CORS, security
+// The HTTP front end (docs/spec.md section 1 "Response envelope", section 7; docs/decisions.md "Errors we add";
+// docs/api.md "Limits"): envelopes, request ids, routing errors, body limits and parsing, CORS, security
 // headers, and the one-log-line-per-request rule.
 import t from 'tap';
 import { start_server, type ApiResponse } from './helpers/server.js';

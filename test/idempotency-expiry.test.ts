@@ -1,4 +1,4 @@
-// Idempotency records are kept 24 hours (decisions.md): after that a key is new again, and the sweep
+// Idempotency records are kept 24 hours (docs/decisions.md): after that a key is new again, and the sweep
 // frees the store of expired records. TIME_SCALE=0.0001 turns 24 hours into 8.64 s.
 import t from 'tap';
 import { open_store, start_server } from './helpers/server.js';

@@ -1,5 +1,5 @@
-// X-Idempotency-Key on POST /v1/keys, the only public POST so far (spec section 4, decisions.md
-// "Idempotency", README "Idempotency" and "Limits").
+// X-Idempotency-Key on POST /v1/keys, the only public POST so far (docs/spec.md section 4, docs/decisions.md
+// "Idempotency", docs/api.md "Idempotency" and "Limits").
 import t from 'tap';
 import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';

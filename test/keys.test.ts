@@ -1,5 +1,5 @@
-// API keys through the public API (spec section 2 "API key", section 4 "API keys", section 5;
-// decisions.md "Names" and "Scopes, allowlists, keys"; README "Limits" and "Decisions").
+// API keys through the public API (docs/spec.md section 2 "API key", section 4 "API keys", section 5;
+// docs/decisions.md "Names" and "Scopes, allowlists, keys"; docs/api.md "Limits" and "Decisions").
 import t from 'tap';
 import { start_server } from './helpers/server.js';
 

@@ -1,4 +1,4 @@
-// The live adapter's circuit breaker (src/services/circuit-breaker.ts; decisions.md "Transactions":
+// The live adapter's circuit breaker (src/services/circuit-breaker.ts; docs/decisions.md "Transactions":
 // when the provider is known to be down a purchase is refused before any debit with 503
 // transaction.provider_unavailable, Retry-After 60). Five consecutive connection failures open the
 // circuit for 60 s (scaled); then one call probes, and a success closes it. The fake upstream stops
@@ -47,7 +47,7 @@ t.test('when the upstream refuses connections the circuit opens: purchases are r
 
   await upstream.resume();
   await wait_for(() => server.logs.some((line) => line.includes('"circuit":"closed"')), 15_000, 'the circuit to close after its open period');
-  // A 503 is not remembered (decisions.md "Idempotency"): the same request with the same key now buys.
+  // A 503 is not remembered (docs/decisions.md "Idempotency"): the same request with the same key now buys.
   const after = await buy_airtime(server, account.key, '08070000210', 100, {}, sixth_key);
   t.equal(after.status, 201, `the refused purchase retried with its key after the circuit closed is taken (${after.text.slice(0, 120)})`);
   t.notOk(after.headers.get('idempotent-replayed'), 'it is processed, not a replay of the 503');

@@ -1,4 +1,4 @@
-// The live adapter when the upstream misbehaves (decisions.md "Transactions": a timeout, a 5xx or an
+// The live adapter when the upstream misbehaves (docs/decisions.md "Transactions": a timeout, a 5xx or an
 // unreadable body means processing and a re-query, never a guessed failure; only a definite failure
 // fails an order; a "no such request" is believed only after a grace period; when the upstream is
 // known to be down the circuit opens: see live-provider-circuit.test.ts).

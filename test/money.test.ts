@@ -1,4 +1,4 @@
-// Money (src/lib/money.ts; decisions.md "Money"): NGN numbers with at most 2 decimals in, integer kobo
+// Money (src/lib/money.ts; docs/decisions.md "Money"): NGN numbers with at most 2 decimals in, integer kobo
 // inside, and back out as the exact decimal.
 import t from 'tap';
 import { naira_to_kobo, kobo_to_naira } from '../src/lib/money.js';

@@ -1,4 +1,4 @@
-// The OpenAPI document (README "API reference"): generated from the route table and the TypeBox
+// The OpenAPI document (docs/api.md): generated from the route table and the TypeBox
 // schemas, served without a key at GET /v1/openapi.json.
 import t from 'tap';
 import { start_server } from './helpers/server.js';

@@ -1,5 +1,4 @@
-// The operator API and the command line (operations.md "Operator API", "Command line"; README
-// "Operator API and command line", "Decisions").
+// The operator API and the command line (docs/operations.md "Operator API", "Command line"; docs/decisions.md).
 import t from 'tap';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';

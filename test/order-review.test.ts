@@ -1,4 +1,4 @@
-// An order the upstream never settles (decisions.md "Transactions": a transaction still processing is
+// An order the upstream never settles (docs/decisions.md "Transactions": a transaction still processing is
 // re-queried on a schedule; after 24 hours without an answer it needs an operator decision;
 // src/operator/catalog-routes.ts: GET /admin/orders/review, POST /admin/orders/{reference}/resolve).
 // TIME_SCALE=0.0001: 24 hours are 8.64 s, and re-queries run every 30 ms meanwhile.

@@ -1,5 +1,5 @@
-// Airtime purchases through real sockets (spec section 2 "Purchase results", section 4 "Airtime",
-// section 8 "Airtime amount"; decisions.md "Money", "Transactions", "Idempotency").
+// Airtime purchases through real sockets (docs/spec.md section 2 "Purchase results", section 4 "Airtime",
+// section 8 "Airtime amount"; docs/decisions.md "Money", "Transactions", "Idempotency").
 import t from 'tap';
 import { start_server } from './helpers/server.js';
 import { balance_kobo, buy_airtime, check_created, check_error, entries_of, fast_reseller, idem, kobo, order } from './helpers/purchases.js';

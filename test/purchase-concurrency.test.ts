@@ -1,4 +1,4 @@
-// Purchases racing each other through real sockets (decisions.md "Idempotency": a key is never
+// Purchases racing each other through real sockets (docs/decisions.md "Idempotency": a key is never
 // processed twice, a repeat in flight waits for the first and returns its answer; src/engine/
 // account-orders.ts place_order: the limit and balance checks and the debit are one command).
 import t from 'tap';

@@ -1,5 +1,5 @@
-// Data bundle purchases through real sockets (spec section 2 "Purchase results", section 4 "Data";
-// section 7 service.plan_not_found and service.amount_mismatch; decisions.md "Services").
+// Data bundle purchases through real sockets (docs/spec.md section 2 "Purchase results", section 4 "Data";
+// section 7 service.plan_not_found and service.amount_mismatch; docs/decisions.md "Services").
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

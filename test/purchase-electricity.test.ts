@@ -1,5 +1,5 @@
-// Electricity payments through real sockets (spec section 2 "Purchase results", section 4
-// "Electricity", section 8 "Electricity amount", "Meter number length"; decisions.md "Services" and
+// Electricity payments through real sockets (docs/spec.md section 2 "Purchase results", section 4
+// "Electricity", section 8 "Electricity amount", "Meter number length"; docs/decisions.md "Services" and
 // "Sandbox": prepaid tokens are 20 digits in groups of 4, units like "45.3 kWh").
 import t from 'tap';
 import { start_server } from './helpers/server.js';

@@ -1,5 +1,5 @@
-// The transaction PIN and the daily wallet limits (spec section 5.8, section 7 pin.* and
-// wallet.limit_exceeded; decisions.md "Accounts, PIN, limits": 5 consecutive wrong PINs lock purchases
+// The transaction PIN and the daily wallet limits (docs/spec.md section 5.8, section 7 pin.* and
+// wallet.limit_exceeded; docs/decisions.md "Accounts, PIN, limits": 5 consecutive wrong PINs lock purchases
 // for 30 minutes across both environments, a correct PIN resets the count; daily limits by KYC level
 // 1: 50,000, 2: 200,000, 3: 5,000,000 NGN, level 0 cannot buy, refunds do not count, the operator's
 // daily_limit replaces the level's). TIME_SCALE=0.002 makes the 30-minute lock 3.6 s.

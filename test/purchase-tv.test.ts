@@ -1,4 +1,4 @@
-// Cable TV subscriptions through real sockets (spec section 4 "Cable TV"; decisions.md "Services":
+// Cable TV subscriptions through real sockets (docs/spec.md section 4 "Cable TV"; docs/decisions.md "Services":
 // the result fields, the package price check and service.invalid_smartcard; "Sandbox" smartcards).
 import t from 'tap';
 import { start_server } from './helpers/server.js';

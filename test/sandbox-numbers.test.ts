@@ -1,4 +1,4 @@
-// The sandbox's magic numbers (decisions.md "Sandbox", "Transactions"): one row per number, for each
+// The sandbox's magic numbers (docs/decisions.md "Sandbox", "Transactions"): one row per number, for each
 // service it applies to. TIME_SCALE=0.05 makes the 30 s sandbox delay 1.5 s and the purchase's 5 s
 // wait 250 ms: the delayed numbers answer "processing" and settle 1.5 s after they were placed.
 import t, { type Test } from 'tap';

@@ -1,5 +1,5 @@
-// Authorisation on every route (issue "Reliability and security campaign", item 4; spec section 5;
-// decisions.md "Scopes, allowlists, keys"): a key with one scope gets 403 auth.insufficient_scope on
+// Authorisation on every route (issue "Reliability and security campaign", item 4; docs/spec.md section 5;
+// docs/decisions.md "Scopes, allowlists, keys"): a key with one scope gets 403 auth.insufficient_scope on
 // exactly the routes whose x-required-scope (GET /v1/openapi.json) it lacks; an IP allowlist that
 // excludes the caller closes every key-authenticated route; a revoked key is refused from the very next
 // request on, also concurrently and after a restart; every dashboard route needs its session (and its

@@ -1,5 +1,5 @@
 // Nothing secret is logged or stored in plain text (issue "Reliability and security campaign", item 4;
-// decisions.md "PINs and passwords are never stored in plain text; API keys are stored only as a
+// docs/decisions.md "PINs and passwords are never stored in plain text; API keys are stored only as a
 // hash"; src/log.ts "nothing secret is ever passed to the logger"). A session creates API keys (by the
 // operator, through the API with an X-Idempotency-Key, in the dashboard), webhook endpoints and their
 // secrets, buys with right and wrong PINs, changes the PIN, signs in to the dashboard with right and

@@ -1,5 +1,5 @@
-// The catalog and the verification endpoints (spec section 4 "Data", "Electricity", "Cable TV";
-// decisions.md "Services"): data plans with the network filter and only enabled plans, the operator's
+// The catalog and the verification endpoints (docs/spec.md section 4 "Data", "Electricity", "Cable TV";
+// docs/decisions.md "Services"): data plans with the network filter and only enabled plans, the operator's
 // re-pricing and disabling without a restart, TV packages, discos, and meter / smartcard verification.
 import t from 'tap';
 import { readFileSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Signals (operations.md "Signals", README): SIGTERM stops accepting, finishes in-flight requests,
+// Signals (docs/operations.md "Signals"): SIGTERM stops accepting, finishes in-flight requests,
 // flushes the journal and exits 0 within 10 s.
 import t from 'tap';
 import { rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// ISO timestamps with microseconds (src/lib/time-format.ts; spec section 2): the per-second cache gives
+// ISO timestamps with microseconds (src/lib/time-format.ts; docs/spec.md section 2): the per-second cache gives
 // exactly what Date.toISOString gives, in any order of calls, across second, day and year boundaries.
 import t from 'tap';
 import { iso_ms, iso_us } from '../src/lib/time-format.js';

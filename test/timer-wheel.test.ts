@@ -1,4 +1,4 @@
-// The hierarchical timer wheel (src/lib/timer-wheel.ts; decisions.md "Time"), driven by a manual clock:
+// The hierarchical timer wheel (src/lib/timer-wheel.ts; docs/decisions.md "Time"), driven by a manual clock:
 // timers fire at their time (never before it, at most one tick after it), in order, exactly once.
 import t from 'tap';
 import { TimerWheel } from '../src/lib/timer-wheel.js';

@@ -1,5 +1,5 @@
-// Order history and the wallet history of purchases (spec section 2 "Service order", section 4
-// "Transactions" and "Wallet"; decisions.md "Transactions": "successful" in lists, the full record,
+// Order history and the wallet history of purchases (docs/spec.md section 2 "Service order", section 4
+// "Transactions" and "Wallet"; docs/decisions.md "Transactions": "successful" in lists, the full record,
 // ?idempotency_key=K, 404 for other accounts' and environments' references, wallet entries).
 // A live order held by the fake upstream shows how an order still processing is listed; at
 // TIME_SCALE=0.01 its re-queries come every 0.3 to 3 s.

@@ -1,4 +1,4 @@
-// /v1/webhooks: registering, listing and deleting endpoints (decisions.md "Webhooks"). This server runs
+// /v1/webhooks: registering, listing and deleting endpoints (docs/decisions.md "Webhooks"). This server runs
 // without WEBHOOK_ALLOW_PRIVATE_TARGETS, as in production, so endpoints here use public IP literals
 // (TEST-NET-3, 203.0.113.0/24), which need no DNS; nothing is ever delivered to them in this file.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// Webhook events end to end (spec section 6, decisions.md "Webhooks", "Sandbox"): a real server with
+// Webhook events end to end (docs/spec.md section 6, docs/decisions.md "Webhooks", "Sandbox"): a real server with
 // TIME_SCALE=0.001 (the sandbox's 30 s delay lasts 30 ms) delivers to real HTTPS receivers that trust
 // the server through a private CA and verify both signatures in constant time.
 import t, { type Test } from 'tap';
@@ -339,7 +339,7 @@ t.test('endpoints belong to one environment: a test endpoint hears nothing of li
 });
 
 t.test('every request a receiver gets is recorded as an attempt of its delivery, so no delivery is repeated unseen', async (t) => {
-  // decisions.md: "Every attempt is recorded (status code, duration, error) and visible." A receiver
+  // docs/decisions.md: "Every attempt is recorded (status code, duration, error) and visible." A receiver
   // that answers 200 at once must see each event once per recorded attempt, not more.
   const receiver = await receiver_for(t);
   const account = await reseller();

@@ -1,4 +1,4 @@
-// Webhook retries, dead deliveries, replay, 410 and timeouts (spec section 6 "Retries", decisions.md
+// Webhook retries, dead deliveries, replay, 410 and timeouts (docs/spec.md section 6 "Retries", docs/decisions.md
 // "Webhooks", "Time"). TIME_SCALE=0.0001 turns the retry schedule 30 s, 5 min, 30 min, 2 h, 8 h into
 // 3 ms, 30 ms, 180 ms, 720 ms, 2.88 s. The timeout test runs its own server with WEBHOOK_TIMEOUT_MS=1000;
 // the others keep the default 10 s, so that a TLS handshake on a busy machine is never a failure.

@@ -1,4 +1,4 @@
-// Build of the documentation site served at /docs (issue "Dashboard", point 3): a getting-started
+// Build of the documentation site served at /docs (docs/api.md "Dashboard and documentation", point 3): a getting-started
 // page and the API reference, which renders the generated /v1/openapi.json with Swagger UI from the
 // swagger-ui-dist npm package. The viewer's prebuilt bundle is copied as a fingerprinted asset (the
 // `?url` import in src/reference.ts), not rebundled: that keeps the build fast and the file as its

@@ -1,4 +1,4 @@
-// The account actor: the only code that changes an account's state (style.md "Shape of the code").
+// The account actor: the only code that changes an account's state (docs/style.md "Shape of the code").
 // It holds the account's profile, wallets, keys, PIN state and in-flight idempotency records in memory.
 // Each command runs validate → prepare → apply synchronously, stages its changes in the journal and
 // returns its outcome as data; the caller replies once the journal says the changes are durable.
@@ -62,7 +62,7 @@ export function key_is_active(record: KeyRecord, now_ms: number): boolean {
   return record.revoked_us === null && (record.expires_ms === null || now_ms < record.expires_ms);
 }
 
-/** Daily purchase limits by KYC level in kobo (decisions.md, CBN tiered KYC), live and test alike. */
+/** Daily purchase limits by KYC level in kobo (docs/decisions.md, CBN tiered KYC), live and test alike. */
 export const kyc_daily_limit_kobo: readonly number[] = [0, 50_000_00, 200_000_00, 5_000_000_00];
 
 export const active_keys_max = 5;
@@ -289,7 +289,7 @@ export class AccountActor {
     return ok(record);
   }
 
-  /** Revocation is immediate and irreversible (spec section 3): the key leaves the index at once. */
+  /** Revocation is immediate and irreversible (docs/spec.md section 3): the key leaves the index at once. */
   revoke_key(key_id: number, now_us: number): Outcome<KeyRecord> {
     const state = this.keys.get(key_id);
     if (state === undefined || state.record.revoked_us !== null) return failed(api_error('keys.not_found'));
@@ -396,7 +396,7 @@ export class AccountActor {
       return 'ok';
     }
     const failures = this.account.pin_failures + 1;
-    // 5 consecutive wrong PINs lock purchases for 30 minutes, across both environments (decisions.md).
+    // 5 consecutive wrong PINs lock purchases for 30 minutes, across both environments (docs/decisions.md).
     const locked_until = failures >= pin_failures_max ? now_ms + this.engine.wheel.scaled(pin_lock_ms) : 0;
     this.account = { ...this.account, pin_failures: locked_until > 0 ? 0 : failures, pin_locked_until_ms: locked_until };
     this.stage_account();

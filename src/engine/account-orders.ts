@@ -1,4 +1,4 @@
-// The account actor's order commands (style.md: one place mutates account state; these functions are
+// The account actor's order commands (docs/style.md: one place mutates account state; these functions are
 // that place for orders, kept in their own file). Each runs synchronously, stages its changes in the
 // journal and returns its outcome as data.
 import type { AccountActor } from './account-actor.js';

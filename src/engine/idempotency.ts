@@ -1,4 +1,4 @@
-// Idempotency (decisions.md): scope (account, environment, X-Idempotency-Key), kept 24 hours. A repeat
+// Idempotency (docs/decisions.md): scope (account, environment, X-Idempotency-Key), kept 24 hours. A repeat
 // of the same request returns the original status and body with Idempotent-Replayed: true; the same
 // key with a different request is 422 idempotency.key_reused; a repeat that arrives while the first is
 // still being processed waits for it. The record is staged in the same journal batch as the state
@@ -85,7 +85,7 @@ export function make_record(actor: AccountActor, fingerprint: string, reply: Rep
 export interface IdempotentRequest {
   actor: AccountActor;
   environment: Environment;
-  /** The X-Idempotency-Key header, or null when the client sent none ("should", spec section 4). */
+  /** The X-Idempotency-Key header, or null when the client sent none ("should", docs/spec.md section 4). */
   key: string | null;
   fingerprint: string;
   request_id: string;

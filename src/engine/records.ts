@@ -16,7 +16,7 @@ export interface AccountRecord {
   phone: string;
   tier: string;
   kyc_level: number;
-  /** Operator-set daily limit replacing the KYC level's (decisions.md), or null. */
+  /** Operator-set daily limit replacing the KYC level's (docs/decisions.md), or null. */
   daily_limit_kobo: number | null;
   created_us: number;
   password_hash: string;

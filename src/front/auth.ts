@@ -1,4 +1,4 @@
-// Authentication and authorisation of API keys (spec section 5, decisions.md "Scopes, allowlists,
+// Authentication and authorisation of API keys (docs/spec.md section 5, docs/decisions.md "Scopes, allowlists,
 // keys" and "Rate limit"): Bearer parsing, lookup by SHA-256 hash, expiry, IP allowlist, per-key rate
 // limit with X-RateLimit-* headers, and scopes. Checked in that order, so a request from a blocked
 // address does not use the key's quota.
@@ -14,7 +14,7 @@ const bearer = /^Bearer +(\S+) *$/i;
 const key_shape = /^bv_(live|test)_[0-9A-Za-z]{32,64}$/;
 export const rate_window_ms = 60_000;
 
-/** Fixed one-minute windows per key. Rate-limit windows do not scale with TIME_SCALE (decisions.md). */
+/** Fixed one-minute windows per key. Rate-limit windows do not scale with TIME_SCALE (docs/decisions.md). */
 export function take_rate_token(key: KeyState, now_ms: number, headers: [string, string][]): ApiError | null {
   if (now_ms - key.window_start_ms >= rate_window_ms) {
     key.window_start_ms = now_ms;
@@ -66,7 +66,7 @@ export function authenticate_api_key(engine: Engine, clock: Clock, ctx: RequestC
 
 /**
  * The client's address: the socket peer, or the right-most X-Forwarded-For address that is not a
- * trusted proxy, when the peer itself is one (operations.md TRUSTED_PROXIES).
+ * trusted proxy, when the peer itself is one (docs/operations.md TRUSTED_PROXIES).
  */
 export function client_ip(trusted: readonly CidrBlock[], peer: string, forwarded_for: string): string {
   if (trusted.length === 0 || forwarded_for === '' || !any_contains(trusted, parse_ip(peer))) return peer;
@@ -81,7 +81,7 @@ export function client_ip(trusted: readonly CidrBlock[], peer: string, forwarded
 
 /**
  * Whether a request arrived over HTTPS at the proxy in front: only a trusted proxy's
- * X-Forwarded-Proto is believed (operations.md TRUSTED_PROXIES), and only its last entry, the one
+ * X-Forwarded-Proto is believed (docs/operations.md TRUSTED_PROXIES), and only its last entry, the one
  * that proxy wrote itself. The peer is asked for only when the header says https.
  */
 export function forwarded_https(trusted: readonly CidrBlock[], forwarded_proto: string, peer: () => string): boolean {

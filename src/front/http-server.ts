@@ -17,7 +17,7 @@ import { free_port, free_port_attempts_max } from '../lib/free-port.js';
 /** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT; its typings declare the enum, but the module does not export it. */
 const listen_exclusive_port = 1;
 
-/** Request bodies over 16 KiB are refused with 413 (decisions.md). */
+/** Request bodies over 16 KiB are refused with 413 (docs/decisions.md). */
 export const body_bytes_max = 16 * 1024;
 
 const status_lines: Record<number, string> = {
@@ -184,8 +184,8 @@ function header_needs(route: RouteDef): HeaderNeeds {
 const no_needs: HeaderNeeds = { session: false, signature: false, conditional: false };
 
 /**
- * Refuses a request when a header billvend acts on holds bytes other than printable ASCII (README
- * "Limits"), before it is authenticated or its body read, so nothing is debited under a key the
+ * Refuses a request when a header billvend acts on holds bytes other than printable ASCII (docs/api.md
+ * "Request headers"), before it is authenticated or its body read, so nothing is debited under a key the
  * client did not send. uWS v20 hands header values over as Latin-1 but trims them as signed chars:
  * a byte 0x80-0xFF at either end of a value is dropped like a space ("é-order-42" arrives as
  * "-order-42", a lone "é" as nothing), while one inside the value arrives intact. So the check is
@@ -193,7 +193,7 @@ const no_needs: HeaderNeeds = { session: false, signature: false, conditional: f
  * byte), and a header that matters when present, X-Idempotency-Key on an idempotent POST and Origin
  * on a dashboard change, is refused when it is present but arrived empty (one pass over the header
  * names, only when that header read as empty). What uWS trimmed off the ends of a value that kept
- * some ASCII cannot be seen through its API (README "Known limitations").
+ * some ASCII cannot be seen through its API (docs/design.md "Known limitations").
  */
 function header_refusal(req: uWS.HttpRequest, headers: RequestContext['headers'], route: FrontRoute): ApiError | null {
   if (has_bad_header_byte(headers.idempotency_key)) return invalid_header_bytes('X-Idempotency-Key');
@@ -589,7 +589,7 @@ export class HttpFront {
     this.send(ctx, error_reply(ctx.request_id, api_error('internal.error')));
     if (error instanceof Error && error.message.startsWith('assertion failed')) {
       // An invariant broke: the in-memory state cannot be trusted. Crash loudly; recovery from the
-      // journal restores what was durable (style.md).
+      // journal restores what was durable (docs/style.md).
       this.options.log.fatal({ err: error }, 'assertion failed; exiting');
       this.options.log.flush?.();
       setImmediate(() => process.exit(70));

@@ -1,4 +1,4 @@
-// Error answers to POSTs are remembered for idempotency like any other answer (decisions.md), even
+// Error answers to POSTs are remembered for idempotency like any other answer (docs/decisions.md), even
 // when the request is refused before its command runs (schema validation, amounts, grants): a retry
 // with the same key and body gets the same error, and the key cannot be reused for another body.
 import type { Deps } from './deps.js';

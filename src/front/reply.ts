@@ -31,7 +31,7 @@ export function error_reply(request_id: string, error: ApiError): Reply {
   return { status: entry.status, body, headers };
 }
 
-/** Error responses to POSTs are remembered for idempotency, except 5xx, 429 and 401 (decisions.md). */
+/** Error responses to POSTs are remembered for idempotency, except 5xx, 429 and 401 (docs/decisions.md). */
 export function is_rememberable(status: number): boolean {
   return status < 500 && status !== 429 && status !== 401;
 }

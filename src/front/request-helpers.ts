@@ -16,7 +16,7 @@ export function query_params(ctx: RequestContext): URLSearchParams {
   return new URLSearchParams(ctx.query);
 }
 
-/** per_page: integer 1..100, default 20; page: integer ≥ 1, default 1 (spec section 8). */
+/** per_page: integer 1..100, default 20; page: integer ≥ 1, default 1 (docs/spec.md section 8). */
 export function parse_pagination(params: URLSearchParams): { per_page: number; page: number } | ApiError {
   const per_page_text = params.get('per_page');
   const page_text = params.get('page');
@@ -43,7 +43,7 @@ export function parse_id(text: string): number | null {
   return Number(text);
 }
 
-/** The refusal of an X-Idempotency-Key that breaks its rule (README "Limits"). */
+/** The refusal of an X-Idempotency-Key that breaks its rule (docs/api.md "Limits"). */
 export function invalid_idempotency_key(): ApiError {
   return invalid('X-Idempotency-Key', `must be 1 to ${idempotency_key_length_max} printable ASCII characters without spaces`);
 }

@@ -9,7 +9,7 @@ import type { HttpResponse } from 'uWebSockets.js';
 
 export type Method = 'get' | 'post' | 'delete' | 'patch' | 'put';
 
-/** api_key: Bearer API key (spec section 5); operator: ADMIN_TOKEN; session: dashboard cookie; none. */
+/** api_key: Bearer API key (docs/spec.md section 5); operator: ADMIN_TOKEN; session: dashboard cookie; none. */
 export type AuthMode = 'api_key' | 'operator' | 'session' | 'none';
 
 export interface RouteDoc {
@@ -40,7 +40,7 @@ export interface RouteDef {
   method: Method;
   path: string;
   auth: AuthMode;
-  /** Scope an API key needs (spec section 5.6); null: any valid key. */
+  /** Scope an API key needs (docs/spec.md section 5.6); null: any valid key. */
   scope?: Scope | null;
   body?: TSchema;
   /** POSTs honour X-Idempotency-Key unless this is false. */

@@ -1,5 +1,5 @@
-// Request validation with TypeBox validators compiled once at start-up (style.md "Request path").
-// Errors become the spec's 400 validation.failed with error.details = [{field, message}] (decisions.md).
+// Request validation with TypeBox validators compiled once at start-up (docs/style.md "Request path").
+// Errors become the spec's 400 validation.failed with error.details = [{field, message}] (docs/decisions.md).
 import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
 import type { ErrorDetail } from '../errors.js';

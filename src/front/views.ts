@@ -1,4 +1,4 @@
-// How records look in the API (spec section 2, decisions.md): NGN numbers, ISO timestamps, no secrets.
+// How records look in the API (docs/spec.md section 2, docs/decisions.md): NGN numbers, ISO timestamps, no secrets.
 import type { AccountRecord, KeyRecord, WalletEntry, WalletRecord } from '../engine/records.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_ms, iso_us } from '../lib/time-format.js';
@@ -36,7 +36,7 @@ export function wallet_entry_view(entry: WalletEntry) {
   };
 }
 
-/** A key in lists: never the secret (spec section 2). */
+/** A key in lists: never the secret (docs/spec.md section 2). */
 export function key_view(key: KeyRecord) {
   return {
     id: key.id,
@@ -52,7 +52,7 @@ export function key_view(key: KeyRecord) {
   };
 }
 
-/** The creation response: the only place the full key ever appears (spec section 5.4). */
+/** The creation response: the only place the full key ever appears (docs/spec.md section 5.4). */
 export function created_key_view(key: KeyRecord, api_key: string) {
   return {
     id: key.id,

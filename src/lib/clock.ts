@@ -1,10 +1,10 @@
-// Time is passed in (style.md): the timer wheel, the engine and the tests read a Clock, so that
+// Time is passed in (docs/style.md): the timer wheel, the engine and the tests read a Clock, so that
 // schedules can be driven by a manual clock in unit tests.
 
 export interface Clock {
   /** Wall-clock milliseconds since the Unix epoch. */
   now_ms(): number;
-  /** Wall-clock microseconds since the Unix epoch (for ISO timestamps with microseconds, spec section 2). */
+  /** Wall-clock microseconds since the Unix epoch (for ISO timestamps with microseconds, docs/spec.md section 2). */
   now_us(): number;
 }
 

@@ -1,4 +1,4 @@
-// Identifiers (decisions.md "Names"). Randomness comes from the OS CSPRNG, drawn from a pooled buffer
+// Identifiers (docs/decisions.md "Names"). Randomness comes from the OS CSPRNG, drawn from a pooled buffer
 // so that the request path does not make one syscall per id.
 import { randomFillSync } from 'node:crypto';
 

@@ -1,4 +1,4 @@
-// IPv4/IPv6 addresses and CIDR blocks for key allowlists (spec section 5.7) and trusted proxies.
+// IPv4/IPv6 addresses and CIDR blocks for key allowlists (docs/spec.md section 5.7) and trusted proxies.
 // Addresses are normalised to 16-byte IPv6 form (IPv4 as ::ffff:a.b.c.d) so one matcher serves both.
 import { isIP } from 'node:net';
 

@@ -1,9 +1,9 @@
-// Money is integer kobo inside (decisions.md "Money"): 1 NGN = 100 kobo. The API shows and accepts NGN
+// Money is integer kobo inside (docs/decisions.md "Money"): 1 NGN = 100 kobo. The API shows and accepts NGN
 // numbers with at most 2 decimals. Input numbers are converted through their shortest decimal text,
 // so no floating-point arithmetic ever touches an amount.
 
 export const kobo_per_naira = 100;
-/** Above this, an input amount is a validation error (decisions.md). */
+/** Above this, an input amount is a validation error (docs/decisions.md). */
 export const amount_naira_max = 100_000_000;
 export const amount_kobo_max = amount_naira_max * kobo_per_naira;
 
@@ -11,7 +11,7 @@ export type KoboResult = { ok: true; kobo: number } | { ok: false; reason: strin
 
 const decimal_text = /^(\d+)(?:\.(\d{1,2}))?$/;
 
-/** Parses an NGN amount from JSON into integer kobo, refusing what decisions.md refuses. */
+/** Parses an NGN amount from JSON into integer kobo, refusing what docs/decisions.md refuses. */
 export function naira_to_kobo(value: unknown): KoboResult {
   if (typeof value !== 'number') return { ok: false, reason: 'must be a number' };
   if (!Number.isFinite(value)) return { ok: false, reason: 'must be a finite number' };

@@ -1,4 +1,4 @@
-// Secrets are never stored or logged in plain text (README "Security"):
+// Secrets are never stored or logged in plain text (docs/design.md "Design"):
 // - API keys are high-entropy random strings; the store keeps their SHA-256 and looks keys up by it.
 // - Passwords and transaction PINs are hashed with scrypt and a per-secret salt. A PIN has only
 //   100,000 values, so what protects it is the lock after 5 wrong tries, not the hash alone.

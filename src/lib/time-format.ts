@@ -1,5 +1,5 @@
-// Timestamps in the API are ISO 8601 UTC with microseconds (spec section 2), e.g.
-// 2026-11-21T10:15:30.123456Z. The KYC daily limit uses the Africa/Lagos calendar day (decisions.md);
+// Timestamps in the API are ISO 8601 UTC with microseconds (docs/spec.md section 2), e.g.
+// 2026-11-21T10:15:30.123456Z. The KYC daily limit uses the Africa/Lagos calendar day (docs/decisions.md);
 // Lagos is UTC+1 all year with no daylight saving, so the day is computed with integer arithmetic.
 
 let cached_second = Number.NaN;
@@ -39,7 +39,7 @@ export function lagos_day_end_ms(day: number): number {
 let cached_day = -1;
 let cached_yyyymmdd = '';
 
-/** UTC calendar date as YYYYMMDD, for transaction references (decisions.md "Names"); cached per day. */
+/** UTC calendar date as YYYYMMDD, for transaction references (docs/decisions.md "Names"); cached per day. */
 export function utc_yyyymmdd(epoch_ms: number): string {
   const day = Math.floor(epoch_ms / day_ms);
   if (day !== cached_day) {

@@ -1,6 +1,6 @@
 // One hierarchical timer wheel drives every delay in the process (refunds, provider re-queries,
 // webhook retries, expiries, sandbox delays). Delays are multiplied by TIME_SCALE when scheduled
-// (decisions.md "Time") so the whole schedule can run in seconds under test.
+// (docs/decisions.md "Time") so the whole schedule can run in seconds under test.
 //
 // Four levels of 64 slots: level 0 holds timers due within 64 ticks, level 1 within 64^2 ticks, and
 // so on; a timer moves down a level each time its slot comes round, so each timer is touched at most
@@ -28,7 +28,7 @@ export interface TimerWheelOptions {
   clock: Clock;
   tick_ms?: number;
   time_scale?: number;
-  /** Bound on live timers; scheduling past it is a bug (style.md: every queue has a stated bound). */
+  /** Bound on live timers; scheduling past it is a bug (docs/style.md: every queue has a stated bound). */
   timers_max?: number;
   /** Called when a callback throws: it is a bug, and the process should crash loudly. */
   on_error?: (error: unknown) => void;

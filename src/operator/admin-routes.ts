@@ -1,4 +1,4 @@
-// The operator API (operations.md "Operator API"), on ADMIN_HOST:ADMIN_PORT behind ADMIN_TOKEN.
+// The operator API (docs/operations.md "Operator API"), on ADMIN_HOST:ADMIN_PORT behind ADMIN_TOKEN.
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
@@ -20,7 +20,7 @@ import { replayed } from '../engine/idempotency.js';
 import type { ClusterStatus } from '../cluster/cluster-node.js';
 import type { Metrics } from './metrics.js';
 
-/** International format for phone numbers (spec section 2): local 0XXXXXXXXXX becomes +234XXXXXXXXXX. */
+/** International format for phone numbers (docs/spec.md section 2): local 0XXXXXXXXXX becomes +234XXXXXXXXXX. */
 export function international_phone(phone: string): string {
   if (phone.startsWith('+')) return phone;
   if (phone.startsWith('234')) return '+' + phone;

@@ -1,5 +1,5 @@
 // Operator routes of the purchases: re-price or disable a data plan without a restart, and decide
-// orders that had no answer from the provider for 24 hours (decisions.md "Transactions").
+// orders that had no answer from the provider for 24 hours (docs/decisions.md "Transactions").
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../front/deps.js';

@@ -2,7 +2,7 @@
 // Every command accepts --help/-h; anything it does not declare is refused with exit status 2.
 import { parseArgs } from 'node:util';
 
-/** A mistake in the command line itself: stderr, then exit status 2 (operations.md "Command line"). */
+/** A mistake in the command line itself: stderr, then exit status 2 (docs/operations.md "Command line"). */
 export class UsageError extends Error {
   constructor(message: string, readonly usage: string) {
     super(message);

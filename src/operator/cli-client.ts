@@ -1,4 +1,4 @@
-// The operator commands are thin clients of the operator API (operations.md "Command line"): they
+// The operator commands are thin clients of the operator API (docs/operations.md "Command line"): they
 // send one request with ADMIN_TOKEN and print the answer's data as JSON, or the error on stderr.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The command line (operations.md "Command line"): `serve`, and one thin client command per operator
+// The command line (docs/operations.md "Command line"): `serve`, and one thin client command per operator
 // route. Arguments are parsed with node:util parseArgs in strict mode; every command and group answers
 // --help/-h on stdout with exit status 0; a mistake in the command line is exit status 2, a failed
 // request exit status 1.

@@ -1,4 +1,4 @@
-// The demo (operations.md DEMO): on an empty store, `npm start` seeds a demo account with a funded test
+// The demo (docs/operations.md DEMO): on an empty store, `npm start` seeds a demo account with a funded test
 // wallet and prints its test key, PIN and dashboard login once, on stderr (never into the JSON log).
 import type { Deps } from '../front/deps.js';
 import { hash_secret } from '../lib/secrets.js';

@@ -1,4 +1,4 @@
-// Schemas of accounts, wallets, wallet entries and API keys (spec section 2, decisions.md).
+// Schemas of accounts, wallets, wallet entries and API keys (docs/spec.md section 2, docs/decisions.md).
 import Type from 'typebox';
 import { EnvironmentName, FreeText, Naira, Pagination, Timestamp } from './common.js';
 import { scopes } from '../engine/records.js';

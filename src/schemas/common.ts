@@ -36,7 +36,7 @@ export const Pagination = Type.Object({
 export const ErrorBody = Type.Object({
   success: Type.Literal(false),
   error: Type.Object({
-    code: Type.String({ description: 'stable, permanent code (README error table)' }),
+    code: Type.String({ description: 'stable, permanent code (docs/api.md "Errors")' }),
     message: Type.String({ description: 'human text; may change' }),
     details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
     reference: Type.Optional(Type.String({ description: 'transaction.failed: the refunded order' })),
@@ -53,7 +53,7 @@ export function success_envelope(data: TSchema, with_message = false): TSchema {
   });
 }
 
-/** Query parameters of list endpoints: per_page default 20, max 100; page default 1 (spec section 8). */
+/** Query parameters of list endpoints: per_page default 20, max 100; page default 1 (docs/spec.md section 8). */
 export const page_query = {
   per_page: { schema: Type.Integer({ minimum: 1, maximum: 100, default: 20 }), description: 'items per page (default 20, max 100)' },
   page: { schema: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }), description: 'page number (default 1, max 1,000,000; past the last page the list is empty)' },

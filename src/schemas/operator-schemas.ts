@@ -1,4 +1,4 @@
-// Request bodies of the operator API (operations.md).
+// Request bodies of the operator API (docs/operations.md).
 import Type from 'typebox';
 import { EnvironmentName, FreeText, free_text_forbidden } from './common.js';
 import { Scope, key_name_length_max, ip_allowlist_entries_max } from './account-schemas.js';

@@ -1,5 +1,5 @@
-// Schemas of the four services, the catalog and the transaction history (spec sections 2 and 4,
-// decisions.md "Services" and "Transactions").
+// Schemas of the four services, the catalog and the transaction history (docs/spec.md sections 2 and 4,
+// docs/decisions.md "Services" and "Transactions").
 import Type from 'typebox';
 import { FreeText, Naira, Network, Pagination, Timestamp } from './common.js';
 

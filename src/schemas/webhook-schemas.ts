@@ -1,4 +1,4 @@
-// Schemas of webhook endpoints, deliveries and funding (spec section 6, decisions.md "Webhooks").
+// Schemas of webhook endpoints, deliveries and funding (docs/spec.md section 6, docs/decisions.md "Webhooks").
 import Type from 'typebox';
 import { EnvironmentName, FreeText, Naira, Pagination, Timestamp } from './common.js';
 

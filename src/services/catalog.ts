@@ -1,6 +1,6 @@
 // The catalog: data plans, TV packages and distribution companies. It ships in data/catalog/ and is
 // loaded into the store at start; plans already in the store keep their operator changes (price,
-// enabled), so re-pricing or disabling a plan survives restarts and needs none (decisions.md).
+// enabled), so re-pricing or disabling a plan survives restarts and needs none (docs/decisions.md).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, dirname } from 'node:path';
@@ -123,7 +123,7 @@ export class Catalog {
     return this.packages.get(code);
   }
 
-  /** The `disco` field takes the service ID; the code, in any case, is accepted too (decisions.md). */
+  /** The `disco` field takes the service ID; the code, in any case, is accepted too (docs/decisions.md). */
   disco(text: string): Disco | undefined {
     return this.discos_by_key.get(text) ?? this.discos_by_key.get(text.toLowerCase());
   }

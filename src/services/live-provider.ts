@@ -4,7 +4,7 @@
 //   POST {base}/api/merchant-verify {billersCode, serviceID, type}
 // with headers api-key and secret-key. Answers carry `code` ("000" processed, "099" processing,
 // "016" failed, "040" reversed, "015" unknown request id, ...) and content.transactions.status.
-// Rule (decisions.md): an unclear answer (timeout, 5xx, unreadable body, unknown code) means
+// Rule (docs/decisions.md): an unclear answer (timeout, 5xx, unreadable body, unknown code) means
 // processing and a re-query, never a guessed failure; only a definite failure fails an order.
 import type { Logger } from 'pino';
 import type { Clock } from '../lib/clock.js';
@@ -210,7 +210,7 @@ export class LiveProvider implements Provider {
   }
 }
 
-/** Live purchases without provider settings answer 503 (operations.md "provider settings"). */
+/** Live purchases without provider settings answer 503 (docs/operations.md "provider settings"). */
 export class UnconfiguredProvider implements Provider {
   readonly name = 'unconfigured';
   readonly instant = false;

@@ -1,4 +1,4 @@
-// The order desk runs each purchase's life cycle around the account actor (decisions.md
+// The order desk runs each purchase's life cycle around the account actor (docs/decisions.md
 // "Transactions"): the debit and the pending order are one command; the provider is called only once
 // that command is durable (or in the same turn for the sandbox, which touches nothing outside);
 // the request waits up to 5 s for an answer; open orders are re-queried on a schedule from the timer
@@ -252,7 +252,7 @@ export class OrderDesk implements EngineExtension {
       }));
     }
     const [done, processing] = messages[order.service_type];
-    // A purchase answers delivered or processing (decisions.md); an order not yet handed over counts as
+    // A purchase answers delivered or processing (docs/decisions.md); an order not yet handed over counts as
     // processing for the client, since its outcome will come the same way.
     const shown = order.status === 'pending' ? { ...order, status: 'processing' as const } : order;
     return success_reply(request_id, 201, purchase_result_view(shown), order.status === 'delivered' ? done : processing);

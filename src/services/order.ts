@@ -1,4 +1,4 @@
-// A service order (decisions.md "Transactions"): its record, its life cycle and how it is shown.
+// A service order (docs/decisions.md "Transactions"): its record, its life cycle and how it is shown.
 // Life cycle: pending (debited, not yet sent) → processing (sent to the provider) → delivered | failed.
 // A failed order is refunded once (reversed = true) with a reversal wallet entry.
 import type { Environment } from '../engine/records.js';
@@ -68,12 +68,12 @@ export function assert_order(order: OrderRecord): void {
   if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - order.amount_kobo) fail('balances do not add up');
 }
 
-/** The status shown in lists: a delivered order is "successful" there (spec section 3). */
+/** The status shown in lists: a delivered order is "successful" there (docs/spec.md section 3). */
 export function list_status(status: OrderStatus): string {
   return status === 'delivered' ? 'successful' : status;
 }
 
-/** Items of data.transactions in GET /v1/transactions (spec section 2 "Service order"). */
+/** Items of data.transactions in GET /v1/transactions (docs/spec.md section 2 "Service order"). */
 export function order_list_view(order: OrderRecord) {
   return {
     reference: order.reference,
@@ -87,7 +87,7 @@ export function order_list_view(order: OrderRecord) {
 
 const iso_or_null = (us: number | null) => (us === null ? null : iso_us(us));
 
-/** GET /v1/transactions/{reference}: the full record of decisions.md. */
+/** GET /v1/transactions/{reference}: the full record of docs/decisions.md. */
 export function order_full_view(order: OrderRecord) {
   return {
     reference: order.reference,
@@ -120,7 +120,7 @@ export function order_full_view(order: OrderRecord) {
   };
 }
 
-/** The purchase response of each service (spec section 2 "Purchase results", decisions.md for TV). */
+/** The purchase response of each service (docs/spec.md section 2 "Purchase results", docs/decisions.md for TV). */
 export function purchase_result_view(order: OrderRecord) {
   // Written out field by field rather than spread from a common base: this runs on every purchase
   // and object spreads showed in the purchase-one-account profile.

@@ -1,5 +1,5 @@
 // What the order desk needs from an upstream: pay, re-query and verify. The sandbox serves test keys,
-// the live adapter serves live keys (decisions.md "Sandbox", "Transactions").
+// the live adapter serves live keys (docs/decisions.md "Sandbox", "Transactions").
 import type { OrderRecord } from './order.js';
 
 export type ProviderResult =
@@ -8,7 +8,7 @@ export type ProviderResult =
   | { outcome: 'failed'; reason: string; provider_reference?: string | null }
   /** Accepted, not finished: re-query later. */
   | { outcome: 'processing'; provider_reference?: string | null }
-  /** Timeout, 5xx, unreadable body: never a guessed failure; re-query (decisions.md). */
+  /** Timeout, 5xx, unreadable body: never a guessed failure; re-query (docs/decisions.md). */
   | { outcome: 'unknown'; reason: string }
   /** The provider has no such request (re-query only): it was never received. */
   | { outcome: 'not_found' };

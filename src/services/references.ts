@@ -1,4 +1,4 @@
-// Transaction references that are unique by construction (decisions.md "Names": BV- + UTC date + 12
+// Transaction references that are unique by construction (docs/decisions.md "Names": BV- + UTC date + 12
 // Crockford characters, unique forever). The 12 characters carry 60 bits: the top bit 0, then the
 // order's place in the store (environment, account id, the order's sequence number in that wallet)
 // passed through a keyed permutation, so that a reference names exactly one order, can be looked up

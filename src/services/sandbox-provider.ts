@@ -1,4 +1,4 @@
-// The sandbox provider for test keys (decisions.md "Sandbox"): answers instantly and by the numbers
+// The sandbox provider for test keys (docs/decisions.md "Sandbox"): answers instantly and by the numbers
 // below, so integrators can produce every outcome on purpose. It is stateless: a re-query derives the
 // answer from the order itself, so a restart in the middle changes nothing.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Electricity units as the API shows them ("45.3 kWh", spec section 2). The sandbox prices energy at a
+// Electricity units as the API shows them ("45.3 kWh", docs/spec.md section 2). The sandbox prices energy at a
 // flat tariff; live units come from the upstream as text.
 
 /** NGN 68.00 per kWh, in kobo: roughly the Band C tariff. */

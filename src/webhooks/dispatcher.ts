@@ -1,4 +1,4 @@
-// Webhook delivery (spec section 6, decisions.md "Webhooks"): never on the request path. Each pending
+// Webhook delivery (docs/spec.md section 6, docs/decisions.md "Webhooks"): never on the request path. Each pending
 // delivery is an entry of the delivery queue in the store and a timer on the wheel. An attempt signs
 // the stored body in the worker pool, POSTs it over keep-alive HTTPS (undici: half the CPU of
 // node:https per request) with a 10 s timeout, and records the attempt. 2xx: delivered. 410: the
@@ -25,7 +25,7 @@ export const endpoint_concurrency_max = 8;
 export const attempts_in_flight_max = 256;
 /** Deliveries waiting for a free slot of their endpoint; beyond it they wait in the store for the sweep. */
 export const endpoint_waiting_max = 10_000;
-/** Response bodies are discarded; receivers should answer quickly (spec section 6). */
+/** Response bodies are discarded; receivers should answer quickly (docs/spec.md section 6). */
 export const attempt_error_length_max = 200;
 /** Deliveries a refill brings back from the store at a time (half a waiting list). */
 export const refill_batch_max = endpoint_waiting_max / 2;
@@ -335,7 +335,7 @@ export class Dispatcher implements EngineExtension {
         resolve({ status_code: code, error: error?.slice(0, attempt_error_length_max) ?? null, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
       };
       // One deadline for the whole attempt (waiting for a connection, connect, send, answer), 10 s by
-      // default (decisions.md). A request still waiting for its connection is aborted when it starts.
+      // default (docs/decisions.md). A request still waiting for its connection is aborted when it starts.
       const deadline = setTimeout(() => {
         timed_out = new Error(`timed out after ${this.options.timeout_ms} ms`);
         controller?.abort(timed_out);

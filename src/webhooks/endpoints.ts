@@ -1,4 +1,4 @@
-// Webhook endpoints of an account (decisions.md "Webhooks"): registered per environment with the
+// Webhook endpoints of an account (docs/decisions.md "Webhooks"): registered per environment with the
 // event kinds they want, each with its own secret shown once. These commands run in the account
 // actor like its other commands: synchronous, staged in the journal.
 import type { AccountActor, Outcome } from '../engine/account-actor.js';
@@ -85,7 +85,7 @@ export function delete_endpoint(actor: AccountActor, environment: Environment, i
   return ok(record);
 }
 
-/** A receiver answered 410 Gone: the endpoint stops receiving (decisions.md). */
+/** A receiver answered 410 Gone: the endpoint stops receiving (docs/decisions.md). */
 export function disable_endpoint(actor: AccountActor, id: number, reason: string, now_us: number): void {
   const endpoint = actor.webhooks.get(id);
   if (endpoint === undefined || !endpoint.record.enabled) return;

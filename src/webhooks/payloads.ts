@@ -1,4 +1,4 @@
-// Event payloads (spec section 6, decisions.md "Webhooks"): transaction.completed as the spec;
+// Event payloads (docs/spec.md section 6, docs/decisions.md "Webhooks"): transaction.completed as the spec;
 // transaction.processing and transaction.failed with failure_reason and `at`; wallet events with the
 // wallet transaction. Built once, when the event happens, and stored as the exact body sent.
 import type { EventKind } from '../engine/engine.js';

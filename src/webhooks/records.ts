@@ -1,4 +1,4 @@
-// What the store holds for webhooks (spec section 6, decisions.md "Webhooks").
+// What the store holds for webhooks (docs/spec.md section 6, docs/decisions.md "Webhooks").
 import type { Environment } from '../engine/records.js';
 import type { EventKind } from '../engine/engine.js';
 

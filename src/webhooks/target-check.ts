@@ -1,6 +1,6 @@
 // Webhook URLs must be HTTPS and must not point into the operator's network: a host that resolves to
 // a loopback, private, link-local or otherwise internal address is refused, at registration and again
-// at each delivery (DNS may change), unless WEBHOOK_ALLOW_PRIVATE_TARGETS=1 (decisions.md).
+// at each delivery (DNS may change), unless WEBHOOK_ALLOW_PRIVATE_TARGETS=1 (docs/decisions.md).
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { parse_cidr, any_contains, embedded_ipv4, parse_ip } from '../lib/ip-address.js';

@@ -12,7 +12,7 @@ export interface SignJob {
 }
 
 export interface Signatures {
-  /** X-Service-Signature (spec section 6): sha256= + hex HMAC-SHA256 of the raw body, keyed with the secret. */
+  /** X-Service-Signature (docs/spec.md section 6): sha256= + hex HMAC-SHA256 of the raw body, keyed with the secret. */
   service: string;
   /** webhook-signature (Standard Webhooks): v1, + base64 HMAC-SHA256 of "id.timestamp.body" with the secret's key bytes. */
   standard: string;

@@ -1,5 +1,5 @@
 // A fake upstream aggregator in the VTpass shape that src/services/live-provider.ts speaks, over real
-// HTTP on 127.0.0.1 (style.md "Tests": a fake stands only for what lives outside, and speaks HTTP).
+// HTTP on 127.0.0.1 (docs/style.md "Tests": a fake stands only for what lives outside, and speaks HTTP).
 //   POST /api/pay             {request_id, serviceID, billersCode, variation_code, amount, phone}
 //   POST /api/requery         {request_id}
 //   POST /api/merchant-verify {billersCode, serviceID, type}

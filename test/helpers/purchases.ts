@@ -5,7 +5,7 @@ import type { Test } from 'tap';
 import type { ApiResponse, TestServer } from './server.js';
 import { sleep } from './fixtures-http.js';
 
-/** BV- + UTC date + - + 12 Crockford base32 characters (decisions.md "Names"). */
+/** BV- + UTC date + - + 12 Crockford base32 characters (docs/decisions.md "Names"). */
 export const reference_pattern = /^BV-\d{8}-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{12}$/;
 export const iso_us_pattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 /** A sandbox prepaid token: 20 digits in groups of 4. */

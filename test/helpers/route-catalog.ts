@@ -662,7 +662,7 @@ export async function make_world(server: TestServer, options: WorldOptions): Pro
   const account = await server.create_account({ pin, password, kyc_level: 3 });
   const key = await server.create_key(account.id, { name: 'world test key', environment: 'test', rate_limit_per_minute: 1_000_000 });
   const live = await server.create_key(account.id, { name: 'world live key', environment: 'live', rate_limit_per_minute: 1_000_000 });
-  // Only keys:manage, so that every key allowed to revoke keys holds its scopes (README "API keys").
+  // Only keys:manage, so that every key allowed to revoke keys holds its scopes (docs/api.md "Key inheritance").
   const victim = await server.create_key(account.id, { name: 'world victim key', environment: 'test', scopes: ['keys:manage'] });
   const endpoint = await ok<{ id: number; secret: string }>('webhook', server.api('POST', '/v1/webhooks', { key: key.api_key, body: { url: options.receiver.url, description: 'world endpoint' } }));
   options.receiver.secret = endpoint.secret;

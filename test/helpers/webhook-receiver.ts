@@ -86,7 +86,7 @@ export class WebhookReceiver {
           return;
         }
         const answer = () => {
-          // The sample receivers answer 400 on a bad signature (spec section 6).
+          // The sample receivers answer 400 on a bad signature (docs/spec.md section 6).
           if (!service_signature_ok) res.writeHead(400).end('bad signature');
           else res.writeHead(behaviour, { 'content-type': 'text/plain' }).end('ok');
         };

@@ -1,4 +1,4 @@
-// GET /v1/account, GET /v1/wallet, GET /v1/wallet/transactions (spec section 4, "Account", "Wallet").
+// GET /v1/account, GET /v1/wallet, GET /v1/wallet/transactions (docs/spec.md section 4, "Account", "Wallet").
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
 import { error_reply, success_reply } from '../reply.js';

@@ -1,4 +1,4 @@
-// Wallet funding (decisions.md, issue "Webhooks and funding"):
+// Wallet funding (docs/decisions.md, docs/api.md "Webhooks"):
 // - the bank partner's transfer notifications, authenticated with an HMAC of the raw body under
 //   FUNDING_WEBHOOK_SECRET, idempotent by the bank's reference, crediting the live wallet;
 // - in the test environment, a self-service top-up of sandbox money.

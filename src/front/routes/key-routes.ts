@@ -1,4 +1,4 @@
-// GET/POST/DELETE /v1/keys (spec section 4 "API keys", section 5; decisions.md "Scopes, allowlists, keys").
+// GET/POST/DELETE /v1/keys (docs/spec.md section 4 "API keys", section 5; docs/decisions.md "Scopes, allowlists, keys").
 import { parse_timestamp_us, timestamp_year_max } from '../../lib/time-format.js';
 import type { Static } from 'typebox';
 import Type from 'typebox';
@@ -83,7 +83,7 @@ function block_within(inner: CidrBlock, outer: CidrBlock): boolean {
 }
 
 /**
- * A key creates only keys that can do no more than itself (README "API keys"): no later expiry, no
+ * A key creates only keys that can do no more than itself (docs/api.md "Key inheritance"): no later expiry, no
  * address its own allowlist refuses (an empty list allows any), and, in check_grant, no scope it lacks.
  * A child asking for no expiry, or for any address, under a parent that has a limit is refused rather
  * than silently narrowed, so that the answer shows exactly what the new key may do.

@@ -1,4 +1,4 @@
-// The four services, their verification endpoints and the catalog (spec section 4, decisions.md
+// The four services, their verification endpoints and the catalog (docs/spec.md section 4, docs/decisions.md
 // "Services"). A purchase runs: validation → idempotency → PIN → catalog → recipient verification →
 // provider availability → daily limit → balance → debit, and the order desk takes it from there.
 import type { Static } from 'typebox';
@@ -31,7 +31,7 @@ function invalid(field: string, message: string): ApiError {
   return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
 }
 
-/** Amount in kobo within [min, max], or the validation error (limits of spec section 8). */
+/** Amount in kobo within [min, max], or the validation error (limits of docs/spec.md section 8). */
 function amount_in(value: number, min_kobo: number, max_kobo: number | null, hint: string): number | ApiError {
   const parsed = naira_to_kobo(value);
   if (!parsed.ok) return invalid('amount', parsed.reason);

@@ -1,5 +1,5 @@
-// GET /v1/transactions and GET /v1/transactions/{reference} (spec section 4 "Transactions",
-// decisions.md for the full record and the idempotency_key lookup).
+// GET /v1/transactions and GET /v1/transactions/{reference} (docs/spec.md section 4 "Transactions",
+// docs/decisions.md for the full record and the idempotency_key lookup).
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';

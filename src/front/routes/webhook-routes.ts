@@ -1,5 +1,5 @@
-// /v1/webhooks: endpoints per account and environment, their deliveries and replays (spec section 6,
-// decisions.md "Webhooks"). Managing webhooks needs a full-access key (scope *).
+// /v1/webhooks: endpoints per account and environment, their deliveries and replays (docs/spec.md section 6,
+// docs/decisions.md "Webhooks"). Managing webhooks needs a full-access key (scope *).
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
