@@ -52,6 +52,7 @@ import { ClusterNode, deposed_exit_code } from './cluster/cluster-node.js';
 import { cluster_routes, standby_routes } from './operator/admin-routes.js';
 import type { Store } from './journal/store.js';
 import type { StoreLock } from './journal/store-lock.js';
+import { fail } from './lib/assert.js';
 
 export interface Server {
   port: number;
@@ -217,7 +218,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
         case undefined:
           return null;
         default:
-          throw new Error(`assertion failed: public route ${ctx.route?.name} has auth ${ctx.route?.auth}`);
+          fail(`public route ${ctx.route?.name} has auth ${ctx.route?.auth}`);
       }
     },
     client_ip: (peer, forwarded_for) => client_ip(config.trusted_proxies, peer, forwarded_for),
@@ -321,7 +322,7 @@ async function start_cluster_node(config: Config, log: Logger, basis: Basis): Pr
     auth: 'none' as const,
     raw_body: true,
     doc: { summary: 'A standby refuses every request', tags: [], hidden: true },
-    handler: () => { throw new Error('assertion failed: a standby ran a request'); },
+    handler: () => { fail('a standby ran a request'); },
   }));
   const taking_over = api_error('service.unavailable', 'This node is taking over as the cluster\'s leader; retry shortly.', { headers: { 'Retry-After': '1' } });
   const standby_public = new HttpFront({

@@ -9,6 +9,7 @@ import type { JournalFailure } from '../journal/journal.js';
 import {
   assert_account,
   assert_entry,
+  assert_key,
   assert_wallet,
   type AccountRecord,
   type Environment,
@@ -23,6 +24,7 @@ import { lagos_day } from '../lib/time-format.js';
 import { parse_cidr, type CidrBlock } from '../lib/ip-address.js';
 import type { OrderRecord } from '../services/order.js';
 import type { EndpointState } from '../webhooks/endpoints.js';
+import { fail } from '../lib/assert.js';
 
 export type Outcome<T> = { ok: true; value: T; replayed?: boolean } | { ok: false; error: ApiError };
 
@@ -45,7 +47,7 @@ export class KeyState {
   constructor(public record: KeyRecord) {
     this.cidrs = record.ip_allowlist.map((text) => {
       const block = parse_cidr(text);
-      if (block === null) throw new Error(`assertion failed: stored allowlist entry "${text}" does not parse`);
+      if (block === null) fail(`stored allowlist entry "${text}" does not parse`);
       return block;
     });
     this.last_used_persisted_us = record.last_used_us ?? 0;
@@ -218,7 +220,7 @@ export class AccountActor {
     if (claim !== null) {
       const entry = this.engine.store.wallet_entries.get([this.id, environment, claim.entry_id]) as WalletEntry | undefined
         ?? this.engine.staged_funding_entry(environment, reference, claim.owner);
-      if (entry === undefined) throw new Error(`assertion failed: funding reference ${reference} points at a missing entry`);
+      if (entry === undefined) fail(`funding reference ${reference} points at a missing entry`);
       if (entry.amount_kobo !== amount_kobo) {
         return failed(api_error('idempotency.key_reused', 'This funding reference was already used with a different amount.'));
       }
@@ -236,7 +238,7 @@ export class AccountActor {
     if (shared !== null && shared.account_id === this.id) return { entry_id: shared.entry_id, owner: null };
     const own = this.engine.funding_reference(environment, reference, this.id);
     if (own !== null) {
-      if (own.account_id !== this.id) throw new Error(`assertion failed: account ${this.id}'s claim of ${reference} names account ${own.account_id}`);
+      if (own.account_id !== this.id) fail(`account ${this.id}'s claim of ${reference} names account ${own.account_id}`);
       return { entry_id: own.entry_id, owner: this.id };
     }
     if (shared !== null && scope === 'environment') return 'foreign';
@@ -312,6 +314,7 @@ export class AccountActor {
     }
     state.last_used_persisted_us = now_us;
     state.record = { ...state.record, last_used_us: now_us };
+    assert_key(state.record);
     this.engine.journal.put(this.id, this.engine.store.keys, state.record.id, state.record);
   }
 

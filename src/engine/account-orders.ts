@@ -10,6 +10,7 @@ import { lagos_day } from '../lib/time-format.js';
 import { assert_order, is_final, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
 import type { ProviderResult } from '../services/provider.js';
 import type { Key, Store } from '../journal/store.js';
+import { fail } from '../lib/assert.js';
 
 /** Open orders one account may hold at once (pending or processing): the in-memory bound. */
 export const open_orders_max = 100_000;
@@ -120,7 +121,7 @@ function first_seq_on_or_after(store: Store, account_id: number, environment: En
   while (low < end) {
     const middle = Math.floor((low + end) / 2);
     const order = store.orders.get([account_id, environment, middle]) as OrderRecord | undefined;
-    if (order === undefined) throw new Error(`assertion failed: order ${account_id}/${environment}/${middle} missing below the count`);
+    if (order === undefined) fail(`order ${account_id}/${environment}/${middle} missing below the count`);
     if (lagos_day(Math.floor(order.created_us / 1000)) >= day) end = middle;
     else low = middle + 1;
   }
@@ -331,7 +332,7 @@ export function schedule_order_requery(actor: AccountActor, order: OrderRecord, 
  * spend given back when the debit counted today. `reversed` makes a second refund impossible.
  */
 export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason: string, now_us: number): OrderRecord {
-  if (order.reversed) throw new Error(`assertion failed: order ${order.reference} refunded twice`);
+  if (order.reversed) fail(`order ${order.reference} refunded twice`);
   const entry = actor.append_entry(order.environment, 'reversal', order.amount_kobo, order.reference, `Refund of failed ${order.service_type} ${order.recipient}`, now_us);
   const wallet = actor.wallets[order.environment];
   if (wallet.spend_day === order.spend_day) {

@@ -12,6 +12,7 @@ import { AccountActor, KeyState, failed, ok, type Outcome } from './account-acto
 import { PinCache } from './pin-cache.js';
 import {
   assert_account,
+  assert_key,
   assert_wallet,
   environments,
   new_wallet,
@@ -22,6 +23,7 @@ import {
   type WalletRecord,
 } from './records.js';
 import { api_error } from '../errors.js';
+import { fail } from '../lib/assert.js';
 
 export interface NewAccountInput {
   name: string;
@@ -135,9 +137,10 @@ export class Engine {
     }
     for (const { value } of this.store.keys.getRange({})) {
       const record = value as KeyRecord;
+      assert_key(record);
       const actor = this.accounts.get(record.account_id);
-      if (actor === undefined) throw new Error(`assertion failed: key ${record.id} belongs to missing account ${record.account_id}`);
-      if (record.id >= this.next_key) throw new Error(`assertion failed: key id ${record.id} not below the counter ${this.next_key}`);
+      if (actor === undefined) fail(`key ${record.id} belongs to missing account ${record.account_id}`);
+      if (record.id >= this.next_key) fail(`key id ${record.id} not below the counter ${this.next_key}`);
       const state = new KeyState(record);
       actor.keys.set(record.id, state);
       if (record.revoked_us === null) this.index_key(state);
@@ -148,8 +151,8 @@ export class Engine {
 
   private load_actor(account: AccountRecord, live: WalletRecord | undefined, test: WalletRecord | undefined): AccountActor {
     assert_account(account);
-    if (live === undefined || test === undefined) throw new Error(`assertion failed: account ${account.id} lacks a wallet`);
-    if (account.id >= this.next_account) throw new Error(`assertion failed: account id ${account.id} not below the counter ${this.next_account}`);
+    if (live === undefined || test === undefined) fail(`account ${account.id} lacks a wallet`);
+    if (account.id >= this.next_account) fail(`account id ${account.id} not below the counter ${this.next_account}`);
     const actor = new AccountActor(this, account, live, test);
     this.accounts.set(account.id, actor);
     this.email_index.set(account.email.toLowerCase(), account.id);
@@ -263,7 +266,7 @@ export class Engine {
   }
 
   record_funding_reference(actor: AccountActor, environment: Environment, reference: string, entry: WalletEntry, owner: number | null = null): void {
-    if (owner !== null && owner !== actor.id) throw new Error('assertion failed: an account-scoped funding reference is claimed for its own account');
+    if (owner !== null && owner !== actor.id) fail('an account-scoped funding reference is claimed for its own account');
     const ref: FundingRef = { account_id: actor.id, entry_id: entry.id };
     const store_key = funding_key(environment, reference, owner);
     const key = JSON.stringify(store_key);

@@ -4,9 +4,10 @@
 // still being processed waits for it. The record is staged in the same journal batch as the state
 // change it answers for, so a key is never processed twice, even across a crash.
 import type { AccountActor } from './account-actor.js';
-import type { Environment, IdempotencyRecord } from './records.js';
+import { assert_idempotency_record, type Environment, type IdempotencyRecord } from './records.js';
 import { error_reply, is_rememberable, type Reply } from '../front/reply.js';
 import { api_error, type ApiError } from '../errors.js';
+import { fail } from '../lib/assert.js';
 
 export const idempotency_ttl_ms = 24 * 60 * 60 * 1000;
 export const idempotency_key_length_max = 255;
@@ -34,6 +35,7 @@ export function replayed(reply: Reply): Reply {
 }
 
 function stored_reply(actor: AccountActor, record: IdempotencyRecord): Reply {
+  assert_idempotency_record(record);
   const body = record.sealed ? actor.engine.secret_box.open(record.body) : record.body;
   return { status: record.status, body, headers: record.headers, secret: record.sealed };
 }
@@ -50,7 +52,7 @@ export type SecretGuard = (id: number) => ApiError | null;
 function replay_of(request: IdempotentRequest, reply: Reply): Reply {
   if (reply.secret !== true || request.secret_guard === undefined || typeof reply.body !== 'string') return replayed(reply);
   const id = (JSON.parse(reply.body) as { data?: { id?: unknown } }).data?.id;
-  if (typeof id !== 'number') throw new Error('assertion failed: a remembered answer with a secret names no id');
+  if (typeof id !== 'number') fail('a remembered answer with a secret names no id');
   const refused = request.secret_guard(id);
   return refused === null ? replayed(reply) : replayed(error_reply(request.request_id, refused));
 }
@@ -68,8 +70,8 @@ export function stage_record(actor: AccountActor, environment: Environment, key:
 
 export function make_record(actor: AccountActor, fingerprint: string, reply: Reply, now_ms: number, reference: string | null, complete: boolean): IdempotencyRecord {
   const sealed = reply.secret === true;
-  if (typeof reply.body !== 'string') throw new Error('assertion failed: only JSON replies are remembered for idempotency');
-  return {
+  if (typeof reply.body !== 'string') fail('only JSON replies are remembered for idempotency');
+  const record: IdempotencyRecord = {
     fingerprint,
     status: reply.status,
     body: sealed ? actor.engine.secret_box.seal(reply.body) : reply.body,
@@ -80,6 +82,8 @@ export function make_record(actor: AccountActor, fingerprint: string, reply: Rep
     reference,
     complete,
   };
+  assert_idempotency_record(record);
+  return record;
 }
 
 export interface IdempotentRequest {
@@ -149,7 +153,7 @@ export function peek_idempotent(request: IdempotentRequest, resume?: (record: Id
     // The guard reads the actor after its pending changes are durable (a revocation just staged counts).
     return pending === null ? Promise.resolve(replay_of(request, reply)) : pending.then(() => replay_of(request, reply));
   }
-  if (resume === undefined) throw new Error('assertion failed: incomplete idempotency record without a resume path');
+  if (resume === undefined) fail('incomplete idempotency record without a resume path');
   return track(flights, flight_key, fingerprint, resume(record).then(replayed));
 }
 

@@ -2,6 +2,7 @@
 // epoch microseconds (_us) or milliseconds (_ms). Each record is checked before it is written and
 // after it is read back (assert_* below): a failed check is a bug and crashes the process.
 import { assert_kobo } from '../lib/money.js';
+import { fail } from '../lib/assert.js';
 
 export type Environment = 'live' | 'test';
 export const environments: readonly Environment[] = ['live', 'test'];
@@ -109,10 +110,6 @@ export function new_wallet(account_id: number, environment: Environment): Wallet
   };
 }
 
-function fail(what: string): never {
-  throw new Error(`assertion failed: ${what}`);
-}
-
 /** Wallet invariants: integer kobo, never negative, and the running totals explain the balance. */
 export function assert_wallet(wallet: WalletRecord): void {
   assert_kobo(wallet.balance_kobo, 'wallet balance');
@@ -139,4 +136,28 @@ export function assert_account(account: AccountRecord): void {
   if (account.kyc_level < 0 || account.kyc_level > 3) fail(`account ${account.id} kyc level`);
   if (account.daily_limit_kobo !== null) assert_kobo(account.daily_limit_kobo, 'daily limit');
   if (account.pin_failures < 0) fail(`account ${account.id} pin failures`);
+}
+
+/** Key invariants: a positive id of an account, a SHA-256 hash (never the key), scopes, a positive rate limit. */
+export function assert_key(key: KeyRecord): void {
+  if (!Number.isSafeInteger(key.id) || key.id < 1) fail('key id');
+  if (!Number.isSafeInteger(key.account_id) || key.account_id < 1) fail(`key ${key.id} account id`);
+  if (!/^[0-9a-f]{64}$/.test(key.key_hash)) fail(`key ${key.id} is not stored as a SHA-256 hash`);
+  if (key.environment !== 'live' && key.environment !== 'test') fail(`key ${key.id} environment`);
+  if (!Array.isArray(key.scopes) || key.scopes.length === 0) fail(`key ${key.id} scopes`);
+  if (!Number.isSafeInteger(key.rate_limit_per_minute) || key.rate_limit_per_minute < 1) fail(`key ${key.id} rate limit`);
+  if (key.revoked_us !== null && key.revoked_us < key.created_us) fail(`key ${key.id} revoked before it was created`);
+}
+
+/** Idempotency record invariants: an HTTP status, a JSON body (sealed when it holds a secret), a lifetime. */
+export function assert_idempotency_record(record: IdempotencyRecord): void {
+  // An incomplete record (a purchase waiting for its first answer) holds status 0 until finish() completes it.
+  if (record.complete ? !(Number.isInteger(record.status) && record.status >= 200 && record.status <= 599) : record.status !== 0) {
+    fail(`idempotency record status ${record.status} (complete: ${record.complete})`);
+  }
+  if (!record.complete && record.reference === null) fail('an incomplete idempotency record names no order');
+  if (typeof record.body !== 'string' || record.body.length === 0) fail('idempotency record body');
+  if (typeof record.fingerprint !== 'string' || record.fingerprint.length === 0) fail('idempotency record fingerprint');
+  if (!(record.expires_ms > record.created_ms)) fail('idempotency record expires before it is created');
+  if (!record.sealed && record.body.charAt(0) !== '{') fail('idempotency record body is not JSON');
 }

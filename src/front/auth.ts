@@ -9,6 +9,7 @@ import type { RequestContext } from './route.js';
 import { api_error, type ApiError } from '../errors.js';
 import { sha256_hex } from '../lib/secrets.js';
 import { any_contains, parse_ip, type CidrBlock } from '../lib/ip-address.js';
+import { fail } from '../lib/assert.js';
 
 const bearer = /^Bearer +(\S+) *$/i;
 const key_shape = /^bv_(live|test)_[0-9A-Za-z]{32,64}$/;
@@ -46,7 +47,7 @@ export function authenticate_api_key(engine: Engine, clock: Clock, ctx: RequestC
   const now_ms = clock.now_ms();
   if (key.record.expires_ms !== null && now_ms >= key.record.expires_ms) return api_error('auth.key_expired');
   const actor = engine.accounts.get(key.record.account_id);
-  if (actor === undefined) throw new Error(`assertion failed: key ${key.record.id} indexed without its account`);
+  if (actor === undefined) fail(`key ${key.record.id} indexed without its account`);
   // Known from here on, so that even a refused request's log line names its account and key.
   ctx.key = key;
   ctx.actor = actor;

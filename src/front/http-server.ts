@@ -13,6 +13,7 @@ import type { CompiledRoute, RequestContext, RouteDef } from './route.js';
 import type { Metrics, RouteStats } from '../operator/metrics.js';
 import { JournalFailure } from '../journal/journal.js';
 import { free_port, free_port_attempts_max } from '../lib/free-port.js';
+import { AssertionError, fail } from '../lib/assert.js';
 
 /** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT; its typings declare the enum, but the module does not export it. */
 const listen_exclusive_port = 1;
@@ -162,7 +163,7 @@ const json_header_block = Buffer.from(
  * header injection, so it is an assertion.
  */
 function header_line([name, value]: [string, string]): string {
-  if (value.includes('\n') || value.includes('\r')) throw new Error(`assertion failed: header ${name} carries a line break`);
+  if (value.includes('\n') || value.includes('\r')) fail(`header ${name} carries a line break`);
   return `\r\n${name}: ${value}`;
 }
 
@@ -587,7 +588,7 @@ export class HttpFront {
     }
     this.options.log.error({ err: error, request_id: ctx.request_id, route: ctx.route?.name }, 'request failed');
     this.send(ctx, error_reply(ctx.request_id, api_error('internal.error')));
-    if (error instanceof Error && error.message.startsWith('assertion failed')) {
+    if (error instanceof AssertionError) {
       // An invariant broke: the in-memory state cannot be trusted. Crash loudly; recovery from the
       // journal restores what was durable (docs/style.md).
       this.options.log.fatal({ err: error }, 'assertion failed; exiting');

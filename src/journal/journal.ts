@@ -8,6 +8,7 @@
 import { asBinary, type Database } from 'lmdb';
 import type { Key } from './store.js';
 import type { FreeSpace } from './disk-guard.js';
+import { fail } from '../lib/assert.js';
 
 /** A batch refused before it reached LMDB because the disk has no room for it. */
 export class StoreFullError extends Error {
@@ -144,7 +145,7 @@ export class Journal {
    * entries (regression: test/crash-durability.test.ts found exactly that).
    */
   put(account_id: number, db: Database<any, any>, key: Key, value: unknown): void {
-    if (value === undefined) throw new Error('assertion failed: journal put of undefined');
+    if (value === undefined) fail('journal put of undefined');
     // msgpackr returns a slice of its working buffer and moves on past it (pack.js: `packr.offset =
     // position`); when the buffer fills it starts a new one rather than rewinding, so the slice stays
     // valid until the batch is written and no copy is needed.
@@ -235,7 +236,7 @@ export class Journal {
     last.then(
       () => {
         const flushed = last.flushed;
-        if (flushed === undefined) throw new Error('assertion failed: lmdb write promise has no flushed promise (separateFlushed)');
+        if (flushed === undefined) fail('lmdb write promise has no flushed promise (separateFlushed)');
         // Flushes complete in commit order; chaining on the previous one makes that explicit.
         const on_disk = Promise.all([flushed, this.previous_flush]).then(() => {});
         // A commit that cannot be flushed (fsync failed) leaves the disk in an unknown state: crash,

@@ -12,6 +12,7 @@
 import { openSync, closeSync, ftruncateSync, writeSync, readFileSync, fstatSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { fail } from '../lib/assert.js';
 
 export const lock_file_name = 'LOCK';
 
@@ -46,7 +47,7 @@ export function lock_store(data_dir: string): StoreLock {
   // The pid is for the message a second process prints; the lock itself is the flock, not this text.
   ftruncateSync(fd, 0);
   writeSync(fd, `${process.pid}\n`, 0);
-  if (!fstatSync(fd).isFile()) throw new Error(`assertion failed: ${path} is not a file`);
+  if (!fstatSync(fd).isFile()) fail(`${path} is not a file`);
   let held = true;
   return {
     path,

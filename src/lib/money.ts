@@ -3,6 +3,7 @@
 // so no floating-point arithmetic ever touches an amount.
 
 export const kobo_per_naira = 100;
+import { fail } from './assert.js';
 /** Above this, an input amount is a validation error (docs/decisions.md). */
 export const amount_naira_max = 100_000_000;
 export const amount_kobo_max = amount_naira_max * kobo_per_naira;
@@ -42,5 +43,5 @@ export function format_naira(kobo: number): string {
 }
 
 export function assert_kobo(kobo: number, what: string): void {
-  if (!Number.isSafeInteger(kobo)) throw new Error(`assertion failed: ${what} is not an integer kobo amount: ${kobo}`);
+  if (!Number.isSafeInteger(kobo)) fail(`${what} is not an integer kobo amount: ${kobo}`);
 }

@@ -6,6 +6,7 @@
 // so on; a timer moves down a level each time its slot comes round, so each timer is touched at most
 // four times whatever its delay. With the default 4 ms tick that covers about 194 days.
 import type { Clock } from './clock.js';
+import { fail } from './assert.js';
 
 export interface TimerHandle {
   cancel(): void;
@@ -94,7 +95,7 @@ export class TimerWheel {
   }
 
   private schedule_raw(delay_ms: number, callback: () => void): TimerHandle {
-    if (this.live >= this.timers_max) throw new Error(`assertion failed: timer wheel full (${this.timers_max})`);
+    if (this.live >= this.timers_max) fail(`timer wheel full (${this.timers_max})`);
     const now_tick = Math.floor(this.clock.now_ms() / this.tick_ms);
     // An empty wheel jumps to the present; a busy one may lag behind it, and placement is relative
     // to its cursor, so nothing fires from inside schedule().

@@ -4,6 +4,7 @@ import type { Deps } from '../front/deps.js';
 import { hash_secret } from '../lib/secrets.js';
 import { random_base62, random_text } from '../lib/ids.js';
 import { create_key_reply } from '../front/routes/key-routes.js';
+import { fail } from '../lib/assert.js';
 
 export const demo_email = 'demo@billvend.test';
 export const demo_funding_kobo = 1_000_000_00;
@@ -36,7 +37,7 @@ export async function seed_demo(deps: Deps, public_url: string): Promise<void> {
   });
   const api_key = (JSON.parse(reply.body as string) as { data: { api_key: string } }).data.api_key;
   const credited = actor.credit('test', demo_funding_kobo, 'DEMO-FUNDING-1', 'Demo sandbox funding', deps.clock.now_us());
-  if (!credited.ok) throw new Error('assertion failed: demo credit refused');
+  if (!credited.ok) fail('demo credit refused');
   await actor.settled();
   const lines = [
     '',

@@ -7,6 +7,7 @@ import type { RouteDef } from '../front/route.js';
 import { ErrorBody, Naira, Timestamp, success_envelope } from './common.js';
 import { EventKindName } from './webhook-schemas.js';
 import { error_catalogue } from '../errors.js';
+import { fail } from '../lib/assert.js';
 
 const status_text: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 400: 'Bad request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not found',
@@ -242,7 +243,7 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
     const by_status = new Map<number, string[]>();
     for (const code of codes) {
       const entry = error_catalogue[code as keyof typeof error_catalogue];
-      if (entry === undefined) throw new Error(`assertion failed: route ${route.path} documents unknown error code ${code}`);
+      if (entry === undefined) fail(`route ${route.path} documents unknown error code ${code}`);
       by_status.set(entry.status, [...(by_status.get(entry.status) ?? []), code]);
     }
     for (const [status, list] of [...by_status].sort((a, b) => a[0] - b[0])) responses[String(status)] = error_response(status, list);

@@ -7,6 +7,7 @@ import { join, dirname } from 'node:path';
 import type { Journal } from '../journal/journal.js';
 import type { Store } from '../journal/store.js';
 import { naira_to_kobo } from '../lib/money.js';
+import { fail } from '../lib/assert.js';
 
 export const networks = ['mtn', 'airtel', 'glo', '9mobile'] as const;
 export type Network = (typeof networks)[number];
@@ -43,7 +44,7 @@ function read_json<T>(name: string): T {
 
 function kobo(amount: number, what: string): number {
   const parsed = naira_to_kobo(amount);
-  if (!parsed.ok) throw new Error(`assertion failed: catalog amount of ${what} ${parsed.reason}`);
+  if (!parsed.ok) fail(`catalog amount of ${what} ${parsed.reason}`);
   return parsed.kobo;
 }
 
@@ -58,7 +59,7 @@ export class Catalog {
   constructor(private readonly store: Store) {
     const shipped = read_json<{ plans: { plan_id: string; name: string; network: Network; amount: number; validity: string; enabled: boolean }[] }>('data-plans.json');
     for (const plan of shipped.plans) {
-      if (!(networks as readonly string[]).includes(plan.network)) throw new Error(`assertion failed: plan ${plan.plan_id} has unknown network ${plan.network}`);
+      if (!(networks as readonly string[]).includes(plan.network)) fail(`plan ${plan.plan_id} has unknown network ${plan.network}`);
       const stored = store.catalog.get(`plan:${plan.plan_id}`) as DataPlan | undefined;
       this.plans.set(plan.plan_id, stored ?? {
         plan_id: plan.plan_id,

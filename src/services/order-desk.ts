@@ -23,9 +23,10 @@ import { random_text } from '../lib/ids.js';
 import { random_reference_code, reference_codec, ReferenceCodec } from './references.js';
 import { utc_yyyymmdd } from '../lib/time-format.js';
 import { JournalFailure } from '../journal/journal.js';
-import { is_final, purchase_result_view, type OrderRecord } from './order.js';
+import { assert_order, is_final, purchase_result_view, type OrderRecord } from './order.js';
 import type { Provider, ProviderResult } from './provider.js';
 import type { TimerHandle } from '../lib/timer-wheel.js';
+import { fail } from '../lib/assert.js';
 
 /** How long a purchase request waits for the provider before answering 201 processing. */
 export const purchase_wait_ms = 5_000;
@@ -145,7 +146,7 @@ export class OrderDesk implements EngineExtension {
       if (indexed) this.fresh_references.delete(reference);
       return error_reply(request_id, placed.error);
     }
-    if (seq !== null && placed.value.seq !== seq) throw new Error(`assertion failed: order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
+    if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
     // Staged now: a random reference stays reserved until the batch holding its order is durable.
     if (indexed) this.forget_when_durable(reference);
     let order = placed.value;
@@ -199,7 +200,7 @@ export class OrderDesk implements EngineExtension {
   private async send(actor: AccountActor, reference: string): Promise<OrderRecord> {
     await actor.settled();
     let order = actor.open_orders.get(reference);
-    if (order === undefined) throw new Error(`assertion failed: order ${reference} vanished before it was sent`);
+    if (order === undefined) fail(`order ${reference} vanished before it was sent`);
     const provider = this.providers[order.environment];
     const waiting = this.wait_for_answer(actor, reference);
     order = mark_processing(actor, order, this.deps.clock.now_us(), null);
@@ -215,7 +216,7 @@ export class OrderDesk implements EngineExtension {
     const current = actor.open_orders.get(reference);
     if (current === undefined) {
       const stored = this.find(reference);
-      if (stored === null) throw new Error(`assertion failed: order ${reference} not found`);
+      if (stored === null) fail(`order ${reference} not found`);
       return Promise.resolve(stored);
     }
     return new Promise((resolve) => {
@@ -263,7 +264,7 @@ export class OrderDesk implements EngineExtension {
    * built from the order as it stands (waiting up to 5 s if it is still open) and remembered.
    */
   resume(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string, record: IdempotencyRecord): Promise<Reply> {
-    if (record.reference === null) throw new Error('assertion failed: incomplete idempotency record without an order');
+    if (record.reference === null) fail('incomplete idempotency record without an order');
     const reference = record.reference;
     return this.wait_for_answer(actor, reference).then((order) => this.finish(actor, environment, request_id, idempotency_key, record.fingerprint, order, record.created_ms));
   }
@@ -378,8 +379,9 @@ export class OrderDesk implements EngineExtension {
       const order = engine.store.orders.get([account_id, environment, seq]) as OrderRecord | undefined;
       const actor = engine.accounts.get(account_id);
       if (order === undefined || actor === undefined || order.reference !== key) {
-        throw new Error(`assertion failed: open order ${String(key)} does not match its record`);
+        fail(`open order ${String(key)} does not match its record`);
       }
+      assert_order(order);
       actor.open_orders.set(order.reference, order);
       count++;
     }

@@ -4,6 +4,7 @@
 import type { Environment } from '../engine/records.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
+import { fail } from '../lib/assert.js';
 
 export type ServiceType = 'airtime' | 'data' | 'electricity' | 'tv';
 export type OrderStatus = 'pending' | 'processing' | 'delivered' | 'failed';
@@ -59,13 +60,11 @@ export function is_final(status: OrderStatus): boolean {
 }
 
 export function assert_order(order: OrderRecord): void {
-  const fail = (what: string) => {
-    throw new Error(`assertion failed: order ${order.reference} ${what}`);
-  };
-  if (!Number.isSafeInteger(order.amount_kobo) || order.amount_kobo <= 0) fail('amount is not a positive integer kobo amount');
-  if (order.reversed && order.status !== 'failed') fail('is reversed but not failed');
-  if (order.status === 'delivered' && order.delivered_us === null) fail('is delivered without a delivery time');
-  if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - order.amount_kobo) fail('balances do not add up');
+  const broken = (what: string): never => fail(`order ${order.reference} ${what}`);
+  if (!Number.isSafeInteger(order.amount_kobo) || order.amount_kobo <= 0) broken('amount is not a positive integer kobo amount');
+  if (order.reversed && order.status !== 'failed') broken('is reversed but not failed');
+  if (order.status === 'delivered' && order.delivered_us === null) broken('is delivered without a delivery time');
+  if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - order.amount_kobo) broken('balances do not add up');
 }
 
 /** The status shown in lists: a delivered order is "successful" there (docs/spec.md section 3). */

@@ -17,6 +17,7 @@ import { createHmac } from 'node:crypto';
 import type { Environment } from '../engine/records.js';
 import type { SecretBox } from '../lib/secrets.js';
 import { crockford, random_crockford } from '../lib/ids.js';
+import { fail } from '../lib/assert.js';
 
 const crockford_value = new Map([...crockford].map((c, i) => [c, i]));
 
@@ -68,7 +69,7 @@ export class ReferenceCodec {
 
   /** `secret`: at least 32 bytes only this store knows (derived from its master key). */
   constructor(secret: Buffer) {
-    if (secret.length < 32) throw new Error('assertion failed: reference secret shorter than 32 bytes');
+    if (secret.length < 32) fail('reference secret shorter than 32 bytes');
     const material = createHmac('sha256', secret).update('billvend transaction references v1').digest();
     this.keys = new Uint32Array(rounds);
     for (let i = 0; i < rounds; i++) this.keys[i] = material.readUInt32BE((i * 4) % 32) ^ Math.imul(i + 1, 0x9e3779b9);
@@ -92,7 +93,7 @@ export class ReferenceCodec {
 
   /** The 12 characters for a place (which must fit). */
   encode(place: OrderPlace): string {
-    if (!ReferenceCodec.fits(place)) throw new Error(`assertion failed: order place ${place.account_id}/${place.seq} does not fit a reference`);
+    if (!ReferenceCodec.fits(place)) fail(`order place ${place.account_id}/${place.seq} does not fit a reference`);
     // 59 bits: environment (1), account id (26), seq (32), split into 29 + 30.
     let left = (place.environment === 'test' ? 2 ** 28 : 0) + place.account_id * 4 + Math.floor(place.seq / 2 ** 30);
     let right = place.seq % 2 ** 30;

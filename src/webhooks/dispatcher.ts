@@ -14,11 +14,12 @@ import { failed, ok } from '../engine/account-actor.js';
 import type { Engine, EngineExtension } from '../engine/engine.js';
 import type { Environment } from '../engine/records.js';
 import type { TimerHandle } from '../lib/timer-wheel.js';
-import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from './records.js';
+import { assert_delivery, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type EventRecord } from './records.js';
 import type { SignerPool } from './signer-pool.js';
 import { disable_endpoint, load_endpoint, type EndpointState } from './endpoints.js';
 import { is_internal_address, is_internal_literal } from './target-check.js';
 import { api_error } from '../errors.js';
+import { fail } from '../lib/assert.js';
 
 export const retry_delays_ms = [30_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
 export const endpoint_concurrency_max = 8;
@@ -111,9 +112,11 @@ export class Dispatcher implements EngineExtension {
   private readonly known = new Map<number, { delivery: DeliveryRecord; event: EventRecord }>();
 
   private read(endpoint_id: number, delivery_id: number): DeliveryRecord | undefined {
-    return this.staged.get(delivery_id)
-      ?? this.known.get(delivery_id)?.delivery
-      ?? (this.engine.store.deliveries.get([endpoint_id, delivery_id]) as DeliveryRecord | undefined);
+    const remembered = this.staged.get(delivery_id) ?? this.known.get(delivery_id)?.delivery;
+    if (remembered !== undefined) return remembered;
+    const stored = this.engine.store.deliveries.get([endpoint_id, delivery_id]) as DeliveryRecord | undefined;
+    if (stored !== undefined) assert_delivery(stored);
+    return stored;
   }
 
   private remember_staged(delivery: DeliveryRecord): void {
@@ -286,7 +289,7 @@ export class Dispatcher implements EngineExtension {
       return;
     }
     const event = this.known.get(delivery_id)?.event ?? (store.events.get(delivery.event_key ?? delivery.event_id) as EventRecord | undefined);
-    if (event === undefined) throw new Error(`assertion failed: delivery ${delivery_id} has no event ${delivery.event_id}`);
+    if (event === undefined) fail(`delivery ${delivery_id} has no event ${delivery.event_id}`);
     const started = performance.now();
     const at_us = this.deps.clock.now_us();
     let result: AttemptResult;
@@ -418,6 +421,7 @@ export class Dispatcher implements EngineExtension {
   }
 
   private stage(actor: AccountActor, delivery: DeliveryRecord): void {
+    assert_delivery(delivery);
     const store = this.engine.store;
     this.known.delete(delivery.id);
     actor.stage_put(store.deliveries, [delivery.endpoint_id, delivery.id], delivery);
@@ -513,7 +517,7 @@ export class Dispatcher implements EngineExtension {
     for (const { value } of engine.store.webhook_endpoints.getRange({})) {
       const record = value as EndpointRecord;
       const actor = engine.accounts.get(record.account_id);
-      if (actor === undefined) throw new Error(`assertion failed: webhook endpoint ${record.id} of missing account ${record.account_id}`);
+      if (actor === undefined) fail(`webhook endpoint ${record.id} of missing account ${record.account_id}`);
       load_endpoint(actor, record);
       environments.set(record.id, record.environment);
     }
@@ -522,7 +526,7 @@ export class Dispatcher implements EngineExtension {
     for (const { key, value } of engine.store.dead_letters.getRange({})) {
       const entry = value as { endpoint_id: number; account_id: number };
       const environment = environments.get(entry.endpoint_id);
-      if (environment === undefined) throw new Error(`assertion failed: dead delivery ${String(key)} of missing endpoint ${entry.endpoint_id}`);
+      if (environment === undefined) fail(`dead delivery ${String(key)} of missing endpoint ${entry.endpoint_id}`);
       this.index_dead(entry.account_id, environment, key as number, entry.endpoint_id);
       dead++;
     }

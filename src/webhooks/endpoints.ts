@@ -5,7 +5,7 @@ import type { AccountActor, Outcome } from '../engine/account-actor.js';
 import { failed, ok } from '../engine/account-actor.js';
 import type { Environment } from '../engine/records.js';
 import type { EventKind } from '../engine/engine.js';
-import type { EndpointRecord } from './records.js';
+import { assert_endpoint, type EndpointRecord } from './records.js';
 import { api_error } from '../errors.js';
 import { new_webhook_secret } from '../lib/ids.js';
 import { iso_us } from '../lib/time-format.js';
@@ -43,6 +43,7 @@ export function endpoint_view(record: EndpointRecord) {
 }
 
 export function load_endpoint(actor: AccountActor, record: EndpointRecord): void {
+  assert_endpoint(record);
   if (record.deleted_us !== null) return;
   actor.webhooks.set(record.id, endpoint_state(record, actor.engine.secret_box.open(record.secret_sealed)));
 }
@@ -72,7 +73,7 @@ export function create_endpoint(actor: AccountActor, environment: Environment, u
     deleted_us: null,
   };
   actor.webhooks.set(record.id, endpoint_state(record, secret));
-  actor.stage_put(actor.engine.store.webhook_endpoints, record.id, record);
+  stage_endpoint(actor, record);
   return ok({ record, secret });
 }
 
@@ -81,7 +82,7 @@ export function delete_endpoint(actor: AccountActor, environment: Environment, i
   if (endpoint === undefined || endpoint.record.environment !== environment) return failed(api_error('webhooks.not_found'));
   const record: EndpointRecord = { ...endpoint.record, deleted_us: now_us, updated_us: now_us, enabled: false };
   actor.webhooks.delete(id);
-  actor.stage_put(actor.engine.store.webhook_endpoints, id, record);
+  stage_endpoint(actor, record);
   return ok(record);
 }
 
@@ -90,5 +91,11 @@ export function disable_endpoint(actor: AccountActor, id: number, reason: string
   const endpoint = actor.webhooks.get(id);
   if (endpoint === undefined || !endpoint.record.enabled) return;
   endpoint.record = { ...endpoint.record, enabled: false, disabled_reason: reason, updated_us: now_us };
-  actor.stage_put(actor.engine.store.webhook_endpoints, id, endpoint.record);
+  stage_endpoint(actor, endpoint.record);
+}
+
+/** Every change to an endpoint is checked before it is staged (docs/style.md "Shape of the code"). */
+function stage_endpoint(actor: AccountActor, record: EndpointRecord): void {
+  assert_endpoint(record);
+  actor.stage_put(actor.engine.store.webhook_endpoints, record.id, record);
 }

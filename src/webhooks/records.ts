@@ -1,6 +1,7 @@
 // What the store holds for webhooks (docs/spec.md section 6, docs/decisions.md "Webhooks").
 import type { Environment } from '../engine/records.js';
 import type { EventKind } from '../engine/engine.js';
+import { fail } from '../lib/assert.js';
 
 export const event_kinds: readonly EventKind[] = [
   'transaction.completed',
@@ -73,4 +74,23 @@ export interface DeliveryRecord {
   attempts: AttemptRecord[];
   created_us: number;
   updated_us: number;
+}
+
+/** Endpoint invariants: an https URL, a sealed secret (never the secret itself), at least one event kind. */
+export function assert_endpoint(endpoint: EndpointRecord): void {
+  if (!Number.isSafeInteger(endpoint.id) || endpoint.id < 1) fail('endpoint id');
+  if (!Number.isSafeInteger(endpoint.account_id) || endpoint.account_id < 1) fail(`endpoint ${endpoint.id} account id`);
+  if (endpoint.secret_sealed.startsWith('whsec_')) fail(`endpoint ${endpoint.id} secret is stored in the clear`);
+  if (!Array.isArray(endpoint.events) || endpoint.events.length === 0) fail(`endpoint ${endpoint.id} events`);
+  if (endpoint.deleted_us !== null && endpoint.enabled) fail(`endpoint ${endpoint.id} is deleted and enabled`);
+}
+
+/** Delivery invariants: its endpoint and account, a known status, failures within the retry schedule. */
+export function assert_delivery(delivery: DeliveryRecord): void {
+  if (!Number.isSafeInteger(delivery.id) || delivery.id < 1) fail('delivery id');
+  if (!Number.isSafeInteger(delivery.endpoint_id) || delivery.endpoint_id < 1) fail(`delivery ${delivery.id} endpoint id`);
+  if (!Number.isSafeInteger(delivery.account_id) || delivery.account_id < 1) fail(`delivery ${delivery.id} account id`);
+  if (!['pending', 'delivered', 'dead', 'cancelled'].includes(delivery.status)) fail(`delivery ${delivery.id} status ${delivery.status}`);
+  if (!Number.isInteger(delivery.failures) || delivery.failures < 0) fail(`delivery ${delivery.id} failures`);
+  if (delivery.status === 'pending' && delivery.next_attempt_ms < 0) fail(`delivery ${delivery.id} has no next attempt`);
 }

@@ -10,6 +10,7 @@ import { assert_entry, type WalletEntry } from '../../engine/records.js';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
 import type { Store } from '../../journal/store.js';
+import { fail } from '../../lib/assert.js';
 
 /** Reads a page of a wallet's entries, newest first, from the store; each record is checked on read. */
 export function read_wallet_entries(store: Store, actor: AccountActor, environment: Environment, total: number, page: number, per_page: number): WalletEntry[] {
@@ -22,7 +23,7 @@ export function read_wallet_entries(store: Store, actor: AccountActor, environme
     assert_entry(entry);
     out.push(entry);
   }
-  if (out.length !== newest - oldest + 1) throw new Error(`assertion failed: wallet ${actor.id}/${environment} is missing entries ${oldest}..${newest}`);
+  if (out.length !== newest - oldest + 1) fail(`wallet ${actor.id}/${environment} is missing entries ${oldest}..${newest}`);
   return out;
 }
 

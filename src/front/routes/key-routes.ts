@@ -17,6 +17,7 @@ import { cidr_contains, parse_cidr, type CidrBlock } from '../../lib/ip-address.
 import { iso_ms } from '../../lib/time-format.js';
 import type { AccountActor, KeyState } from '../../engine/account-actor.js';
 import type { Environment, KeyRecord, Scope } from '../../engine/records.js';
+import { fail } from '../../lib/assert.js';
 
 export const default_rate_limit_per_minute = 60;
 export const rate_limit_per_minute_max = 1_000_000;
@@ -98,7 +99,7 @@ export function check_inheritance(parent: KeyState, child: { ip_allowlist: strin
     if (child.ip_allowlist.length === 0) details.push({ field: 'ip_allowlist', message: 'must not be empty: the key creating it is limited to its own ip_allowlist' });
     for (let i = 0; i < child.ip_allowlist.length; i++) {
       const block = parse_cidr(child.ip_allowlist[i]);
-      if (block === null) throw new Error('assertion failed: the allowlist was checked by check_key_request');
+      if (block === null) fail('the allowlist was checked by check_key_request');
       if (!parent.cidrs.some((outer) => block_within(block, outer))) {
         details.push({ field: `ip_allowlist.${i}`, message: 'must lie within the ip_allowlist of the key creating it' });
       }

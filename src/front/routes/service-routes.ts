@@ -22,6 +22,7 @@ import {
   AirtimeBody, AirtimeResult, DataBody, DataPlanView, DataResult, DiscoView, ElectricityBody, ElectricityResult,
   TvBody, TvPackageView, TvResult, VerifyMeterBody, VerifyResultView, VerifySmartcardBody,
 } from '../../schemas/service-schemas.js';
+import { fail } from '../../lib/assert.js';
 
 export const airtime_kobo_min = 50_00;
 export const airtime_kobo_max = 50_000_00;
@@ -102,7 +103,7 @@ async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext, plan: 
     return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
       const now_ms = deps.clock.now_ms();
       const verdict = actor.apply_pin_verdict(correct, generation, now_ms);
-      if (verdict === 'stale') throw new Error('assertion failed: PIN verdict went stale inside one command');
+      if (verdict === 'stale') fail('PIN verdict went stale inside one command');
       if (verdict !== 'ok') return error_reply(ctx.request_id, verdict);
       const refused = plan.check ? plan.check() : null;
       if (refused !== null) return error_reply(ctx.request_id, refused);

@@ -16,6 +16,7 @@ import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
 import type { Store } from '../../journal/store.js';
 import { reference_pattern } from '../../lib/ids.js';
+import { fail } from '../../lib/assert.js';
 
 /** A page of a wallet's orders, newest first, read from the store and checked on the way. */
 export function read_orders(store: Store, actor: AccountActor, environment: Environment, total: number, page: number, per_page: number): OrderRecord[] {
@@ -28,7 +29,7 @@ export function read_orders(store: Store, actor: AccountActor, environment: Envi
     assert_order(order);
     out.push(order);
   }
-  if (out.length !== newest - oldest + 1) throw new Error(`assertion failed: wallet ${actor.id}/${environment} is missing orders ${oldest}..${newest}`);
+  if (out.length !== newest - oldest + 1) fail(`wallet ${actor.id}/${environment} is missing orders ${oldest}..${newest}`);
   return out;
 }
 
