@@ -18,10 +18,12 @@ import { KeysPage } from './pages/keys-page.js';
 import { WebhooksPage } from './pages/webhooks-page.js';
 import { DeliveriesPage } from './pages/deliveries-page.js';
 import { PinPage } from './pages/pin-page.js';
+import { BuyPage } from './pages/buy-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 
 const titles: Record<string, string> = {
   '/': 'Overview',
+  '/buy': 'Buy',
   '/orders': 'Orders',
   '/wallet': 'Wallet',
   '/keys': 'API keys',
@@ -36,6 +38,9 @@ function page_for(place: Place) {
   const environment = place.environment;
   if (parts.length === 0) return <OverviewPage environment={environment} />;
   switch (parts[0]) {
+    case 'buy':
+      if (parts.length === 1) return <BuyPage environment={environment} />;
+      break;
     case 'orders':
       if (parts.length === 1) return <OrdersPage place={place} />;
       if (parts.length === 2) return <OrderDetailPage reference={parts[1]} environment={environment} />;
@@ -57,6 +62,13 @@ function page_for(place: Place) {
   return <NotFoundPage environment={environment} />;
 }
 
+/**
+ * Whether this page load opened on the bare dashboard address (no side chosen in it): only then may
+ * the app pick Test for an account whose activity is all in the sandbox. Read once at start, so a
+ * later click on Live stays on Live.
+ */
+const opened_without_side = !new URLSearchParams(location.search).has('env');
+
 function App() {
   const place = use_place();
   // undefined: still asking the server whether a session exists; null: signed out.
@@ -71,6 +83,7 @@ function App() {
     call<Session>('GET', '/session').then(
       ({ data }) => {
         set_csrf_token(data.csrf_token);
+        land(data);
         set_session(data);
       },
       () => set_session(null),
@@ -103,6 +116,7 @@ function App() {
         on_signed_in={(signed_in) => {
           set_csrf_token(signed_in.csrf_token);
           set_expired(false);
+          land(signed_in);
           set_session(signed_in);
         }}
       />
@@ -126,6 +140,23 @@ function App() {
       <div key={place.environment}>{page_for(place)}</div>
     </Layout>
   );
+}
+
+/** Opens on Test when the server says all the account's activity is there (and no side was asked for). */
+let landed = false;
+function land(session: Session): void {
+  if (landed) return;
+  landed = true;
+  const next = new URLSearchParams(location.search).get('next');
+  const asked_side = next !== null ? next.includes('env=') : !opened_without_side;
+  if (session.landing_environment !== 'test' || asked_side) return;
+  if (next !== null) {
+    const target = safe_next(next);
+    const joined = target === null ? href_of('/', 'test') : `${target}${target.includes('?') ? '&' : '?'}env=test`;
+    history.replaceState(null, '', `${location.pathname}?next=${encodeURIComponent(joined)}`);
+  } else {
+    navigate(`${location.pathname}${location.search === '' ? '?' : `${location.search}&`}env=test`, { replace: true });
+  }
 }
 
 /** Only our own dashboard paths are followed after sign-in (no open redirect). */
