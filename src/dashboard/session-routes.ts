@@ -105,6 +105,11 @@ function parse_order_query(params: URLSearchParams): OrderQuery | ApiError {
   return { q: q === '' ? null : q, service: service ? service as ServiceType : null, status: status ? status as OrderStatus : null, from_day: from, to_day: to };
 }
 
+/** A row of the dashboard's order tables: what it was for (network, disco, provider, plan) included. */
+function dashboard_order_view(o: OrderRecord) {
+  return { ...order_list_view(o), status: o.status, network: o.network, disco: o.disco, provider: o.provider, plan: o.plan };
+}
+
 /** Where the dashboard opens: Test while the account has test activity and none live yet. */
 function landing_environment(actor: AccountActor): Environment {
   const { live, test } = actor.wallets;
@@ -154,7 +159,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       wallets: { live: wallet_view(actor.wallets.live), test: wallet_view(actor.wallets.test) },
       today: { spent: kobo_to_naira(spent_kobo), limit: kobo_to_naira(limit_kobo), remaining: kobo_to_naira(Math.max(0, limit_kobo - spent_kobo)) },
       open_orders: [...actor.open_orders.values()].filter((o) => o.environment === environment).length,
-      recent_orders: recent.map((o) => ({ ...order_list_view(o), status: o.status })),
+      recent_orders: recent.map(dashboard_order_view),
     });
   };
 
@@ -269,7 +274,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         await ctx.actor!.settled();
         const found = search_orders(ctx, query, paging.page, paging.per_page);
         return success_reply(ctx.request_id, 200, {
-          orders: found.orders.map((o) => ({ ...order_list_view(o), status: o.status, network: o.network, disco: o.disco, provider: o.provider, plan: o.plan })),
+          orders: found.orders.map(dashboard_order_view),
           pagination: pagination(found.total, paging.per_page, paging.page),
           truncated: found.truncated,
         });

@@ -103,7 +103,8 @@ function App() {
       const next = location.pathname + location.search;
       navigate(`${base_path}/sign-in?next=${encodeURIComponent(next)}${expired ? '&expired=1' : ''}`, { replace: true });
     } else if (session && place.path === '/sign-in') {
-      navigate(safe_next(place.query.get('next')) ?? href_of('/', 'live'), { replace: true });
+      // Read from the address itself: land() may have just added the side to it.
+      navigate(safe_next(new URLSearchParams(location.search).get('next')) ?? href_of('/', 'live'), { replace: true });
     }
   }, [session, place.path]);
 

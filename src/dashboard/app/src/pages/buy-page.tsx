@@ -206,7 +206,7 @@ export function BuyPage({ environment }: { environment: Environment }) {
         <PageHeader title="Buy" />
         <section class="card buy-result" data-testid="purchase-result" aria-labelledby="result-title">
           <h2 id="result-title">{result.status === 'delivered' ? 'Delivered' : result.status === 'failed' ? 'Failed' : 'On its way'}</h2>
-          <dl class="facts">
+          <dl class="facts facts-buy">
             <dt>Reference</dt>
             <dd>
               <Link href={href_of(`/orders/${encodeURIComponent(result.reference)}`, environment)} class="mono" title="Open the order">
@@ -256,7 +256,7 @@ export function BuyPage({ environment }: { environment: Environment }) {
         <form class="card form" onSubmit={pay} aria-labelledby="confirm-title" data-testid="purchase-confirm">
           <h2 id="confirm-title">Confirm the purchase</h2>
           <ErrorBanner error={error} />
-          <dl class="facts">
+          <dl class="facts facts-buy">
             {draft.lines.map(([label, value]) => (
               <Fragment key={label}>
                 <dt>{label}</dt>
