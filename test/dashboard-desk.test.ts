@@ -245,9 +245,19 @@ t.test('a reseller buys every service from the dashboard, once per confirmation,
   const glo_box = await glo_cell.boundingBox();
   t.ok(glo_box !== null && glo_box.height < 30, `and one line high (${glo_box?.height} px)`);
   await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The trend: today's bars hold the six orders and what stayed debited; 5 of 6 finished orders succeeded.
+  await page.getByTestId('success-rate').waitFor();
+  t.match(await page.getByTestId('success-rate').textContent(), /^83\.3% successful · 5 delivered, 1 failed$/, 'the success rate of the finished orders');
+  const today_orders = page.getByTestId('trend-orders').locator('g[data-date]').last();
+  t.equal(await today_orders.getAttribute('data-total'), '6', 'today\'s order bar counts all six orders');
+  const spent = 500 + 100 + (data_order?.data?.amount ?? 0) + 5000 + ((await order_of(tv_reference))?.data?.amount ?? 0);
+  t.equal(Number(await page.getByTestId('trend-spend').locator('g[data-date]').last().getAttribute('data-total')), spent, 'today\'s spend bar is what stayed debited (the failed order left out)');
+  t.equal(await page.getByTestId('trend-spend').locator('g[data-date]').count(), 30, 'thirty days are drawn');
+  t.equal(await page.getByTestId('trend-orders').locator('rect[data-service="airtime"]').count(), 1, 'airtime has its own colour in the stack');
   await screenshot(t, page, 'desk-overview-test');
 
-  for (const path of ['/dashboard/buy?env=test', '/dashboard/orders?env=test', '/dashboard/wallet?env=test']) {
+  for (const path of ['/dashboard/?env=test', '/dashboard/buy?env=test', '/dashboard/orders?env=test', '/dashboard/wallet?env=test']) {
     await page.goto(path);
     await settled(page);
     t.same(await unnamed_controls(page), [], `every control on ${path} has a name`);
@@ -272,8 +282,11 @@ t.test('an account with live activity opens on Live, and a side in the address i
   await server.credit(quiet.id, 'test', 1_000);
   const other = await open_page(browser, server);
   await sign_in(other.page, quiet.email, quiet.password, '/dashboard/wallet');
-  await other.page.waitForURL(/\/dashboard\/wallet\?env=test/);
-  t.pass('a deep link without a side opens that page on Test for an all-test account');
+  await other.page.getByTestId('wallet-balance').waitFor();
+  t.notMatch(other.page.url(), /env=test/, 'a deep link keeps the side its address names (Live without ?env=test)');
+  await other.page.goto('/dashboard/');
+  await other.page.waitForURL(/env=test/);
+  t.pass('the front page lands an all-test account on Test');
   await other.page.getByRole('group', { name: 'Environment' }).getByRole('button', { name: 'Live' }).click();
   await other.page.waitForURL((url) => !url.search.includes('env=test'));
   await settled(other.page);

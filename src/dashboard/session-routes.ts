@@ -72,6 +72,11 @@ export const export_rows_max = 10_000;
 /** Longest search text. */
 export const search_length_max = 64;
 const search_page_size = 100;
+/** The trend covers this many Lagos days, today included. */
+export const trend_days = 30;
+/** Most orders read to draw the trend; beyond, the answer says it is truncated. */
+export const trend_orders_max = 20_000;
+const trend_page_size = 100;
 const order_reference_pattern = /^BV-\d{8}-[0-9A-Z]{12}$/i;
 
 interface OrderQuery {
@@ -277,6 +282,62 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           orders: found.orders.map(dashboard_order_view),
           pagination: pagination(found.total, paging.per_page, paging.page),
           truncated: found.truncated,
+        });
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/trend',
+      auth: 'session',
+      doc: doc('Spend and order count per Africa/Lagos day for the last 30 days, by service, and the success rate'),
+      handler: async (ctx) => {
+        const actor = ctx.actor!;
+        const environment = ctx.environment;
+        await actor.settled();
+        const today = lagos_day(clock.now_ms());
+        const first_day = today - trend_days + 1;
+        const services: ServiceType[] = ['airtime', 'data', 'electricity', 'tv'];
+        const days = Array.from({ length: trend_days }, (_, i) => ({
+          date: new Date((first_day + i) * 86_400_000).toISOString().slice(0, 10),
+          spend_kobo: Object.fromEntries(services.map((name) => [name, 0])) as Record<ServiceType, number>,
+          orders: Object.fromEntries(services.map((name) => [name, 0])) as Record<ServiceType, number>,
+        }));
+        let delivered = 0;
+        let failed = 0;
+        let read = 0;
+        let truncated = false;
+        const total_orders = actor.wallets[environment].orders_count;
+        const filter = { service: null, status: null, from_day: first_day, to_day: today };
+        for (let page = 1; ; page++) {
+          const found = find_orders(engine.store, actor.id, environment, total_orders, filter, page, trend_page_size);
+          for (const stored of found.orders) {
+            const order = desk.find(stored.reference) ?? stored;
+            const day = days[lagos_day(Math.floor(order.created_us / 1000)) - first_day];
+            if (day === undefined) continue;
+            day.orders[order.service_type] += 1;
+            // Spend is what stayed debited: failed orders were refunded.
+            if (order.status !== 'failed') day.spend_kobo[order.service_type] += order.amount_kobo;
+            if (order.status === 'delivered') delivered += 1;
+            else if (order.status === 'failed') failed += 1;
+          }
+          read += found.orders.length;
+          if (found.orders.length < trend_page_size || read >= found.total) break;
+          if (read >= trend_orders_max) {
+            truncated = true;
+            break;
+          }
+        }
+        return success_reply(ctx.request_id, 200, {
+          days: days.map((d) => ({
+            date: d.date,
+            spend: Object.fromEntries(services.map((name) => [name, kobo_to_naira(d.spend_kobo[name])])),
+            orders: d.orders,
+          })),
+          delivered,
+          failed,
+          // Of the orders that finished: null while none has.
+          success_rate: delivered + failed === 0 ? null : Math.round((delivered * 1000) / (delivered + failed)) / 10,
+          truncated,
         });
       },
     },

@@ -143,20 +143,22 @@ function App() {
   );
 }
 
-/** Opens on Test when the server says all the account's activity is there (and no side was asked for). */
+/**
+ * Opens on Test when the server says all the account's activity is there. Only the front page
+ * without a side in its address lands (straight, or through sign-in): a deep link names its page,
+ * and without ?env=test the address means Live.
+ */
 let landed = false;
 function land(session: Session): void {
   if (landed) return;
   landed = true;
+  if (session.landing_environment !== 'test') return;
   const next = new URLSearchParams(location.search).get('next');
-  const asked_side = next !== null ? next.includes('env=') : !opened_without_side;
-  if (session.landing_environment !== 'test' || asked_side) return;
+  const front_page = `${base_path}/`;
   if (next !== null) {
-    const target = safe_next(next);
-    const joined = target === null ? href_of('/', 'test') : `${target}${target.includes('?') ? '&' : '?'}env=test`;
-    history.replaceState(null, '', `${location.pathname}?next=${encodeURIComponent(joined)}`);
-  } else {
-    navigate(`${location.pathname}${location.search === '' ? '?' : `${location.search}&`}env=test`, { replace: true });
+    if (next === front_page || next === base_path) history.replaceState(null, '', `${location.pathname}?next=${encodeURIComponent(href_of('/', 'test'))}`);
+  } else if (opened_without_side && (location.pathname === front_page || location.pathname === base_path)) {
+    navigate(href_of('/', 'test'), { replace: true });
   }
 }
 
