@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { start_server } from './helpers/server.js';
 import {
-  api_response, launch_browser, open_page, page_fetch, phone, read_clipboard, screenshot, settled, shows, sign_in, unnamed_controls,
+  api_response, launch_browser, open_page, page_fetch, phone, read_clipboard, screenshot, session_cookie, settled, shows, sign_in, unnamed_controls,
   wait_for_count, within_screen,
 } from './helpers/browser.js';
 
@@ -292,4 +292,26 @@ t.test('an account with live activity opens on Live, and a side in the address i
   await settled(other.page);
   t.equal(await other.page.getByRole('group', { name: 'Environment' }).getByRole('button', { name: 'Live' }).getAttribute('aria-pressed'), 'true', 'choosing Live afterwards stays on Live');
   t.same([...problems, ...other.problems], [], 'no script errors in the pages');
+});
+
+t.test('a CSV export defuses spreadsheet formulas and quotes what needs quoting', async (t) => {
+  const server = await start_server(t);
+  const account = await server.create_account({ kyc_level: 2 });
+  const key = await server.create_key(account.id);
+  const reference = '=SUM(1,2)"x';
+  const funded = await server.api('POST', '/v1/sandbox/wallet/fund', { key: key.api_key, body: { amount: 1000, reference } });
+  t.equal(funded.status, 201, 'a sandbox top-up with a formula-like reference is accepted by the API');
+  const browser = await launch_browser(t);
+  const { context, page } = await open_page(browser, server);
+  await sign_in(page, account.email, account.password);
+  const cookie = await session_cookie(context);
+  const response = await fetch(`${server.base}/dashboard/api/export/wallet?environment=test`, { headers: { cookie: `bv_session=${cookie}` } });
+  t.equal(response.status, 200, 'the export answers 200');
+  t.match(response.headers.get('content-type'), /^text\/csv; charset=utf-8/, 'as CSV');
+  t.match(response.headers.get('content-disposition'), /^attachment; filename="billvend-test-wallet\.csv"$/, 'as a download');
+  const lines = (await response.text()).trim().split('\r\n');
+  t.equal(lines.length, 2, 'a header and the one top-up');
+  t.ok(lines[1].includes(`"'=SUM(1,2)""x"`), `the reference is quoted and cannot run as a formula (${lines[1]})`);
+  const signed_out = await fetch(`${server.base}/dashboard/api/export/wallet?environment=test`);
+  t.equal(signed_out.status, 401, 'without a session there is no export');
 });
