@@ -46,6 +46,7 @@ import { funding_routes } from './front/routes/funding-routes.js';
 import { delivery_view } from './front/routes/webhook-routes.js';
 import { SessionStore } from './dashboard/sessions.js';
 import { session_routes } from './dashboard/session-routes.js';
+import { desk_routes } from './dashboard/desk-routes.js';
 import { authorize_session } from './dashboard/session-auth.js';
 import { StaticSite } from './dashboard/static-files.js';
 import { ClusterNode, deposed_exit_code } from './cluster/cluster-node.js';
@@ -190,6 +191,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...session_routes(deps, sessions, desk, dispatcher),
     ...site.routes(),
   ];
+  public_routes.push(...desk_routes(public_routes));
   let openapi_body = '';
   public_routes.push({
     method: 'get',

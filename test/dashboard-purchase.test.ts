@@ -79,7 +79,9 @@ t.test('a reseller sets the PIN, buys in the sandbox with it through the API and
   }
 
   // The orders, on the test side.
+  // The account's activity is all in Test, so the dashboard opened there: the live side is a click away.
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Orders' }).click();
+  await page.getByRole('group', { name: 'Environment' }).getByRole('button', { name: 'Live' }).click();
   await settled(page);
   t.ok(await shows(page.getByText('No live orders yet.')), 'the live side has no orders');
   await page.getByRole('group', { name: 'Environment' }).getByRole('button', { name: 'Test' }).click();

@@ -11,7 +11,7 @@ import { parse_id, parse_pagination, query_params } from '../front/request-helpe
 import { api_error, type ApiError } from '../errors.js';
 import { hash_secret, verify_secret } from '../lib/secrets.js';
 import { kobo_to_naira } from '../lib/money.js';
-import { parse_date_days, timestamp_year_max, timestamp_year_min } from '../lib/time-format.js';
+import { iso_us, lagos_day, parse_date_days, timestamp_year_max, timestamp_year_min } from '../lib/time-format.js';
 import { read_wallet_entries } from '../front/routes/account-routes.js';
 import { read_orders } from '../front/routes/transaction-routes.js';
 import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
@@ -20,8 +20,8 @@ import { CreateWebhookBody } from '../schemas/webhook-schemas.js';
 import { Scope } from '../schemas/account-schemas.js';
 import { EnvironmentName, FreeText } from '../schemas/common.js';
 import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of } from '../webhooks/endpoints.js';
-import { order_full_view, order_list_view, type OrderStatus, type ServiceType } from '../services/order.js';
-import { find_orders } from '../engine/account-orders.js';
+import { order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
+import { find_orders, type OrderFilter, type OrderPage } from '../engine/account-orders.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { dead_listed_max, type Dispatcher } from '../webhooks/dispatcher.js';
 import type { DeliveryRecord } from '../webhooks/records.js';
@@ -65,6 +65,86 @@ function lagos_date(text: string | null, field: string): number | null | ApiErro
   return day;
 }
 
+/** Most orders read to answer a search by phone, meter or smartcard number. */
+export const orders_searched_max = 5000;
+/** Most rows in one CSV export. */
+export const export_rows_max = 10_000;
+/** Longest search text. */
+export const search_length_max = 64;
+const search_page_size = 100;
+/** The trend covers this many Lagos days, today included. */
+export const trend_days = 30;
+/** Most orders read to draw the trend; beyond, the answer says it is truncated. */
+export const trend_orders_max = 20_000;
+const trend_page_size = 100;
+const order_reference_pattern = /^BV-\d{8}-[0-9A-Z]{12}$/i;
+
+interface OrderQuery {
+  q: string | null;
+  service: ServiceType | null;
+  status: OrderStatus | null;
+  from_day: number | null;
+  to_day: number | null;
+}
+
+function invalid_param(field: string, message: string): ApiError {
+  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
+}
+
+/** The search and filters of the orders list and its CSV export, from the query string. */
+function parse_order_query(params: URLSearchParams): OrderQuery | ApiError {
+  const service = params.get('service');
+  const status = params.get('status');
+  if (service !== null && service !== '' && !['airtime', 'data', 'electricity', 'tv'].includes(service)) {
+    return invalid_param('service', 'must be airtime, data, electricity or tv');
+  }
+  if (status !== null && status !== '' && !['pending', 'processing', 'delivered', 'failed'].includes(status)) {
+    return invalid_param('status', 'must be pending, processing, delivered or failed');
+  }
+  const q = (params.get('q') ?? '').trim();
+  if (q.length > search_length_max || !/^[\x21-\x7e]*$/.test(q)) return invalid_param('q', `must be a reference or a number of at most ${search_length_max} characters`);
+  const from = lagos_date(params.get('from'), 'from');
+  const to = lagos_date(params.get('to'), 'to');
+  if (from !== null && typeof from === 'object') return from;
+  if (to !== null && typeof to === 'object') return to;
+  return { q: q === '' ? null : q, service: service ? service as ServiceType : null, status: status ? status as OrderStatus : null, from_day: from, to_day: to };
+}
+
+/** A row of the dashboard's order tables: what it was for (network, disco, provider, plan) included. */
+function dashboard_order_view(o: OrderRecord) {
+  return { ...order_list_view(o), status: o.status, network: o.network, disco: o.disco, provider: o.provider, plan: o.plan };
+}
+
+/** Where the dashboard opens: Test while the account has test activity and none live yet. */
+function landing_environment(actor: AccountActor): Environment {
+  const { live, test } = actor.wallets;
+  const live_quiet = live.orders_count === 0 && live.entries_count === 0;
+  return live_quiet && (test.orders_count > 0 || test.entries_count > 0) ? 'test' : 'live';
+}
+
+function matches(order: OrderRecord, filter: OrderFilter): boolean {
+  if (filter.service !== null && order.service_type !== filter.service) return false;
+  if (filter.status !== null && order.status !== filter.status) return false;
+  const day = lagos_day(Math.floor(order.created_us / 1000));
+  return (filter.from_day === null || day >= filter.from_day) && (filter.to_day === null || day <= filter.to_day);
+}
+
+/** A CSV cell: quoted when it holds a comma, quote or line break; a leading =+-@ is defused for spreadsheets. */
+function csv_cell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+function csv_reply(filename: string, header: string[], rows: string[][]): Reply {
+  const text = [header, ...rows].map((row) => row.map(csv_cell).join(',')).join('\r\n') + '\r\n';
+  return {
+    status: 200,
+    body: text,
+    content_type: 'text/csv; charset=utf-8',
+    headers: [['Content-Disposition', `attachment; filename="${filename}"`], ['Cache-Control', 'no-store'], ['X-Content-Type-Options', 'nosniff']],
+  };
+}
+
 export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDesk, dispatcher: Dispatcher): RouteDef[] {
   const { engine, clock } = deps;
   const secure = (deps.config.public_base_url ?? '').startsWith('https:');
@@ -84,8 +164,44 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       wallets: { live: wallet_view(actor.wallets.live), test: wallet_view(actor.wallets.test) },
       today: { spent: kobo_to_naira(spent_kobo), limit: kobo_to_naira(limit_kobo), remaining: kobo_to_naira(Math.max(0, limit_kobo - spent_kobo)) },
       open_orders: [...actor.open_orders.values()].filter((o) => o.environment === environment).length,
-      recent_orders: recent.map((o) => ({ ...order_list_view(o), status: o.status })),
+      recent_orders: recent.map(dashboard_order_view),
     });
+  };
+
+  const search_orders = (ctx: RequestContext, query: OrderQuery, page: number, per_page: number): OrderPage => {
+    const actor = ctx.actor!;
+    const environment = ctx.environment;
+    const total_orders = actor.wallets[environment].orders_count;
+    const filter = { service: query.service, status: query.status, from_day: query.from_day, to_day: query.to_day };
+    const current = (o: OrderRecord) => desk.find(o.reference) ?? o;
+    if (query.q === null) {
+      // From the per-account order index (engine/account-orders.ts): the page's orders are the only
+      // ones read, whatever else the account holds (regression: up to 50,000 orders were scanned).
+      const found = find_orders(engine.store, actor.id, environment, total_orders, filter, page, per_page);
+      return { ...found, orders: found.orders.map(current) };
+    }
+    if (order_reference_pattern.test(query.q)) {
+      // A reference names one order: a direct read, then the other filters.
+      const order = desk.find(query.q.toUpperCase());
+      const mine = order !== null && order.account_id === actor.id && order.environment === environment && matches(order, filter);
+      return { orders: mine && page === 1 ? [order] : [], total: mine ? 1 : 0, truncated: false };
+    }
+    // A phone, meter or smartcard number (or part of one): the newest orders_searched_max orders of
+    // the filtered range are read, no more, and the answer says when older ones were left out.
+    const matched: OrderRecord[] = [];
+    let scanned = 0;
+    let truncated = false;
+    for (let scan_page = 1; ; scan_page++) {
+      const found = find_orders(engine.store, actor.id, environment, total_orders, filter, scan_page, search_page_size);
+      for (const order of found.orders) if (order.recipient.includes(query.q)) matched.push(order);
+      scanned += found.orders.length;
+      if (found.orders.length < search_page_size || scanned >= found.total) break;
+      if (scanned >= orders_searched_max) {
+        truncated = true;
+        break;
+      }
+    }
+    return { orders: matched.slice((page - 1) * per_page, page * per_page).map(current), total: matched.length, truncated };
   };
 
   return [
@@ -116,6 +232,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           account: account_view(actor.account),
           csrf_token: record.csrf_token,
           expires_at: new Date(record.expires_ms).toISOString(),
+          landing_environment: landing_environment(actor),
         }, 'Signed in.'));
       },
     },
@@ -127,7 +244,12 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       handler: (ctx) => {
         const record = session_of(ctx);
         const account = ctx.actor!.account;
-        return success_reply(ctx.request_id, 200, { account: { ...account_view(account), pin_set: account.pin_hash !== null }, csrf_token: record.csrf_token, expires_at: new Date(record.expires_ms).toISOString() });
+        return success_reply(ctx.request_id, 200, {
+          account: { ...account_view(account), pin_set: account.pin_hash !== null },
+          csrf_token: record.csrf_token,
+          expires_at: new Date(record.expires_ms).toISOString(),
+          landing_environment: landing_environment(ctx.actor!),
+        });
       },
     },
     {
@@ -147,41 +269,107 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       method: 'get',
       path: '/dashboard/api/orders',
       auth: 'session',
-      doc: doc('Orders, filtered by service, status and Africa/Lagos dates'),
+      doc: doc('Orders, searched by reference or recipient, filtered by service, status and Africa/Lagos dates'),
       handler: async (ctx) => {
         const params = query_params(ctx);
         const paging = parse_pagination(params);
         if ('code' in paging) return error_reply(ctx.request_id, paging);
-        const service = params.get('service');
-        const status = params.get('status');
-        if (service !== null && service !== '' && !['airtime', 'data', 'electricity', 'tv'].includes(service)) {
-          return error_reply(ctx.request_id, api_error('validation.failed', 'The request is not valid: service must be airtime, data, electricity or tv.', { details: [{ field: 'service', message: 'must be airtime, data, electricity or tv' }] }));
-        }
-        if (status !== null && status !== '' && !['pending', 'processing', 'delivered', 'failed'].includes(status)) {
-          return error_reply(ctx.request_id, api_error('validation.failed', 'The request is not valid: status must be pending, processing, delivered or failed.', { details: [{ field: 'status', message: 'must be pending, processing, delivered or failed' }] }));
-        }
-        const from = lagos_date(params.get('from'), 'from');
-        const to = lagos_date(params.get('to'), 'to');
-        if (from !== null && typeof from === 'object') return error_reply(ctx.request_id, from);
-        if (to !== null && typeof to === 'object') return error_reply(ctx.request_id, to);
-        const actor = ctx.actor!;
-        const environment = ctx.environment;
-        const total_orders = actor.wallets[environment].orders_count;
-        await actor.settled();
-        // From the per-account order index (engine/account-orders.ts): the page's orders are the only
-        // ones read, whatever else the account holds (regression: up to 50,000 orders were scanned).
-        const found = find_orders(engine.store, actor.id, environment, total_orders, {
-          service: service ? service as ServiceType : null,
-          status: status ? status as OrderStatus : null,
-          from_day: from,
-          to_day: to,
-        }, paging.page, paging.per_page);
-        const page = found.orders.map((o) => desk.find(o.reference) ?? o);
+        const query = parse_order_query(params);
+        if ('code' in query) return error_reply(ctx.request_id, query);
+        await ctx.actor!.settled();
+        const found = search_orders(ctx, query, paging.page, paging.per_page);
         return success_reply(ctx.request_id, 200, {
-          orders: page.map((o) => ({ ...order_list_view(o), status: o.status, network: o.network, disco: o.disco, provider: o.provider, plan: o.plan })),
+          orders: found.orders.map(dashboard_order_view),
           pagination: pagination(found.total, paging.per_page, paging.page),
           truncated: found.truncated,
         });
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/trend',
+      auth: 'session',
+      doc: doc('Spend and order count per Africa/Lagos day for the last 30 days, by service, and the success rate'),
+      handler: async (ctx) => {
+        const actor = ctx.actor!;
+        const environment = ctx.environment;
+        await actor.settled();
+        const today = lagos_day(clock.now_ms());
+        const first_day = today - trend_days + 1;
+        const services: ServiceType[] = ['airtime', 'data', 'electricity', 'tv'];
+        const days = Array.from({ length: trend_days }, (_, i) => ({
+          date: new Date((first_day + i) * 86_400_000).toISOString().slice(0, 10),
+          spend_kobo: Object.fromEntries(services.map((name) => [name, 0])) as Record<ServiceType, number>,
+          orders: Object.fromEntries(services.map((name) => [name, 0])) as Record<ServiceType, number>,
+        }));
+        let delivered = 0;
+        let failed = 0;
+        let read = 0;
+        let truncated = false;
+        const total_orders = actor.wallets[environment].orders_count;
+        const filter = { service: null, status: null, from_day: first_day, to_day: today };
+        for (let page = 1; ; page++) {
+          const found = find_orders(engine.store, actor.id, environment, total_orders, filter, page, trend_page_size);
+          for (const stored of found.orders) {
+            const order = desk.find(stored.reference) ?? stored;
+            const day = days[lagos_day(Math.floor(order.created_us / 1000)) - first_day];
+            if (day === undefined) continue;
+            day.orders[order.service_type] += 1;
+            // Spend is what stayed debited: failed orders were refunded.
+            if (order.status !== 'failed') day.spend_kobo[order.service_type] += order.amount_kobo;
+            if (order.status === 'delivered') delivered += 1;
+            else if (order.status === 'failed') failed += 1;
+          }
+          read += found.orders.length;
+          if (found.orders.length < trend_page_size || read >= found.total) break;
+          if (read >= trend_orders_max) {
+            truncated = true;
+            break;
+          }
+        }
+        return success_reply(ctx.request_id, 200, {
+          days: days.map((d) => ({
+            date: d.date,
+            spend: Object.fromEntries(services.map((name) => [name, kobo_to_naira(d.spend_kobo[name])])),
+            orders: d.orders,
+          })),
+          delivered,
+          failed,
+          // Of the orders that finished: null while none has.
+          success_rate: delivered + failed === 0 ? null : Math.round((delivered * 1000) / (delivered + failed)) / 10,
+          truncated,
+        });
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/export/orders',
+      auth: 'session',
+      doc: { ...doc('The filtered orders as CSV (a download)'), content_type: 'text/csv' },
+      handler: async (ctx) => {
+        const query = parse_order_query(query_params(ctx));
+        if ('code' in query) return error_reply(ctx.request_id, query);
+        await ctx.actor!.settled();
+        const found = search_orders(ctx, query, 1, export_rows_max);
+        const rows = found.orders.map((o) => [
+          o.reference, o.service_type, o.network ?? o.disco ?? o.provider ?? '', o.plan ?? '', o.recipient, o.customer_name ?? '',
+          kobo_to_naira(o.amount_kobo).toFixed(2), o.status, o.token ?? '', o.units ?? '', iso_us(o.created_us),
+        ]);
+        return csv_reply(`billvend-${ctx.environment}-orders.csv`, ['reference', 'service', 'provider', 'plan', 'recipient', 'customer_name', 'amount', 'status', 'token', 'units', 'created_at'], rows);
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/export/wallet',
+      auth: 'session',
+      doc: { ...doc('The wallet history as CSV (a download)'), content_type: 'text/csv' },
+      handler: async (ctx) => {
+        const actor = ctx.actor!;
+        const total = actor.wallets[ctx.environment].entries_count;
+        await actor.settled();
+        const entries = read_wallet_entries(engine.store, actor, ctx.environment, total, 1, export_rows_max).map(wallet_entry_view);
+        const rows = entries.map((e) => [String(e.id), e.type, e.amount.toFixed(2), e.balance_before.toFixed(2), e.balance_after.toFixed(2), e.reference, e.description, e.created_at]);
+        return csv_reply(`billvend-${ctx.environment}-wallet.csv`, ['id', 'type', 'amount', 'balance_before', 'balance_after', 'reference', 'description', 'created_at'], rows);
       },
     },
     {

@@ -143,16 +143,17 @@ export async function overflows_sideways(page: Page): Promise<boolean> {
 }
 
 /** Calls the dashboard API from inside the page, with the page's cookie, as the app does. */
-export async function page_fetch(page: Page, method: string, path: string, options: { csrf?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+export async function page_fetch(page: Page, method: string, path: string, options: { csrf?: string; body?: unknown; idempotency_key?: string } = {}): Promise<{ status: number; body: any }> {
   return page.evaluate(
-    async ({ method, path, csrf, body }) => {
+    async ({ method, path, csrf, body, idempotency_key }) => {
       const headers: Record<string, string> = {};
       if (csrf !== undefined) headers['x-csrf-token'] = csrf;
+      if (idempotency_key !== undefined) headers['x-idempotency-key'] = idempotency_key;
       if (body !== undefined) headers['content-type'] = 'application/json';
       const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
       return { status: response.status, body: await response.json().catch(() => null) };
     },
-    { method, path, csrf: options.csrf, body: options.body },
+    { method, path, csrf: options.csrf, body: options.body, idempotency_key: options.idempotency_key },
   );
 }
 
@@ -199,4 +200,31 @@ export async function wait_for_count(locator: Locator, count: number, timeout_ms
 /** Waits for the app's answer to one dashboard API call. */
 export function api_response(page: Page, method: string, path_part: string): Promise<Response> {
   return page.waitForResponse((response) => response.request().method() === method && new URL(response.url()).pathname.startsWith(`/dashboard/api${path_part}`));
+}
+
+/**
+ * Controls on the page that the accessibility tree would leave unnamed: buttons and links without
+ * text or aria-label, form fields without a label. Each is described by its tag, name and id.
+ */
+export async function unnamed_controls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    const unnamed: string[] = [];
+    for (const element of doc.querySelectorAll('button, a[href], input:not([type="hidden"]), select, textarea, [role="button"], [role="link"]')) {
+      const tag = element.tagName.toLowerCase();
+      const aria = (element.getAttribute('aria-label') ?? '').trim() !== '' || (element.getAttribute('aria-labelledby') ?? '') !== '';
+      let named = aria;
+      if (!named && (tag === 'input' || tag === 'select' || tag === 'textarea')) named = element.labels !== null && element.labels.length > 0;
+      if (!named && tag !== 'input' && tag !== 'select' && tag !== 'textarea') named = (element.textContent ?? '').trim() !== '' || element.querySelector('img[alt]:not([alt=""])') !== null;
+      if (!named) unnamed.push(`${tag}${element.name ? `[name=${element.name}]` : ''}${element.id ? `#${element.id}` : ''}`);
+    }
+    return unnamed;
+  });
+}
+
+/** Whether the element lies wholly inside the current viewport's width (not pushed off-screen sideways). */
+export async function within_screen(locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const width = locator.page().viewportSize()?.width ?? 0;
+  return box !== null && box.x >= 0 && box.x + box.width <= width + 1;
 }

@@ -19,6 +19,8 @@ export interface Session {
   account: Account;
   csrf_token: string;
   expires_at: string;
+  /** Where the dashboard opens: test while the account has test activity and none live. */
+  landing_environment?: Environment;
 }
 
 export interface Pagination {
@@ -187,6 +189,8 @@ export interface CallOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined | null>;
   signal?: AbortSignal;
+  /** Sent as X-Idempotency-Key: made once per confirmed purchase, so a repeat buys once. */
+  idempotency_key?: string;
 }
 
 /** One call to /dashboard/api; resolves with data and the envelope's message, throws ApiError. */
@@ -200,6 +204,7 @@ export async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, o
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-csrf-token'] = csrf_token;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.idempotency_key !== undefined) headers['x-idempotency-key'] = options.idempotency_key;
   let response: Response;
   try {
     response = await fetch(`/dashboard/api${path}${search === '' ? '' : `?${search}`}`, {
@@ -228,6 +233,15 @@ export async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, o
     throw new ApiError(response.status, error.code, error.message, error.details ?? []);
   }
   return { data: envelope.data, message: envelope.message ?? '' };
+}
+
+/** An address of /dashboard/api for a plain link (a CSV download), with the environment and query. */
+export function api_href(path: string, environment: Environment, query: Record<string, string | number | undefined | null> = {}): string {
+  const params = new URLSearchParams({ environment });
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  }
+  return `/dashboard/api${path}?${params.toString()}`;
 }
 
 /** GET returning only data. */

@@ -18,10 +18,12 @@ import { KeysPage } from './pages/keys-page.js';
 import { WebhooksPage } from './pages/webhooks-page.js';
 import { DeliveriesPage } from './pages/deliveries-page.js';
 import { PinPage } from './pages/pin-page.js';
+import { BuyPage } from './pages/buy-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 
 const titles: Record<string, string> = {
   '/': 'Overview',
+  '/buy': 'Buy',
   '/orders': 'Orders',
   '/wallet': 'Wallet',
   '/keys': 'API keys',
@@ -36,6 +38,9 @@ function page_for(place: Place) {
   const environment = place.environment;
   if (parts.length === 0) return <OverviewPage environment={environment} />;
   switch (parts[0]) {
+    case 'buy':
+      if (parts.length === 1) return <BuyPage environment={environment} />;
+      break;
     case 'orders':
       if (parts.length === 1) return <OrdersPage place={place} />;
       if (parts.length === 2) return <OrderDetailPage reference={parts[1]} environment={environment} />;
@@ -57,6 +62,13 @@ function page_for(place: Place) {
   return <NotFoundPage environment={environment} />;
 }
 
+/**
+ * Whether this page load opened on the bare dashboard address (no side chosen in it): only then may
+ * the app pick Test for an account whose activity is all in the sandbox. Read once at start, so a
+ * later click on Live stays on Live.
+ */
+const opened_without_side = !new URLSearchParams(location.search).has('env');
+
 function App() {
   const place = use_place();
   // undefined: still asking the server whether a session exists; null: signed out.
@@ -71,6 +83,7 @@ function App() {
     call<Session>('GET', '/session').then(
       ({ data }) => {
         set_csrf_token(data.csrf_token);
+        land(data);
         set_session(data);
       },
       () => set_session(null),
@@ -90,7 +103,8 @@ function App() {
       const next = location.pathname + location.search;
       navigate(`${base_path}/sign-in?next=${encodeURIComponent(next)}${expired ? '&expired=1' : ''}`, { replace: true });
     } else if (session && place.path === '/sign-in') {
-      navigate(safe_next(place.query.get('next')) ?? href_of('/', 'live'), { replace: true });
+      // Read from the address itself: land() may have just added the side to it.
+      navigate(safe_next(new URLSearchParams(location.search).get('next')) ?? href_of('/', 'live'), { replace: true });
     }
   }, [session, place.path]);
 
@@ -103,6 +117,7 @@ function App() {
         on_signed_in={(signed_in) => {
           set_csrf_token(signed_in.csrf_token);
           set_expired(false);
+          land(signed_in);
           set_session(signed_in);
         }}
       />
@@ -126,6 +141,25 @@ function App() {
       <div key={place.environment}>{page_for(place)}</div>
     </Layout>
   );
+}
+
+/**
+ * Opens on Test when the server says all the account's activity is there. Only the front page
+ * without a side in its address lands (straight, or through sign-in): a deep link names its page,
+ * and without ?env=test the address means Live.
+ */
+let landed = false;
+function land(session: Session): void {
+  if (landed) return;
+  landed = true;
+  if (session.landing_environment !== 'test') return;
+  const next = new URLSearchParams(location.search).get('next');
+  const front_page = `${base_path}/`;
+  if (next !== null) {
+    if (next === front_page || next === base_path) history.replaceState(null, '', `${location.pathname}?next=${encodeURIComponent(href_of('/', 'test'))}`);
+  } else if (opened_without_side && (location.pathname === front_page || location.pathname === base_path)) {
+    navigate(href_of('/', 'test'), { replace: true });
+  }
 }
 
 /** Only our own dashboard paths are followed after sign-in (no open redirect). */

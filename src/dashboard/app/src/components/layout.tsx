@@ -7,6 +7,7 @@ import { href_of, Link, navigate, type Place } from '../router.js';
 
 const sections: { path: string; label: string }[] = [
   { path: '/', label: 'Overview' },
+  { path: '/buy', label: 'Buy' },
   { path: '/orders', label: 'Orders' },
   { path: '/wallet', label: 'Wallet' },
   { path: '/keys', label: 'API keys' },
@@ -23,7 +24,7 @@ function section_of(path: string): string {
 function switched_href(place: Place, environment: Environment): string {
   const section = section_of(place.path);
   const keep: Record<string, string> = {};
-  if (place.path === '/orders') for (const name of ['service', 'status', 'from', 'to']) keep[name] = place.query.get(name) ?? '';
+  if (place.path === '/orders') for (const name of ['q', 'service', 'status', 'from', 'to']) keep[name] = place.query.get(name) ?? '';
   return href_of(section, environment, keep);
 }
 

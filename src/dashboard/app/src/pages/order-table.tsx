@@ -27,8 +27,11 @@ export function OrderTable({ orders, environment }: { orders: OrderSummary[]; en
               </Link>
             </td>
             <td data-label="Service">
-              {service_name(order.service_type)}
-              {provider_label(order) && <span class="muted small"> · {provider_label(order)}</span>}
+              {/* One unit: "Airtime · GLO" never splits across lines (a phone's card layout did). */}
+              <span class="service-cell">
+                {service_name(order.service_type)}
+                {provider_label(order) && <span class="muted small"> · {provider_label(order)}</span>}
+              </span>
             </td>
             <td data-label="Recipient" class="mono">{order.recipient}</td>
             <td data-label="Amount" class="num">{naira(order.amount)}</td>

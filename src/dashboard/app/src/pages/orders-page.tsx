@@ -1,7 +1,7 @@
 // Orders, filtered by service, status and Lagos calendar dates. The filters live in the address, so
 // that the back button, a reload or a shared link show the same list.
 import { useEffect, useState } from 'preact/hooks';
-import type { OrderSummary, Pagination } from '../api.js';
+import { api_href, type OrderSummary, type Pagination } from '../api.js';
 import { use_api } from '../use-api.js';
 import { lagos_today } from '../format.js';
 import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
@@ -11,6 +11,7 @@ import { OrderTable } from './order-table.js';
 import { href_of, navigate, type Place } from '../router.js';
 
 interface Filters {
+  q: string;
   service: string;
   status: string;
   from: string;
@@ -20,7 +21,7 @@ interface Filters {
 const per_page = 20;
 
 function filters_of(query: URLSearchParams): Filters {
-  return { service: query.get('service') ?? '', status: query.get('status') ?? '', from: query.get('from') ?? '', to: query.get('to') ?? '' };
+  return { q: query.get('q') ?? '', service: query.get('service') ?? '', status: query.get('status') ?? '', from: query.get('from') ?? '', to: query.get('to') ?? '' };
 }
 
 export function OrdersPage({ place }: { place: Place }) {
@@ -42,7 +43,11 @@ export function OrdersPage({ place }: { place: Place }) {
 
   return (
     <>
-      <PageHeader title="Orders" />
+      <PageHeader title="Orders">
+        <a class="button button-small" href={api_href('/export/orders', environment, { ...applied })} download>
+          Export CSV
+        </a>
+      </PageHeader>
       <form
         class="card filters"
         aria-label="Filter orders"
@@ -51,6 +56,10 @@ export function OrdersPage({ place }: { place: Place }) {
           apply(draft);
         }}
       >
+        <label class="field field-search">
+          <span>Search</span>
+          <input type="search" name="q" maxLength={64} placeholder="Reference, phone, meter or smartcard number" value={draft.q} onInput={update('q')} />
+        </label>
         <label class="field">
           <span>Service</span>
           <select name="service" value={draft.service} onChange={update('service')}>
@@ -84,7 +93,7 @@ export function OrdersPage({ place }: { place: Place }) {
             Apply filters
           </button>
           {filtered && (
-            <button type="button" class="button button-ghost" onClick={() => apply({ service: '', status: '', from: '', to: '' })}>
+            <button type="button" class="button button-ghost" onClick={() => apply({ q: '', service: '', status: '', from: '', to: '' })}>
               Clear
             </button>
           )}
@@ -96,12 +105,12 @@ export function OrdersPage({ place }: { place: Place }) {
         <section class="card">
           {orders.data.orders.length === 0 ? (
             <EmptyState title={filtered ? 'No orders match these filters.' : `No ${environment} orders yet.`}>
-              {filtered ? <p>Try a wider date range or another status.</p> : <p>Purchases made with your {environment} API keys appear here.</p>}
+              {filtered ? <p>Try a wider date range, another status or another search.</p> : <p>Purchases made with your {environment} API keys appear here.</p>}
             </EmptyState>
           ) : (
             <>
               <OrderTable orders={orders.data.orders} environment={environment} />
-              {orders.data.truncated && <p class="muted small">Only the most recent 50,000 orders were searched; narrow the dates to look further back.</p>}
+              {orders.data.truncated && <p class="muted small">Only the most recent orders were searched; narrow the dates to look further back.</p>}
               <Pager pagination={orders.data.pagination} on_page={(to_page) => apply(applied, to_page)} />
             </>
           )}

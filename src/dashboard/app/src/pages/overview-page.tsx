@@ -6,6 +6,46 @@ import { naira } from '../format.js';
 import { EmptyState, ErrorBanner, Loading, Notice } from '../components/feedback.js';
 import { PageHeader } from '../components/layout.js';
 import { OrderTable } from './order-table.js';
+import { TrendChart, TrendLegend, type TrendDay } from '../components/trend-chart.js';
+
+interface Trend {
+  days: TrendDay[];
+  delivered: number;
+  failed: number;
+  success_rate: number | null;
+  truncated: boolean;
+}
+
+/** Spend and orders per day over 30 days by service, and how many of the finished orders succeeded. */
+function TrendSection({ environment }: { environment: Environment }) {
+  const trend = use_api<Trend>('/trend', { environment });
+  const data = trend.data;
+  return (
+    <section class="card" aria-labelledby="trend-heading">
+      <div class="card-header">
+        <h2 id="trend-heading">Last 30 days</h2>
+        {data && (
+          <p class="trend-rate" data-testid="success-rate">
+            {data.success_rate === null ? 'No finished orders yet' : `${data.success_rate}% successful`}
+            <span class="muted small"> · {data.delivered} delivered, {data.failed} failed</span>
+          </p>
+        )}
+      </div>
+      <ErrorBanner error={trend.error} on_retry={trend.reload} />
+      {trend.loading && data === null && <Loading label="Loading the trend…" />}
+      {data && (
+        <>
+          <TrendLegend />
+          <div class="trend-pair">
+            <TrendChart days={data.days} metric="spend" title="Spend per day" />
+            <TrendChart days={data.days} metric="orders" title="Orders per day" />
+          </div>
+          {data.truncated && <p class="muted small">Only the most recent 20,000 orders are counted.</p>}
+        </>
+      )}
+    </section>
+  );
+}
 import { href_of, Link } from '../router.js';
 
 function SpendMeter({ spent, limit, remaining, kyc_level }: { spent: number; limit: number; remaining: number; kyc_level: number }) {
@@ -73,6 +113,7 @@ export function OverviewPage({ environment }: { environment: Environment }) {
               </dl>
             </section>
           </div>
+          <TrendSection environment={environment} />
           <section class="card">
             <div class="card-header">
               <h2>Recent orders</h2>

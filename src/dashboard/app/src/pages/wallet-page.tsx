@@ -1,7 +1,9 @@
 // Wallet history of one side: credits (bank transfers, operator top-ups), debits for purchases and
 // reversals of failed purchases, newest first, with the balance after each.
 import { useState } from 'preact/hooks';
-import type { Environment, Overview, Pagination, WalletEntry } from '../api.js';
+import { api_href, call, type Environment, type Overview, type Pagination, type WalletEntry } from '../api.js';
+import { use_action } from '../use-action.js';
+import { Notice } from '../components/feedback.js';
 import { use_api } from '../use-api.js';
 import { lagos_time, naira } from '../format.js';
 import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
@@ -21,12 +23,24 @@ export function WalletPage({ environment }: { environment: Environment }) {
 
   return (
     <>
-      <PageHeader title={environment === 'live' ? 'Live wallet' : 'Test wallet'} />
+      <PageHeader title={environment === 'live' ? 'Live wallet' : 'Test wallet'}>
+        <a class="button button-small" href={api_href('/export/wallet', environment)} download>
+          Export CSV
+        </a>
+      </PageHeader>
       <section class="card wallet-summary">
         <span class="wallet-label">Balance</span>
         <span class="wallet-balance" data-testid="wallet-balance">{wallet ? naira(wallet.balance) : '…'}</span>
         {wallet && <span class="muted small">Bonus {naira(wallet.bonus_balance)}</span>}
       </section>
+      {environment === 'test' && (
+        <SandboxTopUp
+          on_done={() => {
+            overview.reload();
+            entries.reload();
+          }}
+        />
+      )}
       <ErrorBanner error={entries.error} on_retry={entries.reload} />
       {entries.loading && entries.data === null && <Loading label="Loading wallet history…" />}
       {entries.data && (
@@ -34,7 +48,7 @@ export function WalletPage({ environment }: { environment: Environment }) {
           <h2>History</h2>
           {entries.data.transactions.length === 0 ? (
             <EmptyState title="No wallet movements yet.">
-              <p>{environment === 'live' ? 'Fund your wallet by bank transfer; credits appear here.' : 'Your account manager credits the test wallet; sandbox purchases and refunds appear here.'}</p>
+              <p>{environment === 'live' ? 'Fund your wallet by bank transfer; credits appear here.' : 'Add test money above; sandbox purchases and refunds appear here.'}</p>
             </EmptyState>
           ) : (
             <>
@@ -75,5 +89,39 @@ export function WalletPage({ environment }: { environment: Environment }) {
         </section>
       )}
     </>
+  );
+}
+
+/** Test money for the sandbox wallet, up to ₦10,000,000 a time (the API's POST /v1/sandbox/wallet/fund). */
+function SandboxTopUp({ on_done }: { on_done: () => void }) {
+  const [amount, set_amount] = useState('100000');
+  const [done, set_done] = useState('');
+  const { busy, error, run } = use_action();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    // One key per submission: a double submit or a retry after a lost answer funds once.
+    const key = 'dash-fund-' + Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+    set_done('');
+    return run(async () => {
+      const { message } = await call('POST', '/sandbox/wallet/fund', { environment: 'test', body: { amount: Number(amount.replace(/,/g, '')) }, idempotency_key: key });
+      set_done(message);
+      on_done();
+    });
+  };
+  return (
+    <section class="card" aria-labelledby="topup-title">
+      <h2 id="topup-title">Sandbox top-up</h2>
+      <ErrorBanner error={error} />
+      {done && <Notice>{done}</Notice>}
+      <form class="topup-form" onSubmit={submit}>
+        <label class="field field-narrow">
+          <span>Amount (₦)</span>
+          <input name="topup_amount" inputMode="decimal" required value={amount} onInput={(e) => set_amount(e.currentTarget.value)} />
+        </label>
+        <button type="submit" class="button button-primary" disabled={busy}>
+          {busy ? 'Adding…' : 'Add test money'}
+        </button>
+      </form>
+    </section>
   );
 }

@@ -1,0 +1,408 @@
+// Buying from the dashboard (issue "The dashboard as a working desk"): airtime, data with the plan
+// picker, electricity and cable TV with the recipient verified first (the customer's name shows),
+// then a confirmation step that says what the wallet will be debited, the transaction PIN, and the
+// result: the token with a copy button, or the server's error as it is. The purchase goes to the
+// dashboard's twins of the API's purchase routes (src/dashboard/desk-routes.ts), with an idempotency
+// key made once per confirmation: a double click, or a retry after a lost answer, buys once.
+import { Fragment } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, call, type Environment } from '../api.js';
+import { use_api } from '../use-api.js';
+import { naira } from '../format.js';
+import { ErrorBanner } from '../components/feedback.js';
+import { PageHeader } from '../components/layout.js';
+import { CopyButton } from '../components/copy-button.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { href_of, Link } from '../router.js';
+
+type Service = 'airtime' | 'data' | 'electricity' | 'tv';
+
+const services: { value: Service; label: string }[] = [
+  { value: 'airtime', label: 'Airtime' },
+  { value: 'data', label: 'Data' },
+  { value: 'electricity', label: 'Electricity' },
+  { value: 'tv', label: 'Cable TV' },
+];
+
+const networks = [
+  { value: 'mtn', label: 'MTN' },
+  { value: 'airtel', label: 'Airtel' },
+  { value: 'glo', label: 'GLO' },
+  { value: '9mobile', label: '9mobile' },
+];
+
+const tv_providers = [
+  { value: 'dstv', label: 'DStv' },
+  { value: 'gotv', label: 'GOtv' },
+  { value: 'startimes', label: 'StarTimes' },
+];
+
+interface Plan { plan_id: string; name: string; network: string; amount: number; validity: string }
+interface TvPackage { package_code: string; name: string; provider: string; amount: number }
+interface Disco { code: string; service_id: string; name: string }
+interface Verified { customer_name: string; address: string | null; current_package?: string; due_date?: string }
+
+interface PurchaseResult {
+  reference: string;
+  status: string;
+  amount: number;
+  wallet_balance_after: number;
+  token?: string | null;
+  units?: string | null;
+  customer_name?: string | null;
+  plan?: string;
+}
+
+/** What the confirmation shows and what is sent. */
+interface Draft {
+  path: string;
+  body: Record<string, unknown>;
+  amount: number;
+  lines: [string, string][];
+}
+
+/** A fresh idempotency key; crypto.getRandomValues works outside secure contexts too. */
+function new_key(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return 'dash-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Naira typed by a person ("1,500" or "1500.50") as a number, or null. */
+function parse_amount(text: string): number | null {
+  const clean = text.replace(/,/g, '').trim();
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(clean)) return null;
+  return Number(clean);
+}
+
+export function BuyPage({ environment }: { environment: Environment }) {
+  const [service, set_service] = useState<Service>('airtime');
+  const [network, set_network] = useState('mtn');
+  const [phone, set_phone] = useState('');
+  const [amount_text, set_amount_text] = useState('');
+  const [plan_id, set_plan_id] = useState('');
+  const [disco, set_disco] = useState('');
+  const [meter_type, set_meter_type] = useState<'prepaid' | 'postpaid'>('prepaid');
+  const [meter, set_meter] = useState('');
+  const [tv_provider, set_tv_provider] = useState('dstv');
+  const [smartcard, set_smartcard] = useState('');
+  const [package_code, set_package_code] = useState('');
+  const [verified, set_verified] = useState<Verified | null>(null);
+  const [verifying, set_verifying] = useState(false);
+  const [error, set_error] = useState<ApiError | null>(null);
+  const [draft, set_draft] = useState<Draft | null>(null);
+  const [pin, set_pin] = useState('');
+  const [paying, set_paying] = useState(false);
+  const [result, set_result] = useState<PurchaseResult | null>(null);
+  // One key per confirmation, kept while the answer is unknown (a network failure): a retry or a
+  // second click then repeats the same purchase and the server answers it once.
+  const key = useRef('');
+  const in_flight = useRef(false);
+
+  const plans = use_api<{ plans: Plan[] }>(service === 'data' ? '/services/data/plans' : null, { environment, query: { network } });
+  const packages = use_api<{ packages: TvPackage[] }>(service === 'tv' ? '/services/tv/packages' : null, { environment, query: { provider: tv_provider } });
+  const discos = use_api<{ discos: Disco[] }>(service === 'electricity' ? '/services/electricity/discos' : null, { environment });
+
+  // A verification is about one recipient: any change to it asks again.
+  useEffect(() => set_verified(null), [service, disco, meter_type, meter, tv_provider, smartcard]);
+  useEffect(() => set_plan_id(''), [network]);
+  useEffect(() => set_package_code(''), [tv_provider]);
+  useEffect(() => {
+    if (disco === '' && discos.data && discos.data.discos.length > 0) set_disco(discos.data.discos[0].service_id);
+  }, [discos.data]);
+
+  const plan = plans.data?.plans.find((p) => p.plan_id === plan_id);
+  const tv_package = packages.data?.packages.find((p) => p.package_code === package_code);
+  const disco_name = discos.data?.discos.find((d) => d.service_id === disco)?.name ?? disco;
+  const network_label = networks.find((n) => n.value === network)?.label ?? network;
+  const provider_label = tv_providers.find((p) => p.value === tv_provider)?.label ?? tv_provider;
+
+  const refuse = (field: string, message: string) => set_error(new ApiError(400, 'validation.failed', `Check the form: ${field} ${message}.`, [{ field, message }]));
+
+  const verify = async () => {
+    set_error(null);
+    set_verifying(true);
+    try {
+      const { data } = service === 'electricity'
+        ? await call<Verified>('POST', '/services/electricity/verify', { environment, body: { disco, meter_number: meter.trim(), meter_type } })
+        : await call<Verified>('POST', '/services/tv/verify', { environment, body: { provider: tv_provider, smartcard_number: smartcard.trim() } });
+      set_verified(data);
+    } catch (failure) {
+      set_error(failure instanceof ApiError ? failure : new ApiError(0, 'internal.error', String(failure)));
+    } finally {
+      set_verifying(false);
+    }
+  };
+
+  /** Checks the form and moves to the confirmation with what will be sent. */
+  const review = (event: Event) => {
+    event.preventDefault();
+    set_error(null);
+    let next: Draft | null = null;
+    if (service === 'airtime') {
+      const amount = parse_amount(amount_text);
+      if (amount === null) return refuse('amount', 'must be naira, such as 500 or 1500.50');
+      next = { path: '/services/airtime', body: { network, phone: phone.trim(), amount }, amount, lines: [['Service', `Airtime · ${network_label}`], ['Phone number', phone.trim()]] };
+    } else if (service === 'data') {
+      if (plan === undefined) return refuse('plan_code', 'choose a data plan');
+      next = { path: '/services/data/purchase', body: { network, phone: phone.trim(), plan_code: plan.plan_id, amount: plan.amount }, amount: plan.amount, lines: [['Service', `Data · ${network_label}`], ['Plan', `${plan.name} (${plan.validity})`], ['Phone number', phone.trim()]] };
+    } else if (service === 'electricity') {
+      const amount = parse_amount(amount_text);
+      if (verified === null) return refuse('meter_number', 'verify the meter first');
+      if (amount === null) return refuse('amount', 'must be naira, such as 5000');
+      next = {
+        path: '/services/electricity',
+        body: { disco, meter_number: meter.trim(), meter_type, amount },
+        amount,
+        lines: [['Service', `Electricity · ${disco_name}`], ['Meter', `${meter.trim()} (${meter_type})`], ['Customer', verified.customer_name]],
+      };
+    } else {
+      if (verified === null) return refuse('smartcard_number', 'verify the smartcard first');
+      if (tv_package === undefined) return refuse('package_code', 'choose a package');
+      next = {
+        path: '/services/tv',
+        body: { provider: tv_provider, smartcard_number: smartcard.trim(), package_code: tv_package.package_code, amount: tv_package.amount },
+        amount: tv_package.amount,
+        lines: [['Service', `Cable TV · ${provider_label}`], ['Package', tv_package.name], ['Smartcard', smartcard.trim()], ['Customer', verified.customer_name]],
+      };
+    }
+    key.current = new_key();
+    set_pin('');
+    set_draft(next);
+  };
+
+  const pay = async (event: Event) => {
+    event.preventDefault();
+    if (draft === null || in_flight.current) return;
+    in_flight.current = true;
+    set_paying(true);
+    set_error(null);
+    try {
+      const { data } = await call<PurchaseResult>('POST', draft.path, { environment, body: { ...draft.body, pin }, idempotency_key: key.current });
+      set_result(data);
+      set_draft(null);
+    } catch (failure) {
+      const refused = failure instanceof ApiError ? failure : new ApiError(0, 'internal.error', String(failure));
+      // The server answered: nothing is pending under this key, and a corrected PIN is a new request.
+      if (refused.status !== 0) key.current = new_key();
+      set_error(refused);
+    } finally {
+      in_flight.current = false;
+      set_paying(false);
+    }
+  };
+
+  const start_over = () => {
+    set_result(null);
+    set_draft(null);
+    set_error(null);
+    set_pin('');
+  };
+
+  const wallet_name = environment === 'live' ? 'live wallet' : 'test wallet (sandbox)';
+
+  if (result !== null) {
+    return (
+      <>
+        <PageHeader title="Buy" />
+        <section class="card buy-result" data-testid="purchase-result" aria-labelledby="result-title">
+          <h2 id="result-title">{result.status === 'delivered' ? 'Delivered' : result.status === 'failed' ? 'Failed' : 'On its way'}</h2>
+          <dl class="facts facts-buy">
+            <dt>Reference</dt>
+            <dd>
+              <Link href={href_of(`/orders/${encodeURIComponent(result.reference)}`, environment)} class="mono" title="Open the order">
+                <span data-testid="purchase-reference">{result.reference}</span>
+              </Link>
+            </dd>
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={result.status} />
+            </dd>
+            <dt>Amount</dt>
+            <dd>{naira(result.amount)}</dd>
+            {result.customer_name && (
+              <>
+                <dt>Customer</dt>
+                <dd>{result.customer_name}</dd>
+              </>
+            )}
+            {result.units && (
+              <>
+                <dt>Units</dt>
+                <dd>{result.units}</dd>
+              </>
+            )}
+            <dt>Balance after</dt>
+            <dd>{naira(result.wallet_balance_after)}</dd>
+          </dl>
+          {result.token && (
+            <div class="secret-row token-row">
+              <code class="secret-value" data-testid="purchase-token" aria-label="Prepaid token">{result.token}</code>
+              <CopyButton text={result.token} label="Copy token" />
+            </div>
+          )}
+          {result.status === 'processing' && <p class="muted">The provider is still working on it; the order page follows it to the end.</p>}
+          <button type="button" class="button button-primary" onClick={start_over}>
+            Buy something else
+          </button>
+        </section>
+      </>
+    );
+  }
+
+  if (draft !== null) {
+    return (
+      <>
+        <PageHeader title="Buy" />
+        <form class="card form" onSubmit={pay} aria-labelledby="confirm-title" data-testid="purchase-confirm">
+          <h2 id="confirm-title">Confirm the purchase</h2>
+          <ErrorBanner error={error} />
+          <dl class="facts facts-buy">
+            {draft.lines.map(([label, value]) => (
+              <Fragment key={label}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </Fragment>
+            ))}
+            <dt>Debited from your {wallet_name}</dt>
+            <dd class="figure" data-testid="confirm-amount">{naira(draft.amount)}</dd>
+          </dl>
+          <label class="field field-narrow">
+            <span>Transaction PIN</span>
+            <input name="pin" type="password" inputMode="numeric" autoComplete="off" pattern="[0-9]{5}" maxLength={5} required value={pin} onInput={(e) => set_pin(e.currentTarget.value)} />
+          </label>
+          <div class="field-row">
+            <button type="button" class="button" onClick={() => set_draft(null)} disabled={paying}>
+              Back
+            </button>
+            <button type="submit" class="button button-primary" aria-busy={paying ? 'true' : undefined}>
+              {paying ? 'Paying…' : `Pay ${naira(draft.amount)}`}
+            </button>
+          </div>
+        </form>
+      </>
+    );
+  }
+
+  const needs_verification = service === 'electricity' || service === 'tv';
+  return (
+    <>
+      <PageHeader title="Buy" />
+      <form class="card form" onSubmit={review} aria-labelledby="buy-title">
+        <h2 id="buy-title">What are you buying?</h2>
+        <fieldset class="field">
+          <legend>Service</legend>
+          <div class="choice-row">
+            {services.map((option) => (
+              <label key={option.value} class="choice">
+                <input type="radio" name="service" value={option.value} checked={service === option.value} onChange={() => { set_service(option.value); set_error(null); }} />
+                <span>{option.label}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <ErrorBanner error={error} />
+        {(service === 'airtime' || service === 'data') && (
+          <>
+            <label class="field field-narrow">
+              <span>Network</span>
+              <select name="network" value={network} onChange={(e) => set_network(e.currentTarget.value)}>
+                {networks.map((n) => <option key={n.value} value={n.value}>{n.label}</option>)}
+              </select>
+            </label>
+            <label class="field">
+              <span>Phone number</span>
+              <input name="phone" type="tel" inputMode="tel" autoComplete="off" required placeholder="08031234567" maxLength={14} value={phone} onInput={(e) => set_phone(e.currentTarget.value)} />
+            </label>
+          </>
+        )}
+        {service === 'data' && (
+          <label class="field">
+            <span>Data plan</span>
+            <select name="plan_code" required value={plan_id} onChange={(e) => set_plan_id(e.currentTarget.value)} aria-busy={plans.loading ? 'true' : undefined}>
+              <option value="">Choose a plan…</option>
+              {plans.data?.plans.map((p) => (
+                <option key={p.plan_id} value={p.plan_id}>
+                  {p.name} · {p.validity} · {naira(p.amount)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {service === 'electricity' && (
+          <>
+            <label class="field">
+              <span>Distribution company</span>
+              <select name="disco" value={disco} onChange={(e) => set_disco(e.currentTarget.value)}>
+                {discos.data?.discos.map((d) => <option key={d.service_id} value={d.service_id}>{d.name} ({d.code})</option>)}
+              </select>
+            </label>
+            <fieldset class="field">
+              <legend>Meter type</legend>
+              <div class="choice-row">
+                {(['prepaid', 'postpaid'] as const).map((option) => (
+                  <label key={option} class="choice">
+                    <input type="radio" name="meter_type" value={option} checked={meter_type === option} onChange={() => set_meter_type(option)} />
+                    <span>{option === 'prepaid' ? 'Prepaid' : 'Postpaid'}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <label class="field">
+              <span>Meter number</span>
+              <input name="meter_number" inputMode="numeric" autoComplete="off" required maxLength={13} value={meter} onInput={(e) => set_meter(e.currentTarget.value)} />
+            </label>
+          </>
+        )}
+        {service === 'tv' && (
+          <>
+            <label class="field field-narrow">
+              <span>TV provider</span>
+              <select name="provider" value={tv_provider} onChange={(e) => set_tv_provider(e.currentTarget.value)}>
+                {tv_providers.map((p) => <option key={p.value} value={p.value}>{p.label}</option>)}
+              </select>
+            </label>
+            <label class="field">
+              <span>Smartcard or IUC number</span>
+              <input name="smartcard_number" inputMode="numeric" autoComplete="off" required maxLength={12} value={smartcard} onInput={(e) => set_smartcard(e.currentTarget.value)} />
+            </label>
+            <label class="field">
+              <span>Package</span>
+              <select name="package_code" required value={package_code} onChange={(e) => set_package_code(e.currentTarget.value)} aria-busy={packages.loading ? 'true' : undefined}>
+                <option value="">Choose a package…</option>
+                {packages.data?.packages.map((p) => (
+                  <option key={p.package_code} value={p.package_code}>
+                    {p.name} · {naira(p.amount)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        )}
+        {needs_verification && (
+          <div class="verify-row">
+            <button type="button" class="button" onClick={verify} disabled={verifying || (service === 'electricity' ? meter.trim() === '' : smartcard.trim() === '')}>
+              {verifying ? 'Verifying…' : service === 'electricity' ? 'Verify meter' : 'Verify smartcard'}
+            </button>
+            {verified && (
+              <p class="verified" role="status" data-testid="verified-customer">
+                ✓ {verified.customer_name}
+                {verified.address && <span class="muted small"> · {verified.address}</span>}
+                {verified.current_package && <span class="muted small"> · now on {verified.current_package}</span>}
+              </p>
+            )}
+          </div>
+        )}
+        {(service === 'airtime' || service === 'electricity') && (
+          <label class="field field-narrow">
+            <span>Amount (₦)</span>
+            <input name="amount" inputMode="decimal" autoComplete="off" required placeholder={service === 'airtime' ? '50 to 50,000' : '500 or more'} value={amount_text} onInput={(e) => set_amount_text(e.currentTarget.value)} />
+          </label>
+        )}
+        <button type="submit" class="button button-primary" disabled={needs_verification && verified === null}>
+          Continue
+        </button>
+        <p class="muted small">Paid from your {wallet_name}. You confirm the amount and enter your PIN on the next step.</p>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+// The dashboard's buying desk (issue "The dashboard as a working desk"): the purchase, verification,
+// catalog and sandbox top-up routes of the public API, served again under /dashboard/api with the
+// session instead of an API key. They are the very same handlers, so a purchase from the browser runs
+// the API's path (idempotency → PIN → catalog → verification → limits → debit → order desk) and lands
+// in the same order store: it shows in GET /v1/transactions with its reference. The browser sends an
+// X-Idempotency-Key made once per confirmation, so a double click buys once. CSRF and Origin are
+// checked for every change by authorize_session, as for every other dashboard route.
+import type { RouteDef } from '../front/route.js';
+
+/** The public routes the dashboard offers, by their /v1 path. */
+export const desk_public_paths: readonly string[] = [
+  '/v1/services/airtime',
+  '/v1/services/data/purchase',
+  '/v1/services/data/plans',
+  '/v1/services/electricity',
+  '/v1/services/electricity/verify',
+  '/v1/services/electricity/discos',
+  '/v1/services/tv',
+  '/v1/services/tv/verify',
+  '/v1/services/tv/packages',
+  '/v1/sandbox/wallet/fund',
+];
+
+/** "/v1/services/airtime" → "/dashboard/api/services/airtime". */
+export function desk_path(public_path: string): string {
+  return `/dashboard/api${public_path.slice('/v1'.length)}`;
+}
+
+/** Session-authorised twins of the public routes named in desk_public_paths. */
+export function desk_routes(public_routes: readonly RouteDef[]): RouteDef[] {
+  const twins = public_routes
+    .filter((route) => desk_public_paths.includes(route.path))
+    .map((route): RouteDef => ({
+      ...route,
+      path: desk_path(route.path),
+      auth: 'session',
+      scope: undefined,
+      doc: { ...route.doc, summary: `Dashboard: ${route.doc.summary}`, tags: ['Dashboard'], hidden: true },
+    }));
+  if (twins.length !== desk_public_paths.length) throw new Error('assertion failed: a public route the dashboard offers is missing');
+  return twins;
+}
