@@ -1,4 +1,4 @@
-// Dashboard, API keys (issue "Dashboard", point 2): in headless Chromium against a real server, a
+// Dashboard, API keys (docs/api.md "Dashboard and documentation", point 2): in headless Chromium against a real server, a
 // reseller creates a key with a name, an environment, scopes and an IP allowlist, sees its secret
 // once (and copies it), uses it, revokes it after confirming, and the API then refuses it with
 // 401 auth.key_not_found.

@@ -1,4 +1,4 @@
-// Dashboard, PIN and orders (issue "Dashboard", point 2): in headless Chromium against a real server,
+// Dashboard, PIN and orders (docs/api.md "Dashboard and documentation", point 2): in headless Chromium against a real server,
 // a reseller without a PIN sets one with the password, changes it with the current PIN, buys in the
 // sandbox through the API with it, and finds the orders on the dashboard: filtered by service, status
 // and date, with the status history, the electricity token and units, the wallet history, both

@@ -1,4 +1,4 @@
-// Dashboard security (issue "Dashboard", point 1), in headless Chromium and over plain HTTP against a
+// Dashboard security (docs/api.md "Dashboard and documentation", point 1), in headless Chromium and over plain HTTP against a
 // real server: 5 wrong passwords lock sign-in (for that email from that address: see
 // hardening-sign-in.test.ts for other addresses) and the lock lifts; the session cookie is HttpOnly,
 // SameSite=Strict, Secure behind HTTPS; one account's session sees nothing of another's; a

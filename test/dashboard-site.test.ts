@@ -1,4 +1,4 @@
-// The built browser side (issue "Dashboard", points 3 and 4): the documentation site at /docs with
+// The built browser side (docs/api.md "Dashboard and documentation", points 3 and 4): the documentation site at /docs with
 // the getting-started page and the OpenAPI document rendered by Swagger UI from our own server (no
 // CDN, nothing blocked by the Content-Security-Policy), and the dashboard's files served with the
 // right content types and cache headers: pages revalidated, fingerprinted assets immutable.

@@ -1,4 +1,4 @@
-// Dashboard, webhooks (issue "Dashboard", point 2; spec section 6 "can be replayed manually from the
+// Dashboard, webhooks (docs/api.md "Dashboard and documentation", point 2; docs/spec.md section 6 "can be replayed manually from the
 // dashboard"): in headless Chromium against a real server and a real HTTPS receiver, a reseller
 // registers an endpoint and sees its secret once; the receiver fails every attempt until the
 // delivery is dead; the reseller replays it from the dashboard and sees every attempt with its

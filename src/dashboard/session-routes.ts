@@ -1,4 +1,4 @@
-// The dashboard's JSON API under /dashboard/api (issue "Dashboard"): sign-in and out, overview,
+// The dashboard's JSON API under /dashboard/api (docs/api.md "Dashboard and documentation"): sign-in and out, overview,
 // orders, wallet history, keys, webhooks and the transaction PIN. Every call uses the session, never
 // an API key; every change goes through the same actor commands as the public API.
 import type { Static } from 'typebox';

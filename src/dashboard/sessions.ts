@@ -1,4 +1,4 @@
-// Dashboard sessions (issue "Dashboard"): sign-in with the email and password the operator set, a
+// Dashboard sessions (docs/api.md "Dashboard and documentation"): sign-in with the email and password the operator set, a
 // session cookie that is HttpOnly, SameSite=Strict and Secure when served over TLS, a CSRF token
 // required on every state change, idle and absolute expiry, and sign-out. Sessions survive restarts.
 // The cookie carries a random id; the store keeps only its SHA-256, so a stolen store opens no session.
@@ -117,7 +117,7 @@ export class SessionStore {
 
 // ---- Sign-in bounds -------------------------------------------------------------------------------
 
-/** Wrong passwords for one email from one address before that pair is locked (README "Dashboard"). */
+/** Wrong passwords for one email from one address before that pair is locked (docs/api.md "Dashboard and documentation"). */
 export const sign_in_failures_max = 5;
 /** How long such a lock lasts, and the window its failures are counted in (scaled by TIME_SCALE). */
 export const sign_in_lock_ms = 15 * 60 * 1000;
@@ -125,7 +125,7 @@ export const sign_in_lock_ms = 15 * 60 * 1000;
 export const sign_in_addresses_max = 100_000;
 /** (address, email) pairs whose wrong passwords are tracked; the oldest is forgotten beyond it. */
 export const sign_in_pairs_max = 100_000;
-/** Rate windows are fixed and not scaled by TIME_SCALE, as the API keys' are (decisions.md). */
+/** Rate windows are fixed and not scaled by TIME_SCALE, as the API keys' are (docs/decisions.md). */
 const address_window_ms = 60_000;
 const global_window_ms = 1_000;
 

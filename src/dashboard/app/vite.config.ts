@@ -1,4 +1,4 @@
-// Build of the dashboard (issue "Dashboard", point 4): Preact compiled by Vite's own Oxc transform
+// Build of the dashboard (docs/api.md "Dashboard and documentation", point 4): Preact compiled by Vite's own Oxc transform
 // (no Babel preset needed for a production build), served by the API server from
 // dist/public/dashboard under /dashboard/. Built files land in assets/ with content hashes, which
 // src/dashboard/static-files.ts serves as immutable; index.html is revalidated on every load.

@@ -1,4 +1,4 @@
-// How the dashboard shows money and time (issue "Dashboard", point 2): naira with thousands
+// How the dashboard shows money and time (docs/api.md "Dashboard and documentation", point 2): naira with thousands
 // separators and kobo, times in Africa/Lagos whatever the browser's own zone. The formatters are
 // built once; Intl objects are costly to create and these run for every table row.
 

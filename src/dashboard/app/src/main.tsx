@@ -1,4 +1,4 @@
-// The billvend dashboard (issue "Dashboard"): resellers sign in with the email and password the
+// The billvend dashboard (docs/api.md "Dashboard and documentation"): resellers sign in with the email and password the
 // operator set, then see both wallets, orders, wallet history, API keys, webhooks and their
 // transaction PIN, on the live or the test side. Everything goes through /dashboard/api with the
 // session cookie; the app never holds an API key.

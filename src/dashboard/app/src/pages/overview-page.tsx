@@ -1,5 +1,5 @@
 // Overview: both wallets side by side, today's spend against the daily limit of the KYC level (a
-// Lagos calendar day, decisions.md "Accounts, PIN, limits"), orders still open, and recent orders.
+// Lagos calendar day, docs/decisions.md "Accounts, PIN, limits"), orders still open, and recent orders.
 import type { Environment, Overview } from '../api.js';
 import { use_api } from '../use-api.js';
 import { naira } from '../format.js';

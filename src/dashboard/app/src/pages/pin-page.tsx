@@ -1,4 +1,4 @@
-// The transaction PIN that every purchase carries (spec section 5.8): set it with the dashboard
+// The transaction PIN that every purchase carries (docs/spec.md section 5.8): set it with the dashboard
 // password, change it with the current PIN or the password. Wrong PINs here count towards the same
 // lock as wrong PINs on purchases; wrong passwords towards the sign-in lock.
 import { useState } from 'preact/hooks';

@@ -1,5 +1,5 @@
 // Webhook endpoints of one side (at most 10), each with its own secret shown once; dead deliveries
-// of the side with a replay button (spec section 6: "can be replayed manually from the dashboard").
+// of the side with a replay button (docs/spec.md section 6: "can be replayed manually from the dashboard").
 import { useState } from 'preact/hooks';
 import { call, event_kinds, type CreatedWebhook, type Delivery, type Environment, type EventKind, type WebhookEndpoint } from '../api.js';
 import { use_action } from '../use-action.js';
