@@ -167,3 +167,87 @@ export async function wait_leading(server: TestServer, timeout_ms = 30_000): Pro
     return ready.status === 200 && (await cluster_status(server)).role === 'leader';
   }, timeout_ms);
 }
+
+/** The name of the NATS server that leads the journal stream's replicas (its Raft leader), or null. */
+export async function stream_leader(nats: NatsCluster): Promise<string | null> {
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connect({ servers: nats.url.split(','), timeout: 2000 });
+  try {
+    const jsm = await jetstreamManager(nc, { timeout: 2000 });
+    const info = await jsm.streams.info('BILLVEND_JOURNAL');
+    return info.cluster?.leader ?? null;
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
+ * What a supervisor (systemd Restart=always) does for the tests: a node that exits by itself (a deposed
+ * leader exits 75) is started again on its store, and comes back as a standby.
+ */
+export class Supervisor {
+  readonly exits: (number | null)[] = [];
+  private stopped = false;
+  private readonly watching: Promise<void>[] = [];
+
+  constructor(readonly nodes: TestServer[]) {
+    for (const node of nodes) this.watching.push(this.watch(node));
+  }
+
+  private async watch(node: TestServer): Promise<void> {
+    while (!this.stopped) {
+      const code = await node.exit_code();
+      if (this.stopped || code === null) return;
+      this.exits.push(code);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (this.stopped) return;
+      await node.start().catch(() => {});
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+}
+
+/**
+ * Which node leads, polled every 100 ms from /admin/cluster (as HAProxy polls /readyz): the load
+ * follows it. `current()` is the last node seen leading (or the first node, before any is seen).
+ */
+export class LeaderWatch {
+  private last: TestServer;
+  private stopped = false;
+  private readonly polling: Promise<void>;
+
+  constructor(readonly nodes: TestServer[]) {
+    this.last = nodes[0];
+    this.polling = this.poll();
+  }
+
+  current(): TestServer {
+    return this.last;
+  }
+
+  private async poll(): Promise<void> {
+    while (!this.stopped) {
+      for (const node of this.nodes) {
+        try {
+          const ready = await Promise.race([node.admin('GET', '/readyz'), new Promise<null>((resolve) => setTimeout(() => resolve(null), 500))]);
+          if (ready !== null && ready.status === 200) {
+            this.last = node;
+            break;
+          }
+        } catch {
+          // a node restarting
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.polling;
+  }
+}
