@@ -104,6 +104,11 @@ export class NatsCluster {
     node.child = null;
   }
 
+  /** Sends a signal to node i: SIGSTOP and SIGCONT freeze and resume it. */
+  signal(i: number, signal: NodeJS.Signals): void {
+    this.nodes[i].child?.kill(signal);
+  }
+
   async stop(): Promise<void> {
     for (let i = 0; i < this.nodes.length; i++) await this.kill(i);
     rmSync(this.root, { recursive: true, force: true });

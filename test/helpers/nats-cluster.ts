@@ -61,14 +61,14 @@ export async function wait_leading(server: TestServer, timeout_ms = 30_000): Pro
   }, timeout_ms);
 }
 
-/** The name of the NATS server that leads the journal stream's replicas (its Raft leader), or null. */
-export async function stream_leader(nats: NatsCluster): Promise<string | null> {
+/** The name of the NATS server that leads a stream's replicas (its Raft leader; the journal's by default), or null. */
+export async function stream_leader(nats: NatsCluster, stream = 'BILLVEND_JOURNAL'): Promise<string | null> {
   const { connect } = await import('@nats-io/transport-node');
   const { jetstreamManager } = await import('@nats-io/jetstream');
   const nc = await connect({ servers: nats.url.split(','), timeout: 2000 });
   try {
     const jsm = await jetstreamManager(nc, { timeout: 2000 });
-    const info = await jsm.streams.info('BILLVEND_JOURNAL');
+    const info = await jsm.streams.info(stream);
     return info.cluster?.leader ?? null;
   } finally {
     await nc.close();
