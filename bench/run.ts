@@ -65,7 +65,11 @@ function select(argv: readonly string[]): { selected: Scenario[]; cpu_profile: b
   }
   // No scenario named: run them all, recovery included.
   if (wanted.size === 0 && argv.every((a) => a.startsWith('-'))) for (const s of scenarios) wanted.add(s.name);
-  for (const s of scenarios) if (wanted.has(s.name)) wanted.add(s.compare_to);
+  for (const s of scenarios) {
+    if (!wanted.has(s.name)) continue;
+    wanted.add(s.compare_to);
+    if (s.compare_to_scenario !== undefined) wanted.add(s.compare_to_scenario);
+  }
   return { selected: scenarios.filter((s) => wanted.has(s.name)), cpu_profile, recovery };
 }
 
@@ -84,7 +88,8 @@ async function run_scenario(scenario: Scenario, settings: LoadSettings, accounts
   log(`${scenario.name}: ${scenario.summary}`);
   let server: ServerProcess | null = null;
   try {
-    server = await start_server(scenario.target, { cpu_profile_path: profile_path, env: scenario.env });
+    const options = { cpu_profile_path: profile_path, env: scenario.env };
+    server = scenario.start !== undefined ? await scenario.start(options) : await start_server(scenario.target, options);
     const operator = server.admin_url === null ? null : new OperatorClient(server.admin_url, server.admin_token);
     const context: ScenarioContext = {
       server,
@@ -128,8 +133,9 @@ async function run_scenario(scenario: Scenario, settings: LoadSettings, accounts
   } finally {
     if (server !== null) {
       const exit = await server.stop();
-      if (exit !== 'code 0') row.warnings.push(`the server exited with ${exit} on SIGTERM`);
+      if (exit !== 'code 0' && !scenario.kills_its_server) row.warnings.push(`the server exited with ${exit} on SIGTERM`);
     }
+    await scenario.stop?.().catch((error: Error) => row.warnings.push(`stopping the scenario's other servers: ${error.message}`));
   }
   if (profile_path !== null) {
     if (existsSync(profile_path)) {
@@ -172,6 +178,15 @@ async function main(): Promise<void> {
   for (const row of rows) {
     const baseline_rps = baselines.get(row.compare_to);
     if (row.result !== null && baseline_rps !== undefined && baseline_rps > 0) row.ratio_to_baseline = row.result.requests_per_s / baseline_rps;
+  }
+
+  // A scenario of the same load on other machinery (a cluster) against its single-node twin.
+  for (const scenario of selected) {
+    if (scenario.compare_to_scenario === undefined) continue;
+    const row = rows.find((r) => r.scenario === scenario.name);
+    const single = rows.find((r) => r.scenario === scenario.compare_to_scenario);
+    if (row?.result == null || single?.result == null || single.result.requests_per_s <= 0) continue;
+    row.notes.push(`${(row.result.requests_per_s / single.result.requests_per_s).toFixed(2)}x the requests/s of ${single.scenario} in this run (p99 ${row.result.latency_p99_ms} ms against ${single.result.latency_p99_ms} ms)`);
   }
 
   const report: Report = { machine: describe_machine(started), settings: { ...settings, accounts: accounts_count, cpu_profile }, rows };

@@ -3,7 +3,8 @@
 // bytes over the same connections.
 import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
-import type { ServerProcess, Target } from './server-process.js';
+import type { ServerProcess, StartOptions, Target } from './server-process.js';
+import { BenchCluster, cluster_bench_settings, type ClusterBenchSettings } from './cluster-bench.js';
 import { api, bench_pin, map_bounded, setup_in_flight_max, type ApiAnswer, type OperatorClient, type Reseller } from './fixtures.js';
 import { WebhookSink, tls_dir } from './webhook-sink.js';
 import { SignInFlood, type FloodSettings } from './sign-in-flood.js';
@@ -39,6 +40,14 @@ export interface Scenario {
   prepare(context: ScenarioContext): Promise<Request[]>;
   /** After the load: checks and figures beyond requests/s, shown under the table. */
   finish?(context: ScenarioContext, answered_2xx: number): Promise<string[]>;
+  /** Starts the servers itself (a cluster) and returns the one the load goes to; default: one server of `target`. */
+  start?(options: StartOptions): Promise<ServerProcess>;
+  /** Stops whatever `start` started besides the server it returned. */
+  stop?(): Promise<void>;
+  /** `finish` kills the load's server on purpose (kill -9): its exit is no finding. */
+  kills_its_server?: boolean;
+  /** A scenario of the same load on a single node: the report shows this one's requests/s as a ratio of it. */
+  compare_to_scenario?: string;
 }
 
 // ---- Request bodies, built once ------------------------------------------------------------------
@@ -371,7 +380,49 @@ export const scenarios: readonly Scenario[] = [
     },
   },
   purchase_under_sign_in_flood(),
+  purchase_one_account_cluster(),
 ];
+
+/**
+ * purchase-one-account on a cluster: three NATS servers and two billvend nodes on this machine, the
+ * load on the leader, every group commit appended to the replicated stream before its answers leave.
+ * After the load, kill -9 of the leader under a purchase load measures the failover pause.
+ */
+export function purchase_one_account_cluster(settings: () => ClusterBenchSettings = cluster_bench_settings): Scenario {
+  let cluster: BenchCluster | null = null;
+  let buyer: Reseller | null = null;
+  return {
+    name: 'purchase-one-account-cluster',
+    summary: 'purchase-one-account against the leader of a 2-node cluster on a 3-server NATS JetStream (all on loopback)',
+    target: 'billvend',
+    compare_to: 'baseline-post',
+    compare_to_scenario: 'purchase-one-account',
+    kills_its_server: true,
+    start: async (options) => {
+      cluster = await BenchCluster.start(options, settings());
+      return cluster.leader;
+    },
+    stop: async () => {
+      await cluster?.stop();
+      cluster = null;
+    },
+    prepare: async (context) => {
+      const resellers = await operator_of(context).create_resellers(1, one_account_funding_naira, context.log);
+      buyer = resellers[0];
+      await prime_purchases(context, resellers);
+      return purchases(resellers, { service: 'airtime', ...airtime_order });
+    },
+    finish: async (context) => {
+      if (cluster === null || buyer === null) return [];
+      context.log(`  failover: kill -9 of the leader under ${cluster.settings.failover_workers} purchase loops`);
+      const figures = await cluster.failover_under_load(airtime_order.path, airtime_order.body, buyer.authorization);
+      return [
+        `failover under load: writes answered again ${figures.pause_ms} ms after kill -9 of the leader (lease ${cluster.settings.lease_ms} ms); ${figures.answered_before} purchases answered before, ${figures.answered_after} after, ${figures.refused} refused or cut meanwhile`,
+        'CPU "other" includes the three NATS servers and the standby node, which share the machine with the leader',
+      ];
+    },
+  };
+}
 
 /**
  * The sign-in flood beside purchase-under-sign-in-flood's purchases: BENCH_SIGN_IN_RATE sign-ins per

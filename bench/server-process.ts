@@ -9,8 +9,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** dist/bench/ → the repository. */
-export const repo_root = resolve(import.meta.dirname, '..', '..');
+/** dist/bench/ → the repository (bench/ when a test imports this file from the sources). */
+export const repo_root = resolve(import.meta.dirname, basename(resolve(import.meta.dirname, '..')) === 'dist' ? '../..' : '..');
 const cli_path = join(repo_root, 'dist', 'cli.js');
 const baseline_path = join(import.meta.dirname, 'baseline-server.js');
 
@@ -29,6 +29,8 @@ export interface StartOptions {
   cpu_profile_path: string | null;
   /** More environment for billvend (a scenario's settings, e.g. the webhook receiver's CA). */
   env?: Record<string, string>;
+  /** The admin path that answers 200 once the server is up: /readyz, or /healthz for a cluster standby. */
+  ready_path?: string;
 }
 
 /** Every child this process started and has not stopped yet, for the SIGINT clean-up. */
@@ -114,7 +116,7 @@ export class ServerProcess {
         DEMO: '0',
         ...(this.options.env ?? {}),
       },
-      readiness_url: `${this.admin_url}/readyz`,
+      readiness_url: `${this.admin_url}${this.options.ready_path ?? '/readyz'}`,
     };
   }
 
@@ -136,6 +138,12 @@ export class ServerProcess {
     rmSync(this.temp_dir, { recursive: true, force: true });
     live.delete(this);
     return status;
+  }
+
+  /** kill -9 (the cluster bench's failover); the store stays until stop(). */
+  async kill(): Promise<void> {
+    if (this.child !== null && !this.exited) this.child.kill('SIGKILL');
+    await this.exit_status;
   }
 
   /** For an interrupted run: no draining, just make sure nothing is left behind. */

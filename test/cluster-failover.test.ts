@@ -1,30 +1,38 @@
 // Cluster mode through real sockets: a 3-node NATS cluster (Debian's nats-server) and billvend nodes
-// started from dist/cli.js. A standby refuses requests; kill -9 of the leader under load hands the
-// service to the standby with every acknowledged answer kept exactly once.
+// started from dist/cli.js. A standby refuses requests; kill -9 of the leader under a full mix of
+// writes (operator credits, sandbox top-ups, purchases of every sandbox outcome, keys, webhooks) hands
+// the service to the standby with every acknowledged answer kept exactly once and every event of it
+// delivered by webhook at least once.
 import t from 'tap';
 import { rmSync } from 'node:fs';
 import { NatsCluster, cluster_status, start_node, test_lease_ms, wait_leading, wait_until } from './helpers/nats-cluster.js';
-import { check_wallets, run_load } from './helpers/cluster-load.js';
-import { fast_reseller } from './helpers/purchases.js';
+import { check_mixed, longest_gap_ms, mixed_account, run_mixed_load, wait_settled, type MixedAccount } from './helpers/cluster-load.js';
+import { webhook_env } from './helpers/webhook-receiver.js';
 import type { TestServer } from './helpers/server.js';
 
-t.test('cluster mode: a standby refuses, and the leader\'s kill -9 under load loses no acknowledged answer', async (t) => {
+// Delayed sandbox outcomes settle 1.5 s after the purchase and webhook retries start at 30 s: scaled
+// down so that both happen within the test (the lease is not scaled).
+const env = webhook_env({ TIME_SCALE: '0.001', LOG_LEVEL: 'warn' });
+
+t.test('cluster mode: a standby refuses, and the leader\'s kill -9 under a full mix loses no acknowledged answer', async (t) => {
   const nats = await NatsCluster.start(3);
   const nodes: TestServer[] = [];
+  const accounts: MixedAccount[] = [];
   t.teardown(async () => {
     for (const node of nodes) {
       await node.kill();
       rmSync(node.data_dir, { recursive: true, force: true });
     }
+    for (const account of accounts) await account.receiver.stop();
     await nats.stop();
   });
-  const a = await start_node(nats, 'a');
+  const a = await start_node(nats, 'a', { env });
   nodes.push(a);
   await wait_leading(a);
-  const b = await start_node(nats, 'b');
+  const b = await start_node(nats, 'b', { env });
   nodes.push(b);
-  const resellers = await Promise.all([fast_reseller(a, 50_000), fast_reseller(a, 50_000), fast_reseller(a, 50_000)]);
-  const keys = resellers.map((r) => r.key);
+  accounts.push(...(await Promise.all([mixed_account(a, 50_000), mixed_account(a, 50_000), mixed_account(a, 50_000)])));
+  const keys = accounts.map((account) => account.key);
 
   t.test('the standby answers public requests 503 service.unavailable with Retry-After, /readyz 503, /healthz 200', async (t) => {
     const wallet = await b.api('GET', '/v1/wallet', { key: keys[0] });
@@ -45,27 +53,32 @@ t.test('cluster mode: a standby refuses, and the leader\'s kill -9 under load lo
     t.equal((await b.admin('GET', '/admin/cluster', undefined, 'wrong')).status, 401, '/admin/cluster needs the operator token');
   });
 
-  t.test('kill -9 of the leader under top-ups and purchases: the standby serves within the lease plus 5 s, nothing acknowledged is lost or doubled', async (t) => {
+  t.test('kill -9 of the leader under credits, top-ups, purchases of every sandbox outcome, keys and webhooks: the standby serves within the lease plus 5 s, nothing acknowledged is lost or doubled, webhooks go on', async (t) => {
     let target: TestServer = a;
-    let killed_ms = 0;
     let stop = false;
-    const load = run_load(keys, 6, () => target, () => stop);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const load = run_mixed_load(accounts, 6, () => target, () => stop);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     await a.kill();
-    killed_ms = Date.now();
+    const killed_ms = Date.now();
+    const received_before = accounts.map((account) => account.receiver.received.length);
     target = b;
     await wait_leading(b, 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     stop = true;
     const result = await load;
-    const before = result.acknowledged.filter((x) => x.at_ms < killed_ms).length;
+    const before = result.acknowledged.filter((x) => x.at_ms < killed_ms);
     const after = result.acknowledged.filter((x) => x.at_ms > killed_ms);
-    t.ok(before > 20, `the old leader acknowledged answers before its death (${before})`);
+    t.ok(before.length > 20, `the old leader acknowledged answers before its death (${before.length})`);
     t.ok(after.length > 20, `the new leader acknowledged answers after it (${after.length})`);
-    const pause_ms = Math.min(...after.map((x) => x.at_ms)) - killed_ms;
-    t.comment(`failover pause under load: ${pause_ms} ms (lease ${test_lease_ms} ms); ${result.refused} requests refused meanwhile`);
+    const kinds = new Set(result.acknowledged.map((x) => x.kind));
+    t.same([...kinds].sort(), ['credit', 'delayed_delivered', 'delayed_failed', 'delivered', 'failed', 'key_created', 'key_revoked', 'provider_down', 'top_up'], 'every kind of change was acknowledged at least once');
+    const pause_ms = longest_gap_ms(result.acknowledged, killed_ms);
+    t.comment(`failover pause under the full mix: ${pause_ms} ms (lease ${test_lease_ms} ms); ${before.length} acknowledged before, ${after.length} after; refused ${JSON.stringify(result.refused_by)}`);
     t.ok(pause_ms < test_lease_ms + 5000 + 5000, `writes are answered again ${pause_ms} ms after the kill (target: lease + 5 s; slack for a shared machine)`);
-    await check_wallets(t, b, keys, result.acknowledged);
+    await wait_settled(b, accounts);
+    await check_mixed(t, b, accounts, result);
+    const from_new_leader = accounts.reduce((sum, account, i) => sum + account.receiver.received.filter((r, j) => j >= received_before[i] && r.at_ms > killed_ms).length, 0);
+    t.ok(from_new_leader > 0, `webhooks keep arriving from the new leader (${from_new_leader} after the kill)`);
   });
 
   t.test('the killed leader restarts on its store as a standby and catches up with the new leader', async (t) => {

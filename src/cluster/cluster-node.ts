@@ -49,6 +49,8 @@ export const deposed_exit_code = 75;
 const wrong_last_sequence = 10071;
 /** Bytes kept free under the server's max_payload for headers when a batch is split into parts. */
 const part_headroom_bytes = 8 * 1024;
+/** How soon a failed lease renewal is tried again (the lease keeps running meanwhile). */
+const renewal_retry_ms = 50;
 /** How long start-up waits for the NATS cluster to have JetStream ready (it may still be electing). */
 const setup_wait_ms_max = 60_000;
 
@@ -397,10 +399,23 @@ export class ClusterNode implements JournalAppender {
         if (this.role === 'leader') this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
       } catch (error) {
         if (api_code(error) === wrong_last_sequence) {
+          // A renewal that timed out may still have landed, moving the revision on: the lease is
+          // then still ours. Only a create by another node (after ours expired) puts another name there.
+          const entry = await this.kv.get(lease_key).catch(() => null);
+          if (entry !== null && entry.operation === 'PUT' && entry.string() === this.node && entry.revision > this.lease_revision) {
+            this.lease_revision = entry.revision;
+            this.log.warn({ revision: entry.revision }, 'cluster: an earlier lease renewal landed after its timeout; renewing from its revision');
+            this.later(0, tick);
+            return;
+          }
           this.depose('another node holds the lease');
           return;
         }
+        // Retried soon, not a whole period later: after one timed-out renewal (period_ms) a whole
+        // period more would reach the end of the lease, and one slow answer would depose the leader.
         this.log.warn({ err: error }, 'cluster: lease renewal failed; retrying');
+        this.later(renewal_retry_ms, tick);
+        return;
       }
       this.later(period_ms, tick);
     };

@@ -10,6 +10,8 @@
 // rounds, none when CRASH_ROUNDS is set): no round starts after the budget, so that a machine slowed by
 // its neighbours (a round took 15 s instead of 4 in one CI run) ends the bounded form within tap's
 // 300 s per file; at least min_rounds still run, and the comment says how many did.
+// CRASH_CLUSTER=1: cluster mode (test/crash/README.md), two nodes on three NATS servers, and the kill of
+// every round is the leader's: the standby takes over and the killed node restarts as the standby.
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { Campaign } from './campaign.js';
@@ -19,16 +21,17 @@ const seed = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31
 const time_scale = Number(process.env.CRASH_TIME_SCALE ?? 0.001);
 const budget_ms = 1000 * Number(process.env.CRASH_BUDGET_S ?? (process.env.CRASH_ROUNDS === undefined ? 180 : Number.POSITIVE_INFINITY));
 const min_rounds = Math.min(rounds, 5);
+const cluster = process.env.CRASH_CLUSTER === '1';
 
 t.test(`${rounds} rounds of kill -9 under mixed load: every acknowledged answer is reflected exactly once, every wallet adds up, every event is delivered`, async (t) => {
   const started = Date.now();
-  const campaign = new Campaign({ rounds, time_scale, writers: 32, kill_after_ms: [100, 700], accounts: 4, seed });
+  const campaign = new Campaign({ rounds, time_scale, writers: 32, kill_after_ms: [100, 700], accounts: 4, seed, cluster });
   t.teardown(async () => {
     const kept = await campaign.teardown();
     if (kept !== null) t.comment(`the store, the server log and every request and answer are kept in ${kept} (seed ${seed})`);
   });
   await campaign.setup();
-  t.comment(`seed ${seed}, TIME_SCALE ${time_scale}, run ${campaign.model.run_id}`);
+  t.comment(`seed ${seed}, TIME_SCALE ${time_scale}, run ${campaign.model.run_id}${cluster ? ', cluster mode' : ''}`);
 
   let stats = null;
   let rounds_run = 0;

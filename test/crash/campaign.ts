@@ -23,6 +23,7 @@ import { CrashReceiver } from './receiver.js';
 import { check_store, type StoreStats } from './checker.js';
 import { ApiChecker } from './api-checker.js';
 import { kill_in_flush_window } from './flush-window.js';
+import { NatsCluster, test_lease_ms, test_master_key, wait_leading } from '../helpers/nats-cluster.js';
 import {
   capped,
   environments,
@@ -51,6 +52,11 @@ export interface CampaignOptions {
   kill_after_ms: [number, number];
   accounts: number;
   seed: number;
+  /**
+   * Cluster mode (CRASH_CLUSTER=1): two nodes on a 3-server NATS cluster; each round kills the
+   * leader, the standby takes over, and the killed node restarts on its store as the new standby.
+   */
+  cluster?: boolean;
 }
 
 export interface RoundReport {
@@ -124,8 +130,12 @@ export class Campaign {
   readonly model: Model;
   readonly receiver = new CrashReceiver();
   readonly upstream = new FakeUpstream();
-  readonly data_dir = temp_dir('billvend-crash-');
+  /** The store of the node that takes the load (in cluster mode, the leader's: it changes every round). */
+  data_dir = temp_dir('billvend-crash-');
   server!: TestServer;
+  /** Cluster mode: the NATS servers and the standby. */
+  private nats: NatsCluster | null = null;
+  private standby: TestServer | null = null;
   readonly api: ApiChecker;
   readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0 };
   private readonly random: () => number;
@@ -171,8 +181,22 @@ export class Campaign {
     this.upstream.processing_requeries = 1;
     // A generous upstream timeout: the machine is shared, and an answer that misses it only makes
     // the order processing (then re-queried), which the campaign covers anyway.
-    this.server = new TestServer(this.data_dir, webhook_env({ TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: 'warn', ...this.upstream.env(2_000) }));
-    await this.server.start();
+    const env = webhook_env({ TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: 'warn', ...this.upstream.env(2_000) });
+    if (this.options.cluster) {
+      this.nats = await NatsCluster.start(3);
+      const cluster_env = (name: string) => ({ ...env, CLUSTER_NATS_URL: this.nats!.url, NODE_NAME: name, CLUSTER_LEASE_MS: String(test_lease_ms), MASTER_KEY: test_master_key });
+      // The checker opens sealed values with DATA_DIR/master.key; cluster nodes take MASTER_KEY instead.
+      const b_dir = temp_dir('billvend-crash-b-');
+      for (const dir of [this.data_dir, b_dir]) writeFileSync(join(dir, 'master.key'), Buffer.from(test_master_key, 'hex').toString('base64') + '\n', { mode: 0o600 });
+      this.server = new TestServer(this.data_dir, cluster_env('a'));
+      await this.server.start();
+      await wait_leading(this.server);
+      this.standby = new TestServer(b_dir, cluster_env('b'));
+      await this.standby.start();
+    } else {
+      this.server = new TestServer(this.data_dir, env);
+      await this.server.start();
+    }
     for (let i = 0; i < this.options.accounts; i++) {
       const created = await this.server.create_account({ kyc_level: 3 });
       const patched = await this.server.admin('PATCH', `/admin/accounts/${created.id}`, { daily_limit: 100_000_000 });
@@ -516,10 +540,20 @@ export class Campaign {
     }
 
     report.phases_ms.journal_check = Date.now() - killed_ms;
-    // 4. Restart on the same store, keeping only flushed commits.
+    // 4. Restart on the same store, keeping only flushed commits. In cluster mode the standby takes
+    // over first, and the killed node comes back on its store as the new standby.
     const restart_started = Date.now();
     try {
-      await this.server.start({ LMDB_RESTORE: 'safe' });
+      if (this.standby !== null) {
+        const killed = this.server;
+        await wait_leading(this.standby, 30_000);
+        this.server = this.standby;
+        this.data_dir = this.server.data_dir;
+        this.standby = killed;
+        await killed.start({ LMDB_RESTORE: 'safe' });
+      } else {
+        await this.server.start({ LMDB_RESTORE: 'safe' });
+      }
     } catch (error) {
       report.fatal = `round ${round}: the server did not restart on the store: ${(error as Error).message.slice(0, 4_000)}`;
       this.keep_data = true;
@@ -579,6 +613,8 @@ export class Campaign {
     v.push(...await this.api.wait_until_settled(this.receiver, settle_timeout_ms));
     const final = await this.api.check_final(this.receiver);
     v.push(...final.violations);
+    // Cluster mode: the standby goes first, so that the leader's SIGTERM hands the lease to nobody.
+    await this.standby?.stop();
     const code = await this.server.stop();
     if (code !== 0) v.push(`the server exited with ${code} on SIGTERM: ${this.server_tail()}`);
     let store_stats: StoreStats | null = null;
@@ -599,6 +635,8 @@ export class Campaign {
   /** Stops everything; keeps the store and the driver's record when something was found. */
   async teardown(): Promise<string | null> {
     await this.server?.kill();
+    await this.standby?.kill();
+    await this.nats?.stop();
     await this.receiver.stop();
     await this.upstream.stop();
     let kept: string | null = null;
@@ -610,6 +648,7 @@ export class Campaign {
       writeFileSync(join(kept, 'server-log.txt'), this.server.logs.join('\n') + '\n--- stderr ---\n' + this.server.stderr.join(''));
     }
     rmSync(this.data_dir, { recursive: true, force: true });
+    if (this.standby !== null) rmSync(this.standby.data_dir, { recursive: true, force: true });
     return kept;
   }
 
@@ -619,6 +658,6 @@ export class Campaign {
     return `crash campaign: rounds ${t.rounds}, kills ${t.kills}, requests sent ${t.sent}, acknowledged ${t.acknowledged} `
       + `(re-sent after a restart ${t.resent}, unanswered without a key ${t.unknown}), API checks ${this.api.requests} (replays ${this.api.replays}), `
       + `orders ${stats?.orders ?? '?'}, wallet entries ${stats?.entries ?? '?'}, events ${stats?.events ?? '?'}, webhook requests ${this.receiver.received.length}, `
-      + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`;
+      + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}${this.options.cluster ? ', cluster mode (a leader failover every round)' : ''}`;
   }
 }
