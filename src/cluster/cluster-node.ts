@@ -38,6 +38,7 @@ import {
   type AppliedPosition,
 } from './codec.js';
 import { Snapshots } from './snapshots.js';
+import { AssertionError, fail } from '../lib/assert.js';
 
 export const lease_bucket = 'billvend-lease';
 const lease_key = 'leader';
@@ -294,12 +295,12 @@ export class ClusterNode implements JournalAppender {
     }
     const digest = headers?.get(digest_header) ?? '';
     const [index, count] = (headers?.get(part_header) ?? '1/1').split('/').map(Number);
-    if (index !== this.parts.length + 1) throw new Error(`assertion failed: part ${index} of a batch at seq ${seq} after ${this.parts.length} parts`);
+    if (index !== this.parts.length + 1) fail(`part ${index} of a batch at seq ${seq} after ${this.parts.length} parts`);
     this.parts.push(data);
     if (index < count) return;
     const bytes = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
     this.parts = [];
-    if (digest_of(bytes) !== digest) throw new Error(`assertion failed: the batch at seq ${seq} does not match its digest`);
+    if (digest_of(bytes) !== digest) fail(`the batch at seq ${seq} does not match its digest`);
     await this.apply(seq, bytes, digest);
   }
 
@@ -476,10 +477,10 @@ export class ClusterNode implements JournalAppender {
     for (let attempt = 1; ; attempt++) {
       try {
         const ack = await this.js.publish(stream_subject, data, { expect: { lastSequence: after_seq }, headers, timeout: Math.max(1000, Math.floor(this.config.lease_ms / 2)) });
-        if (ack.seq !== after_seq + 1) throw new Error(`assertion failed: appended at ${ack.seq}, expected ${after_seq + 1}`);
+        if (ack.seq !== after_seq + 1) fail(`appended at ${ack.seq}, expected ${after_seq + 1}`);
         return 'appended';
       } catch (error) {
-        if ((error as Error).message?.startsWith('assertion failed')) throw error;
+        if (error instanceof AssertionError) throw error;
         if (api_code(error) === wrong_last_sequence) {
           const stored = await this.jsm.streams.getMessage(stream_name, { seq: after_seq + 1 }).catch(() => null);
           if (stored !== null && stored.header.get(digest_header) === digest && stored.header.get(part_header) === part) return 'appended';

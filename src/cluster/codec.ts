@@ -10,6 +10,7 @@ import { Packr } from 'msgpackr';
 import type { Database } from 'lmdb';
 import type { Key, Store } from '../journal/store.js';
 import type { StagedChange } from '../journal/journal.js';
+import { fail } from '../lib/assert.js';
 
 const portable = new Packr({ useRecords: false });
 
@@ -50,13 +51,13 @@ export class StoreNames {
 
   name_of(db: Database<any, any>): string {
     const name = this.by_db.get(db);
-    if (name === undefined) throw new Error('assertion failed: a journal change names a database outside the store');
+    if (name === undefined) fail('a journal change names a database outside the store');
     return name;
   }
 
   db(name: string): Database<any, any> {
     const db = this.by_name.get(name);
-    if (db === undefined) throw new Error(`assertion failed: a replicated change names unknown database "${name}"`);
+    if (db === undefined) fail(`a replicated change names unknown database "${name}"`);
     return db;
   }
 }
@@ -75,7 +76,7 @@ export function encode_message(names: StoreNames, kind: MessageKind, node: strin
 export function decode_message(bytes: Uint8Array): JournalMessage {
   const message = portable.unpack(bytes) as JournalMessage;
   if (message === null || typeof message !== 'object' || message.v !== message_version || !Array.isArray(message.changes)) {
-    throw new Error('assertion failed: a journal message of an unknown format (a newer billvend appended it?)');
+    fail('a journal message of an unknown format (a newer billvend appended it?)');
   }
   return message;
 }

@@ -6,6 +6,7 @@
 // X-Idempotency-Key made once per confirmation, so a double click buys once. CSRF and Origin are
 // checked for every change by authorize_session, as for every other dashboard route.
 import type { RouteDef } from '../front/route.js';
+import { fail } from '../lib/assert.js';
 
 /** The public routes the dashboard offers, by their /v1 path. */
 export const desk_public_paths: readonly string[] = [
@@ -37,6 +38,6 @@ export function desk_routes(public_routes: readonly RouteDef[]): RouteDef[] {
       scope: undefined,
       doc: { ...route.doc, summary: `Dashboard: ${route.doc.summary}`, tags: ['Dashboard'], hidden: true },
     }));
-  if (twins.length !== desk_public_paths.length) throw new Error('assertion failed: a public route the dashboard offers is missing');
+  if (twins.length !== desk_public_paths.length) fail('a public route the dashboard offers is missing');
   return twins;
 }

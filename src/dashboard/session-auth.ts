@@ -6,12 +6,13 @@ import type { Engine } from '../engine/engine.js';
 import { api_error, type ApiError } from '../errors.js';
 import { read_cookie, session_cookie, type SessionStore, type SessionRecord } from './sessions.js';
 import type { Environment } from '../engine/records.js';
+import { fail } from '../lib/assert.js';
 
 const session_by_ctx = new WeakMap<RequestContext, SessionRecord>();
 
 export function session_of(ctx: RequestContext): SessionRecord {
   const record = session_by_ctx.get(ctx);
-  if (record === undefined) throw new Error('assertion failed: session route without a session');
+  if (record === undefined) fail('session route without a session');
   return record;
 }
 

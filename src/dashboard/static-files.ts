@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { RequestContext, RouteDef } from '../front/route.js';
 import { error_reply, type Reply } from '../front/reply.js';
 import { api_error } from '../errors.js';
+import { fail } from '../lib/assert.js';
 
 export const public_dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'public');
 /** The whole built site is held in memory; more than this is a build mistake. */
@@ -64,7 +65,7 @@ export class StaticSite {
     for (const path of paths) {
       const body = readFileSync(path);
       bytes += body.length;
-      if (bytes > static_bytes_max) throw new Error(`assertion failed: the built site is larger than ${static_bytes_max} bytes`);
+      if (bytes > static_bytes_max) fail(`the built site is larger than ${static_bytes_max} bytes`);
       const url = '/' + relative(root, path).split('\\').join('/');
       this.files.set(url, {
         body,

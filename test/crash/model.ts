@@ -8,7 +8,7 @@ import type { UpstreamMode } from '../helpers/fake-upstream.js';
 export type { Environment, ServiceType };
 export const environments: readonly Environment[] = ['test', 'live'];
 
-/** The sandbox table (decisions.md "Sandbox") and the upstream's modes, as outcomes the checker expects. */
+/** The sandbox table (docs/decisions.md "Sandbox") and the upstream's modes, as outcomes the checker expects. */
 export type Expectation =
   | 'delivered' // delivered at once
   | 'failed' // failed at once, refunded
@@ -113,7 +113,7 @@ export interface Account {
 export interface Model {
   run_id: string;
   time_scale: number;
-  /** Idempotency records live 24 h scaled by TIME_SCALE (decisions.md "Time"). */
+  /** Idempotency records live 24 h scaled by TIME_SCALE (docs/decisions.md "Time"). */
   idempotency_ttl_ms: number;
   accounts: Account[];
   ops: Op[];
@@ -141,7 +141,7 @@ export function acked_reference(ack: Ack): string | null {
   return null;
 }
 
-/** Error answers to POSTs are remembered for idempotency except 5xx, 429 and 401 (decisions.md). */
+/** Error answers to POSTs are remembered for idempotency except 5xx, 429 and 401 (docs/decisions.md). */
 export function rememberable(status: number): boolean {
   return status < 500 && status !== 429 && status !== 401;
 }

@@ -5,7 +5,7 @@
 // lands (in its flush window), restarts it with LMDB_RESTORE=safe and sends the same requests again
 // at once. A live order whose debit was durable but whose "processing" commit was not is recovered as
 // `pending`; the retry resumes it, waits its 5 s (scaled) for an answer, and answers with the order as
-// it stands: 201 with status "pending", which decisions.md does not allow (201 is "delivered" or
+// it stands: 201 with status "pending", which docs/decisions.md does not allow (201 is "delivered" or
 // "processing"). The idempotency record keeps that answer, so every later replay repeats it.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';

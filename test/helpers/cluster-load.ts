@@ -247,7 +247,7 @@ export async function wait_settled(server: TestServer, accounts: MixedAccount[],
   const deadline = Date.now() + timeout_ms;
   for (const account of accounts) {
     for (;;) {
-      // Transaction list items say "successful" for a delivered order (spec section 3).
+      // Transaction list items say "successful" for a delivered order (docs/spec.md section 3).
       const open = (await all_orders(server, account.key)).filter((o) => o.status !== 'successful' && o.status !== 'failed');
       if (open.length === 0) break;
       if (Date.now() > deadline) throw new Error(`${open.length} orders still open: ${open.map((o) => `${o.reference} ${o.status}`).join(', ')}`);
