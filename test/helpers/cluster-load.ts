@@ -92,13 +92,7 @@ export async function check_wallets(t: Test, server: TestServer, keys: string[],
     t.equal(ids.size, entries.length, `wallet ${k}: no entry id repeats`);
     const order_refs = new Set(orders.map((o) => o.reference));
     t.equal(order_refs.size, orders.length, `wallet ${k}: no order reference repeats`);
-    let chained = true;
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i];
-      const sign = e.type === 'debit' ? -1 : 1;
-      if (kobo(e.balance_after) !== kobo(e.balance_before) + sign * kobo(e.amount)) chained = false;
-      if (i > 0 && kobo(e.balance_before) !== kobo(entries[i - 1].balance_after)) chained = false;
-    }
+    const chained = entries_chain(entries);
     t.ok(chained, `wallet ${k}: every entry moves the balance by its amount, from the one before it`);
     const balance = await balance_kobo(server, key);
     t.equal(balance, kobo(entries.at(-1)?.balance_after ?? 0), `wallet ${k}: the balance is the last entry's balance_after, to the kobo`);
@@ -270,13 +264,7 @@ export async function check_mixed(t: Test, server: TestServer, accounts: MixedAc
     const orders = await all_orders(server, account.key);
     t.equal(new Set(entries.map((e) => e.id)).size, entries.length, `account ${k}: no wallet entry id repeats`);
     t.equal(new Set(orders.map((o) => o.reference)).size, orders.length, `account ${k}: no order reference repeats`);
-    let chained = true;
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i];
-      const sign = e.type === 'debit' ? -1 : 1;
-      if (kobo(e.balance_after) !== kobo(e.balance_before) + sign * kobo(e.amount)) chained = false;
-      if (i > 0 && kobo(e.balance_before) !== kobo(entries[i - 1].balance_after)) chained = false;
-    }
+    const chained = entries_chain(entries);
     t.ok(chained, `account ${k}: every entry moves the balance by its amount, from the one before it`);
     t.equal(await balance_kobo(server, account.key), kobo(entries.at(-1)?.balance_after ?? 0), `account ${k}: the balance is the last entry's balance_after, to the kobo`);
     const credits = new Map<string, number>();
@@ -340,4 +328,13 @@ export async function check_mixed(t: Test, server: TestServer, accounts: MixedAc
     t.same(unannounced, [], `account ${k}: every acknowledged change was announced by a webhook`);
     t.ok(account.receiver.received.every((r) => r.service_signature_ok && r.standard_signature_ok), `account ${k}: every webhook is signed with the endpoint's secret`);
   }
+}
+
+/** Whether each wallet entry (oldest first) moves the balance by its amount, starting from the one before it. */
+function entries_chain(entries: { type: string; amount: number; balance_before: number; balance_after: number }[]): boolean {
+  return entries.every((e, i) => {
+    const sign = e.type === 'debit' ? -1 : 1;
+    const moves = kobo(e.balance_after) === kobo(e.balance_before) + sign * kobo(e.amount);
+    return moves && (i === 0 || kobo(e.balance_before) === kobo(entries[i - 1].balance_after));
+  });
 }
