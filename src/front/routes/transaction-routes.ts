@@ -3,7 +3,7 @@
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
-import { error_reply, success_reply } from '../reply.js';
+import { error_reply, success_reply } from '../../lib/reply.js';
 import { pagination } from '../views.js';
 import { parse_pagination, query_params } from '../request-helpers.js';
 import { page_query } from '../../schemas/common.js';
