@@ -1,15 +1,25 @@
-// The yardstick of every bench (style.md "Benchmarks"): a bare uWebSockets.js server answering the
-// routes the scenarios call with fixed JSON bodies the size of billvend's answers, under the same
-// response headers. It does what any uWS server must do (attach onAborted, read and copy the POST
-// body with onData before answering, cork the write) and nothing else: no routing table, auth,
-// validation, journal or logging. The ratio of a scenario to it is the share of the machine's HTTP
-// capacity billvend keeps.
+// The two yardsticks of every bench (docs/benchmarks.md "Yardsticks"): a bare uWebSockets.js server
+// answering the routes the scenarios call with fixed JSON bodies the size of billvend's answers.
+// It does what any uWS server must do (attach onAborted, read the POST body to its end with onData
+// before answering, cork the write) and nothing else: no routing table, auth, validation, journal or
+// logging. BASELINE_HEADERS picks what it writes around the body:
+//   minimal   one Content-Type header, the body not copied: the machine's limit (limit-get, limit-post)
+//   billvend  the headers billvend must send, the body copied out of uWS's buffer as billvend does
+//             (baseline-get, baseline-post): the limit less the cost of those headers
+// A scenario's ratio to the first is the share of the machine's HTTP capacity billvend keeps; to the
+// second, the share it keeps of what any server sending its headers could do.
 //
-// Run by bench/server-process.ts as its own process: HOST and PORT from the environment.
+// Run by bench/server-process.ts as its own process: HOST, PORT and BASELINE_HEADERS from the environment.
 import * as uWS from 'uWebSockets.js';
 
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? '0');
+const headers_mode = process.env.BASELINE_HEADERS ?? 'billvend';
+if (headers_mode !== 'minimal' && headers_mode !== 'billvend') {
+  process.stderr.write(`baseline: BASELINE_HEADERS must be minimal or billvend, got "${headers_mode}"\n`);
+  process.exit(2);
+}
+const minimal = headers_mode === 'minimal';
 
 /** Same size as billvend's requests are capped at, so a runaway body is refused the same way. */
 const body_bytes_max = 16 * 1024;
@@ -47,7 +57,7 @@ const too_large_body = JSON.stringify({ success: false, error: { code: 'request.
  * The load generator parses every header of every answer: with only a Content-Type here, the ratio
  * would charge billvend for the client's work of reading the headers the spec asks for.
  */
-const header_block = [
+const billvend_header_block = [
   'application/json; charset=utf-8',
   'X-Content-Type-Options: nosniff',
   'X-Frame-Options: DENY',
@@ -61,6 +71,7 @@ const header_block = [
   'X-RateLimit-Remaining: 999999',
   'X-RateLimit-Reset: 1795325745',
 ].join('\r\n');
+const header_block = minimal ? 'application/json' : billvend_header_block;
 
 function reply(res: uWS.HttpResponse, status: string, body: string, close_connection = false): void {
   res.cork(() => {
@@ -75,7 +86,10 @@ function answer_get(body: string) {
   };
 }
 
-/** Reads the whole body (copying each chunk, as uWS reuses their memory), then answers 201. */
+/**
+ * Reads the whole body, then answers 201. With billvend's headers each chunk is copied (uWS reuses
+ * their memory, so a server that keeps the body must); the minimal server only counts the bytes.
+ */
 function answer_post(body: string) {
   return (res: uWS.HttpResponse) => {
     let aborted = false;
@@ -92,8 +106,12 @@ function answer_post(body: string) {
         reply(res, '413 Payload Too Large', too_large_body, true);
         return;
       }
-      chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (!minimal) chunks.push(Buffer.from(new Uint8Array(chunk)));
       if (is_last) {
+        if (minimal) {
+          reply(res, '201 Created', body);
+          return;
+        }
         const request_body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
         chunks = [];
         if (request_body.length !== size) throw new Error('assertion failed: body bytes lost');

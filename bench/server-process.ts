@@ -31,6 +31,13 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** The admin path that answers 200 once the server is up: /readyz, or /healthz for a cluster standby. */
   ready_path?: string;
+  /**
+   * A store seeded beforehand (bench/scale.ts) instead of a fresh temp store; the caller owns it and
+   * removes it, so stop() leaves it in place.
+   */
+  data_dir?: string;
+  /** Give up on a start after this long: default startup_timeout_ms; a big seeded store takes longer. */
+  startup_timeout_ms?: number;
 }
 
 /** Every child this process started and has not stopped yet, for the SIGINT clean-up. */
@@ -77,10 +84,11 @@ export class ServerProcess {
       done(signal === null ? `code ${code}` : `signal ${signal}`);
     }));
 
-    const deadline_ms = Date.now() + startup_timeout_ms;
+    const timeout_ms = this.options.startup_timeout_ms ?? startup_timeout_ms;
+    const deadline_ms = Date.now() + timeout_ms;
     for (;;) {
       if (this.exited) throw new Error(`${this.target} exited (${await this.exit_status}) while starting:\n${this.log_tail()}`);
-      if (Date.now() > deadline_ms) throw new Error(`${this.target} was not ready after ${startup_timeout_ms} ms:\n${this.log_tail()}`);
+      if (Date.now() > deadline_ms) throw new Error(`${this.target} was not ready after ${timeout_ms} ms:\n${this.log_tail()}`);
       try {
         const response = await fetch(readiness_url);
         await response.arrayBuffer();
@@ -97,7 +105,7 @@ export class ServerProcess {
     const port = await free_port();
     this.base_url = `http://127.0.0.1:${port}`;
     if (this.target === 'baseline') {
-      return { script: baseline_path, args: [], env: { HOST: '127.0.0.1', PORT: String(port) }, readiness_url: `${this.base_url}/healthz` };
+      return { script: baseline_path, args: [], env: { HOST: '127.0.0.1', PORT: String(port), ...(this.options.env ?? {}) }, readiness_url: `${this.base_url}/healthz` };
     }
     // The ports are chosen here because LOG_LEVEL=warn hides the "listening" line that reports them.
     const admin_port = await free_port();
@@ -111,7 +119,7 @@ export class ServerProcess {
         HOST: '127.0.0.1',
         PORT: String(port),
         ADMIN_PORT: String(admin_port),
-        DATA_DIR: join(this.temp_dir, 'store'),
+        DATA_DIR: this.options.data_dir ?? join(this.temp_dir, 'store'),
         ADMIN_TOKEN: this.admin_token,
         DEMO: '0',
         ...(this.options.env ?? {}),
@@ -166,6 +174,21 @@ export class ServerProcess {
       // Fields after the command name, which is in parentheses and may contain spaces.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       return (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Resident memory of the server now (VmRSS of /proc/<pid>/status, all threads), in bytes; null
+   * where there is no /proc.
+   */
+  rss_bytes(): number | null {
+    const pid = this.child?.pid;
+    if (pid === undefined || this.exited) return null;
+    try {
+      const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      return match === null ? null : Number(match[1]) * 1024;
     } catch {
       return null;
     }
