@@ -21,6 +21,8 @@ declare module 'autocannon' {
       connections?: number;
       /** Seconds. */
       duration?: number;
+      /** Stop after this many requests; duration is then ignored. */
+      amount?: number;
       pipelining?: number;
       /** Seconds a request may wait for its response before it counts as a timeout. */
       timeout?: number;

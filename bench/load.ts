@@ -12,6 +12,11 @@ export interface LoadSettings {
   warmup_s: number;
   /** An answer slower than this counts as a timeout (purchases may wait 5 s for the provider). */
   timeout_s: number;
+  /**
+   * Stop each run (warm-up and measured) after this many requests instead of after its seconds: the
+   * test suite's tiny runs (test/bench-scenarios.test.ts), which check answers, not speed.
+   */
+  requests_max?: number;
 }
 
 export interface LoadResult {
@@ -97,7 +102,7 @@ function drive(base_url: string, requests: autocannon.Request[], settings: LoadS
     url: base_url,
     connections: settings.connections,
     pipelining: settings.pipelining,
-    duration: duration_s,
+    ...(settings.requests_max === undefined ? { duration: duration_s } : { amount: settings.requests_max }),
     timeout: settings.timeout_s,
     requests,
   });
