@@ -38,7 +38,7 @@ async function ensure_store(dir: string, accounts: number, orders_per_account: n
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   log(`  seeding ${accounts} accounts × ${orders_per_account} orders into ${dir} (once; kept for later runs)`);
-  const out = await run(process.execPath, [join(repo_root, 'dist', 'bench', 'seed-store.js'), dir, String(accounts), String(orders_per_account)]);
+  const out = await run(process.execPath, [join(repo_root, 'dist', 'bench', 'seed-store.js'), dir, String(accounts), String(accounts * orders_per_account)]);
   const summary = JSON.parse(out.trim().split('\n').pop()!) as { seed_ms: number };
   writeFileSync(marker, JSON.stringify({ accounts, orders_per_account, ...summary }) + '\n');
   return summary.seed_ms;

@@ -78,13 +78,13 @@ export interface Scenario {
 
 /** Sandbox phone 08011111111 is always delivered (test environment). */
 const airtime_fields = { network: 'mtn', phone: '08011111111', amount: 100, pin: bench_pin };
-const airtime_order = { path: '/v1/services/airtime', body: JSON.stringify(airtime_fields) };
+export const airtime_order = { path: '/v1/services/airtime', body: JSON.stringify(airtime_fields) };
 const electricity_order = {
   path: '/v1/services/electricity',
   body: JSON.stringify({ disco: 'ikeja-electric', meter_number: '1111111111111', meter_type: 'prepaid', amount: 1000, pin: bench_pin }),
 };
 
-interface Order {
+export interface Order {
   service: string;
   path: string;
   body: string;
@@ -126,7 +126,7 @@ function wallet_reads(resellers: readonly Reseller[]): Request[] {
   }];
 }
 
-function purchases(resellers: readonly Reseller[], order: Order): Request[] {
+export function purchases(resellers: readonly Reseller[], order: Order): Request[] {
   const next = round_robin(resellers);
   return [{
     method: 'POST',
@@ -146,7 +146,7 @@ const mix_lookup_share = 0.25;
 const references_max = 10_000;
 
 /** Recent purchase references with the reseller whose key may read them. */
-class ReferenceRing {
+export class ReferenceRing {
   private readonly owners: number[] = [];
   private readonly references: string[] = [];
   private next = 0;
@@ -232,7 +232,7 @@ function operator_of(context: ScenarioContext): OperatorClient {
  * Without this, the first seconds of a 1,000-account run would measure 1,000 scrypts, not purchases.
  * Returns the references bought, for the mix's look-ups.
  */
-async function prime_purchases(context: ScenarioContext, resellers: readonly Reseller[]): Promise<ReferenceRing> {
+export async function prime_purchases(context: ScenarioContext, resellers: readonly Reseller[]): Promise<ReferenceRing> {
   const references = new ReferenceRing();
   const buy = (reseller: Reseller) => api(context.server.base_url, reseller, 'POST', airtime_order.path, airtime_fields, { 'x-idempotency-key': next_idempotency_key() });
   const first = await buy(resellers[0]);

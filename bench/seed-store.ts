@@ -1,83 +1,157 @@
-// Seeds a store for the `recovery` scenario through billvend's own engine (loaded from dist/), so
-// every record is exactly what the server writes: N accounts, each with a test key, a credit and M
-// delivered sandbox orders (debit entries, orders, references). Run as a child process:
-//   node dist/bench/seed-store.js <data_dir> <accounts> <orders_per_account>
-// Passwords and PINs share one precomputed scrypt hash: hashing 100,000 of them would take minutes.
-import { createHash, randomBytes } from 'node:crypto';
+// Seeds a store for the `recovery` scenario and for `npm run bench:scale` through billvend's own engine
+// (loaded from dist/), with no HTTP in between: the engine's commands build every record and its
+// journal writes them into LMDB in group commits, so each record is exactly what the server writes.
+// Orders are placed as the order desk places a sandbox purchase: a reference from the store's
+// reference codec, the debit and the order in one command, paid by the sandbox provider itself.
+//
+//   node dist/bench/seed-store.js <data_dir> <accounts> <orders> [<load_accounts>]
+//
+// <orders> in all, spread evenly over the accounts. Every account has a test key, a funded test wallet
+// and its share of delivered airtime orders (debit entries, orders, the order index). The first
+// <load_accounts> accounts (default 0) are the ones a load may use: PIN bench_pin, the operator's
+// highest daily limit and key rate limit, and their keys printed (the others' keys are thrown away).
+// Passwords and the other accounts' PINs share one precomputed scrypt hash: hashing a million of
+// them would take hours.
+//
+// Prints one JSON line on stdout: { accounts, orders, seed_ms, keys: [{ account_id, api_key }] }.
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bench_pin, daily_limit_naira, rate_limit_per_minute_max } from './fixtures.js';
 
-/** The engine's modules, loaded at run time from the build: the bench compiles without src/. */
+/**
+ * The engine's modules, loaded at run time from the build (dist/, beside dist/bench/; or from bench/
+ * when the test suite runs this file from the sources): the bench compiles without src/.
+ */
 async function load(path: string): Promise<any> {
-  return import(new URL(`../${path}`, import.meta.url).href);
+  const build = import.meta.filename.endsWith('.ts') ? '../dist/' : '../';
+  return import(new URL(`${build}${path}`, import.meta.url).href);
 }
 
-/** Accounts per group commit wait: keeps the journal's batches and memory bounded. */
-const accounts_per_flush = 500;
+/**
+ * Orders staged before waiting for their commit. Each order stages about six changes (wallet, entry,
+ * order, three index keys); the journal closes a batch at 20,000 changes and refuses writes beyond 64
+ * waiting batches, so the seeder waits well before either.
+ */
+const orders_per_flush = 10_000;
+/** Accounts staged before waiting for their commit (each stages about six changes). */
+const accounts_per_flush = 2_000;
+/** Progress on stderr every this many accounts. */
+const progress_every_accounts = 50_000;
+/** Test wallet funding (kobo) of the load's accounts and of the others. */
+const load_funding_kobo = 10_000_000_00;
+const other_funding_kobo = 1_000_000_00;
+const order_kobo = 100_00;
+
+function usage(): never {
+  process.stderr.write('usage: seed-store <data_dir> <accounts> <orders> [<load_accounts>]\n');
+  process.exit(2);
+}
+
+function whole(text: string | undefined, fallback?: number): number {
+  if (text === undefined && fallback !== undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0) usage();
+  return value;
+}
 
 async function main(): Promise<void> {
-  const [data_dir, accounts_text, orders_text] = process.argv.slice(2);
-  const accounts = Number(accounts_text);
-  const orders_per_account = Number(orders_text);
-  if (!data_dir || !Number.isInteger(accounts) || !Number.isInteger(orders_per_account)) {
-    process.stderr.write('usage: seed-store <data_dir> <accounts> <orders_per_account>\n');
-    process.exit(2);
-  }
+  const [data_dir, accounts_text, orders_text, load_text] = process.argv.slice(2);
+  if (!data_dir) usage();
+  const accounts = whole(accounts_text);
+  const orders = whole(orders_text);
+  const load_accounts = Math.min(accounts, whole(load_text, 0));
+  if (accounts < 1) usage();
+
   const { open_store } = await load('journal/store.js');
   const { Engine } = await load('engine/engine.js');
-  const { place_order, apply_provider_result } = await load('engine/account-orders.js');
+  const { place_order, apply_provider_result, ensure_order_index } = await load('engine/account-orders.js');
   const { system_clock } = await load('lib/clock.js');
   const { TimerWheel } = await load('lib/timer-wheel.js');
-  const { SecretBox, hash_secret } = await load('lib/secrets.js');
-  const { new_reference } = await load('lib/ids.js');
+  const { SecretBox, hash_secret, sha256_hex } = await load('lib/secrets.js');
+  const { new_api_key, random_text } = await load('lib/ids.js');
+  const { utc_yyyymmdd } = await load('lib/time-format.js');
+  const { reference_codec } = await load('services/references.js');
+  const { SandboxProvider } = await load('services/sandbox-provider.js');
+  const { key_hint } = await load('front/routes/key-routes.js');
   const { create_logger } = await load('log.js');
 
   const master_key = randomBytes(32);
   writeFileSync(join(data_dir, 'master.key'), master_key.toString('base64') + '\n', { mode: 0o600 });
   const store = open_store(data_dir);
+  // As the server does before recovery: an empty store gets the current index version, so the index
+  // keys the orders stage below are the ones it trusts (no rebuild at the server's start).
+  ensure_order_index(store);
   const wheel = new TimerWheel({ clock: system_clock });
-  const engine = new Engine(store, system_clock, wheel, new SecretBox(master_key), create_logger('warn', true), { on_commit() {} });
+  const secret_box = new SecretBox(master_key);
+  const engine = new Engine(store, system_clock, wheel, secret_box, create_logger('warn', true), { on_commit() {} });
   engine.recover();
-  const secret_hash = await hash_secret('bench password 12345');
+  const codec = reference_codec(secret_box);
+  const sandbox = new SandboxProvider(wheel, system_clock);
+  const [password_hash, pin_hash] = await Promise.all([hash_secret('bench password'), hash_secret(bench_pin)]);
+
   const started = performance.now();
-  const day = new Date().toISOString().slice(0, 10).replaceAll('-', '');
+  const keys: { account_id: number; api_key: string }[] = [];
+  const orders_each = Math.floor(orders / accounts);
+  const orders_left_over = orders % accounts;
+  let staged_orders = 0;
   for (let i = 0; i < accounts; i++) {
+    const for_load = i < load_accounts;
     const created = engine.create_account({
-      name: `Bench reseller ${i}`,
-      email: `bench${i}@example.ng`,
+      name: `Bench reseller ${i + 1}`,
+      email: `bench-${i + 1}@example.ng`,
       phone: '+2348012345678',
       tier: 'standard',
       kyc_level: 3,
-      password_hash: secret_hash,
-      pin_hash: secret_hash,
+      password_hash,
+      pin_hash,
     });
-    if (!created.ok) throw new Error(`account ${i}: ${created.error.code}`);
+    if (!created.ok) throw new Error(`account ${i + 1}: ${created.error.code}`);
     const actor = created.value;
-    const api_key = `bv_test_${randomBytes(30).toString('base64url').replace(/[-_]/g, 'x')}`;
-    actor.create_key({
-      name: 'bench', environment: 'test', scopes: ['*'], ip_allowlist: [], rate_limit_per_minute: 60, expires_ms: null,
-      key_hash: createHash('sha256').update(api_key).digest('hex'), key_hint: `${api_key.slice(0, 8)}…${api_key.slice(-4)}`,
-    }, system_clock.now_us());
-    const credited = actor.credit('test', 1_000_000_00, `BENCH-FUND-${i}`, 'Bench funding', system_clock.now_us());
-    if (!credited.ok) throw new Error(`credit ${i}: ${credited.error.code}`);
-    for (let j = 0; j < orders_per_account; j++) {
-      const now_us = system_clock.now_us();
-      const placed = place_order(actor, {
-        environment: 'test', reference: new_reference(day), service_type: 'airtime', network: 'mtn', disco: null, provider: null,
-        recipient: '08011111111', plan_code: null, plan: null, package_code: null, meter_type: null, amount_kobo: 100_00,
-        customer_name: null, idempotency_key: null, provider_request_id: `${day}0000${randomBytes(6).toString('hex')}`,
-      }, now_us, false);
-      if (!placed.ok) throw new Error(`order ${i}/${j}: ${placed.error.code}`);
-      apply_provider_result(actor, placed.value.reference, { outcome: 'delivered' }, now_us, false, placed.value);
+    if (for_load) {
+      const updated = actor.update_profile({ daily_limit_kobo: daily_limit_naira * 100 });
+      if (!updated.ok) throw new Error(`daily limit of account ${actor.id}: ${updated.error.code}`);
     }
-    if ((i + 1) % accounts_per_flush === 0) {
-      await engine.journal.durable();
-      if ((i + 1) % (accounts_per_flush * 20) === 0) process.stderr.write(`  seeded ${i + 1} accounts (${Math.round(performance.now() - started)} ms)\n`);
+    const api_key: string = new_api_key('test');
+    const key = actor.create_key({
+      name: 'bench', environment: 'test', scopes: ['*'], ip_allowlist: [], expires_ms: null,
+      rate_limit_per_minute: for_load ? rate_limit_per_minute_max : 600,
+      key_hash: sha256_hex(api_key), key_hint: key_hint(api_key),
+    }, system_clock.now_us());
+    if (!key.ok) throw new Error(`key of account ${actor.id}: ${key.error.code}`);
+    if (for_load) keys.push({ account_id: actor.id, api_key });
+    const credited = actor.credit('test', for_load ? load_funding_kobo : other_funding_kobo, `BENCH-FUND-${actor.id}`, 'Bench funding', system_clock.now_us());
+    if (!credited.ok) throw new Error(`credit of account ${actor.id}: ${credited.error.code}`);
+
+    const count = orders_each + (i < orders_left_over ? 1 : 0);
+    for (let j = 0; j < count; j++) {
+      // The order desk's placement of a sandbox purchase (services/order-desk.ts): the reference names
+      // the order's place, the provider request id is the minute and 12 random characters.
+      const now_ms = system_clock.now_ms();
+      const now_us = system_clock.now_us();
+      const place = { account_id: actor.id, environment: 'test', seq: actor.wallets.test.orders_count + 1 };
+      const reference = codec.reference(utc_yyyymmdd(now_ms), place);
+      const minute = new Date(Math.floor(now_ms / 60_000) * 60_000 + 60 * 60 * 1000).toISOString().slice(0, 16).replace(/[-T:]/g, '');
+      const placed = place_order(actor, {
+        service_type: 'airtime', network: 'mtn', disco: null, provider: null, recipient: '08011111111',
+        plan_code: null, plan: null, package_code: null, meter_type: null, amount_kobo: order_kobo, customer_name: null,
+      }, {
+        environment: 'test', reference, idempotency_key: null,
+        provider_request_id: minute + random_text('abcdefghijklmnopqrstuvwxyz0123456789', 12), indexed: false,
+      }, now_us, false);
+      if (!placed.ok) throw new Error(`order ${j + 1} of account ${actor.id}: ${placed.error.code}`);
+      const paid = apply_provider_result(actor, reference, sandbox.pay(placed.value), now_us, false, placed.value);
+      if (paid?.status !== 'delivered') throw new Error(`order ${reference} ended ${paid?.status}`);
+      if (++staged_orders % orders_per_flush === 0) await engine.journal.durable();
+    }
+    if ((i + 1) % accounts_per_flush === 0) await engine.journal.durable();
+    if ((i + 1) % progress_every_accounts === 0) {
+      process.stderr.write(`  seeded ${i + 1} accounts, ${staged_orders} orders (${Math.round((performance.now() - started) / 1000)} s)\n`);
     }
   }
   await engine.journal.drain();
   await store.root.close();
-  process.stdout.write(JSON.stringify({ accounts, orders: accounts * orders_per_account, seed_ms: Math.round(performance.now() - started) }) + '\n');
+  process.stdout.write(JSON.stringify({ accounts, orders: staged_orders, seed_ms: Math.round(performance.now() - started), keys }) + '\n');
 }
 
 main().catch((error) => {

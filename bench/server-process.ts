@@ -13,13 +13,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export const repo_root = resolve(import.meta.dirname, basename(resolve(import.meta.dirname, '..')) === 'dist' ? '../..' : '..');
 const cli_path = join(repo_root, 'dist', 'cli.js');
 /**
- * The bare server of the yardsticks: the build's, or from the sources when the test suite imports this
- * file (test/bench-scenarios.test.ts), run through the TypeScript loader the test process itself runs
- * under (tap's --import of @tapjs/typescript), as the suite does not compile bench/.
+ * How to run one of the bench's own scripts as a child process (the bare server, the store seeder):
+ * the build's, or from the sources when the test suite imports this file (test/bench-scenarios.test.ts),
+ * through the TypeScript loader the test process itself runs under (tap's --import of
+ * @tapjs/typescript, compiling without type checks as tap does), as the suite does not compile bench/.
  */
-const from_sources = import.meta.filename.endsWith('.ts');
-const baseline_path = join(import.meta.dirname, from_sources ? 'baseline-server.ts' : 'baseline-server.js');
-const baseline_node_flags = from_sources ? process.execArgv.filter((arg) => arg.startsWith('--import=') && arg.includes('typescript')) : [];
+export function bench_script(name: string): { script: string; node_flags: string[]; env: Record<string, string> } {
+  const from_sources = import.meta.filename.endsWith('.ts');
+  return from_sources
+    ? {
+      script: join(import.meta.dirname, `${name}.ts`),
+      node_flags: process.execArgv.filter((arg) => arg.startsWith('--import=') && arg.includes('typescript')),
+      env: { TS_NODE_TRANSPILE_ONLY: '1' },
+    }
+    : { script: join(import.meta.dirname, `${name}.js`), node_flags: [], env: {} };
+}
+const baseline = bench_script('baseline-server');
 
 /** Recovery of a store with 1,000 accounts takes well under a second; 30 s means something is wrong. */
 const startup_timeout_ms = 30_000;
@@ -69,7 +78,7 @@ export class ServerProcess {
     live.add(this);
     const { script, args, env, readiness_url } = await this.plan();
     // BENCH_NODE_FLAGS: extra V8/Node flags for billvend only, to try a setting without a rebuild.
-    const node_flags: string[] = this.target === 'billvend' ? (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '') : [...baseline_node_flags];
+    const node_flags: string[] = this.target === 'billvend' ? (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '') : [...baseline.node_flags];
     if (this.options.cpu_profile_path !== null) {
       const profile = resolve(this.options.cpu_profile_path);
       mkdirSync(dirname(profile), { recursive: true });
@@ -112,9 +121,7 @@ export class ServerProcess {
     const port = await free_port();
     this.base_url = `http://127.0.0.1:${port}`;
     if (this.target === 'baseline') {
-      // TS_NODE_TRANSPILE_ONLY: from the sources, compile without type-checking, as tap does.
-      const loader_env: Record<string, string> = from_sources ? { TS_NODE_TRANSPILE_ONLY: '1' } : {};
-      return { script: baseline_path, args: [], env: { HOST: '127.0.0.1', PORT: String(port), ...loader_env, ...(this.options.env ?? {}) }, readiness_url: `${this.base_url}/healthz` };
+      return { script: baseline.script, args: [], env: { HOST: '127.0.0.1', PORT: String(port), ...baseline.env, ...(this.options.env ?? {}) }, readiness_url: `${this.base_url}/healthz` };
     }
     // The ports are chosen here because LOG_LEVEL=warn hides the "listening" line that reports them.
     const admin_port = await free_port();

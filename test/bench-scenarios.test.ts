@@ -2,9 +2,10 @@
 // code (bench/run-scenario.ts, the function `npm run bench` calls) at a tiny size: a few hundred
 // requests on four connections, three accounts. It checks answers, never speed, so that a scenario
 // that stops working fails here rather than on the day someone runs the bench. The cluster scenario
-// has its own test (test/cluster-bench.test.ts) and is left out here.
+// has its own test (test/cluster-bench.test.ts) and is left out here. `npm run bench:scale` runs here
+// too, on a store of a few hundred accounts seeded by bench/seed-store.ts.
 /// <reference path="../bench/autocannon.d.ts" />
-import t from 'tap';
+import t, { type Test } from 'tap';
 import {
   purchase_under_sign_in_flood,
   purchase_with_webhooks,
@@ -15,6 +16,12 @@ import {
 import { run_scenario } from '../bench/run-scenario.js';
 import { set_ratios, verdicts, type Row } from '../bench/report.js';
 import type { LoadSettings } from '../bench/load.js';
+import { measure_size, parse_sizes, default_sizes, type ScaleReport } from '../bench/scale.js';
+import { render_scale_markdown, render_scale_svg } from '../bench/scale-report.js';
+import { describe_machine } from '../bench/report.js';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Tiny: enough requests to cross every code path of a generator, few enough for a busy 2-core machine. */
 const tiny: LoadSettings = { connections: 4, pipelining: 1, duration_s: 1, warmup_s: 0, timeout_s: 10, requests_max: 200 };
@@ -65,44 +72,85 @@ t.test('every bench scenario has its expected statuses listed here, or is tested
 
 const rows: Row[] = [];
 
-for (const listed of scenarios) {
-  if (tested_elsewhere.has(listed.name)) continue;
-  t.test(`the bench scenario ${listed.name} runs at a tiny size and gets the answers it expects`, async (t) => {
-    const scenario = tiny_version(listed);
-    const row = await run_scenario(scenario, tiny, tiny_accounts, null, 1, () => {});
-    rows.push(row);
-    t.equal(row.failure, null, `the scenario ran to its end (${describe(row)})`);
-    t.same(row.warnings, [], `it raised no warning (${describe(row)})`);
-    const result = row.result;
-    if (result === null) return;
-    const expected = expected_statuses[listed.name] ?? [];
-    const answered = Object.values(result.status_counts).reduce((sum, count) => sum + count, 0);
-    t.ok(answered >= tiny.requests_max!, `it answered every request of the load, ${answered} of ${tiny.requests_max} (${describe(row)})`);
-    t.same(Object.keys(result.status_counts).filter((status) => !expected.includes(status)), [], `every answer had an expected status, ${expected.join(' or ')} (${describe(row)})`);
-    t.equal(result.errors, 0, `no connection failed or timed out (${describe(row)})`);
-    if (listed.name === 'reseller-mix') {
-      t.ok((result.status_counts['201'] ?? 0) > 0 && (result.status_counts['200'] ?? 0) > 0, `the mix both bought and read (${describe(row)})`);
-    }
-    if (listed.name === 'purchase-with-webhooks') {
-      const note = row.notes.find((n) => n.startsWith('webhooks:')) ?? '';
-      const delivered = /^webhooks: (\d+) of (\d+) events delivered .*; 0 repeats\)/.exec(note);
-      t.ok(delivered !== null && delivered[1] === delivered[2] && Number(delivered[2]) > 0, `every event reached the receiver, none twice: ${note}`);
-    }
-    if (listed.name === 'purchase-under-sign-in-flood') {
-      t.match(row.notes.join('\n'), /sign-ins during the run: \d+ answered 429, \d+ answered 401/, `the flood's sign-ins were counted: ${row.notes.join('; ')}`);
-    }
-    if (listed.target === 'billvend') {
-      t.match(row.notes.join('\n'), /journal: \d+ commits/, `the group commits under the load were read from /metrics: ${row.notes.join('; ')}`);
+t.test('every bench scenario runs at a tiny size, and the report judges them all', async (t) => {
+  // Two at a time: each mostly waits (a server starting, scrypt on the thread pool, a commit's fsync),
+  // and answers, unlike timings, do not depend on what else runs.
+  t.jobs = 2;
+  const runs: Promise<unknown>[] = [];
+  runs.push(t.test('the scale bench seeds a tiny store the server recovers, buys on it, and removes it', scale_at_tiny_size));
+  for (const listed of scenarios) {
+    if (tested_elsewhere.has(listed.name)) continue;
+    runs.push(t.test(`the bench scenario ${listed.name} runs at a tiny size and gets the answers it expects`, async (t) => {
+      const scenario = tiny_version(listed);
+      const row = await run_scenario(scenario, tiny, tiny_accounts, null, 1, () => {});
+      rows.push(row);
+      t.equal(row.failure, null, `the scenario ran to its end (${describe(row)})`);
+      t.same(row.warnings, [], `it raised no warning (${describe(row)})`);
+      const result = row.result;
+      if (result === null) return;
+      const expected = expected_statuses[listed.name] ?? [];
+      const answered = Object.values(result.status_counts).reduce((sum, count) => sum + count, 0);
+      t.ok(answered >= tiny.requests_max!, `it answered every request of the load, ${answered} of ${tiny.requests_max} (${describe(row)})`);
+      t.same(Object.keys(result.status_counts).filter((status) => !expected.includes(status)), [], `every answer had an expected status, ${expected.join(' or ')} (${describe(row)})`);
+      t.equal(result.errors, 0, `no connection failed or timed out (${describe(row)})`);
+      if (listed.name === 'reseller-mix') {
+        t.ok((result.status_counts['201'] ?? 0) > 0 && (result.status_counts['200'] ?? 0) > 0, `the mix both bought and read (${describe(row)})`);
+      }
+      if (listed.name === 'purchase-with-webhooks') {
+        const note = row.notes.find((n) => n.startsWith('webhooks:')) ?? '';
+        const delivered = /^webhooks: (\d+) of (\d+) events delivered .*; 0 repeats\)/.exec(note);
+        t.ok(delivered !== null && delivered[1] === delivered[2] && Number(delivered[2]) > 0, `every event reached the receiver, none twice: ${note}`);
+      }
+      if (listed.name === 'purchase-under-sign-in-flood') {
+        t.match(row.notes.join('\n'), /sign-ins during the run: \d+ answered 429, \d+ answered 401/, `the flood's sign-ins were counted: ${row.notes.join('; ')}`);
+      }
+      if (listed.target === 'billvend') {
+        t.match(row.notes.join('\n'), /journal: \d+ commits/, `the group commits under the load were read from /metrics: ${row.notes.join('; ')}`);
+      }
+    }));
+  }
+  await Promise.all(runs);
+  t.test('the report gives every target scenario a ratio to both yardsticks and a verdict', async (t) => {
+    set_ratios(rows);
+    const judged = verdicts(rows);
+    t.same(judged.map((v) => v.scenario).sort(), scenarios.filter((s) => s.targets !== undefined).map((s) => s.name).sort(), 'each scenario with targets has a verdict');
+    for (const verdict of judged) {
+      t.ok(verdict.ratio_to_limit !== null && verdict.ratio_to_limit > 0, `${verdict.scenario} has a ratio to the machine's limit (${verdict.ratio_to_limit})`);
+      t.ok(verdict.ratio_to_baseline !== null && verdict.ratio_to_baseline > 0, `${verdict.scenario} has a ratio to the same-headers server (${verdict.ratio_to_baseline})`);
     }
   });
-}
-
-t.test('the report gives every target scenario a ratio to both yardsticks and a verdict', async (t) => {
-  set_ratios(rows);
-  const judged = verdicts(rows);
-  t.same(judged.map((v) => v.scenario).sort(), scenarios.filter((s) => s.targets !== undefined).map((s) => s.name).sort(), 'each scenario with targets has a verdict');
-  for (const verdict of judged) {
-    t.ok(verdict.ratio_to_limit !== null && verdict.ratio_to_limit > 0, `${verdict.scenario} has a ratio to the machine's limit (${verdict.ratio_to_limit})`);
-    t.ok(verdict.ratio_to_baseline !== null && verdict.ratio_to_baseline > 0, `${verdict.scenario} has a ratio to the same-headers server (${verdict.ratio_to_baseline})`);
-  }
 });
+
+t.test('the scale bench reads its sizes: k and m suffixes, orders one per account unless given', async (t) => {
+  t.same(parse_sizes('10k,1m:10m'), { sizes: [{ label: '10k', accounts: 10_000, orders: 10_000 }, { label: '1m:10m', accounts: 1_000_000, orders: 10_000_000 }] }, 'the sizes parse');
+  const defaults = parse_sizes(default_sizes);
+  t.ok('sizes' in defaults && defaults.sizes.some((s) => s.accounts === 1_000_000 && s.orders === 10_000_000), 'the default sizes reach a million accounts and ten million orders');
+  t.same(parse_sizes('10q'), { bad: '10q' }, 'a size that does not parse is named');
+  t.same(parse_sizes('0'), { bad: '0' }, 'an empty store is no size');
+});
+
+/** bench:scale at a tiny size: seeding, recovery, the load, the removal and both files it writes. */
+async function scale_at_tiny_size(t: Test): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'billvend-scale-test-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const size = { label: '300:900', accounts: 300, orders: 900 };
+  const row = await measure_size(root, size, tiny, 3, () => {});
+  t.equal(row.failure, null, `the size was measured to its end (${row.failure})`);
+  t.ok(row.seed_ms !== null && row.store_bytes !== null && row.store_bytes > 0, `the seeding time and disk use are known (${row.seed_ms} ms, ${row.store_bytes} bytes)`);
+  t.ok(row.ready_ms !== null && row.rss_ready_bytes !== null && row.rss_ready_bytes > 0, `the time to ready and resident memory are known (${row.ready_ms} ms, ${row.rss_ready_bytes} bytes)`);
+  const load = row.load;
+  t.ok(load !== null, 'the purchase load ran');
+  if (load !== null) {
+    t.same(Object.keys(load.status_counts), ['201'], `every purchase on the seeded store was answered 201 (${JSON.stringify(load.status_counts)} ${JSON.stringify(load.error_codes)})`);
+    t.equal(load.errors, 0, 'no connection failed or timed out');
+  }
+  t.same(readdirSync(root), [], 'the seeded store was removed after its size');
+  const report: ScaleReport = { machine: describe_machine(new Date()), load_average: [0, 0, 0], settings: { ...tiny, load_accounts: 3 }, rows: [row] };
+  const markdown = render_scale_markdown(report);
+  t.match(markdown, /\| 300:900 \(300 accounts, 900 orders\) \|/, `the Markdown table has the size's row:\n${markdown}`);
+  t.match(markdown, report.machine.date, 'the table carries its date');
+  const svg = render_scale_svg(report);
+  t.match(svg, /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/, 'the chart is an SVG document');
+  t.match(svg, /300 accounts/, 'the chart labels the size');
+  t.notOk(existsSync(join(root, 'store-300x900')), 'nothing of the store is left');
+}
