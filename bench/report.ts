@@ -97,6 +97,13 @@ export interface Verdict {
   ratio_to_limit: number | null;
   ratio_to_baseline: number | null;
   p99_ms: number | null;
+  /**
+   * The minimal yardstick's server CPU per request over this scenario's, same round, median: the share
+   * of the bare server's efficiency billvend keeps, steadier than req/s on a shared machine. It is
+   * below the req/s ratio wherever the client (autocannon, on the same cores) sets the bare server's
+   * pace: shown beside the verdict, never judged.
+   */
+  cpu_ratio_to_limit: number | null;
   rounds: number;
   ratio_met: boolean;
   p99_met: boolean;
@@ -111,12 +118,18 @@ export function verdicts(rows: readonly Row[]): Verdict[] {
     const ratio_to_limit = median(measured.flatMap((r) => (r.ratio_to_limit === null ? [] : [r.ratio_to_limit])));
     const ratio_to_baseline = median(measured.flatMap((r) => (r.ratio_to_baseline === null ? [] : [r.ratio_to_baseline])));
     const p99_ms = median(measured.map((r) => r.result!.latency_p99_ms));
+    const cpu_ratio_to_limit = median(measured.flatMap((r) => {
+      const limit = rows.find((l) => l.scenario === r.compare_to_limit && l.round === r.round)?.result?.server_cpu_us_per_request;
+      const own = r.result!.server_cpu_us_per_request;
+      return limit == null || own == null || own <= 0 ? [] : [limit / own];
+    }));
     out.push({
       scenario: row.scenario,
       targets: row.targets,
       ratio_to_limit,
       ratio_to_baseline,
       p99_ms,
+      cpu_ratio_to_limit,
       rounds: measured.length,
       ratio_met: ratio_to_limit !== null && ratio_to_limit >= row.targets.ratio_to_limit_min,
       p99_met: p99_ms !== null && p99_ms <= row.targets.p99_ms_max,
@@ -197,7 +210,7 @@ export function render_report(report: Report): string {
     out.push('', `targets (against the machine's limit; medians over ${settings.rounds ?? 1} round(s), p99 at ${settings.connections} connections):`);
     const met = (ok: boolean, value: number | null) => (value === null ? 'no figure' : ok ? 'met' : 'NOT MET');
     out.push(render_grid(
-      ['scenario', 'vs limit', 'target', 'ratio', 'vs same headers', 'p99 ms', 'target', 'p99'],
+      ['scenario', 'vs limit', 'target', 'ratio', 'vs same headers', 'p99 ms', 'target', 'p99', 'CPU/req vs limit'],
       judged.map((v) => [
         v.scenario,
         v.ratio_to_limit === null ? '?' : `${v.ratio_to_limit.toFixed(2)}×`,
@@ -207,9 +220,13 @@ export function render_report(report: Report): string {
         v.p99_ms === null ? '?' : fixed(v.p99_ms, 1),
         `≤ ${fixed(v.targets.p99_ms_max, 0)}`,
         met(v.p99_met, v.p99_ms),
+        v.cpu_ratio_to_limit === null ? '?' : `${v.cpu_ratio_to_limit.toFixed(2)}×`,
       ]),
-      [false, true, true, false, true, true, true, false],
+      [false, true, true, false, true, true, true, false, true],
     ).replace(/^/gm, '  '));
+    out.push('  CPU/req vs limit: the bare server\'s CPU µs per request over the scenario\'s (same round), the share of its efficiency billvend keeps.\n' +
+      '  It holds when other work on the machine (see the notes) shakes req/s and p99; it is lower than the req/s ratio would be on a\n' +
+      '  quiet machine, as there the client (autocannon, on the same cores) caps the bare server before the server\'s CPU does.');
     out.push(`  ${judged.filter((v) => v.ratio_met && v.p99_met).length} of ${judged.length} scenarios meet both targets`);
   }
 
