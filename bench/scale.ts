@@ -58,9 +58,10 @@ export const default_sizes = '10k,100k,1m,1m:10m';
 /** A bigger store recovers for longer: give up on a start after this long. */
 const ready_timeout_ms = 30 * 60 * 1000;
 /**
- * Disk a seeded store takes, to refuse a size the disk cannot hold before seeding it: measured at
- * about 1.5 KB per account and 600 B per order (100,000 accounts and 1,000,000 orders: 527 MiB),
- * doubled for LMDB's free pages and growth.
+ * Disk a seeded store may take, to refuse a size the disk cannot hold before seeding it: measured at
+ * about 1.5 KiB per account (with its key, funding and first order) and 0.7 KiB per further order
+ * (10,000 accounts: 15 MiB; with 200,000 orders: 148 MiB), doubled for LMDB's free pages and the
+ * load's own orders.
  */
 const store_bytes_per_account = 3 * 1024;
 const store_bytes_per_order = 1200;
