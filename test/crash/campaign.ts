@@ -173,7 +173,7 @@ export class Campaign {
   private nats: NatsCluster | null = null;
   private standby: TestServer | null = null;
   readonly api: ApiChecker;
-  readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0, standby_kills: 0, nats_kills: 0, refused: 0, deposed: 0 };
+  readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0, standby_kills: 0, nats_kills: 0, refused: 0, deposed: 0, supervisor_restarts: 0 };
   private readonly random: () => number;
   private sequence = 0;
   private alive = false;
@@ -498,6 +498,72 @@ export class Campaign {
   }
 
   /**
+   * Step 4 in cluster mode, done as a supervisor would do it (docs/cluster.md: Restart=always): a
+   * node that exits by itself, or fails to start, is started again. Usually the standby takes over
+   * and the killed node restarts on its store as the new standby. But a node started while JetStream
+   * elects a stream leader (a NATS server just died) can exit 1 on its start-up check, and a new
+   * leader whose recovery kept its event loop busy past the lease (a loaded machine, a 1.5 s lease)
+   * is deposed (exit 75) just after taking over; then whichever node takes the lease next leads. A
+   * leader counts once seen leading twice, a lease apart.
+   */
+  private async fail_over(standby: TestServer, killed: TestServer, report: RoundReport): Promise<TestServer> {
+    const running = (node: TestServer) => {
+      const child = (node as unknown as { child: { exitCode: number | null; signalCode: string | null } | null }).child;
+      return child !== null && child.exitCode === null && child.signalCode === null;
+    };
+    const exit_code = (node: TestServer) => (node as unknown as { child: { exitCode: number | null } | null }).child?.exitCode ?? null;
+    const name = (node: TestServer) => (node === standby ? 'the standby' : 'the killed leader');
+    const start = async (node: TestServer) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await node.start({ LMDB_RESTORE: 'safe' });
+          return;
+        } catch (error) {
+          if (attempt >= 5) throw error;
+          this.totals.supervisor_restarts++;
+          report.extra_detail += `; ${name(node)} failed to start (${(error as Error).message.split('\n').slice(0, 2).join(' ').slice(0, 160)}) and was started again`;
+          await sleep(1_000);
+        }
+      }
+    };
+    const leading = async (node: TestServer) => {
+      if (!running(node)) return false;
+      const probe = (async () => {
+        const ready = await node.admin('GET', '/readyz');
+        return ready.status === 200 && (await node.admin('GET', '/admin/cluster')).body?.data?.role === 'leader';
+      })().catch(() => false);
+      return Promise.race([probe, sleep(2_000).then(() => false)]);
+    };
+    let killed_started = false;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error('no node led within 60 s of the kill');
+      for (const node of killed_started ? [standby, killed] : [standby]) {
+        if (running(node)) continue;
+        const code = exit_code(node);
+        if (code !== null) {
+          this.totals.supervisor_restarts++;
+          report.extra_detail += `; ${name(node)} exited ${code} by itself${code === 75 ? ' (deposed)' : ''} and was started again`;
+        }
+        await start(node);
+        if (!killed_started) {
+          await start(killed);
+          killed_started = true;
+        }
+      }
+      for (const node of killed_started ? [standby, killed] : [standby]) {
+        if (!(await leading(node))) continue;
+        await sleep(test_lease_ms);
+        if (await leading(node)) {
+          if (!killed_started) await start(killed);
+          return node;
+        }
+      }
+      await sleep(100);
+    }
+  }
+
+  /**
    * Whether the leader exited 75 (deposed) in a round that killed a NATS server: by design when the
    * dead server led the lease bucket and JetStream's re-election outlasted the lease (docs/cluster.md).
    */
@@ -651,27 +717,12 @@ export class Campaign {
     try {
       if (this.standby !== null) {
         const killed = this.server;
-        if (standby_restart !== null) await standby_restart;
-        await wait_leading(this.standby, 30_000);
-        this.server = this.standby;
+        const standby = this.standby;
+        if (standby_restart !== null) await standby_restart.catch(() => {});
+        const leader = await this.fail_over(standby, killed, report);
+        this.server = leader;
+        this.standby = leader === standby ? killed : standby;
         this.data_dir = this.server.data_dir;
-        this.standby = killed;
-        if (nats_victim >= 0) {
-          // While a NATS server is dead and JetStream elects, the start-up check against the stream may
-          // time out (exit 1): started again, as its supervisor would (docs/cluster.md, Restart=always).
-          for (let attempt = 1; ; attempt++) {
-            try {
-              await killed.start({ LMDB_RESTORE: 'safe' });
-              break;
-            } catch (error) {
-              if (attempt >= 5) throw error;
-              report.extra_detail += `; the killed leader's restart ${attempt} failed (${(error as Error).message.split('\n').slice(0, 2).join(' ').slice(0, 200)}), started again`;
-              await sleep(1_000);
-            }
-          }
-        } else {
-          await killed.start({ LMDB_RESTORE: 'safe' });
-        }
         if (nats_victim >= 0) {
           // The NATS server comes back on its store; the next round starts once every replica of the
           // journal stream is current again, so that no round begins without a quorum to spare.
@@ -794,7 +845,7 @@ export class Campaign {
       + `orders ${stats?.orders ?? '?'}, wallet entries ${stats?.entries ?? '?'}, events ${stats?.events ?? '?'}, webhook requests ${this.receiver.received.length}, `
       + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`
       + (this.options.cluster
-        ? `, cluster mode (a leader failover every round; before it, ${t.standby_kills} standby kills and ${t.nats_kills} NATS server kills; ${t.deposed} leaders deposed by a NATS kill; ${t.refused} answers 503 service.unavailable, re-sent after the failover)`
+        ? `, cluster mode (a leader failover every round; before it, ${t.standby_kills} standby kills and ${t.nats_kills} NATS server kills; ${t.deposed} leaders deposed by a NATS kill; ${t.supervisor_restarts} nodes started again after exiting by themselves during a failover; ${t.refused} answers 503 service.unavailable, re-sent after the failover)`
         : '');
   }
 }
