@@ -12,6 +12,8 @@
 // 300 s per file; at least min_rounds still run, and the comment says how many did.
 // CRASH_CLUSTER=1: cluster mode (test/crash/README.md), two nodes on three NATS servers, and the kill of
 // every round is the leader's: the standby takes over and the killed node restarts as the standby.
+// In turns of three rounds, the standby (restarted at once) or a NATS server (restarted after the
+// failover) is killed first.
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { Campaign } from './campaign.js';
@@ -43,14 +45,15 @@ t.test(`${rounds} rounds of kill -9 under mixed load: every acknowledged answer 
     rounds_run = round;
     const report = await campaign.run_round(round);
     stats = report.store_stats ?? stats;
-    const what = `round ${round} (kill ${report.kill_mode} after ${report.kill_after_ms} ms, ${report.acknowledged} of ${report.sent} requests answered, ${report.unanswered} cut by the kill)`;
+    const before = report.extra_kill === 'none' ? '' : `, ${report.extra_kill === 'nats' ? 'a NATS server' : 'the standby'} killed first`;
+    const what = `round ${round} (kill ${report.kill_mode} after ${report.kill_after_ms} ms${before}, ${report.acknowledged} of ${report.sent} requests answered, ${report.unanswered} cut by the kill)`;
     t.same(report.load_violations, [], `${what}: every answer is one the sandbox table or the operation allows`);
     t.same(report.store_violations, [], `${what}: the journal read after the kill keeps every invariant and every acknowledged operation exactly once`);
     t.equal(report.fatal, null, `${what}: the server restarts on the store`);
     if (report.fatal !== null) break;
     t.same(report.api_violations, [], `${what}: through the API, every acknowledged answer is reflected exactly once and replays byte for byte`);
     if (process.env.CRASH_VERBOSE) {
-      t.comment(`round ${round}: ${report.duration_ms} ms ${JSON.stringify(report.phases_ms)}, ${report.kill_mode} ${report.kill_detail}, open orders at the kill ${report.store_stats?.open_orders}, pending deliveries ${report.store_stats?.pending_deliveries}, incomplete idempotency records ${report.store_stats?.incomplete_idempotency_records}, store ${report.store_stats?.data_bytes} bytes, unflushed commits discarded by the restart ${report.store_stats?.commits_discarded}`);
+      t.comment(`round ${round}: ${report.duration_ms} ms ${JSON.stringify(report.phases_ms)}, ${report.kill_mode} ${report.kill_detail}${report.extra_detail === '' ? '' : `, ${report.extra_detail}`}${report.refused > 0 ? `, ${report.refused} refused (503)` : ''}, open orders at the kill ${report.store_stats?.open_orders}, pending deliveries ${report.store_stats?.pending_deliveries}, incomplete idempotency records ${report.store_stats?.incomplete_idempotency_records}, store ${report.store_stats?.data_bytes} bytes, unflushed commits discarded by the restart ${report.store_stats?.commits_discarded}`);
     }
   }
   t.ok(rounds_run >= min_rounds, `at least ${min_rounds} rounds ran (${rounds_run})`);

@@ -23,7 +23,7 @@ import { CrashReceiver } from './receiver.js';
 import { check_store, type StoreStats } from './checker.js';
 import { ApiChecker } from './api-checker.js';
 import { kill_in_flush_window } from './flush-window.js';
-import { NatsCluster, test_lease_ms, test_master_key, wait_leading } from '../helpers/nats-cluster.js';
+import { NatsCluster, stream_leader, test_lease_ms, test_master_key, wait_leading, wait_until } from '../helpers/nats-cluster.js';
 import {
   capped,
   environments,
@@ -55,15 +55,36 @@ export interface CampaignOptions {
   /**
    * Cluster mode (CRASH_CLUSTER=1): two nodes on a 3-server NATS cluster; each round kills the
    * leader, the standby takes over, and the killed node restarts on its store as the new standby.
+   * Before that kill, some rounds also kill the standby or a NATS server (see `ExtraKill`).
    */
   cluster?: boolean;
 }
+
+/**
+ * Cluster mode: what else dies in a round, before the leader's kill -9 (in turns of three rounds, so
+ * each comes with each of the three ways of killing the leader). `standby`: kill -9 of the standby
+ * (at a random moment, or in one of its commits' flush windows), restarted at once on its store with
+ * LMDB_RESTORE=safe while the load goes on, so that the node that takes over is one that just lost
+ * its unflushed tail and had to find it again in the stream. `nats`: kill -9 of one NATS server (in
+ * turn the journal stream's Raft leader, or another one), left dead through the leader's kill and the
+ * failover, then restarted.
+ */
+export type ExtraKill = 'none' | 'standby' | 'nats';
+const extra_kills: readonly ExtraKill[] = ['standby', 'nats', 'none'];
+
+/** An answer that says the cluster did not take the request (503 service.unavailable): not acknowledged. */
+class Refused extends Error {}
 
 export interface RoundReport {
   round: number;
   kill_after_ms: number;
   kill_mode: 'at a random moment' | 'as an answer arrives' | 'in a flush window';
   kill_detail: string;
+  /** Cluster mode: what else was killed this round, and how. */
+  extra_kill: ExtraKill;
+  extra_detail: string;
+  /** Cluster mode: answers 503 service.unavailable (a node that was not, or no longer, leading). */
+  refused: number;
   sent: number;
   acknowledged: number;
   unanswered: number;
@@ -84,6 +105,21 @@ export interface FinalReport {
   violations: string[];
   store_stats: StoreStats | null;
   implied_events: number;
+}
+
+/** Whether every replica of the journal stream is current (a restarted NATS server has caught up). */
+async function journal_replicas_current(nats: NatsCluster): Promise<boolean> {
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connect({ servers: nats.url.split(','), timeout: 2000 });
+  try {
+    const jsm = await jetstreamManager(nc, { timeout: 2000 });
+    const info = await jsm.streams.info('BILLVEND_JOURNAL');
+    const replicas = info.cluster?.replicas ?? [];
+    return info.cluster?.leader !== undefined && replicas.length === nats.nodes.length - 1 && replicas.every((r) => r.current && !r.offline);
+  } finally {
+    await nc.close();
+  }
 }
 
 /** A small seeded generator (mulberry32): the same seed gives the same mix of operations. */
@@ -137,7 +173,7 @@ export class Campaign {
   private nats: NatsCluster | null = null;
   private standby: TestServer | null = null;
   readonly api: ApiChecker;
-  readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0 };
+  readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0, standby_kills: 0, nats_kills: 0, refused: 0, deposed: 0, supervisor_restarts: 0 };
   private readonly random: () => number;
   private sequence = 0;
   private alive = false;
@@ -386,6 +422,13 @@ export class Campaign {
       this.kill_at_next_answer = null;
       kill();
     }
+    // In cluster mode a leader that lost its lease (a NATS server died with the lease bucket's Raft
+    // leader on it) refuses with 503 service.unavailable and acknowledges nothing (docs/cluster.md,
+    // "Deposition"): the request is left unanswered, and re-sent after the failover like a cut one.
+    if (this.options.cluster && response.status === 503 && response.body?.error?.code === 'service.unavailable') {
+      this.totals.refused++;
+      throw new Refused(`refused: ${response.text.slice(0, 200)}`);
+    }
     this.totals.acknowledged++;
     return response;
   }
@@ -454,6 +497,80 @@ export class Campaign {
     return child !== null && (child.exitCode !== null || child.signalCode !== null);
   }
 
+  /**
+   * Step 4 in cluster mode, done as a supervisor would do it (docs/cluster.md: Restart=always): a
+   * node that exits by itself, or fails to start, is started again. Usually the standby takes over
+   * and the killed node restarts on its store as the new standby. But a node started while JetStream
+   * elects a stream leader (a NATS server just died) can exit 1 on its start-up check, and a new
+   * leader whose recovery kept its event loop busy past the lease (a loaded machine, a 1.5 s lease)
+   * is deposed (exit 75) just after taking over; then whichever node takes the lease next leads. A
+   * leader counts once seen leading twice, a lease apart.
+   */
+  private async fail_over(standby: TestServer, killed: TestServer, report: RoundReport): Promise<TestServer> {
+    const running = (node: TestServer) => {
+      const child = (node as unknown as { child: { exitCode: number | null; signalCode: string | null } | null }).child;
+      return child !== null && child.exitCode === null && child.signalCode === null;
+    };
+    const exit_code = (node: TestServer) => (node as unknown as { child: { exitCode: number | null } | null }).child?.exitCode ?? null;
+    const name = (node: TestServer) => (node === standby ? 'the standby' : 'the killed leader');
+    const start = async (node: TestServer) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await node.start({ LMDB_RESTORE: 'safe' });
+          return;
+        } catch (error) {
+          if (attempt >= 5) throw error;
+          this.totals.supervisor_restarts++;
+          report.extra_detail += `; ${name(node)} failed to start (${(error as Error).message.split('\n').slice(0, 2).join(' ').slice(0, 160)}) and was started again`;
+          await sleep(1_000);
+        }
+      }
+    };
+    const leading = async (node: TestServer) => {
+      if (!running(node)) return false;
+      const probe = (async () => {
+        const ready = await node.admin('GET', '/readyz');
+        return ready.status === 200 && (await node.admin('GET', '/admin/cluster')).body?.data?.role === 'leader';
+      })().catch(() => false);
+      return Promise.race([probe, sleep(2_000).then(() => false)]);
+    };
+    let killed_started = false;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error('no node led within 60 s of the kill');
+      for (const node of killed_started ? [standby, killed] : [standby]) {
+        if (running(node)) continue;
+        const code = exit_code(node);
+        if (code !== null) {
+          this.totals.supervisor_restarts++;
+          report.extra_detail += `; ${name(node)} exited ${code} by itself${code === 75 ? ' (deposed)' : ''} and was started again`;
+        }
+        await start(node);
+        if (!killed_started) {
+          await start(killed);
+          killed_started = true;
+        }
+      }
+      for (const node of killed_started ? [standby, killed] : [standby]) {
+        if (!(await leading(node))) continue;
+        await sleep(test_lease_ms);
+        if (await leading(node)) {
+          if (!killed_started) await start(killed);
+          return node;
+        }
+      }
+      await sleep(100);
+    }
+  }
+
+  /**
+   * Whether the leader exited 75 (deposed) in a round that killed a NATS server: by design when the
+   * dead server led the lease bucket and JetStream's re-election outlasted the lease (docs/cluster.md).
+   */
+  private deposed_by_design(extra: ExtraKill, child = (this.server as unknown as { child: { exitCode: number | null; signalCode: string | null } | null }).child): boolean {
+    return extra === 'nats' && child !== null && child.exitCode === 75;
+  }
+
   private server_tail(): string {
     const lines = this.server.logs.filter((line) => /"level":(50|60)|"level":"(error|fatal)"/.test(line)).slice(-10);
     return `${lines.join('\n')}\n${this.server.stderr.join('').slice(-2_000)}`;
@@ -464,13 +581,25 @@ export class Campaign {
   async run_round(round: number): Promise<RoundReport> {
     const started = Date.now();
     const report: RoundReport = {
-      round, kill_after_ms: 0, kill_mode: 'at a random moment', kill_detail: '', sent: 0, acknowledged: 0, unanswered: 0, resent: 0, unknown: 0,
+      round, kill_after_ms: 0, kill_mode: 'at a random moment', kill_detail: '', extra_kill: 'none', extra_detail: '', refused: 0, sent: 0, acknowledged: 0, unanswered: 0, resent: 0, unknown: 0,
       load_violations: [], store_violations: [], api_violations: [], store_stats: null, fatal: null, duration_ms: 0,
       phases_ms: { load: 0, journal_check: 0, restart: 0, api_check: 0, resend: 0 },
     };
     const sent_before = this.totals.sent;
     const acked_before = this.totals.acknowledged;
     const first_op = this.sequence + 1;
+    const extra: ExtraKill = this.options.cluster ? extra_kills[Math.floor((round - 1) / 3) % extra_kills.length] : 'none';
+    report.extra_kill = extra;
+    // The NATS server to kill: in turn the one that leads the journal stream's Raft group (the worst
+    // case: writes wait for a re-election) and another one.
+    let nats_victim = -1;
+    let victim_led = false;
+    if (extra === 'nats') {
+      const leader_name = await stream_leader(this.nats!).catch(() => null);
+      const leader_index = this.nats!.nodes.findIndex((node) => node.name === leader_name);
+      nats_victim = this.totals.nats_kills % 2 === 0 && leader_index >= 0 ? leader_index : (Math.max(leader_index, 0) + 1 + (this.totals.nats_kills % 2)) % this.nats!.nodes.length;
+      victim_led = nats_victim === leader_index;
+    }
 
     // 1. The load, until the kill.
     this.alive = true;
@@ -482,8 +611,14 @@ export class Campaign {
         try {
           await this.send(op, round, false, report.load_violations);
         } catch (error) {
-          if (!this.kill_armed) {
-            // The connection died before the kill began: did the server crash by itself?
+          if (error instanceof Refused) {
+            report.refused++;
+            await sleep(20);
+            continue;
+          }
+          // The connection died before the kill began: did the server crash by itself? A leader
+          // deposed in a round that killed a NATS server exits 75 by design (docs/cluster.md).
+          if (!this.kill_armed && !this.deposed_by_design(extra)) {
             if (this.server_exited_by_itself()) report.load_violations.push(`round ${round}: the server died by itself during the load (op ${op.n} ${op.path}): ${this.server_tail()}`);
             else report.load_violations.push(`round ${round}: op ${op.n} ${op.path} failed while the server was up: ${(error as Error).message}`);
             this.alive = false;
@@ -498,15 +633,46 @@ export class Campaign {
     // Rounds take turns: kill at that moment; at the first answer that arrives after it; or, from
     // that moment, at the first commit that is not flushed yet (see flush-window.ts).
     report.kill_mode = (['in a flush window', 'at a random moment', 'as an answer arrives'] as const)[round % 3];
-    await sleep(report.kill_after_ms);
+    // Cluster mode: the standby or a NATS server dies first, at 20-60% of the time before the leader's kill.
+    let standby_restart: Promise<void> | null = null;
+    if (extra !== 'none') {
+      const extra_at_ms = Math.round(report.kill_after_ms * (0.2 + 0.4 * this.random()));
+      await sleep(extra_at_ms);
+      if (extra === 'standby') {
+        const standby = this.standby!;
+        const in_window = this.totals.standby_kills % 2 === 1;
+        let how = 'at a random moment';
+        if (in_window && standby.pid !== undefined) {
+          const result = await kill_in_flush_window(join(standby.data_dir, 'data.mdb'), standby.pid, Math.max(200, report.kill_after_ms - extra_at_ms));
+          how = `in a flush window (${result.detail})`;
+        }
+        await standby.kill();
+        this.totals.standby_kills++;
+        report.extra_detail = `standby killed ${extra_at_ms} ms into the load, ${how}; restarted at once with LMDB_RESTORE=safe`;
+        // Back on its store while the load goes on; the leader's kill may come before it is up.
+        standby_restart = standby.start({ LMDB_RESTORE: 'safe' });
+        standby_restart.catch(() => {});
+      } else {
+        await this.nats!.kill(nats_victim);
+        this.totals.nats_kills++;
+        report.extra_detail = `NATS server ${this.nats!.nodes[nats_victim].name} killed ${extra_at_ms} ms into the load (${victim_led ? 'it led the journal stream' : 'a follower of the journal stream'}); dead through the failover`;
+      }
+      await sleep(Math.max(0, report.kill_after_ms - (Date.now() - started)));
+    } else {
+      await sleep(report.kill_after_ms);
+    }
     // 2. kill -9 with requests in flight. From here on, connections dying is expected.
     this.kill_armed = true;
     const child = (this.server as unknown as { child: { signalCode: string | null; exitCode: number | null } }).child;
     const pid = this.server.pid!;
-    if (report.kill_mode === 'as an answer arrives') {
+    // A leader deposed in a NATS round has exited already: no signal to a pid that may be reused.
+    const already_exited = child === null || child.exitCode !== null || child.signalCode !== null;
+    if (already_exited) {
+      report.kill_detail = 'the leader had already exited by itself';
+    } else if (report.kill_mode === 'as an answer arrives') {
       await new Promise<void>((resolve) => {
         const fire = () => {
-          process.kill(pid, 'SIGKILL');
+          if (child.exitCode === null && child.signalCode === null) process.kill(pid, 'SIGKILL');
           resolve();
         };
         this.kill_at_next_answer = fire;
@@ -524,7 +690,12 @@ export class Campaign {
     }
     this.alive = false;
     await this.server.kill();
-    if (child.signalCode !== 'SIGKILL') report.load_violations.push(`round ${round}: the server exited by itself (code ${child.exitCode}, signal ${child.signalCode}) before the kill: ${this.server_tail()}`);
+    if (this.deposed_by_design(extra, child)) {
+      this.totals.deposed++;
+      report.kill_detail += `; the leader was deposed (exit 75) when the NATS server died, before the kill`;
+    } else if (child.signalCode !== 'SIGKILL') {
+      report.load_violations.push(`round ${round}: the server exited by itself (code ${child.exitCode}, signal ${child.signalCode}) before the kill: ${this.server_tail()}`);
+    }
     this.totals.kills++;
     await Promise.all(writers);
     const killed_ms = Date.now();
@@ -546,16 +717,30 @@ export class Campaign {
     try {
       if (this.standby !== null) {
         const killed = this.server;
-        await wait_leading(this.standby, 30_000);
-        this.server = this.standby;
+        const standby = this.standby;
+        if (standby_restart !== null) await standby_restart.catch(() => {});
+        const leader = await this.fail_over(standby, killed, report);
+        this.server = leader;
+        this.standby = leader === standby ? killed : standby;
         this.data_dir = this.server.data_dir;
-        this.standby = killed;
-        await killed.start({ LMDB_RESTORE: 'safe' });
+        if (nats_victim >= 0) {
+          // The NATS server comes back on its store; the next round starts once every replica of the
+          // journal stream is current again, so that no round begins without a quorum to spare.
+          this.nats!.launch(nats_victim);
+          await this.nats!.wait_listening(nats_victim);
+          await wait_until('the journal stream\'s replicas to be current', () => journal_replicas_current(this.nats!), 30_000);
+        }
       } else {
         await this.server.start({ LMDB_RESTORE: 'safe' });
       }
     } catch (error) {
       report.fatal = `round ${round}: the server did not restart on the store: ${(error as Error).message.slice(0, 4_000)}`;
+      if (this.nats !== null) {
+        // What the NATS servers said last: why no node could take over (a stream without a leader?).
+        const said = this.nats.nodes.map((node) => `--- NATS ${node.name}${node.child === null ? ' (dead)' : ''}:\n${node.output.join('').split('\n').slice(-25).join('\n')}`).join('\n');
+        const standby_said = this.standby === null ? '' : `--- standby ${this.standby.data_dir}:\n${this.standby.logs.slice(-15).join('\n').slice(-4_000)}`;
+        report.fatal += `\n${said}\n${standby_said}`;
+      }
       this.keep_data = true;
     }
 
@@ -658,6 +843,9 @@ export class Campaign {
     return `crash campaign: rounds ${t.rounds}, kills ${t.kills}, requests sent ${t.sent}, acknowledged ${t.acknowledged} `
       + `(re-sent after a restart ${t.resent}, unanswered without a key ${t.unknown}), API checks ${this.api.requests} (replays ${this.api.replays}), `
       + `orders ${stats?.orders ?? '?'}, wallet entries ${stats?.entries ?? '?'}, events ${stats?.events ?? '?'}, webhook requests ${this.receiver.received.length}, `
-      + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}${this.options.cluster ? ', cluster mode (a leader failover every round)' : ''}`;
+      + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`
+      + (this.options.cluster
+        ? `, cluster mode (a leader failover every round; before it, ${t.standby_kills} standby kills and ${t.nats_kills} NATS server kills; ${t.deposed} leaders deposed by a NATS kill; ${t.supervisor_restarts} nodes started again after exiting by themselves during a failover; ${t.refused} answers 503 service.unavailable, re-sent after the failover)`
+        : '');
   }
 }
