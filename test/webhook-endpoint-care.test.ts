@@ -150,7 +150,7 @@ t.test('editing an endpoint\'s events changes what it receives and nothing else'
   t.same(all_kinds.length, 6, 'the subscribable kinds stay the six of the spec');
 });
 
-t.test('retrying a failing delivery attempts it now, repeating the request sends nothing more, and a delivered one is refused', async (t) => {
+t.test('retrying a failing delivery attempts it now, and repeating the request sends nothing more', async (t) => {
   const receiver = await receiver_for(t);
   const server = await start_server(t, { env: webhook_env({ LOG_LEVEL: 'warn' }) });
   const { reseller, id } = await endpoint_on(server, receiver);
@@ -173,8 +173,9 @@ t.test('retrying a failing delivery attempts it now, repeating the request sends
   t.same(after.attempts.map((a: { series: number; number: number }) => [a.series, a.number]), [[1, 1], [1, 2]], 'the retry is the second attempt of the same series');
 
   const repeated = await server.api('POST', `/v1/webhooks/${id}/deliveries/${delivery_id}/retry`, { key: reseller.key });
-  t.equal(repeated.status, 409, 'retrying a delivered delivery answers 409');
-  t.equal(repeated.body?.error?.code, 'webhooks.delivery_not_retryable', 'with webhooks.delivery_not_retryable');
+  t.equal(repeated.status, 202, 'repeating the retry of a delivery since delivered answers 202');
+  t.equal(repeated.body?.data?.status, 'delivered', 'with the delivery as it is');
+  t.equal(repeated.body?.message, 'Already delivered; nothing to retry.', 'and says there was nothing to retry');
   await new Promise((r) => setTimeout(r, 500));
   t.equal(receiver.received.length, 2, 'and sends nothing');
 
@@ -195,4 +196,20 @@ t.test('retrying a failing delivery attempts it now, repeating the request sends
   t.equal(receiver.received.length, 4, 'and the receiver gets one attempt, not two');
   const missing = await server.api('POST', `/v1/webhooks/${id}/deliveries/99999999/retry`, { key: reseller.key });
   t.equal(missing.body?.error?.code, 'webhooks.delivery_not_found', 'an unknown delivery answers webhooks.delivery_not_found');
+});
+
+t.test('a delivery cancelled because its endpoint answered 410 cannot be retried', async (t) => {
+  const receiver = await receiver_for(t);
+  const server = await start_server(t, { env: webhook_env({ LOG_LEVEL: 'warn' }) });
+  const { reseller, id } = await endpoint_on(server, receiver);
+  receiver.script = [410];
+  const sent = await server.api('POST', `/v1/webhooks/${id}/test`, { key: reseller.key });
+  await receiver.wait_for(1);
+  const status = async () => (await server.api('GET', `/v1/webhooks/${id}/deliveries`, { key: reseller.key })).body?.data?.deliveries?.[0]?.status;
+  t.ok(await wait_until(async () => (await status()) === 'cancelled'), 'the 410 cancels the delivery and disables the endpoint');
+  const retried = await server.api('POST', `/v1/webhooks/${id}/deliveries/${sent.body.data.id}/retry`, { key: reseller.key });
+  t.equal(retried.status, 409, 'its retry answers 409');
+  t.equal(retried.body?.error?.code, 'webhooks.delivery_not_retryable', 'with webhooks.delivery_not_retryable');
+  await new Promise((r) => setTimeout(r, 300));
+  t.equal(receiver.received.length, 1, 'and nothing is sent');
 });

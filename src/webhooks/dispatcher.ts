@@ -504,8 +504,9 @@ export class Dispatcher implements EngineExtension {
   /**
    * Retry now (docs/api.md "Testing, rolling and retrying"): a delivery waiting for its next retry is
    * attempted at once, in the same series (if it fails again, the schedule continues from there); a
-   * dead one starts a new series, as a replay does. A delivery already due or in flight is answered
-   * as it is, so repeating the request sends nothing more; a delivered or cancelled one is refused.
+   * dead one starts a new series, as a replay does. A delivery already due, in flight or delivered is
+   * answered as it is, so repeating the request sends nothing more; a cancelled one (its endpoint was
+   * disabled) is refused.
    */
   retry_now(actor: AccountActor, environment: Environment, endpoint_id: number, delivery_id: number): Outcome<DeliveryRecord> {
     const endpoint = actor.webhooks.get(endpoint_id);
@@ -513,6 +514,7 @@ export class Dispatcher implements EngineExtension {
     const delivery = this.read(endpoint_id, delivery_id);
     if (delivery === undefined || delivery.account_id !== actor.id) return failed(api_error('webhooks.delivery_not_found'));
     if (delivery.status === 'dead') return this.replay(actor, environment, endpoint_id, delivery_id);
+    if (delivery.status === 'delivered') return ok(delivery);
     if (delivery.status !== 'pending') return failed(api_error('webhooks.delivery_not_retryable'));
     const now_ms = this.deps.clock.now_ms();
     if (this.in_flight.has(delivery_id) || delivery.next_attempt_ms <= now_ms || this.awaiting_commit.has(delivery_id)) return ok(delivery);

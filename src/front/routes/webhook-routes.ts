@@ -266,7 +266,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
       idempotent: false,
       doc: {
         summary: 'Retry a failing delivery now instead of at its next scheduled retry',
-        description: 'For a delivery waiting for a retry (pending after a failed attempt) the next attempt happens now, in the same series; a dead delivery starts a new series, as a replay. A delivery already due or being attempted is answered as it is, so a repeated request sends nothing more. A delivered or cancelled delivery is 409 webhooks.delivery_not_retryable.',
+        description: 'For a delivery waiting for a retry (pending after a failed attempt) the next attempt happens now, in the same series; a dead delivery starts a new series, as a replay. A delivery already due, being attempted or delivered is answered as it is, so a repeated request sends nothing more. A cancelled delivery (its endpoint was disabled) is 409 webhooks.delivery_not_retryable.',
         tags,
         response: DeliveryView,
         success_status: 202,
@@ -280,7 +280,8 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         if (delivery_id === null) return error_reply(ctx.request_id, api_error('webhooks.delivery_not_found'));
         const outcome = dispatcher.retry_now(actor, ctx.environment, endpoint.record.id, delivery_id);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
-        return settled_reply(actor, success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Retry scheduled.'));
+        const message = outcome.value.status === 'delivered' ? 'Already delivered; nothing to retry.' : 'Retry scheduled.';
+        return settled_reply(actor, success_reply(ctx.request_id, 202, delivery_view(outcome.value), message));
       },
     },
   ];
