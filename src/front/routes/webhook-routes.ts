@@ -244,6 +244,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         description: 'For 24 hours (previous_secret_expires_at) every delivery carries both signatures: X-Service-Signature with the new secret and X-Service-Signature-Previous with the old one; webhook-signature lists both, separated by a space. A roll during that period replaces the new secret only: the old one stays until its own 24 hours end.',
         tags,
         response: RolledSecret,
+        success_status: 200,
         errors: ['webhooks.not_found'],
       },
       handler: (ctx) => {
