@@ -37,6 +37,8 @@ export interface Config {
   trusted_proxies: CidrBlock[];
   webhook_allow_private_targets: boolean;
   funding_webhook_secret: string | null;
+  /** The bank account resellers pay into to fund live wallets, shown on the dashboard's Funding page; null: not configured. */
+  funding_bank: FundingBankConfig | null;
   master_key: string | null;
   provider: ProviderConfig | null;
   production: boolean;
@@ -52,6 +54,32 @@ export interface Config {
   /** Transaction-PIN scrypt checks running at once, and waiting behind them, before 429. */
   pin_hash_running_max: number;
   pin_hash_waiting_max: number;
+}
+
+export interface FundingBankConfig {
+  bank_name: string;
+  account_number: string;
+  account_name: string;
+}
+
+/** Longest funding bank setting (a bank or account name). */
+export const funding_bank_text_length_max = 100;
+
+/** FUNDING_BANK_NAME, FUNDING_ACCOUNT_NUMBER and FUNDING_ACCOUNT_NAME: all three or none. */
+function funding_bank_config(env: Record<string, string | undefined>): FundingBankConfig | null {
+  const bank_name = (env.FUNDING_BANK_NAME ?? '').trim();
+  const account_number = (env.FUNDING_ACCOUNT_NUMBER ?? '').trim();
+  const account_name = (env.FUNDING_ACCOUNT_NAME ?? '').trim();
+  if (bank_name === '' && account_number === '' && account_name === '') return null;
+  if (bank_name === '' || account_number === '' || account_name === '') {
+    throw new ConfigError('FUNDING_BANK_NAME, FUNDING_ACCOUNT_NUMBER and FUNDING_ACCOUNT_NAME go together: set all three or none');
+  }
+  // A NUBAN is 10 digits; other banks' numbers are allowed, digits only.
+  if (!/^[0-9]{6,20}$/.test(account_number)) throw new ConfigError('FUNDING_ACCOUNT_NUMBER must be 6 to 20 digits (a NUBAN is 10)');
+  for (const [name, value] of [['FUNDING_BANK_NAME', bank_name], ['FUNDING_ACCOUNT_NAME', account_name]] as const) {
+    if (value.length > funding_bank_text_length_max || /[\u0000-\u001f\u007f]/.test(value)) throw new ConfigError(`${name} must be at most ${funding_bank_text_length_max} printable characters`);
+  }
+  return { bank_name, account_number, account_name };
 }
 
 export interface SignInConfig {
@@ -190,6 +218,7 @@ export function load_config(env: Record<string, string | undefined>): Config {
     trusted_proxies,
     webhook_allow_private_targets: flag('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS),
     funding_webhook_secret: env.FUNDING_WEBHOOK_SECRET || null,
+    funding_bank: funding_bank_config(env),
     master_key: env.MASTER_KEY || null,
     provider,
     production: env.NODE_ENV === 'production',

@@ -45,6 +45,7 @@ export const error_catalogue = {
   'webhooks.not_found': { status: 404, message: 'Webhook endpoint unknown.' },
   'webhooks.delivery_not_found': { status: 404, message: 'Webhook delivery unknown.' },
   'webhooks.limit_reached': { status: 422, message: 'The environment already has 10 webhook endpoints.' },
+  'webhooks.delivery_not_retryable': { status: 409, message: 'This delivery was cancelled (its endpoint was disabled); it cannot be retried.' },
   'funding.invalid_signature': { status: 401, message: 'Funding notification signature missing or wrong.' },
   'session.required': { status: 401, message: 'Sign in to the dashboard first; the session is missing or expired.' },
   'session.invalid_credentials': { status: 401, message: 'Email or password is wrong.' },

@@ -15,7 +15,7 @@ import {
   wait_for_count, within_screen,
 } from './helpers/browser.js';
 
-const section_names = ['Overview', 'Buy', 'Orders', 'Wallet', 'API keys', 'Webhooks', 'Transaction PIN'];
+const section_names = ['Overview', 'Buy', 'Orders', 'Wallet', 'Funding', 'API keys', 'Webhooks', 'Transaction PIN'];
 
 t.test('a reseller buys every service from the dashboard, once per confirmation, and finds and exports the orders', async (t) => {
   const server = await start_server(t, { env: { TIME_SCALE: '0.001' } });

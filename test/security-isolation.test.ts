@@ -44,11 +44,17 @@ const not_found_code: Record<string, string> = {
   '/v1/webhooks/{id}': 'webhooks.not_found',
   '/v1/webhooks/{id}/deliveries': 'webhooks.not_found',
   '/v1/webhooks/{id}/deliveries/{delivery_id}/replay': 'webhooks.not_found',
+  '/v1/webhooks/{id}/test': 'webhooks.not_found',
+  '/v1/webhooks/{id}/roll-secret': 'webhooks.not_found',
+  '/v1/webhooks/{id}/deliveries/{delivery_id}/retry': 'webhooks.not_found',
   '/dashboard/api/orders/{reference}': 'transaction.not_found',
   '/dashboard/api/keys/{id}': 'keys.not_found',
   '/dashboard/api/webhooks/{id}': 'webhooks.not_found',
   '/dashboard/api/webhooks/{id}/deliveries': 'webhooks.not_found',
   '/dashboard/api/webhooks/{id}/deliveries/{delivery_id}/replay': 'webhooks.not_found',
+  '/dashboard/api/webhooks/{id}/test': 'webhooks.not_found',
+  '/dashboard/api/webhooks/{id}/roll-secret': 'webhooks.not_found',
+  '/dashboard/api/webhooks/{id}/deliveries/{delivery_id}/retry': 'webhooks.not_found',
 };
 const id_routes = catalog.routes.filter((r) => r.params.length > 0 && (r.auth === 'api_key' || r.auth === 'session'));
 

@@ -8,7 +8,10 @@
 import type { RouteDef } from '../front/route.js';
 import { fail } from '../lib/assert.js';
 
-/** The public routes the dashboard offers, by their /v1 path. */
+/**
+ * The public routes the dashboard offers, by their /v1 path; a path shared by routes of several
+ * methods names its method first ("patch /v1/webhooks/:id").
+ */
 export const desk_public_paths: readonly string[] = [
   '/v1/services/airtime',
   '/v1/services/data/purchase',
@@ -20,6 +23,11 @@ export const desk_public_paths: readonly string[] = [
   '/v1/services/tv/verify',
   '/v1/services/tv/packages',
   '/v1/sandbox/wallet/fund',
+  // Webhook endpoint care (docs/api.md "Testing, rolling and retrying"): the same handlers as the API.
+  'patch /v1/webhooks/:id',
+  '/v1/webhooks/:id/test',
+  '/v1/webhooks/:id/roll-secret',
+  '/v1/webhooks/:id/deliveries/:delivery_id/retry',
 ];
 
 /** "/v1/services/airtime" → "/dashboard/api/services/airtime". */
@@ -30,7 +38,7 @@ export function desk_path(public_path: string): string {
 /** Session-authorised twins of the public routes named in desk_public_paths. */
 export function desk_routes(public_routes: readonly RouteDef[]): RouteDef[] {
   const twins = public_routes
-    .filter((route) => desk_public_paths.includes(route.path))
+    .filter((route) => desk_public_paths.includes(route.path) || desk_public_paths.includes(`${route.method} ${route.path}`))
     .map((route): RouteDef => ({
       ...route,
       path: desk_path(route.path),

@@ -12,7 +12,6 @@ import { api_error, type ApiError } from '../errors.js';
 import { hash_secret, verify_secret } from '../lib/secrets.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us, lagos_day, parse_date_days, timestamp_year_max, timestamp_year_min } from '../lib/time-format.js';
-import { read_wallet_entries } from '../front/routes/account-routes.js';
 import { read_orders } from '../front/routes/transaction-routes.js';
 import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
 import { delivery_view, read_deliveries, register_endpoint } from '../front/routes/webhook-routes.js';
@@ -27,7 +26,8 @@ import { dead_listed_max, type Dispatcher } from '../webhooks/dispatcher.js';
 import type { DeliveryRecord } from '../webhooks/records.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import { pin_check_busy_error } from '../engine/pin-cache.js';
-import type { Environment, Scope as ScopeName } from '../engine/records.js';
+import type { Environment, Scope as ScopeName, WalletEntry, WalletEntryType } from '../engine/records.js';
+import { fail } from '../lib/assert.js';
 import { clear_cookie_header, session_cookie_header, session_absolute_ms, sign_in_busy_error, SignInGuard, type SessionStore } from './sessions.js';
 import { origin_ok, session_of } from './session-auth.js';
 
@@ -108,6 +108,83 @@ function parse_order_query(params: URLSearchParams): OrderQuery | ApiError {
   if (from !== null && typeof from === 'object') return from;
   if (to !== null && typeof to === 'object') return to;
   return { q: q === '' ? null : q, service: service ? service as ServiceType : null, status: status ? status as OrderStatus : null, from_day: from, to_day: to };
+}
+
+/** Most wallet entries read to answer one filtered page of the wallet history (or its export). */
+export const wallet_entries_scanned_max = 20_000;
+
+interface WalletQuery {
+  type: WalletEntryType | null;
+  from_day: number | null;
+  to_day: number | null;
+}
+
+/** The wallet history's filters (entry type, Africa/Lagos dates), from the query string. */
+function parse_wallet_query(params: URLSearchParams): WalletQuery | ApiError {
+  const type = params.get('type');
+  if (type !== null && type !== '' && !['credit', 'debit', 'reversal'].includes(type)) return invalid_param('type', 'must be credit, debit or reversal');
+  const from = lagos_date(params.get('from'), 'from');
+  const to = lagos_date(params.get('to'), 'to');
+  if (from !== null && typeof from === 'object') return from;
+  if (to !== null && typeof to === 'object') return to;
+  return { type: type ? type as WalletEntryType : null, from_day: from, to_day: to };
+}
+
+/**
+ * A page of the wallet history matching the filters, newest first. Entries are numbered 1..total in
+ * time order, so the date range becomes a range of numbers by two binary searches (about 2 × 20
+ * reads); only the type is matched entry by entry, over at most wallet_entries_scanned_max of them
+ * (truncated says when older ones were left out).
+ */
+function find_wallet_entries(store: Deps['engine']['store'], actor: AccountActor, environment: Environment, query: WalletQuery, page: number, per_page: number): { entries: WalletEntry[]; total: number; truncated: boolean } {
+  const total = actor.wallets[environment].entries_count;
+  const day_of = (seq: number) => {
+    const entry = store.wallet_entries.get([actor.id, environment, seq]) as WalletEntry | undefined;
+    if (entry === undefined) fail(`wallet ${actor.id}/${environment} is missing entry ${seq}`);
+    return lagos_day(Math.floor(entry.created_us / 1000));
+  };
+  // The first entry whose day is at least `day` (total + 1 when none is).
+  const first_from = (day: number) => {
+    let low = 1;
+    let high = total + 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (day_of(middle) >= day) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  };
+  const oldest = query.from_day === null ? 1 : first_from(query.from_day);
+  const newest = query.to_day === null ? total : first_from(query.to_day + 1) - 1;
+  if (query.type === null) {
+    const count = Math.max(0, newest - oldest + 1);
+    const top = newest - (page - 1) * per_page;
+    const entries: WalletEntry[] = [];
+    if (top >= oldest) {
+      const bottom = Math.max(oldest, top - per_page + 1);
+      for (const { value } of store.wallet_entries.getRange({ start: [actor.id, environment, top], end: [actor.id, environment, bottom - 1], reverse: true })) entries.push(value as WalletEntry);
+    }
+    return { entries, total: count, truncated: false };
+  }
+  const skip = (page - 1) * per_page;
+  const entries: WalletEntry[] = [];
+  let matched = 0;
+  let scanned = 0;
+  let truncated = false;
+  if (newest >= oldest) {
+    for (const { value } of store.wallet_entries.getRange({ start: [actor.id, environment, newest], end: [actor.id, environment, oldest - 1], reverse: true })) {
+      if (scanned >= wallet_entries_scanned_max) {
+        truncated = true;
+        break;
+      }
+      scanned++;
+      const entry = value as WalletEntry;
+      if (entry.type !== query.type) continue;
+      if (matched >= skip && entries.length < per_page) entries.push(entry);
+      matched++;
+    }
+  }
+  return { entries, total: matched, truncated };
 }
 
 /** A row of the dashboard's order tables: what it was for (network, disco, provider, plan) included. */
@@ -362,12 +439,13 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       method: 'get',
       path: '/dashboard/api/export/wallet',
       auth: 'session',
-      doc: { ...doc('The wallet history as CSV (a download)'), content_type: 'text/csv' },
+      doc: { ...doc('The filtered wallet history as CSV (a download)'), content_type: 'text/csv' },
       handler: async (ctx) => {
+        const query = parse_wallet_query(query_params(ctx));
+        if ('code' in query) return error_reply(ctx.request_id, query);
         const actor = ctx.actor!;
-        const total = actor.wallets[ctx.environment].entries_count;
         await actor.settled();
-        const entries = read_wallet_entries(engine.store, actor, ctx.environment, total, 1, export_rows_max).map(wallet_entry_view);
+        const entries = find_wallet_entries(engine.store, actor, ctx.environment, query, 1, export_rows_max).entries.map(wallet_entry_view);
         const rows = entries.map((e) => [String(e.id), e.type, e.amount.toFixed(2), e.balance_before.toFixed(2), e.balance_after.toFixed(2), e.reference, e.description, e.created_at]);
         return csv_reply(`billvend-${ctx.environment}-wallet.csv`, ['id', 'type', 'amount', 'balance_before', 'balance_after', 'reference', 'description', 'created_at'], rows);
       },
@@ -389,16 +467,37 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       method: 'get',
       path: '/dashboard/api/wallet/transactions',
       auth: 'session',
-      doc: doc('Wallet history of the environment'),
+      doc: doc('Wallet history of the environment, filtered by entry type and Africa/Lagos dates'),
       handler: async (ctx) => {
-        const paging = parse_pagination(query_params(ctx));
+        const params = query_params(ctx);
+        const paging = parse_pagination(params);
         if ('code' in paging) return error_reply(ctx.request_id, paging);
+        const query = parse_wallet_query(params);
+        if ('code' in query) return error_reply(ctx.request_id, query);
         const actor = ctx.actor!;
-        const total = actor.wallets[ctx.environment].entries_count;
         await actor.settled();
+        const found = find_wallet_entries(engine.store, actor, ctx.environment, query, paging.page, paging.per_page);
         return success_reply(ctx.request_id, 200, {
-          transactions: read_wallet_entries(engine.store, actor, ctx.environment, total, paging.page, paging.per_page).map(wallet_entry_view),
-          pagination: pagination(total, paging.per_page, paging.page),
+          transactions: found.entries.map(wallet_entry_view),
+          pagination: pagination(found.total, paging.per_page, paging.page),
+          truncated: found.truncated,
+        });
+      },
+    },
+    {
+      method: 'get',
+      path: '/dashboard/api/funding',
+      auth: 'session',
+      doc: doc('How to fund the live wallet: the operator\'s bank account and the account ID to quote'),
+      handler: (ctx) => {
+        const actor = ctx.actor!;
+        const bank = deps.config.funding_bank;
+        return success_reply(ctx.request_id, 200, {
+          bank: bank === null ? null : { bank_name: bank.bank_name, account_number: bank.account_number, account_name: bank.account_name },
+          // The bank partner's notification names the account by its id (docs/api.md "Funding"): it is
+          // the reference a transfer must quote.
+          funding_reference: String(actor.id),
+          live_balance: kobo_to_naira(actor.wallets.live.balance_kobo),
         });
       },
     },
@@ -449,7 +548,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       path: '/dashboard/api/webhooks',
       auth: 'session',
       doc: doc('Webhook endpoints of the environment'),
-      handler: (ctx) => success_reply(ctx.request_id, 200, { webhooks: endpoints_of(ctx.actor!, ctx.environment).map((e) => endpoint_view(e.record)) }),
+      handler: (ctx) => success_reply(ctx.request_id, 200, { webhooks: endpoints_of(ctx.actor!, ctx.environment).map((e) => endpoint_view(e.record, clock.now_us())) }),
     },
     {
       method: 'post',
@@ -465,7 +564,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         if ('error' in checked) return error_reply(ctx.request_id, checked.error);
         const outcome = create_endpoint(actor, environment, checked.url, checked.events, checked.description, clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
-        return settled(actor, success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.'));
+        return settled(actor, success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record, clock.now_us()), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.'));
       },
     },
     {

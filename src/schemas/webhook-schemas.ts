@@ -4,9 +4,17 @@ import { EnvironmentName, FreeText, Naira, Pagination, Timestamp } from './commo
 
 export const EventKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed']);
 
+/** What a delivery carries: a subscribed event kind or the on-demand test event (never subscribed to). */
+export const DeliveryKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'webhook.test']);
+
 export const CreateWebhookBody = Type.Object({
   url: FreeText({ minLength: 1, maxLength: 2048, errorMessage: 'must be an https:// URL' }),
   events: Type.Optional(Type.Array(EventKindName, { minItems: 1, maxItems: 6, uniqueItems: true, errorMessage: 'must be a non-empty list of distinct event kinds' })),
+  description: Type.Optional(FreeText({ maxLength: 200 })),
+});
+
+export const UpdateWebhookBody = Type.Object({
+  events: Type.Optional(CreateWebhookBody.properties.events),
   description: Type.Optional(FreeText({ maxLength: 200 })),
 });
 
@@ -17,6 +25,7 @@ export const WebhookView = Type.Object({
   events: Type.Array(EventKindName),
   description: Type.String(),
   secret_hint: Type.String(),
+  previous_secret_expires_at: Type.Union([Timestamp, Type.Null()], { description: 'after a roll: until when deliveries are also signed with the previous secret; null otherwise' }),
   enabled: Type.Boolean(),
   disabled_reason: Type.Union([Type.String(), Type.Null()]),
   created_at: Timestamp,
@@ -25,6 +34,11 @@ export const WebhookView = Type.Object({
 export const CreatedWebhook = Type.Object({
   ...WebhookView.properties,
   secret: Type.String({ description: 'whsec_…: shown only in this response' }),
+});
+
+export const RolledSecret = Type.Object({
+  ...WebhookView.properties,
+  secret: Type.String({ description: 'the new whsec_…: shown only in this response' }),
 });
 
 export const AttemptView = Type.Object({
@@ -40,7 +54,7 @@ export const DeliveryView = Type.Object({
   id: Type.Integer(),
   endpoint_id: Type.Integer(),
   event_id: Type.String(),
-  event: EventKindName,
+  event: DeliveryKindName,
   status: Type.Enum(['pending', 'delivered', 'dead', 'cancelled']),
   series: Type.Integer(),
   next_attempt_at: Type.Union([Timestamp, Type.Null()]),

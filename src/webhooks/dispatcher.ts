@@ -16,7 +16,8 @@ import type { Environment } from '../engine/records.js';
 import type { TimerHandle } from '../lib/timer-wheel.js';
 import { assert_delivery, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type EventRecord } from './records.js';
 import type { SignerPool } from './signer-pool.js';
-import { disable_endpoint, load_endpoint, type EndpointState } from './endpoints.js';
+import type { Signatures } from './webhook-signer.worker.js';
+import { disable_endpoint, load_endpoint, previous_secret_of, type EndpointState } from './endpoints.js';
 import { is_internal_address, is_internal_literal } from './target-check.js';
 import { api_error } from '../errors.js';
 import { fail } from '../lib/assert.js';
@@ -306,7 +307,15 @@ export class Dispatcher implements EngineExtension {
     const at_us = this.deps.clock.now_us();
     let result: AttemptResult;
     try {
-      const signatures = await this.signer.sign({ secret: endpoint.secret, event_id: event.id, timestamp_s: Math.floor(at_us / 1_000_000), body: event.body });
+      // During a rolled secret's grace period the delivery is signed with the old secret as well.
+      const previous_secret = previous_secret_of(endpoint, at_us);
+      const signatures = await this.signer.sign({
+        secret: endpoint.secret,
+        ...(previous_secret !== null ? { previous_secret } : {}),
+        event_id: event.id,
+        timestamp_s: Math.floor(at_us / 1_000_000),
+        body: event.body,
+      });
       result = await this.post(endpoint, event, signatures, Math.floor(at_us / 1_000_000));
     } catch (error) {
       result = { status_code: null, error: `signing: ${(error as Error).message}`.slice(0, attempt_error_length_max), duration_ms: performance.now() - started };
@@ -330,7 +339,7 @@ export class Dispatcher implements EngineExtension {
     });
   };
 
-  private post(endpoint: EndpointState, event: EventRecord, signatures: { service: string; standard: string }, timestamp_s: number): Promise<AttemptResult> {
+  private post(endpoint: EndpointState, event: EventRecord, signatures: Signatures, timestamp_s: number): Promise<AttemptResult> {
     const started = performance.now();
     const target = endpoint.target;
     if (target === null) return Promise.resolve({ status_code: null, error: 'refused: not an HTTPS URL', duration_ms: 0 });
@@ -357,20 +366,24 @@ export class Dispatcher implements EngineExtension {
         finish(null, timed_out.message);
       }, this.options.timeout_ms);
       const body = Buffer.from(event.body);
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        'user-agent': 'billvend-webhooks/1',
+        'x-service-signature': signatures.service,
+        'x-service-event': event.kind,
+        'webhook-id': event.id,
+        'webhook-timestamp': String(timestamp_s),
+        'webhook-signature': signatures.standard,
+      };
+      // A second header, not a second value: receivers comparing X-Service-Signature with one
+      // expected value keep working (docs/api.md "Rolling a secret").
+      if (signatures.service_previous !== null) headers['x-service-signature-previous'] = signatures.service_previous;
       this.agent.dispatch({
         origin: target.origin,
         path: target.path,
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': String(body.length),
-          'user-agent': 'billvend-webhooks/1',
-          'x-service-signature': signatures.service,
-          'x-service-event': event.kind,
-          'webhook-id': event.id,
-          'webhook-timestamp': String(timestamp_s),
-          'webhook-signature': signatures.standard,
-        },
+        headers,
         body,
       }, {
         onRequestStart: (started_controller) => {
@@ -496,6 +509,29 @@ export class Dispatcher implements EngineExtension {
     this.stage(actor, next);
     actor.stage_remove(this.engine.store.dead_letters, delivery_id);
     this.unindex_dead(actor.id, delivery.environment, delivery_id);
+    this.engine.journal.durable().then(() => this.schedule(endpoint_id, delivery_id, actor.id, now_ms), () => {});
+    return ok(next);
+  }
+
+  /**
+   * Retry now (docs/api.md "Testing, rolling and retrying"): a delivery waiting for its next retry is
+   * attempted at once, in the same series (if it fails again, the schedule continues from there); a
+   * dead one starts a new series, as a replay does. A delivery already due, in flight or delivered is
+   * answered as it is, so repeating the request sends nothing more; a cancelled one (its endpoint was
+   * disabled) is refused.
+   */
+  retry_now(actor: AccountActor, environment: Environment, endpoint_id: number, delivery_id: number): Outcome<DeliveryRecord> {
+    const endpoint = actor.webhooks.get(endpoint_id);
+    if (endpoint === undefined || endpoint.record.environment !== environment) return failed(api_error('webhooks.not_found'));
+    const delivery = this.read(endpoint_id, delivery_id);
+    if (delivery === undefined || delivery.account_id !== actor.id) return failed(api_error('webhooks.delivery_not_found'));
+    if (delivery.status === 'dead') return this.replay(actor, environment, endpoint_id, delivery_id);
+    if (delivery.status === 'delivered') return ok(delivery);
+    if (delivery.status !== 'pending') return failed(api_error('webhooks.delivery_not_retryable'));
+    const now_ms = this.deps.clock.now_ms();
+    if (this.in_flight.has(delivery_id) || delivery.next_attempt_ms <= now_ms || this.awaiting_commit.has(delivery_id)) return ok(delivery);
+    const next: DeliveryRecord = { ...delivery, next_attempt_ms: now_ms, updated_us: this.deps.clock.now_us() };
+    this.stage(actor, next);
     this.engine.journal.durable().then(() => this.schedule(endpoint_id, delivery_id, actor.id, now_ms), () => {});
     return ok(next);
   }

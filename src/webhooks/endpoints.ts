@@ -14,21 +14,37 @@ import { iso_us } from '../lib/time-format.js';
 export const endpoints_max = 10;
 
 /**
+ * After a roll, deliveries are signed with the old secret too for this long (scaled by TIME_SCALE like
+ * every delay), so that receivers can switch to the new one without a gap (docs/api.md "Rolling a
+ * secret").
+ */
+export const secret_grace_ms = 24 * 60 * 60 * 1000;
+
+/**
  * An endpoint as the dispatcher uses it: its record, its secret in the clear (memory only) and where
  * its attempts go (the URL parsed once; null if it is not HTTPS, which registration never lets in).
  */
 export interface EndpointState {
   record: EndpointRecord;
   secret: string;
+  /** The secret a roll replaced, in the clear (memory only), while its grace period lasts; else null. */
+  previous_secret: string | null;
   target: { origin: string; path: string } | null;
 }
 
-function endpoint_state(record: EndpointRecord, secret: string): EndpointState {
+function endpoint_state(record: EndpointRecord, secret: string, previous_secret: string | null): EndpointState {
   const url = new URL(record.url);
-  return { record, secret, target: url.protocol === 'https:' ? { origin: url.origin, path: url.pathname + url.search } : null };
+  return { record, secret, previous_secret, target: url.protocol === 'https:' ? { origin: url.origin, path: url.pathname + url.search } : null };
 }
 
-export function endpoint_view(record: EndpointRecord) {
+/** The replaced secret while its grace period lasts at now_us, else null: deliveries are signed with it too. */
+export function previous_secret_of(endpoint: EndpointState, now_us: number): string | null {
+  const expires_us = endpoint.record.previous_secret_expires_us ?? null;
+  return endpoint.previous_secret !== null && expires_us !== null && now_us < expires_us ? endpoint.previous_secret : null;
+}
+
+export function endpoint_view(record: EndpointRecord, now_us: number) {
+  const expires_us = record.previous_secret_expires_us ?? null;
   return {
     id: record.id,
     url: record.url,
@@ -36,6 +52,7 @@ export function endpoint_view(record: EndpointRecord) {
     events: record.events,
     description: record.description,
     secret_hint: record.secret_hint,
+    previous_secret_expires_at: expires_us !== null && now_us < expires_us ? iso_us(expires_us) : null,
     enabled: record.enabled,
     disabled_reason: record.disabled_reason,
     created_at: iso_us(record.created_us),
@@ -45,7 +62,8 @@ export function endpoint_view(record: EndpointRecord) {
 export function load_endpoint(actor: AccountActor, record: EndpointRecord): void {
   assert_endpoint(record);
   if (record.deleted_us !== null) return;
-  actor.webhooks.set(record.id, endpoint_state(record, actor.engine.secret_box.open(record.secret_sealed)));
+  const previous = record.previous_secret_sealed ?? null;
+  actor.webhooks.set(record.id, endpoint_state(record, actor.engine.secret_box.open(record.secret_sealed), previous === null ? null : actor.engine.secret_box.open(previous)));
 }
 
 export function endpoints_of(actor: AccountActor, environment: Environment): EndpointState[] {
@@ -72,14 +90,60 @@ export function create_endpoint(actor: AccountActor, environment: Environment, u
     updated_us: now_us,
     deleted_us: null,
   };
-  actor.webhooks.set(record.id, endpoint_state(record, secret));
+  actor.webhooks.set(record.id, endpoint_state(record, secret, null));
+  stage_endpoint(actor, record);
+  return ok({ record, secret });
+}
+
+function endpoint_in(actor: AccountActor, environment: Environment, id: number): EndpointState | null {
+  const endpoint = actor.webhooks.get(id);
+  return endpoint === undefined || endpoint.record.environment !== environment ? null : endpoint;
+}
+
+/** Changes the event kinds an endpoint receives and/or its description; the rest stays. */
+export function update_endpoint(actor: AccountActor, environment: Environment, id: number, change: { events?: EventKind[]; description?: string }, now_us: number): Outcome<EndpointRecord> {
+  const endpoint = endpoint_in(actor, environment, id);
+  if (endpoint === null) return failed(api_error('webhooks.not_found'));
+  endpoint.record = {
+    ...endpoint.record,
+    ...(change.events !== undefined ? { events: change.events } : {}),
+    ...(change.description !== undefined ? { description: change.description } : {}),
+    updated_us: now_us,
+  };
+  stage_endpoint(actor, endpoint.record);
+  return ok(endpoint.record);
+}
+
+/**
+ * Gives an endpoint a new secret, shown once; the old one keeps signing deliveries (as well) until
+ * grace_us from now. A roll during a grace period replaces the current secret only: the previous one,
+ * which the receiver most likely still holds (the answer of the first roll may have been lost), stays
+ * until its own grace ends (docs/api.md "Rolling a secret").
+ */
+export function roll_secret(actor: AccountActor, environment: Environment, id: number, now_us: number, grace_us: number): Outcome<{ record: EndpointRecord; secret: string }> {
+  const endpoint = endpoint_in(actor, environment, id);
+  if (endpoint === null) return failed(api_error('webhooks.not_found'));
+  const secret = new_webhook_secret();
+  const kept = previous_secret_of(endpoint, now_us);
+  const previous_secret = kept ?? endpoint.secret;
+  const record: EndpointRecord = {
+    ...endpoint.record,
+    secret_sealed: actor.engine.secret_box.seal(secret),
+    secret_hint: `whsec_…${secret.slice(-4)}`,
+    previous_secret_sealed: kept !== null ? endpoint.record.previous_secret_sealed! : endpoint.record.secret_sealed,
+    previous_secret_expires_us: kept !== null ? endpoint.record.previous_secret_expires_us! : now_us + grace_us,
+    updated_us: now_us,
+  };
+  endpoint.record = record;
+  endpoint.secret = secret;
+  endpoint.previous_secret = previous_secret;
   stage_endpoint(actor, record);
   return ok({ record, secret });
 }
 
 export function delete_endpoint(actor: AccountActor, environment: Environment, id: number, now_us: number): Outcome<EndpointRecord> {
-  const endpoint = actor.webhooks.get(id);
-  if (endpoint === undefined || endpoint.record.environment !== environment) return failed(api_error('webhooks.not_found'));
+  const endpoint = endpoint_in(actor, environment, id);
+  if (endpoint === null) return failed(api_error('webhooks.not_found'));
   const record: EndpointRecord = { ...endpoint.record, deleted_us: now_us, updated_us: now_us, enabled: false };
   actor.webhooks.delete(id);
   stage_endpoint(actor, record);

@@ -12,6 +12,12 @@ export const event_kinds: readonly EventKind[] = [
   'wallet.reversed',
 ];
 
+/**
+ * What a delivery carries: an event kind endpoints subscribe to, or the test event the reseller sends
+ * to one endpoint on demand (docs/api.md "Testing, rolling and retrying"); nobody subscribes to it.
+ */
+export type DeliveryKind = EventKind | 'webhook.test';
+
 export interface EndpointRecord {
   id: number;
   account_id: number;
@@ -22,6 +28,12 @@ export interface EndpointRecord {
   /** The signing secret, sealed under the master key; only memory holds it in the clear. */
   secret_sealed: string;
   secret_hint: string;
+  /**
+   * After a roll, the secret it replaced, sealed like the current one, and until when deliveries are
+   * still signed with it too (docs/api.md "Rolling a secret"). Absent in endpoints never rolled.
+   */
+  previous_secret_sealed?: string | null;
+  previous_secret_expires_us?: number | null;
   enabled: boolean;
   disabled_reason: string | null;
   created_us: number;
@@ -31,7 +43,7 @@ export interface EndpointRecord {
 
 export interface EventRecord {
   id: string;
-  kind: EventKind;
+  kind: DeliveryKind;
   account_id: number;
   environment: Environment;
   created_us: number;
@@ -63,7 +75,7 @@ export interface DeliveryRecord {
    * stored under its public id.
    */
   event_key?: number;
-  kind: EventKind;
+  kind: DeliveryKind;
   status: DeliveryStatus;
   /** A replay starts a new series of attempts. */
   series: number;
@@ -81,6 +93,9 @@ export function assert_endpoint(endpoint: EndpointRecord): void {
   if (!Number.isSafeInteger(endpoint.id) || endpoint.id < 1) fail('endpoint id');
   if (!Number.isSafeInteger(endpoint.account_id) || endpoint.account_id < 1) fail(`endpoint ${endpoint.id} account id`);
   if (endpoint.secret_sealed.startsWith('whsec_')) fail(`endpoint ${endpoint.id} secret is stored in the clear`);
+  const previous = endpoint.previous_secret_sealed ?? null;
+  if (previous !== null && previous.startsWith('whsec_')) fail(`endpoint ${endpoint.id} previous secret is stored in the clear`);
+  if ((previous === null) !== ((endpoint.previous_secret_expires_us ?? null) === null)) fail(`endpoint ${endpoint.id} previous secret without its expiry`);
   if (!Array.isArray(endpoint.events) || endpoint.events.length === 0) fail(`endpoint ${endpoint.id} events`);
   if (endpoint.deleted_us !== null && endpoint.enabled) fail(`endpoint ${endpoint.id} is deleted and enabled`);
 }

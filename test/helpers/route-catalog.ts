@@ -58,6 +58,8 @@ export interface World {
   delivery_id: number;
   /** A second test endpoint that exists to be deleted. */
   victim_endpoint_id: number;
+  /** A third test endpoint whose secret the roll-secret routes roll (the receiver keeps the first one's). */
+  roll_endpoint_id: number;
   /** A delivered test order of the account. */
   reference: string;
   /** The X-Idempotency-Key that created that order. */
@@ -177,6 +179,17 @@ const documented_builders: Record<string, Builder> = {
   },
   'DELETE /v1/webhooks/{id}': { method: 'DELETE', template: '/v1/webhooks/{id}', auth: 'api_key', port: 'public', changes_state: true, build: (w) => api(w, 'DELETE', '/v1/webhooks/{id}', { id: id(w.victim_endpoint_id) }) },
   'GET /v1/webhooks/{id}/deliveries': { method: 'GET', template: '/v1/webhooks/{id}/deliveries', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/webhooks/{id}/deliveries', { id: id(w.endpoint_id) }, undefined, 'per_page=5&page=1') },
+  'PATCH /v1/webhooks/{id}': {
+    method: 'PATCH', template: '/v1/webhooks/{id}', auth: 'api_key', port: 'public', changes_state: true, body_fields: ['events', 'description'],
+    // The world endpoint keeps every kind: the edit changes nothing other routes rely on.
+    build: (w) => api(w, 'PATCH', '/v1/webhooks/{id}', { id: id(w.endpoint_id) }, { events: ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed'], description: 'world endpoint' }),
+  },
+  'POST /v1/webhooks/{id}/test': { method: 'POST', template: '/v1/webhooks/{id}/test', auth: 'api_key', port: 'public', changes_state: true, build: (w) => api(w, 'POST', '/v1/webhooks/{id}/test', { id: id(w.endpoint_id) }) },
+  'POST /v1/webhooks/{id}/roll-secret': { method: 'POST', template: '/v1/webhooks/{id}/roll-secret', auth: 'api_key', port: 'public', changes_state: true, build: (w) => api(w, 'POST', '/v1/webhooks/{id}/roll-secret', { id: id(w.roll_endpoint_id) }) },
+  'POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry': {
+    method: 'POST', template: '/v1/webhooks/{id}/deliveries/{delivery_id}/retry', auth: 'api_key', port: 'public', changes_state: true,
+    build: (w) => api(w, 'POST', '/v1/webhooks/{id}/deliveries/{delivery_id}/retry', { id: id(w.endpoint_id), delivery_id: id(w.delivery_id) }),
+  },
   'POST /v1/webhooks/{id}/deliveries/{delivery_id}/replay': {
     method: 'POST', template: '/v1/webhooks/{id}/deliveries/{delivery_id}/replay', auth: 'api_key', port: 'public', changes_state: true,
     build: (w) => api(w, 'POST', '/v1/webhooks/{id}/deliveries/{delivery_id}/replay', { id: id(w.endpoint_id), delivery_id: id(w.delivery_id) }),
@@ -214,7 +227,7 @@ const hidden_builders: Record<string, Builder> = {
   'GET /dashboard/api/overview': { method: 'GET', template: '/dashboard/api/overview', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/overview', {}) },
   'GET /dashboard/api/orders': { method: 'GET', template: '/dashboard/api/orders', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/orders', {}, undefined, 'environment=test&service=airtime&status=delivered&from=2020-01-01&to=2099-12-31&per_page=5&page=1') },
   'GET /dashboard/api/orders/{reference}': { method: 'GET', template: '/dashboard/api/orders/{reference}', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/orders/{reference}', { reference: w.reference }) },
-  'GET /dashboard/api/wallet/transactions': { method: 'GET', template: '/dashboard/api/wallet/transactions', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/wallet/transactions', {}, undefined, 'environment=test&per_page=5&page=1') },
+  'GET /dashboard/api/wallet/transactions': { method: 'GET', template: '/dashboard/api/wallet/transactions', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/wallet/transactions', {}, undefined, 'environment=test&per_page=5&page=1&type=credit&from=2026-01-01&to=2099-12-31') },
   'GET /dashboard/api/keys': { method: 'GET', template: '/dashboard/api/keys', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/keys', {}) },
   'POST /dashboard/api/keys': {
     method: 'POST', template: '/dashboard/api/keys', auth: 'session', port: 'public', changes_state: true, body_fields: ['name', 'environment', 'scopes', 'ip_allowlist', 'expires_at'],
@@ -229,6 +242,17 @@ const hidden_builders: Record<string, Builder> = {
   'DELETE /dashboard/api/webhooks/{id}': { method: 'DELETE', template: '/dashboard/api/webhooks/{id}', auth: 'session', port: 'public', changes_state: true, build: (w) => dashboard(w, 'DELETE', '/dashboard/api/webhooks/{id}', { id: id(w.victim_endpoint_id) }) },
   'GET /dashboard/api/webhooks/{id}/deliveries': { method: 'GET', template: '/dashboard/api/webhooks/{id}/deliveries', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/webhooks/{id}/deliveries', { id: id(w.endpoint_id) }, undefined, 'environment=test&per_page=5&page=1') },
   'GET /dashboard/api/webhooks-dead': { method: 'GET', template: '/dashboard/api/webhooks-dead', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/webhooks-dead', {}) },
+  'PATCH /dashboard/api/webhooks/{id}': {
+    method: 'PATCH', template: '/dashboard/api/webhooks/{id}', auth: 'session', port: 'public', changes_state: true, body_fields: ['events', 'description'],
+    build: (w) => dashboard(w, 'PATCH', '/dashboard/api/webhooks/{id}', { id: id(w.endpoint_id) }, { events: ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed'], description: 'world endpoint' }),
+  },
+  'POST /dashboard/api/webhooks/{id}/test': { method: 'POST', template: '/dashboard/api/webhooks/{id}/test', auth: 'session', port: 'public', changes_state: true, build: (w) => dashboard(w, 'POST', '/dashboard/api/webhooks/{id}/test', { id: id(w.endpoint_id) }) },
+  'POST /dashboard/api/webhooks/{id}/roll-secret': { method: 'POST', template: '/dashboard/api/webhooks/{id}/roll-secret', auth: 'session', port: 'public', changes_state: true, build: (w) => dashboard(w, 'POST', '/dashboard/api/webhooks/{id}/roll-secret', { id: id(w.roll_endpoint_id) }) },
+  'POST /dashboard/api/webhooks/{id}/deliveries/{delivery_id}/retry': {
+    method: 'POST', template: '/dashboard/api/webhooks/{id}/deliveries/{delivery_id}/retry', auth: 'session', port: 'public', changes_state: true,
+    build: (w) => dashboard(w, 'POST', '/dashboard/api/webhooks/{id}/deliveries/{delivery_id}/retry', { id: id(w.endpoint_id), delivery_id: id(w.delivery_id) }),
+  },
+  'GET /dashboard/api/funding': { method: 'GET', template: '/dashboard/api/funding', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/funding', {}) },
   'POST /dashboard/api/webhooks/{id}/deliveries/{delivery_id}/replay': {
     method: 'POST', template: '/dashboard/api/webhooks/{id}/deliveries/{delivery_id}/replay', auth: 'session', port: 'public', changes_state: true,
     build: (w) => dashboard(w, 'POST', '/dashboard/api/webhooks/{id}/deliveries/{delivery_id}/replay', { id: id(w.endpoint_id), delivery_id: id(w.delivery_id) }),
@@ -667,6 +691,7 @@ export async function make_world(server: TestServer, options: WorldOptions): Pro
   const endpoint = await ok<{ id: number; secret: string }>('webhook', server.api('POST', '/v1/webhooks', { key: key.api_key, body: { url: options.receiver.url, description: 'world endpoint' } }));
   options.receiver.secret = endpoint.secret;
   const victim_endpoint = await ok<{ id: number }>('victim webhook', server.api('POST', '/v1/webhooks', { key: key.api_key, body: { url: `${options.receiver.url}?victim`, events: ['transaction.failed'] } }));
+  const roll_endpoint = await ok<{ id: number }>('roll webhook', server.api('POST', '/v1/webhooks', { key: key.api_key, body: { url: `${options.receiver.url}?roll`, events: ['transaction.failed'] } }));
   await server.credit(account.id, 'test', options.funding_ngn ?? 1_000_000);
   const plans = await ok<{ plans: { plan_id: string; amount: number }[] }>('plans', server.api('GET', '/v1/services/data/plans?network=mtn', { key: key.api_key }), 200);
   const packages = await ok<{ packages: { package_code: string; amount: number }[] }>('packages', server.api('GET', '/v1/services/tv/packages?provider=gotv', { key: key.api_key }), 200);
@@ -695,6 +720,7 @@ export async function make_world(server: TestServer, options: WorldOptions): Pro
     endpoint_id: endpoint.id,
     delivery_id,
     victim_endpoint_id: victim_endpoint.id,
+    roll_endpoint_id: roll_endpoint.id,
     reference: order.reference,
     order_idempotency_key,
     plan: plans.plans[0],

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
-import { error_reply, success_reply } from '../../lib/reply.js';
+import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { pagination } from '../views.js';
 import { fingerprint, idempotency_key, parse_id, parse_pagination, query_params } from '../request-helpers.js';
 import { remembered_error } from '../remembered.js';
@@ -12,8 +12,9 @@ import { run_idempotent } from '../../engine/idempotency.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { iso_ms, iso_us } from '../../lib/time-format.js';
 import { page_query } from '../../schemas/common.js';
-import { CreateWebhookBody, CreatedWebhook, DeliveryPage, DeliveryView, WebhookView } from '../../schemas/webhook-schemas.js';
-import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of } from '../../webhooks/endpoints.js';
+import { CreateWebhookBody, CreatedWebhook, DeliveryPage, DeliveryView, RolledSecret, UpdateWebhookBody, WebhookView } from '../../schemas/webhook-schemas.js';
+import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of, roll_secret, secret_grace_ms, update_endpoint } from '../../webhooks/endpoints.js';
+import { send_test_event } from '../../webhooks/test-event.js';
 import { check_target, check_url_shape } from '../../webhooks/target-check.js';
 import { event_kinds, type DeliveryRecord } from '../../webhooks/records.js';
 import type { Dispatcher } from '../../webhooks/dispatcher.js';
@@ -59,6 +60,12 @@ export async function register_endpoint(deps: Deps, actor: AccountActor, environ
   return { url: shape.url.href, events: (body.events ?? [...event_kinds]) as EventKind[], description: body.description ?? '' };
 }
 
+/** The reply once the actor's staged changes are durable (none pending: at once). */
+function settled_reply(actor: AccountActor, reply: Reply): Reply | Promise<Reply> {
+  const pending = actor.settled();
+  return pending === null ? reply : pending.then(() => reply);
+}
+
 export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
   const tags = ['Webhooks'];
   const endpoint_of = (actor: AccountActor, environment: Environment, text: string) => {
@@ -73,7 +80,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
       auth: 'api_key',
       scope: '*',
       doc: { summary: 'Webhook endpoints of the key\'s environment (never their secrets)', tags, response: Type.Object({ webhooks: Type.Array(WebhookView) }) },
-      handler: (ctx) => success_reply(ctx.request_id, 200, { webhooks: endpoints_of(ctx.actor!, ctx.environment).map((e) => endpoint_view(e.record)) }),
+      handler: (ctx) => success_reply(ctx.request_id, 200, { webhooks: endpoints_of(ctx.actor!, ctx.environment).map((e) => endpoint_view(e.record, deps.clock.now_us())) }),
     },
     {
       method: 'post',
@@ -111,7 +118,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
           () => {
             const outcome = create_endpoint(actor, ctx.environment, checked.url, checked.events, checked.description, deps.clock.now_us());
             if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
-            const reply = success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.');
+            const reply = success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record, deps.clock.now_us()), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.');
             reply.secret = true;
             return reply;
           },
@@ -177,6 +184,105 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const reply = success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Replay scheduled.');
         const pending = actor.settled();
         return pending === null ? reply : pending.then(() => reply);
+      },
+    },
+    {
+      method: 'patch',
+      path: '/v1/webhooks/:id',
+      auth: 'api_key',
+      scope: '*',
+      body: UpdateWebhookBody,
+      doc: {
+        summary: 'Change the event kinds an endpoint receives and/or its description',
+        description: 'Fields left out stay as they are; at least one is needed. Events already stored keep their deliveries.',
+        tags,
+        response: WebhookView,
+        errors: ['webhooks.not_found', 'validation.failed'],
+      },
+      handler: (ctx) => {
+        const actor = ctx.actor!;
+        const body = ctx.body as Static<typeof UpdateWebhookBody>;
+        const endpoint = endpoint_of(actor, ctx.environment, ctx.params.id);
+        if (endpoint === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
+        if (body.events === undefined && body.description === undefined) return error_reply(ctx.request_id, invalid('events', 'or description is required'));
+        const outcome = update_endpoint(actor, ctx.environment, endpoint.record.id, { ...(body.events !== undefined ? { events: body.events as EventKind[] } : {}), ...(body.description !== undefined ? { description: body.description } : {}) }, deps.clock.now_us());
+        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        return settled_reply(actor, success_reply(ctx.request_id, 200, endpoint_view(outcome.value, deps.clock.now_us()), 'Webhook endpoint updated.'));
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/webhooks/:id/test',
+      auth: 'api_key',
+      scope: '*',
+      idempotent: false,
+      doc: {
+        summary: 'Send a webhook.test event to this endpoint now',
+        description: 'Whatever kinds the endpoint subscribes to. Signed, retried and listed among the deliveries like any event; its data names the endpoint and environment. Each call sends a new event, so X-Idempotency-Key is not used.',
+        tags,
+        response: DeliveryView,
+        success_status: 202,
+        errors: ['webhooks.not_found'],
+      },
+      handler: (ctx) => {
+        const actor = ctx.actor!;
+        const endpoint = endpoint_of(actor, ctx.environment, ctx.params.id);
+        if (endpoint === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
+        const outcome = send_test_event(actor, dispatcher, ctx.environment, endpoint.record.id);
+        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        return settled_reply(actor, success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Test event on its way.'));
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/webhooks/:id/roll-secret',
+      auth: 'api_key',
+      scope: '*',
+      idempotent: false,
+      doc: {
+        summary: 'Give an endpoint a new signing secret, shown in this response only; the old one still signs for 24 hours',
+        description: 'For 24 hours (previous_secret_expires_at) every delivery carries both signatures: X-Service-Signature with the new secret and X-Service-Signature-Previous with the old one; webhook-signature lists both, separated by a space. A roll during that period replaces the new secret only: the old one stays until its own 24 hours end.',
+        tags,
+        response: RolledSecret,
+        success_status: 200,
+        errors: ['webhooks.not_found'],
+      },
+      handler: (ctx) => {
+        const actor = ctx.actor!;
+        const endpoint = endpoint_of(actor, ctx.environment, ctx.params.id);
+        if (endpoint === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
+        const now_us = deps.clock.now_us();
+        const outcome = roll_secret(actor, ctx.environment, endpoint.record.id, now_us, deps.wheel.scaled(secret_grace_ms) * 1000);
+        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        const reply = success_reply(ctx.request_id, 200, { ...endpoint_view(outcome.value.record, now_us), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.');
+        reply.secret = true;
+        return settled_reply(actor, reply);
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/webhooks/:id/deliveries/:delivery_id/retry',
+      auth: 'api_key',
+      scope: '*',
+      idempotent: false,
+      doc: {
+        summary: 'Retry a failing delivery now instead of at its next scheduled retry',
+        description: 'For a delivery waiting for a retry (pending after a failed attempt) the next attempt happens now, in the same series; a dead delivery starts a new series, as a replay. A delivery already due, being attempted or delivered is answered as it is, so a repeated request sends nothing more. A cancelled delivery (its endpoint was disabled) is 409 webhooks.delivery_not_retryable.',
+        tags,
+        response: DeliveryView,
+        success_status: 202,
+        errors: ['webhooks.not_found', 'webhooks.delivery_not_found', 'webhooks.delivery_not_retryable'],
+      },
+      handler: (ctx) => {
+        const actor = ctx.actor!;
+        const endpoint = endpoint_of(actor, ctx.environment, ctx.params.id);
+        const delivery_id = parse_id(ctx.params.delivery_id);
+        if (endpoint === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
+        if (delivery_id === null) return error_reply(ctx.request_id, api_error('webhooks.delivery_not_found'));
+        const outcome = dispatcher.retry_now(actor, ctx.environment, endpoint.record.id, delivery_id);
+        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        const message = outcome.value.status === 'delivered' ? 'Already delivered; nothing to retry.' : 'Retry scheduled.';
+        return settled_reply(actor, success_reply(ctx.request_id, 202, delivery_view(outcome.value), message));
       },
     },
   ];

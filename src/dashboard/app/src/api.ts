@@ -121,6 +121,8 @@ export interface WebhookEndpoint {
   events: EventKind[];
   description: string;
   secret_hint: string;
+  /** After a roll: until when deliveries are also signed with the previous secret. */
+  previous_secret_expires_at: string | null;
   enabled: boolean;
   disabled_reason: string | null;
   created_at: string;
@@ -129,6 +131,16 @@ export interface WebhookEndpoint {
 export interface CreatedWebhook extends WebhookEndpoint {
   secret: string;
 }
+
+/** The live wallet's funding: the operator's bank account (null until configured) and the reference to quote. */
+export interface Funding {
+  bank: { bank_name: string; account_number: string; account_name: string } | null;
+  funding_reference: string;
+  live_balance: number;
+}
+
+/** What a delivery carries: an event kind, or the test event sent on request. */
+export type DeliveryKind = EventKind | 'webhook.test';
 
 export interface DeliveryAttempt {
   series: number;
@@ -143,7 +155,7 @@ export interface Delivery {
   id: number;
   endpoint_id: number;
   event_id: string;
-  event: EventKind;
+  event: DeliveryKind;
   status: 'pending' | 'delivered' | 'dead' | 'cancelled';
   series: number;
   next_attempt_at: string | null;
@@ -194,7 +206,7 @@ export interface CallOptions {
 }
 
 /** One call to /dashboard/api; resolves with data and the envelope's message, throws ApiError. */
-export async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, options: CallOptions = {}): Promise<{ data: T; message: string }> {
+export async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, options: CallOptions = {}): Promise<{ data: T; message: string }> {
   const params = new URLSearchParams();
   if (options.environment !== undefined) params.set('environment', options.environment);
   for (const [name, value] of Object.entries(options.query ?? {})) {

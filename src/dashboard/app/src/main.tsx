@@ -18,6 +18,7 @@ import { KeysPage } from './pages/keys-page.js';
 import { WebhooksPage } from './pages/webhooks-page.js';
 import { DeliveriesPage } from './pages/deliveries-page.js';
 import { PinPage } from './pages/pin-page.js';
+import { FundingPage } from './pages/funding-page.js';
 import { BuyPage } from './pages/buy-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 
@@ -26,6 +27,7 @@ const titles: Record<string, string> = {
   '/buy': 'Buy',
   '/orders': 'Orders',
   '/wallet': 'Wallet',
+  '/funding': 'Funding',
   '/keys': 'API keys',
   '/webhooks': 'Webhooks',
   '/pin': 'Transaction PIN',
@@ -46,7 +48,10 @@ function page_for(place: Place) {
       if (parts.length === 2) return <OrderDetailPage reference={parts[1]} environment={environment} />;
       break;
     case 'wallet':
-      if (parts.length === 1) return <WalletPage environment={environment} />;
+      if (parts.length === 1) return <WalletPage place={place} />;
+      break;
+    case 'funding':
+      if (parts.length === 1) return <FundingPage environment={environment} />;
       break;
     case 'keys':
       if (parts.length === 1) return <KeysPage environment={environment} />;

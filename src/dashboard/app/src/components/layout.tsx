@@ -10,6 +10,7 @@ const sections: { path: string; label: string }[] = [
   { path: '/buy', label: 'Buy' },
   { path: '/orders', label: 'Orders' },
   { path: '/wallet', label: 'Wallet' },
+  { path: '/funding', label: 'Funding' },
   { path: '/keys', label: 'API keys' },
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/pin', label: 'Transaction PIN' },
@@ -25,6 +26,7 @@ function switched_href(place: Place, environment: Environment): string {
   const section = section_of(place.path);
   const keep: Record<string, string> = {};
   if (place.path === '/orders') for (const name of ['q', 'service', 'status', 'from', 'to']) keep[name] = place.query.get(name) ?? '';
+  if (place.path === '/wallet') for (const name of ['type', 'from', 'to']) keep[name] = place.query.get(name) ?? '';
   return href_of(section, environment, keep);
 }
 

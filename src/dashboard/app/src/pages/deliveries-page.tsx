@@ -1,6 +1,7 @@
 // Deliveries of one webhook endpoint, newest first, with every attempt: when, the receiver's HTTP
 // status code, how long it took, and the error when there was no answer. A replay starts a new
-// series of attempts; the page refreshes itself while a delivery is still pending.
+// series of attempts; "Retry now" attempts a delivery waiting for its next retry at once; the page
+// refreshes itself while a delivery is still pending.
 import { useState } from 'preact/hooks';
 import { call, type Delivery, type Environment, type Pagination, type WebhookEndpoint } from '../api.js';
 import { use_action } from '../use-action.js';
@@ -25,11 +26,20 @@ function moving(list: DeliveryList): boolean {
 }
 const pending_refresh_ms = 3000;
 
+/** Pending after a failed attempt of its current series: it waits for a retry, which can happen now. */
+function waiting_for_retry(delivery: Delivery): boolean {
+  return delivery.status === 'pending' && delivery.attempts.some((attempt) => attempt.series === delivery.series);
+}
+
 function DeliveryCard({ delivery, environment, on_replayed }: { delivery: Delivery; environment: Environment; on_replayed: (message: string) => void }) {
   const { busy, error, run } = use_action();
   const replay = () => run(async () => {
     const { message } = await call('POST', `/webhooks/${delivery.endpoint_id}/deliveries/${delivery.id}/replay`, { environment });
     on_replayed(message || 'Replay scheduled.');
+  });
+  const retry = () => run(async () => {
+    const { message } = await call('POST', `/webhooks/${delivery.endpoint_id}/deliveries/${delivery.id}/retry`, { environment });
+    on_replayed(message || 'Retry scheduled.');
   });
   return (
     <article class="card delivery" data-delivery-id={delivery.id} data-status={delivery.status}>
@@ -41,6 +51,11 @@ function DeliveryCard({ delivery, environment, on_replayed }: { delivery: Delive
         {delivery.status !== 'pending' && (
           <button type="button" class="button button-small" disabled={busy} onClick={replay}>
             {busy ? 'Replaying…' : 'Replay'}
+          </button>
+        )}
+        {waiting_for_retry(delivery) && (
+          <button type="button" class="button button-small button-primary" disabled={busy} onClick={retry}>
+            {busy ? 'Retrying…' : 'Retry now'}
           </button>
         )}
       </div>
@@ -92,6 +107,13 @@ export function DeliveriesPage({ endpoint_id, environment }: { endpoint_id: stri
   const endpoint = endpoints.data?.webhooks.find((e) => String(e.id) === endpoint_id) ?? null;
   const first = use_api<DeliveryList>(`/webhooks/${encodeURIComponent(endpoint_id)}/deliveries`, { environment, query: { page, per_page } }, { every_ms: pending_refresh_ms, while_data: moving });
   const deliveries = first.data;
+  const testing = use_action();
+  const send_test = () => testing.run(async () => {
+    const { message } = await call('POST', `/webhooks/${encodeURIComponent(endpoint_id)}/test`, { environment });
+    set_notice(message || 'Test event on its way.');
+    set_page(1);
+    first.reload();
+  });
 
   return (
     <>
@@ -99,10 +121,16 @@ export function DeliveriesPage({ endpoint_id, environment }: { endpoint_id: stri
         <Link href={href_of('/webhooks', environment)}>← Webhooks</Link>
       </p>
       <PageHeader title="Deliveries">
+        {endpoint && (
+          <button type="button" class="button button-small" disabled={testing.busy} onClick={send_test}>
+            {testing.busy ? 'Sending…' : 'Send test event'}
+          </button>
+        )}
         <button type="button" class="button button-small button-ghost" onClick={first.reload}>
           Refresh
         </button>
       </PageHeader>
+      <ErrorBanner error={testing.error} />
       {endpoint && (
         <p class="break">
           Endpoint <code>{endpoint.url}</code> {!endpoint.enabled && <StatusBadge status="disabled" label={`disabled: ${endpoint.disabled_reason ?? ''}`} />}

@@ -1,30 +1,55 @@
 // Wallet history of one side: credits (bank transfers, operator top-ups), debits for purchases and
-// reversals of failed purchases, newest first, with the balance after each.
-import { useState } from 'preact/hooks';
+// reversals of failed purchases, newest first, with the balance after each. The filters (entry type,
+// Lagos dates) live in the address like the orders page's, and the CSV export follows them.
+import { useEffect, useState } from 'preact/hooks';
 import { api_href, call, type Environment, type Overview, type Pagination, type WalletEntry } from '../api.js';
 import { use_action } from '../use-action.js';
 import { Notice } from '../components/feedback.js';
 import { use_api } from '../use-api.js';
-import { lagos_time, naira } from '../format.js';
+import { lagos_time, lagos_today, naira } from '../format.js';
 import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
 import { PageHeader } from '../components/layout.js';
 import { Pager } from '../components/pager.js';
 import { StatusBadge } from '../components/status-badge.js';
-import { href_of, Link } from '../router.js';
+import { href_of, Link, navigate, type Place } from '../router.js';
 
 const per_page = 25;
 const order_reference = /^BV-\d{8}-[0-9A-Z]{12}$/;
 
-export function WalletPage({ environment }: { environment: Environment }) {
-  const [page, set_page] = useState(1);
+interface WalletFilters {
+  type: string;
+  from: string;
+  to: string;
+}
+
+function wallet_filters_of(query: URLSearchParams): WalletFilters {
+  return { type: query.get('type') ?? '', from: query.get('from') ?? '', to: query.get('to') ?? '' };
+}
+
+export function WalletPage({ place }: { place: Place }) {
+  const environment = place.environment;
+  const applied = wallet_filters_of(place.query);
+  const page = Math.max(1, Number(place.query.get('page')) || 1);
+  const [draft, set_draft] = useState<WalletFilters>(applied);
+  const applied_key = JSON.stringify(applied);
+  useEffect(() => set_draft(applied), [applied_key]);
+  const filtered = Object.values(applied).some((value) => value !== '');
+  const apply = (filters: WalletFilters, to_page = 1) => navigate(href_of('/wallet', environment, { ...filters, page: to_page > 1 ? to_page : undefined }));
+  const update = (name: keyof WalletFilters) => (event: Event) => set_draft({ ...draft, [name]: (event.currentTarget as HTMLInputElement).value });
+
   const overview = use_api<Overview>('/overview', { environment });
-  const entries = use_api<{ transactions: WalletEntry[]; pagination: Pagination }>('/wallet/transactions', { environment, query: { page, per_page } });
+  const entries = use_api<{ transactions: WalletEntry[]; pagination: Pagination; truncated: boolean }>('/wallet/transactions', { environment, query: { ...applied, page, per_page } });
   const wallet = overview.data?.wallets[environment];
 
   return (
     <>
       <PageHeader title={environment === 'live' ? 'Live wallet' : 'Test wallet'}>
-        <a class="button button-small" href={api_href('/export/wallet', environment)} download>
+        {environment === 'live' && (
+          <Link href={href_of('/funding', environment)} class="button button-small">
+            How to fund
+          </Link>
+        )}
+        <a class="button button-small" href={api_href('/export/wallet', environment, { ...applied })} download>
           Export CSV
         </a>
       </PageHeader>
@@ -41,15 +66,56 @@ export function WalletPage({ environment }: { environment: Environment }) {
           }}
         />
       )}
+      <form
+        class="card filters"
+        aria-label="Filter wallet history"
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply(draft);
+        }}
+      >
+        <label class="field">
+          <span>Entry type</span>
+          <select name="type" value={draft.type} onChange={update('type')}>
+            <option value="">All entries</option>
+            <option value="credit">Credits</option>
+            <option value="debit">Debits</option>
+            <option value="reversal">Reversals</option>
+          </select>
+        </label>
+        <label class="field">
+          <span>From</span>
+          <input type="date" name="from" value={draft.from} max={lagos_today()} onInput={update('from')} />
+        </label>
+        <label class="field">
+          <span>To</span>
+          <input type="date" name="to" value={draft.to} max={lagos_today()} onInput={update('to')} />
+        </label>
+        <div class="filter-actions">
+          <button type="submit" class="button button-primary">
+            Apply filters
+          </button>
+          {filtered && (
+            <button type="button" class="button button-ghost" onClick={() => apply({ type: '', from: '', to: '' })}>
+              Clear
+            </button>
+          )}
+        </div>
+      </form>
       <ErrorBanner error={entries.error} on_retry={entries.reload} />
       {entries.loading && entries.data === null && <Loading label="Loading wallet history…" />}
       {entries.data && (
         <section class="card">
           <h2>History</h2>
+          {entries.data.truncated && <Notice kind="info">Only the newest 20,000 entries of this date range were looked through; narrow the dates to look further back.</Notice>}
           {entries.data.transactions.length === 0 ? (
-            <EmptyState title="No wallet movements yet.">
-              <p>{environment === 'live' ? 'Fund your wallet by bank transfer; credits appear here.' : 'Add test money above; sandbox purchases and refunds appear here.'}</p>
-            </EmptyState>
+            filtered ? (
+              <EmptyState title="No wallet entries match these filters." />
+            ) : (
+              <EmptyState title="No wallet movements yet.">
+                <p>{environment === 'live' ? 'Fund your wallet by bank transfer; credits appear here.' : 'Add test money above; sandbox purchases and refunds appear here.'}</p>
+              </EmptyState>
+            )
           ) : (
             <>
               <table class="table table-cards" data-testid="wallet-table">
@@ -83,7 +149,7 @@ export function WalletPage({ environment }: { environment: Environment }) {
                   ))}
                 </tbody>
               </table>
-              <Pager pagination={entries.data.pagination} on_page={set_page} />
+              <Pager pagination={entries.data.pagination} on_page={(to_page) => apply(applied, to_page)} />
             </>
           )}
         </section>

@@ -1,6 +1,8 @@
 // Webhook endpoints of one side (at most 10), each with its own secret shown once; dead deliveries
 // of the side with a replay button (docs/spec.md section 6: "can be replayed manually from the dashboard").
-import { useState } from 'preact/hooks';
+// Each endpoint can be sent a webhook.test event, have its events edited and its secret rolled (the
+// new secret shown once; the old one still signs for 24 hours: docs/api.md "Rolling a secret").
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, event_kinds, type CreatedWebhook, type Delivery, type Environment, type EventKind, type WebhookEndpoint } from '../api.js';
 import { use_action } from '../use-action.js';
 import { use_api } from '../use-api.js';
@@ -64,6 +66,56 @@ function RegisterForm({ environment, on_created }: { environment: Environment; o
         {busy ? 'Registering…' : 'Register endpoint'}
       </button>
     </form>
+  );
+}
+
+/** Edits which event kinds an endpoint receives, in a modal dialog. */
+function EditEventsDialog({ endpoint, environment, on_saved, on_close }: { endpoint: WebhookEndpoint; environment: Environment; on_saved: (message: string) => void; on_close: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [events, set_events] = useState<EventKind[]>([...endpoint.events]);
+  const { busy, error, run } = use_action();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog !== null && !dialog.open) dialog.showModal();
+  }, []);
+  const toggle = (kind: EventKind) => set_events(events.includes(kind) ? events.filter((k) => k !== kind) : [...events, kind]);
+  const save = (event: Event) => {
+    event.preventDefault();
+    return run(async () => {
+      const { message } = await call('PATCH', `/webhooks/${endpoint.id}`, { environment, body: { events: event_kinds.filter((k) => events.includes(k)) } });
+      on_saved(`${message || 'Webhook endpoint updated.'} ${endpoint.url} now receives ${events.length === event_kinds.length ? 'all events' : events.join(', ')}.`);
+      ref.current?.close();
+    });
+  };
+  return (
+    <dialog ref={ref} class="dialog" aria-labelledby="edit-events-title" onClose={on_close} onCancel={(event) => busy && event.preventDefault()}>
+      <form onSubmit={save}>
+        <h2 id="edit-events-title">Events for this endpoint</h2>
+        <p class="break small">
+          <code>{endpoint.url}</code>
+        </p>
+        <ErrorBanner error={error} />
+        <fieldset class="field">
+          <legend>Events</legend>
+          <div class="choice-list choice-grid">
+            {event_kinds.map((kind) => (
+              <label key={kind} class="choice">
+                <input type="checkbox" name="edit_events" value={kind} checked={events.includes(kind)} onChange={() => toggle(kind)} />
+                <code>{kind}</code>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div class="dialog-actions">
+          <button type="button" class="button" onClick={() => ref.current?.close()} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={busy || events.length === 0}>
+            {busy ? 'Saving…' : 'Save events'}
+          </button>
+        </div>
+      </form>
+    </dialog>
   );
 }
 
@@ -163,14 +215,49 @@ export function WebhooksPage({ environment }: { environment: Environment }) {
   const endpoints = use_api<{ webhooks: WebhookEndpoint[] }>('/webhooks', { environment });
   const [created, set_created] = useState<CreatedWebhook | null>(null);
   const [deleting, set_deleting] = useState<WebhookEndpoint | null>(null);
+  const [rolling, set_rolling] = useState<WebhookEndpoint | null>(null);
+  const [editing, set_editing] = useState<WebhookEndpoint | null>(null);
+  const [rolled, set_rolled] = useState<CreatedWebhook | null>(null);
   const [notice, set_notice] = useState('');
+  /** The endpoint whose test event is being sent, and where that test event went. */
+  const [testing, set_testing] = useState<number | null>(null);
+  const [tested, set_tested] = useState<WebhookEndpoint | null>(null);
+  const test_action = use_action();
   const list = endpoints.data?.webhooks ?? [];
+
+  const send_test = async (endpoint: WebhookEndpoint) => {
+    set_testing(endpoint.id);
+    set_notice('');
+    set_tested(null);
+    await test_action.run(async () => {
+      await call('POST', `/webhooks/${endpoint.id}/test`, { environment });
+      set_tested(endpoint);
+    });
+    set_testing(null);
+  };
 
   return (
     <>
       <PageHeader title="Webhooks" />
       {created && <SecretReveal title={`Signing secret for ${created.url}`} secret={created.secret} on_done={() => set_created(null)} />}
+      {rolled && (
+        <>
+          <SecretReveal title={`New signing secret for ${rolled.url}`} secret={rolled.secret} on_done={() => set_rolled(null)} />
+          {rolled.previous_secret_expires_at && (
+            <Notice kind="info">
+              Deliveries carry a signature with the old secret as well until {lagos_time(rolled.previous_secret_expires_at)} (X-Service-Signature-Previous, and a second value in webhook-signature). Update your receiver before then.
+            </Notice>
+          )}
+        </>
+      )}
       {notice && <Notice>{notice}</Notice>}
+      {tested && (
+        <Notice>
+          Test event (webhook.test) sent to <span class="break">{tested.url}</span>.{' '}
+          <Link href={href_of(`/webhooks/${tested.id}`, environment)}>See its delivery</Link>
+        </Notice>
+      )}
+      <ErrorBanner error={test_action.error} />
       <ErrorBanner error={endpoints.error} on_retry={endpoints.reload} />
       {endpoints.loading && endpoints.data === null && <Loading label="Loading endpoints…" />}
       {endpoints.data && (
@@ -209,18 +296,34 @@ export function WebhooksPage({ environment }: { environment: Environment }) {
                       </div>
                     </td>
                     <td data-label="Events">{endpoint.events.length === event_kinds.length ? 'All events' : endpoint.events.join(', ')}</td>
-                    <td data-label="Secret" class="mono nowrap">{endpoint.secret_hint}</td>
+                    <td data-label="Secret">
+                      <div>
+                        <span class="mono nowrap">{endpoint.secret_hint}</span>
+                        {endpoint.previous_secret_expires_at && <span class="muted small block">old secret also signs until {lagos_time(endpoint.previous_secret_expires_at)}</span>}
+                      </div>
+                    </td>
                     <td data-label="State">
                       {endpoint.enabled ? <StatusBadge status="enabled" /> : <StatusBadge status="disabled" label={`disabled: ${endpoint.disabled_reason ?? ''}`} />}
                     </td>
                     <td data-label="Created">{lagos_time(endpoint.created_at)}</td>
-                    <td data-label="" class="actions">
-                      <Link href={href_of(`/webhooks/${endpoint.id}`, environment)} class="button button-small">
-                        Deliveries
-                      </Link>
-                      <button type="button" class="button button-small button-danger-outline" onClick={() => set_deleting(endpoint)}>
-                        Delete
-                      </button>
+                    <td data-label="" class="actions-wrap">
+                      <div class="button-row">
+                        <Link href={href_of(`/webhooks/${endpoint.id}`, environment)} class="button button-small">
+                          Deliveries
+                        </Link>
+                        <button type="button" class="button button-small" disabled={testing !== null} onClick={() => send_test(endpoint)}>
+                          {testing === endpoint.id ? 'Sending…' : 'Send test event'}
+                        </button>
+                        <button type="button" class="button button-small" onClick={() => set_editing(endpoint)}>
+                          Edit events
+                        </button>
+                        <button type="button" class="button button-small" onClick={() => set_rolling(endpoint)}>
+                          Roll secret
+                        </button>
+                        <button type="button" class="button button-small button-danger-outline" onClick={() => set_deleting(endpoint)}>
+                          Delete
+                        </button>
+                      </div>
                     </td>
                   </tr>
                 ))}
@@ -241,6 +344,35 @@ export function WebhooksPage({ environment }: { environment: Environment }) {
         />
       )}
       {endpoints.data && <DeadDeliveries environment={environment} endpoints={list} />}
+      {editing && (
+        <EditEventsDialog
+          endpoint={editing}
+          environment={environment}
+          on_close={() => set_editing(null)}
+          on_saved={(message) => {
+            set_notice(message);
+            endpoints.reload();
+          }}
+        />
+      )}
+      {rolling && (
+        <ConfirmDialog
+          title="Roll this endpoint's secret?"
+          confirm_label="Roll secret"
+          on_close={() => set_rolling(null)}
+          on_confirm={async () => {
+            const { data } = await call<CreatedWebhook>('POST', `/webhooks/${rolling.id}/roll-secret`, { environment });
+            set_notice('');
+            set_tested(null);
+            set_rolled(data);
+            endpoints.reload();
+          }}
+        >
+          <p>
+            <code class="break">{rolling.url}</code> gets a new signing secret, shown once. For 24 hours every delivery is signed with the old secret as well, so your receiver keeps working while you switch it to the new one.
+          </p>
+        </ConfirmDialog>
+      )}
       {deleting && (
         <ConfirmDialog
           title="Delete this endpoint?"

@@ -1,0 +1,55 @@
+// The test event (docs/api.md "Testing, rolling and retrying"): `webhook.test`, sent on demand to one
+// endpoint whatever kinds it subscribes to, so that a reseller can check a receiver before real
+// events flow. It takes the path of every event: stored with its delivery in the journal, delivered
+// once that commit is durable, signed in the worker pool like any delivery, retried on failure, and
+// listed among the endpoint's deliveries.
+import type { AccountActor, Outcome } from '../engine/account-actor.js';
+import { failed, ok } from '../engine/account-actor.js';
+import type { Environment } from '../engine/records.js';
+import type { DeliveryRecord, EventRecord } from './records.js';
+import type { Dispatcher } from './dispatcher.js';
+import { api_error } from '../errors.js';
+import { new_event_id } from '../lib/ids.js';
+import { iso_us } from '../lib/time-format.js';
+
+export const test_event_kind = 'webhook.test';
+
+export function send_test_event(actor: AccountActor, dispatcher: Dispatcher, environment: Environment, endpoint_id: number): Outcome<DeliveryRecord> {
+  const endpoint = actor.webhooks.get(endpoint_id);
+  if (endpoint === undefined || endpoint.record.environment !== environment) return failed(api_error('webhooks.not_found'));
+  const engine = actor.engine;
+  const now_us = engine.clock.now_us();
+  const now_ms = Math.floor(now_us / 1000);
+  const id = new_event_id();
+  const data = { endpoint_id, environment, message: 'A test event sent from billvend on request. It changes nothing.' };
+  const delivery_id = engine.next_id('webhook_delivery_id');
+  const event: EventRecord = {
+    id,
+    kind: test_event_kind,
+    account_id: actor.id,
+    environment,
+    created_us: now_us,
+    body: JSON.stringify({ event: test_event_kind, id, created_at: iso_us(now_us), data }),
+  };
+  const delivery: DeliveryRecord = {
+    id: delivery_id,
+    endpoint_id,
+    account_id: actor.id,
+    environment,
+    event_id: id,
+    event_key: delivery_id,
+    kind: test_event_kind,
+    status: 'pending',
+    series: 1,
+    failures: 0,
+    next_attempt_ms: now_ms,
+    attempts: [],
+    created_us: now_us,
+    updated_us: now_us,
+  };
+  actor.stage_put(engine.store.events, delivery_id, event);
+  actor.stage_put(engine.store.deliveries, [endpoint_id, delivery_id], delivery);
+  actor.stage_put(engine.store.delivery_queue, delivery_id, { endpoint_id, account_id: actor.id, due_ms: now_ms });
+  dispatcher.start_when_durable([delivery], event, engine.journal.durable(), now_ms);
+  return ok(delivery);
+}
