@@ -6,11 +6,12 @@ import { failed, ok, type Outcome } from './account-actor.js';
 import type { Environment } from './records.js';
 import { api_error } from '../errors.js';
 import { format_naira } from '../lib/money.js';
-import { lagos_day } from '../lib/time-format.js';
+import { lagos_day, lagos_day_end_ms } from '../lib/time-format.js';
 import { assert_order, is_final, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
 import type { ProviderResult } from '../services/provider.js';
 import type { Key, Store } from '../journal/store.js';
 import { fail } from '../lib/assert.js';
+import { check_low_balance } from './low-balance.js';
 
 /** Open orders one account may hold at once (pending or processing): the in-memory bound. */
 export const open_orders_max = 100_000;
@@ -42,24 +43,37 @@ export interface OrderPlacement {
 
 // ---- The order index ------------------------------------------------------------------------------
 //
-// A filtered list of one account's orders (the dashboard's, later the public history's) must not read
-// other orders: the store's order_index holds one key per order and indexed field, with no value,
+// A filtered list of one account's orders (the dashboard's and the public history's, docs/api.md
+// "History filters") must not read other orders: the store's order_index holds one key per order and
+// indexed field, with no value,
 //   [account, environment, field, value, seq]
 // so the orders of one account, environment and value are one contiguous range, newest last. A page
 // is a reverse range read of keys (no order is decoded but those shown) and the total a key count.
-// Dates need no keys: seq grows with created_us within an account and environment, so a date range is
-// a seq range, found by binary search. A field is added by listing it here and bumping
-// order_index_version, which rebuilds the index at the next start (ensure_order_index).
+// Every combination of service, status and recipient has its field, so any combined filter is one
+// range: seven keys per order (the index's write cost, measured by the purchase bench). Dates need no
+// keys: seq grows with created_us within an account and environment, so a date range is a seq range,
+// found by binary search. A field is added by listing it here and bumping order_index_version, which
+// rebuilds the index at the next start (ensure_order_index).
 
-export const order_index_version = 1;
+export const order_index_version = 2;
 
 /** Orders counted at most for one filtered page's total; beyond it the answer says truncated. */
 export const order_filter_count_max = 1_000_000;
 
-export type OrderIndexField = 'service' | 'status' | 'service_status';
+export type OrderIndexField =
+  | 'service' | 'status' | 'service_status'
+  | 'recipient' | 'recipient_service' | 'recipient_status' | 'recipient_service_status';
+
+/** Fields whose value does not change over an order's life: their keys are written once. */
+const fixed_fields: ReadonlySet<OrderIndexField> = new Set(['service', 'recipient', 'recipient_service']);
 
 function index_values(order: OrderRecord): [OrderIndexField, string][] {
-  return [['service', order.service_type], ['status', order.status], ['service_status', `${order.service_type}/${order.status}`]];
+  const { service_type: service, status, recipient } = order;
+  return [
+    ['service', service], ['status', status], ['service_status', `${service}/${status}`],
+    ['recipient', recipient], ['recipient_service', `${recipient}/${service}`], ['recipient_status', `${recipient}/${status}`],
+    ['recipient_service_status', `${recipient}/${service}/${status}`],
+  ];
 }
 
 function index_key(order: OrderRecord, field: OrderIndexField, value: string): Key {
@@ -74,10 +88,10 @@ function stage_order_index(actor: AccountActor, order: OrderRecord, previous: Or
   const db = actor.engine.store.order_index;
   if (previous !== undefined) {
     if (previous.status === order.status) return;
-    for (const [field, value] of index_values(previous)) if (field !== 'service') actor.stage_remove(db, index_key(previous, field, value));
+    for (const [field, value] of index_values(previous)) if (!fixed_fields.has(field)) actor.stage_remove(db, index_key(previous, field, value));
   }
   for (const [field, value] of index_values(order)) {
-    if (previous === undefined || field !== 'service') actor.stage_put(db, index_key(order, field, value), true);
+    if (previous === undefined || !fixed_fields.has(field)) actor.stage_put(db, index_key(order, field, value), true);
   }
 }
 
@@ -107,6 +121,11 @@ export interface OrderFilter {
   /** Africa/Lagos days since the epoch, inclusive; null: unbounded. */
   from_day: number | null;
   to_day: number | null;
+  /** The exact recipient (phone, meter or smartcard number); absent or null: any. */
+  recipient?: string | null;
+  /** Creation instants in epoch microseconds, inclusive; absent or null: unbounded. */
+  from_us?: number | null;
+  to_us?: number | null;
 }
 
 export interface OrderPage {
@@ -115,17 +134,60 @@ export interface OrderPage {
   truncated: boolean;
 }
 
-/** The first seq in [low, high + 1] whose order was created on or after the Lagos day (binary search). */
-function first_seq_on_or_after(store: Store, account_id: number, environment: Environment, low: number, high: number, day: number): number {
+/** The first seq in [low, high + 1] whose order was created at or after the instant (binary search). */
+function first_seq_at_or_after(store: Store, account_id: number, environment: Environment, low: number, high: number, start_us: number): number {
   let end = high + 1;
   while (low < end) {
     const middle = Math.floor((low + end) / 2);
     const order = store.orders.get([account_id, environment, middle]) as OrderRecord | undefined;
     if (order === undefined) fail(`order ${account_id}/${environment}/${middle} missing below the count`);
-    if (lagos_day(Math.floor(order.created_us / 1000)) >= day) end = middle;
+    if (order.created_us >= start_us) end = middle;
     else low = middle + 1;
   }
   return low;
+}
+
+/** The instant (epoch µs) when an Africa/Lagos day begins. */
+function lagos_day_start_us(day: number): number {
+  return lagos_day_end_ms(day - 1) * 1000;
+}
+
+/** The seqs [low, high] of the orders created within the filter's dates and instants (low > high: none). */
+export function seq_range(store: Store, account_id: number, environment: Environment, orders_count: number, filter: OrderFilter): [number, number] {
+  let low = 1;
+  let high = orders_count;
+  const starts = [filter.from_day === null ? null : lagos_day_start_us(filter.from_day), filter.from_us ?? null];
+  const ends = [filter.to_day === null ? null : lagos_day_start_us(filter.to_day + 1), filter.to_us == null ? null : filter.to_us + 1];
+  for (const start_us of starts) if (start_us !== null && low <= high) low = first_seq_at_or_after(store, account_id, environment, low, high, start_us);
+  for (const end_us of ends) if (end_us !== null && low <= high) high = first_seq_at_or_after(store, account_id, environment, low, high, end_us) - 1;
+  return [low, high];
+}
+
+/** The index field and value that answer the filter's service, status and recipient, or null for none. */
+export function index_field_of(filter: OrderFilter): [OrderIndexField, string] | null {
+  const parts: string[] = [];
+  const values: string[] = [];
+  if (filter.recipient != null) { parts.push('recipient'); values.push(filter.recipient); }
+  if (filter.service !== null) { parts.push('service'); values.push(filter.service); }
+  if (filter.status !== null) { parts.push('status'); values.push(filter.status); }
+  return parts.length === 0 ? null : [parts.join('_') as OrderIndexField, values.join('/')];
+}
+
+/**
+ * The seqs of the orders matching the filter within [low, high], newest first, from offset on, at most
+ * limit of them: one reverse range read of index keys (or arithmetic when nothing but dates filters).
+ */
+export function matching_seqs(store: Store, account_id: number, environment: Environment, field: [OrderIndexField, string] | null, low: number, high: number, offset: number, limit: number): number[] {
+  const seqs: number[] = [];
+  if (field === null) {
+    for (let seq = high - offset; seq >= low && seqs.length < limit; seq--) seqs.push(seq);
+    return seqs;
+  }
+  const prefix = [account_id, environment, field[0], field[1]];
+  for (const key of store.order_index.getKeys({ start: [...prefix, high], end: [...prefix, low - 1], reverse: true, offset, limit })) {
+    seqs.push((key as (string | number)[])[4] as number);
+  }
+  return seqs;
 }
 
 /**
@@ -134,31 +196,18 @@ function first_seq_on_or_after(store: Store, account_id: number, environment: En
  * orders_count is the environment's count when the request arrived (later orders are not shown).
  */
 export function find_orders(store: Store, account_id: number, environment: Environment, orders_count: number, filter: OrderFilter, page: number, per_page: number): OrderPage {
-  let low = 1;
-  let high = orders_count;
-  if (filter.from_day !== null && low <= high) low = first_seq_on_or_after(store, account_id, environment, low, high, filter.from_day);
-  if (filter.to_day !== null && low <= high) high = first_seq_on_or_after(store, account_id, environment, low, high, filter.to_day + 1) - 1;
+  const [low, high] = seq_range(store, account_id, environment, orders_count, filter);
   if (low > high) return { orders: [], total: 0, truncated: false };
   const offset = (page - 1) * per_page;
   const read = (seq: number) => store.orders.get([account_id, environment, seq]) as OrderRecord;
-  const field: [OrderIndexField, string] | null = filter.service !== null && filter.status !== null
-    ? ['service_status', `${filter.service}/${filter.status}`]
-    : filter.service !== null ? ['service', filter.service] : filter.status !== null ? ['status', filter.status] : null;
-  if (field === null) {
-    // Every order of the seq range: seqs are dense, so the page is arithmetic.
-    const orders: OrderRecord[] = [];
-    for (let seq = high - offset; seq >= low && orders.length < per_page; seq--) orders.push(read(seq));
-    return { orders, total: high - low + 1, truncated: false };
+  const field = index_field_of(filter);
+  let total = high - low + 1;
+  if (field !== null) {
+    const prefix = [account_id, environment, field[0], field[1]];
+    total = store.order_index.getKeysCount({ start: [...prefix, low], end: [...prefix, high + 1], limit: order_filter_count_max });
   }
-  const prefix = [account_id, environment, field[0], field[1]];
-  const total = store.order_index.getKeysCount({ start: [...prefix, low], end: [...prefix, high + 1], limit: order_filter_count_max });
-  const orders: OrderRecord[] = [];
-  if (offset < total) {
-    for (const key of store.order_index.getKeys({ start: [...prefix, high], end: [...prefix, low - 1], reverse: true, offset, limit: per_page })) {
-      orders.push(read((key as (string | number)[])[4] as number));
-    }
-  }
-  return { orders, total, truncated: total >= order_filter_count_max };
+  const orders = offset < total ? matching_seqs(store, account_id, environment, field, low, high, offset, per_page).map(read) : [];
+  return { orders, total, truncated: field !== null && total >= order_filter_count_max };
 }
 
 export function stage_order(actor: AccountActor, order: OrderRecord): void {
@@ -246,6 +295,7 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   // An order paid in the same command (the sandbox) is written once, as it ends up; the caller stages it.
   if (stage_pending) stage_order(actor, order);
   actor.engine.emit(actor, order.environment, 'wallet.debited', { entry, order });
+  check_low_balance(actor, order.environment, entry);
   return ok(order);
 }
 
