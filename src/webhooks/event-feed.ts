@@ -142,10 +142,13 @@ export class EventFeed {
     const db = this.engine.store.event_feed;
     const oldest_us = now_us - feed_retention_ms * 1000 * this.engine.wheel.time_scale;
     let removed = 0;
-    let start: (string | number)[] | undefined = undefined;
+    // From the first account's key on: the database also holds msgpack's shared structures under a key
+    // of its own, which is no event.
+    let start: (string | number)[] = [0];
     for (;;) {
-      let next: (string | number)[] | undefined = undefined;
+      let next: (string | number)[] | undefined;
       for (const { key, value } of db.getRange({ start, limit: feed_sweep_removals_max - removed + 1 })) {
+        if (!Array.isArray(key)) continue;
         const [account_id, environment, seq] = key as [number, string, number];
         if ((value as FeedEvent).created_us < oldest_us) {
           if (removed === feed_sweep_removals_max) return removed;
