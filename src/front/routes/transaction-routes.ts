@@ -60,6 +60,8 @@ export interface HistoryQuery {
   /** The range's start and end (exclusive) as instants, when from and to were given. */
   start_us: number | null;
   end_us: number | null;
+  /** Where the range's length is measured to: a date's end (the next Lagos day's start) or the timestamp. */
+  span_end_us: number | null;
 }
 
 /** `from` or `to`: a date (a whole Africa/Lagos day) or an ISO 8601 timestamp; null when absent. */
@@ -98,6 +100,7 @@ export function parse_history_query(params: URLSearchParams): HistoryQuery | Api
   const start_us = from === null ? null : 'us' in from ? from.us : lagos_day_end_ms(from.day - 1) * 1000;
   const end_us = to === null ? null : 'us' in to ? to.us + 1 : lagos_day_end_ms(to.day) * 1000;
   if (start_us !== null && end_us !== null && start_us >= end_us) return invalid('to', 'must not be before from');
+  const span_end_us = to === null ? null : 'us' in to ? to.us : end_us;
   return {
     filter: {
       service: service_text ? service_text as ServiceType : null,
@@ -110,6 +113,7 @@ export function parse_history_query(params: URLSearchParams): HistoryQuery | Api
     },
     start_us,
     end_us,
+    span_end_us,
   };
 }
 
@@ -232,7 +236,8 @@ export function transaction_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
         if ('code' in query) return error_reply(ctx.request_id, query);
         if (query.start_us === null) return error_reply(ctx.request_id, invalid('from', 'is required: a date or timestamp'));
         if (query.end_us === null) return error_reply(ctx.request_id, invalid('to', 'is required: a date or timestamp'));
-        if (query.end_us - query.start_us > export_days_max * day_us) {
+        // From from to to at most 31 days: a date range of 31 Lagos days, or two timestamps 31 × 24 h apart.
+        if (query.span_end_us! - query.start_us > export_days_max * day_us) {
           return error_reply(ctx.request_id, invalid('to', `must be at most ${export_days_max} days after from (an export covers at most ${export_days_max} days)`));
         }
         const actor = ctx.actor!;
