@@ -3,7 +3,7 @@
 // with the spec's pagination; bad values are 400 validation.failed with details.
 import t, { type Test } from 'tap';
 import { start_server, type ApiResponse } from './helpers/server.js';
-import { buy, buy_airtime, check_error, data_body, electricity_body, fast_reseller, sandbox } from './helpers/purchases.js';
+import { buy, buy_airtime, check_error, data_body, electricity_body, fast_reseller, sandbox, settled_order } from './helpers/purchases.js';
 
 const server = await start_server(t, { env: { TIME_SCALE: '0.001', LOG_LEVEL: 'warn' } });
 
@@ -142,4 +142,22 @@ t.test('another account sees none of these orders under any filter', async (t) =
   t.equal(response.status, 200, 'the other account\'s filtered list is 200');
   t.equal(response.body.data.transactions.length, 1, 'it shows only its own order for the same recipient');
   t.notOk(made.some((o) => o.reference === response.body.data.transactions[0].reference), 'which is not one of this account\'s');
+});
+
+t.test('an order whose status changes after it was placed is found under its new status with its recipient', async (t) => {
+  // The sandbox delivers 08033333333 30 s (30 ms at this TIME_SCALE) after the purchase: pending, then
+  // processing, then delivered, each a write of the order and its index keys.
+  const bought = await buy_airtime(server, account.key, sandbox.delayed_delivered, 100);
+  t.equal(bought.status, 201, 'the delayed purchase is accepted');
+  const reference = bought.body.data.reference;
+  const settled = await settled_order(server, account.key, reference, 20_000);
+  t.equal(settled.status, 'delivered', 'and delivered later');
+  const now = await list(`recipient=${sandbox.delayed_delivered}&status=successful`);
+  t.same(now.references, [reference], 'it is found by recipient and its new status');
+  for (const status of ['pending', 'processing']) {
+    const old = await list(`recipient=${sandbox.delayed_delivered}&status=${status}`);
+    t.same(old.references, [], `and no longer under ${status}`);
+  }
+  const by_status = await list('status=processing');
+  t.notOk(by_status.references.includes(reference), 'nor in the processing list');
 });

@@ -9,7 +9,7 @@ import { parse_pagination, query_params } from '../request-helpers.js';
 import { page_query } from '../../schemas/common.js';
 import { OrderFull, OrderPage } from '../../schemas/service-schemas.js';
 import { api_error, type ApiError } from '../../errors.js';
-import { find_orders, index_field_of, matching_seqs, seq_range, type OrderFilter } from '../../engine/account-orders.js';
+import { find_orders, index_plan_of, matching_seqs, seq_range, type OrderFilter } from '../../engine/account-orders.js';
 import { csv_content_type, csv_download_headers, csv_line } from '../../lib/csv.js';
 import { kobo_to_naira } from '../../lib/money.js';
 import { lagos_day_end_ms, parse_date_days, parse_timestamp_us } from '../../lib/time-format.js';
@@ -141,12 +141,12 @@ function export_row(order: OrderRecord): string {
  * below the previous chunk's last seq, so nothing but the current chunk is held, whatever the range.
  */
 function export_stream(store: Store, actor: AccountActor, environment: Environment, low: number, high: number, filter: OrderFilter): BodyStream {
-  const field = index_field_of(filter);
+  const plan = index_plan_of(filter);
   let below = high;
   return {
     next: () => {
       if (below < low) return null;
-      const seqs = matching_seqs(store, actor.id, environment, field, low, below, 0, export_chunk_rows);
+      const seqs = matching_seqs(store, actor.id, environment, plan, low, below, 0, export_chunk_rows);
       if (seqs.length === 0) {
         below = low - 1;
         return null;
