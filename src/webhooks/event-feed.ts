@@ -57,7 +57,11 @@ export interface FeedPage {
 }
 
 export class EventFeed {
-  /** The last seq given out per account and environment ("7/test"): at most two per account. */
+  /**
+   * The last seq given out per account and environment ("7/test"): at most two per account. Only a
+   * leader emits; a deposed cluster leader exits and comes back as a standby, so a node never holds
+   * positions older than the store's (docs/cluster.md).
+   */
   private readonly last_seq = new Map<string, number>();
 
   constructor(private readonly engine: Engine) {}
@@ -84,11 +88,6 @@ export class EventFeed {
       return (key as [number, string, number])[2];
     }
     return 0;
-  }
-
-  /** Forgets the positions it holds (a node that stops leading a cluster reads them again when it leads). */
-  reset(): void {
-    this.last_seq.clear();
   }
 
   /**
