@@ -8,6 +8,7 @@ import { BenchCluster, cluster_bench_settings, type ClusterBenchSettings } from 
 import { api, bench_pin, map_bounded, setup_in_flight_max, type ApiAnswer, type OperatorClient, type Reseller } from './fixtures.js';
 import { WebhookSink, tls_dir } from './webhook-sink.js';
 import { SignInFlood, type FloodSettings } from './sign-in-flood.js';
+import { history_filtered } from './history-bench.js';
 import { join } from 'node:path';
 
 type Request = autocannon.Request;
@@ -397,6 +398,7 @@ export const scenarios: readonly Scenario[] = [
   },
   purchase_under_sign_in_flood(),
   purchase_one_account_cluster(),
+  history_filtered(),
 ];
 
 /**

@@ -36,11 +36,13 @@ import { LiveProvider, UnconfiguredProvider } from './services/live-provider.js'
 import { OrderDesk } from './services/order-desk.js';
 import { service_routes } from './front/routes/service-routes.js';
 import { transaction_routes } from './front/routes/transaction-routes.js';
+import { event_routes } from './front/routes/event-routes.js';
 import { catalog_admin_routes } from './operator/catalog-routes.js';
 import { remembered_error } from './front/remembered.js';
 import { SignerPool } from './webhooks/signer-pool.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { Outbox } from './webhooks/outbox.js';
+import { EventFeed } from './webhooks/event-feed.js';
 import { webhook_routes } from './front/routes/webhook-routes.js';
 import { funding_routes } from './front/routes/funding-routes.js';
 import { delivery_view } from './front/routes/webhook-routes.js';
@@ -127,7 +129,8 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const dispatcher = new Dispatcher(deps, signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
   // Webhook endpoints load first, so that events the order desk emits while resuming reach them.
   engine.extensions.push(dispatcher, desk);
-  engine.event_sink = counting_sink(metrics, new Outbox(dispatcher));
+  const event_feed = new EventFeed(engine);
+  engine.event_sink = counting_sink(metrics, new Outbox(dispatcher, event_feed));
   const sessions = new SessionStore(engine, wheel, clock);
   const site = new StaticSite();
   metrics.gauge('billvend_actors_in_memory', 'Account actors held in memory.', () => engine.accounts.size);
@@ -187,6 +190,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...service_routes(deps, catalog, desk),
     ...transaction_routes(deps, desk),
     ...webhook_routes(deps, dispatcher),
+    ...event_routes(deps, event_feed),
     ...funding_routes(deps),
     ...session_routes(deps, sessions, desk, dispatcher),
     ...site.routes(),
@@ -244,6 +248,11 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     if (removed > 0) log.debug({ removed }, 'idempotency records expired');
   });
   wheel.every(10 * 60_000, () => sessions.sweep());
+  // Events older than 30 days leave the feed the same way (webhooks/event-feed.ts).
+  wheel.every(10 * 60_000, () => {
+    const removed = event_feed.sweep(clock.now_us());
+    if (removed > 0) log.debug({ removed }, 'feed events expired');
+  });
 
   engine.ready = true;
   // Always logged (even at LOG_LEVEL=warn): supervisors, tests and benches read the ports from it.

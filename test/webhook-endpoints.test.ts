@@ -7,7 +7,7 @@ import { webhook_env } from './helpers/webhook-receiver.js';
 
 const server = await start_server(t, { env: { LOG_LEVEL: 'warn' } });
 
-const all_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed'];
+const all_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance'];
 const iso_us_pattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 let sequence = 0;
 
@@ -38,7 +38,7 @@ t.test('registering an endpoint answers 201 with its secret, shown in that answe
   t.ok(Number.isInteger(data.id) && data.id > 0, 'the endpoint has an integer id');
   t.equal(data.url, url, 'the URL is as given');
   t.equal(data.environment, 'test', 'a test key registers a test endpoint');
-  t.same(data.events, all_kinds, 'without events, the endpoint gets all six kinds');
+  t.same(data.events, all_kinds, 'without events, the endpoint gets every kind, wallet.low_balance included');
   t.equal(data.description, 'orders service', 'the description is kept');
   t.match(data.secret, /^whsec_[0-9A-Za-z]{32}$/, 'the secret is whsec_ and 32 base62 characters');
   t.ok(typeof data.secret_hint === 'string' && data.secret_hint.endsWith(data.secret.slice(-4)), `the hint ends like the secret (${data.secret_hint})`);
@@ -124,7 +124,7 @@ t.test('event kinds must be a non-empty list of distinct known kinds', async (t)
   const rows: [string, unknown, number][] = [
     ['one kind', ['wallet.credited'], 201],
     ['two kinds', ['transaction.completed', 'transaction.failed'], 201],
-    ['all six, listed', all_kinds, 201],
+    ['all seven, listed', all_kinds, 201],
     ['an empty list', [], 400],
     ['an unknown kind', ['wallet.topped_up'], 400],
     ['a known and an unknown kind', ['wallet.credited', 'payout.sent'], 400],

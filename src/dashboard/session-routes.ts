@@ -11,6 +11,7 @@ import { parse_id, parse_pagination, query_params } from '../front/request-helpe
 import { api_error, type ApiError } from '../errors.js';
 import { hash_secret, verify_secret } from '../lib/secrets.js';
 import { kobo_to_naira } from '../lib/money.js';
+import { csv_content_type, csv_download_headers, csv_line } from '../lib/csv.js';
 import { iso_us, lagos_day, parse_date_days, timestamp_year_max, timestamp_year_min } from '../lib/time-format.js';
 import { read_orders } from '../front/routes/transaction-routes.js';
 import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
@@ -206,20 +207,8 @@ function matches(order: OrderRecord, filter: OrderFilter): boolean {
   return (filter.from_day === null || day >= filter.from_day) && (filter.to_day === null || day <= filter.to_day);
 }
 
-/** A CSV cell: quoted when it holds a comma, quote or line break; a leading =+-@ is defused for spreadsheets. */
-function csv_cell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 function csv_reply(filename: string, header: string[], rows: string[][]): Reply {
-  const text = [header, ...rows].map((row) => row.map(csv_cell).join(',')).join('\r\n') + '\r\n';
-  return {
-    status: 200,
-    body: text,
-    content_type: 'text/csv; charset=utf-8',
-    headers: [['Content-Disposition', `attachment; filename="${filename}"`], ['Cache-Control', 'no-store'], ['X-Content-Type-Options', 'nosniff']],
-  };
+  return { status: 200, body: [header, ...rows].map(csv_line).join(''), content_type: csv_content_type, headers: csv_download_headers(filename) };
 }
 
 export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDesk, dispatcher: Dispatcher): RouteDef[] {

@@ -51,11 +51,12 @@ export type EventKind =
   | 'transaction.processing'
   | 'wallet.credited'
   | 'wallet.debited'
-  | 'wallet.reversed';
+  | 'wallet.reversed'
+  | 'wallet.low_balance';
 
 /** Receives every event in the command that causes it, so it can stage it in the same commit. */
 export interface EventSink {
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord }): void;
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; threshold_kobo?: number }): void;
 }
 
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */

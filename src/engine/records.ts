@@ -45,6 +45,8 @@ export interface WalletRecord {
   /** Africa/Lagos day (days since epoch) that spend_day_kobo counts. */
   spend_day: number;
   spend_day_kobo: number;
+  /** PATCH /v1/account low_balance_threshold (engine/low-balance.ts); absent in wallets written before: none. */
+  low_balance_threshold_kobo?: number | null;
 }
 
 export type WalletEntryType = 'credit' | 'debit' | 'reversal';
@@ -121,6 +123,7 @@ export function assert_wallet(wallet: WalletRecord): void {
     fail(`wallet ${wallet.account_id}/${wallet.environment} balance ${wallet.balance_kobo} != credits - debits + reversals`);
   }
   if (wallet.spend_day_kobo < 0) fail(`wallet ${wallet.account_id}/${wallet.environment} daily spend is negative`);
+  if (wallet.low_balance_threshold_kobo != null) assert_kobo(wallet.low_balance_threshold_kobo, 'low balance threshold');
 }
 
 export function assert_entry(entry: WalletEntry): void {

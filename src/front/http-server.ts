@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../lib/clock.js';
 import { new_request_id } from '../lib/ids.js';
 import { api_error, type ApiError } from '../errors.js';
-import { error_reply, type Reply } from '../lib/reply.js';
+import { error_reply, type BodyStream, type Reply } from '../lib/reply.js';
 import { has_bad_header_byte, invalid_header_bytes } from './request-helpers.js';
 import { compile_schema } from './validation.js';
 import type { CompiledRoute, RequestContext, RouteDef } from './route.js';
@@ -629,11 +629,64 @@ export class HttpFront {
         if (ctx.over_https) tail += hsts_tail;
       }
       res.writeHeader('X-Request-Id', tail);
+      if (reply.stream !== undefined && ctx.method !== 'HEAD') {
+        if (reply.body !== '') res.write(reply.body);
+        return;
+      }
       if (reply.status === 204 || reply.status === 304) res.endWithoutBody(0, close_connection);
       else if (ctx.method === 'HEAD') res.endWithoutBody(Buffer.byteLength(reply.body), close_connection);
       else res.end(reply.body, close_connection);
     });
-    this.finish(ctx, reply.status);
+    if (reply.stream !== undefined && ctx.method !== 'HEAD') this.stream(ctx, reply.stream, reply.status);
+    else this.finish(ctx, reply.status);
+  }
+
+  /**
+   * Writes a streamed body (chunked transfer encoding): one chunk per event-loop turn, corked, so other
+   * requests run between chunks; when uWS reports backpressure (write returns false) nothing more is
+   * asked of the stream until onWritable says the socket drained. After an abort res is never touched.
+   */
+  private stream(ctx: FrontRequest, body: BodyStream, status: number): void {
+    const res = ctx.res;
+    let waiting_writable = false;
+    const step = (): void => {
+      if (ctx.aborted) return;
+      let more = true;
+      let chunk: string | null;
+      try {
+        chunk = body.next();
+      } catch (error) {
+        // The status line has left: the client can only learn of the failure by the connection closing
+        // before the final chunk.
+        this.options.log.error({ err: error, request_id: ctx.request_id, route: ctx.route?.name }, 'streamed reply failed');
+        res.close();
+        this.finish(ctx, 500);
+        if (error instanceof AssertionError) {
+          this.options.log.fatal({ err: error }, 'assertion failed; exiting');
+          this.options.log.flush?.();
+          setImmediate(() => process.exit(70));
+        }
+        return;
+      }
+      res.cork(() => {
+        if (chunk === null) {
+          res.end();
+          more = false;
+          return;
+        }
+        if (!res.write(chunk)) waiting_writable = true;
+      });
+      if (!more) this.finish(ctx, status);
+      else if (!waiting_writable) setImmediate(step);
+    };
+    res.onWritable(() => {
+      if (waiting_writable && !ctx.aborted) {
+        waiting_writable = false;
+        setImmediate(step);
+      }
+      return true;
+    });
+    setImmediate(step);
   }
 
   private finish(ctx: FrontRequest, status: number): void {

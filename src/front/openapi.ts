@@ -149,6 +149,13 @@ const WalletEventData = Type.Object({
   created_at: Timestamp,
 });
 for (const kind of ['wallet.credited', 'wallet.debited', 'wallet.reversed']) event_payloads[kind] = WalletEventData;
+event_payloads['wallet.low_balance'] = Type.Object({
+  balance: Naira,
+  threshold: Naira,
+  wallet_transaction_id: Type.Integer({ description: 'the debit that took the balance below the threshold' }),
+  reference: Type.String(),
+  created_at: Timestamp,
+});
 
 function webhooks(): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -24,6 +24,8 @@ export interface Store {
   catalog: Database<any, string>;
   webhook_endpoints: Database<any, number>;
   events: Database<any, Key>;
+  /** [account, environment, seq] → every event of the feed, kept 30 days (webhooks/event-feed.ts). */
+  event_feed: Database<any, Key>;
   deliveries: Database<any, Key>;
   delivery_queue: Database<any, Key>;
   dead_letters: Database<any, Key>;
@@ -33,7 +35,7 @@ export interface Store {
 const database_names = [
   'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency',
   'funding_refs', 'orders', 'order_index', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
-  'deliveries', 'delivery_queue', 'dead_letters', 'sessions',
+  'deliveries', 'delivery_queue', 'dead_letters', 'sessions', 'event_feed',
 ] as const;
 
 /** Owner-only (docs/operations.md "Files"): the store holds PIN and password hashes and sealed secrets. */

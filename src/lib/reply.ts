@@ -11,6 +11,16 @@ export interface Reply {
   content_type?: string;
   /** The body carries a secret (a new API key or webhook secret): stored sealed for replays. */
   secret?: boolean;
+  /** A body too large to build at once (CSV exports): written chunk by chunk after `body`. */
+  stream?: BodyStream;
+}
+
+/**
+ * A body produced in chunks: next() returns the next chunk, or null at the end. The front end asks for
+ * one chunk per event-loop turn and none while the client's socket is full, so memory stays flat.
+ */
+export interface BodyStream {
+  next(): string | null;
 }
 
 export function success_reply(request_id: string, status: number, data: unknown, message?: string, headers: [string, string][] = []): Reply {

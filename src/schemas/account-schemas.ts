@@ -13,6 +13,19 @@ export const Account = Type.Object({
   created_at: Timestamp,
 });
 
+/** GET and PATCH /v1/account: the account, and the key's environment's alert setting. */
+export const AccountView = Type.Object({
+  ...Account.properties,
+  low_balance_threshold: Type.Union([Naira, Type.Null()], { description: 'the wallet.low_balance alert of the key\'s environment: NGN, or null when off' }),
+});
+
+export const AccountPatchBody = Type.Object({
+  low_balance_threshold: Type.Union([
+    Type.Number({ minimum: 0, maximum: 100_000_000, description: 'NGN, at most 2 decimals' }),
+    Type.Null(),
+  ], { errorMessage: 'must be an NGN amount from 0 to 100000000 with at most 2 decimals, or null' }),
+});
+
 export const Wallet = Type.Object({
   balance: Naira,
   bonus_balance: Naira,

@@ -2,14 +2,14 @@
 import Type from 'typebox';
 import { EnvironmentName, FreeText, Naira, Pagination, Timestamp } from './common.js';
 
-export const EventKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed']);
+export const EventKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance']);
 
 /** What a delivery carries: a subscribed event kind or the on-demand test event (never subscribed to). */
 export const DeliveryKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'webhook.test']);
 
 export const CreateWebhookBody = Type.Object({
   url: FreeText({ minLength: 1, maxLength: 2048, errorMessage: 'must be an https:// URL' }),
-  events: Type.Optional(Type.Array(EventKindName, { minItems: 1, maxItems: 6, uniqueItems: true, errorMessage: 'must be a non-empty list of distinct event kinds' })),
+  events: Type.Optional(Type.Array(EventKindName, { minItems: 1, maxItems: 7, uniqueItems: true, errorMessage: 'must be a non-empty list of distinct event kinds' })),
   description: Type.Optional(FreeText({ maxLength: 200 })),
 });
 
@@ -61,6 +61,20 @@ export const DeliveryView = Type.Object({
   attempts: Type.Array(AttemptView),
   created_at: Timestamp,
   updated_at: Timestamp,
+});
+
+/** GET /v1/events: each event is its webhook payload (its `data` per kind, see the webhooks of the document). */
+export const FeedEvent = Type.Object({
+  event: EventKindName,
+  id: Type.String({ pattern: '^evt_[0-9A-Za-z]{24}$', description: 'the same id as the webhook-id of its deliveries' }),
+  created_at: Timestamp,
+  data: Type.Object({}, { additionalProperties: true, description: 'the payload of the event kind, as delivered by webhook' }),
+});
+
+export const EventFeedPage = Type.Object({
+  events: Type.Array(FeedEvent, { description: 'oldest first' }),
+  has_more: Type.Boolean({ description: 'more events follow: call again with after = next_after' }),
+  next_after: Type.Union([Type.String(), Type.Null()], { description: 'the id to pass as after next: the last event returned, or the last examined when type skipped events; null while the feed is empty' }),
 });
 
 export const DeliveryPage = Type.Object({ deliveries: Type.Array(DeliveryView), pagination: Pagination });

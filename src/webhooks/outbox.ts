@@ -1,35 +1,32 @@
 // The outbox: an event is written to the journal in the same commit as the state change that caused
 // it, with one delivery per subscribed endpoint, so an acknowledged purchase can never lose its event,
-// even on kill -9. Deliveries start only once that commit is durable. Events nobody subscribes to are
-// not stored.
+// even on kill -9. Deliveries start only once that commit is durable. Every event also goes to the
+// events feed (event-feed.ts), subscribed or not, with the same id and body.
 import type { AccountActor } from '../engine/account-actor.js';
 import type { EventKind, EventSink } from '../engine/engine.js';
 import type { Environment } from '../engine/records.js';
 import type { DeliveryRecord, EventRecord } from './records.js';
 import { endpoints_of } from './endpoints.js';
 import { event_data } from './payloads.js';
-import { new_event_id } from '../lib/ids.js';
+import type { EventFeed } from './event-feed.js';
 import { iso_us } from '../lib/time-format.js';
 import type { Dispatcher } from './dispatcher.js';
 
 export class Outbox implements EventSink {
-  constructor(private readonly dispatcher: Dispatcher) {}
+  constructor(private readonly dispatcher: Dispatcher, private readonly feed: EventFeed) {}
 
   emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3]): void {
+    const engine = actor.engine;
+    const now_us = engine.clock.now_us();
+    let body = '';
+    const id = this.feed.append(actor, environment, kind, now_us, (event_id) => {
+      body = JSON.stringify({ event: kind, id: event_id, created_at: iso_us(now_us), data: event_data(kind, subject, now_us) });
+      return body;
+    });
     if (actor.webhooks.size === 0) return;
     const endpoints = endpoints_of(actor, environment).filter((e) => e.record.enabled && e.record.events.includes(kind));
     if (endpoints.length === 0) return;
-    const engine = actor.engine;
-    const now_us = engine.clock.now_us();
-    const id = new_event_id();
-    const event: EventRecord = {
-      id,
-      kind,
-      account_id: actor.id,
-      environment,
-      created_us: now_us,
-      body: JSON.stringify({ event: kind, id, created_at: iso_us(now_us), data: event_data(kind, subject, now_us) }),
-    };
+    const event: EventRecord = { id, kind, account_id: actor.id, environment, created_us: now_us, body };
     const now_ms = Math.floor(now_us / 1000);
     const first_id = engine.next_ids('webhook_delivery_id', endpoints.length);
     actor.stage_put(engine.store.events, first_id, event);

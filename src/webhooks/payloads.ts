@@ -20,7 +20,7 @@ function service_fields(order: OrderRecord) {
   };
 }
 
-export function event_data(kind: EventKind, subject: { entry?: WalletEntry; order?: OrderRecord }, now_us: number): Record<string, unknown> {
+export function event_data(kind: EventKind, subject: { entry?: WalletEntry; order?: OrderRecord; threshold_kobo?: number }, now_us: number): Record<string, unknown> {
   switch (kind) {
     case 'transaction.completed': {
       const order = subject.order!;
@@ -44,6 +44,16 @@ export function event_data(kind: EventKind, subject: { entry?: WalletEntry; orde
         type: entry.type,
         amount: kobo_to_naira(entry.amount_kobo),
         balance_after: kobo_to_naira(entry.balance_after_kobo),
+        reference: entry.reference,
+        created_at: iso_us(entry.created_us),
+      };
+    }
+    case 'wallet.low_balance': {
+      const entry = subject.entry!;
+      return {
+        balance: kobo_to_naira(entry.balance_after_kobo),
+        threshold: kobo_to_naira(subject.threshold_kobo!),
+        wallet_transaction_id: entry.id,
         reference: entry.reference,
         created_at: iso_us(entry.created_us),
       };

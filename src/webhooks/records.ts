@@ -10,6 +10,7 @@ export const event_kinds: readonly EventKind[] = [
   'wallet.credited',
   'wallet.debited',
   'wallet.reversed',
+  'wallet.low_balance',
 ];
 
 /**

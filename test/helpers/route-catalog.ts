@@ -170,6 +170,16 @@ const documented_builders: Record<string, Builder> = {
     build: (w) => api(w, 'POST', '/v1/services/tv/verify', {}, { provider: 'gotv', smartcard_number: '1212121212' }),
   },
   'GET /v1/transactions': { method: 'GET', template: '/v1/transactions', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions', {}, undefined, 'per_page=5&page=1') },
+  'GET /v1/transactions/export': {
+    method: 'GET', template: '/v1/transactions/export', auth: 'api_key', port: 'public', changes_state: false,
+    build: (w) => api(w, 'GET', '/v1/transactions/export', {}, undefined, `from=${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}&to=${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}&service_type=airtime`),
+  },
+  'GET /v1/events': { method: 'GET', template: '/v1/events', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/events', {}, undefined, 'limit=5&type=wallet.credited') },
+  'PATCH /v1/account': {
+    method: 'PATCH', template: '/v1/account', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['low_balance_threshold'],
+    build: (w) => api(w, 'PATCH', '/v1/account', {}, { low_balance_threshold: 1500.5 }),
+  },
   'GET /v1/transactions/{reference}': { method: 'GET', template: '/v1/transactions/{reference}', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions/{reference}', { reference: w.reference }) },
   'GET /v1/webhooks': { method: 'GET', template: '/v1/webhooks', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/webhooks', {}) },
   'POST /v1/webhooks': {
@@ -424,6 +434,22 @@ function parse_head(head: string): { status: number; headers: Record<string, str
  * the server closes). `write` may send the bytes its own way (slowly, in pieces) and must resolve when
  * done. Rejects when no whole answer arrives in time.
  */
+/** The body of a chunked answer, or null while its last chunk has not arrived. */
+export function decode_chunked(raw: Buffer): Buffer | null {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const line_end = raw.indexOf('\r\n', at);
+    if (line_end === -1) return null;
+    const size = parseInt(raw.subarray(at, line_end).toString('latin1'), 16);
+    if (!Number.isFinite(size)) return null;
+    if (size === 0) return raw.length >= line_end + 4 ? Buffer.concat(parts) : null;
+    if (raw.length < line_end + 2 + size + 2) return null;
+    parts.push(raw.subarray(line_end + 2, line_end + 2 + size));
+    at = line_end + 2 + size + 2;
+  }
+}
+
 export function exchange(port: number, bytes: Buffer | null, options: { timeout_ms?: number; head_request?: boolean; write?: (socket: import('node:net').Socket) => Promise<void>; host?: string } = {}): Promise<WireResponse> {
   const timeout_ms = options.timeout_ms ?? 20_000;
   return new Promise((resolve, reject) => {
@@ -449,9 +475,21 @@ export function exchange(port: number, bytes: Buffer | null, options: { timeout_
         finish(error, closed);
         return;
       }
-      const body = data.subarray(head_end + 4);
+      let body = data.subarray(head_end + 4);
       const length_text = headers['content-length']?.[0];
       const bodiless = options.head_request || status === 204 || status === 304;
+      const chunked = !bodiless && (headers['transfer-encoding'] ?? []).some((v) => v.toLowerCase() === 'chunked');
+      if (chunked) {
+        // A streamed answer (the CSV export) is whole at its last, empty chunk.
+        const decoded = decode_chunked(body);
+        if (decoded === null && error === null) return;
+        settled = true;
+        clearTimeout(timer);
+        socket.destroy();
+        if (decoded === null) reject(new Error(`incomplete chunked answer: ${error!.message}`));
+        else resolve({ status, headers, body: decoded.toString('utf8'), duration_ms: performance.now() - started, closed });
+        return;
+      }
       if (!bodiless && error === null) {
         if (length_text === undefined && !closed) return;
         if (length_text !== undefined && body.length < Number(length_text)) return;

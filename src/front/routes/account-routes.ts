@@ -5,7 +5,12 @@ import { error_reply, success_reply } from '../../lib/reply.js';
 import { account_view, pagination, wallet_entry_view, wallet_view } from '../views.js';
 import { parse_pagination, query_params } from '../request-helpers.js';
 import { success_envelope, page_query } from '../../schemas/common.js';
-import { Account, Wallet, WalletEntryPage } from '../../schemas/account-schemas.js';
+import { AccountPatchBody, AccountView, Wallet, WalletEntryPage } from '../../schemas/account-schemas.js';
+import type { Static } from 'typebox';
+import { api_error } from '../../errors.js';
+import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
+import { low_balance_threshold, set_low_balance_threshold } from '../../engine/low-balance.js';
+import type { RequestContext } from '../route.js';
 import { assert_entry, type WalletEntry } from '../../engine/records.js';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
@@ -27,6 +32,12 @@ export function read_wallet_entries(store: Store, actor: AccountActor, environme
   return out;
 }
 
+function account_settings_view(ctx: RequestContext) {
+  const actor = ctx.actor!;
+  const threshold_kobo = low_balance_threshold(actor, ctx.environment);
+  return { ...account_view(actor.account), low_balance_threshold: threshold_kobo === null ? null : kobo_to_naira(threshold_kobo) };
+}
+
 export function account_routes(deps: Deps): RouteDef[] {
   return [
     {
@@ -34,12 +45,42 @@ export function account_routes(deps: Deps): RouteDef[] {
       path: '/v1/account',
       auth: 'api_key',
       scope: null,
-      doc: { summary: 'The account of the API key', tags: ['Account'], response: Account },
+      doc: { summary: 'The account of the API key', description: 'low_balance_threshold is the setting of the key\'s environment.', tags: ['Account'], response: AccountView },
       handler: (ctx) => {
         const actor = ctx.actor!;
-        const reply = () => success_reply(ctx.request_id, 200, account_view(actor.account));
+        const reply = () => success_reply(ctx.request_id, 200, account_settings_view(ctx));
         const pending = actor.settled();
         return pending === null ? reply() : pending.then(reply);
+      },
+    },
+    {
+      method: 'patch',
+      path: '/v1/account',
+      auth: 'api_key',
+      scope: '*',
+      body: AccountPatchBody,
+      doc: {
+        summary: 'Set the low-balance alert of the key\'s environment',
+        description: 'low_balance_threshold (NGN, or null to turn it off): the event wallet.low_balance is emitted once each time a debit takes the balance from at or above it to below it. Needs a full-access key.',
+        tags: ['Account'],
+        response: AccountView,
+        errors: ['validation.failed', 'auth.insufficient_scope'],
+      },
+      handler: (ctx) => {
+        const body = ctx.body as Static<typeof AccountPatchBody>;
+        let threshold_kobo: number | null = null;
+        if (body.low_balance_threshold !== null) {
+          const parsed = naira_to_kobo(body.low_balance_threshold);
+          if (!parsed.ok) {
+            return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: low_balance_threshold ${parsed.reason}.`, { details: [{ field: 'low_balance_threshold', message: parsed.reason }] }));
+          }
+          threshold_kobo = parsed.kobo;
+        }
+        const actor = ctx.actor!;
+        set_low_balance_threshold(actor, ctx.environment, threshold_kobo);
+        const reply = success_reply(ctx.request_id, 200, account_settings_view(ctx), 'Account updated.');
+        const pending = actor.settled();
+        return pending === null ? reply : pending.then(() => reply);
       },
     },
     {

@@ -8,9 +8,14 @@ import { pagination } from '../views.js';
 import { parse_pagination, query_params } from '../request-helpers.js';
 import { page_query } from '../../schemas/common.js';
 import { OrderFull, OrderPage } from '../../schemas/service-schemas.js';
-import { api_error } from '../../errors.js';
+import { api_error, type ApiError } from '../../errors.js';
+import { find_orders, index_plan_of, matching_seqs, seq_range, type OrderFilter } from '../../engine/account-orders.js';
+import { csv_content_type, csv_download_headers, csv_line } from '../../lib/csv.js';
+import { kobo_to_naira } from '../../lib/money.js';
+import { lagos_day_end_ms, parse_date_days, parse_timestamp_us } from '../../lib/time-format.js';
+import type { BodyStream } from '../../lib/reply.js';
 import { read_record } from '../../engine/idempotency.js';
-import { assert_order, order_full_view, order_list_view, type OrderRecord } from '../../services/order.js';
+import { assert_order, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../../services/order.js';
 import type { OrderDesk } from '../../services/order-desk.js';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
@@ -33,6 +38,141 @@ export function read_orders(store: Store, actor: AccountActor, environment: Envi
   return out;
 }
 
+// ---- History filters (docs/api.md "History filters") -----------------------------------------------
+
+/** The statuses the list shows, and the stored status each stands for: a delivered order is "successful". */
+const list_statuses: Record<string, OrderStatus> = { pending: 'pending', processing: 'processing', successful: 'delivered', failed: 'failed' };
+const service_types: readonly ServiceType[] = ['airtime', 'data', 'electricity', 'tv'];
+/** Every recipient the services accept: phone (11 digits), meter (11 or 13), smartcard (10 to 12). */
+const recipient_pattern = /^[0-9]{10,13}$/;
+const day_us = 86_400_000_000;
+/** The longest range one export covers (docs/api.md "Transactions export"). */
+export const export_days_max = 31;
+/** Orders read and written per chunk of an export. */
+export const export_chunk_rows = 500;
+
+function invalid(field: string, message: string): ApiError {
+  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
+}
+
+export interface HistoryQuery {
+  filter: OrderFilter;
+  /** The range's start and end (exclusive) as instants, when from and to were given. */
+  start_us: number | null;
+  end_us: number | null;
+  /** Where the range's length is measured to: a date's end (the next Lagos day's start) or the timestamp. */
+  span_end_us: number | null;
+}
+
+/** `from` or `to`: a date (a whole Africa/Lagos day) or an ISO 8601 timestamp; null when absent. */
+function parse_bound(text: string | null, field: 'from' | 'to'): { day: number } | { us: number } | null | ApiError {
+  if (text === null || text === '') return null;
+  if (text.length <= 10) {
+    const day = parse_date_days(text);
+    if (day !== null) return { day };
+  } else if (text.length <= 40) {
+    const us = parse_timestamp_us(text);
+    if (us !== null) return { us };
+  }
+  return invalid(field, 'must be a date YYYY-MM-DD (an Africa/Lagos day) or an ISO 8601 timestamp such as 2026-11-24T09:30:00Z');
+}
+
+/** The filters of GET /v1/transactions and its export, from the query string; every one is optional. */
+export function parse_history_query(params: URLSearchParams): HistoryQuery | ApiError {
+  const status_text = params.get('status');
+  const service_text = params.get('service_type');
+  const recipient = params.get('recipient');
+  let status: OrderStatus | null = null;
+  if (status_text !== null && status_text !== '') {
+    status = Object.hasOwn(list_statuses, status_text) ? list_statuses[status_text] : null;
+    if (status === null) return invalid('status', 'must be pending, processing, successful or failed (the statuses the list shows)');
+  }
+  if (service_text !== null && service_text !== '' && !service_types.includes(service_text as ServiceType)) {
+    return invalid('service_type', 'must be airtime, data, electricity or tv');
+  }
+  if (recipient !== null && recipient !== '' && !recipient_pattern.test(recipient)) {
+    return invalid('recipient', 'must be a phone, meter or smartcard number of 10 to 13 digits');
+  }
+  const from = parse_bound(params.get('from'), 'from');
+  if (from !== null && 'code' in from) return from;
+  const to = parse_bound(params.get('to'), 'to');
+  if (to !== null && 'code' in to) return to;
+  const start_us = from === null ? null : 'us' in from ? from.us : lagos_day_end_ms(from.day - 1) * 1000;
+  const end_us = to === null ? null : 'us' in to ? to.us + 1 : lagos_day_end_ms(to.day) * 1000;
+  if (start_us !== null && end_us !== null && start_us >= end_us) return invalid('to', 'must not be before from');
+  const span_end_us = to === null ? null : 'us' in to ? to.us : end_us;
+  return {
+    filter: {
+      service: service_text ? service_text as ServiceType : null,
+      status,
+      recipient: recipient ? recipient : null,
+      from_day: null,
+      to_day: null,
+      from_us: start_us,
+      to_us: end_us === null ? null : end_us - 1,
+    },
+    start_us,
+    end_us,
+    span_end_us,
+  };
+}
+
+function has_filter(filter: OrderFilter): boolean {
+  return filter.service !== null || filter.status !== null || filter.recipient != null || filter.from_us != null || filter.to_us != null;
+}
+
+/** The columns of the export: the list item's fields, then the ones other features fill. */
+export const export_columns = [
+  'reference', 'service_type', 'recipient', 'amount', 'status', 'created_at',
+  'amount_charged', 'commission', 'client_reference', 'metadata',
+] as const;
+
+/**
+ * One export row. The single place later order fields join the export: amount_charged and commission
+ * (pricing), client_reference and metadata stay empty until the order carries them.
+ */
+function export_row(order: OrderRecord): string {
+  const item = order_list_view(order);
+  return csv_line([item.reference, item.service_type, item.recipient, kobo_to_naira(order.amount_kobo).toFixed(2), item.status, item.created_at, '', '', '', '']);
+}
+
+/**
+ * The export's rows, newest first, a chunk of export_chunk_rows at a time: each chunk is one range read
+ * below the previous chunk's last seq, so nothing but the current chunk is held, whatever the range.
+ */
+function export_stream(store: Store, actor: AccountActor, environment: Environment, low: number, high: number, filter: OrderFilter): BodyStream {
+  const plan = index_plan_of(filter);
+  let below = high;
+  return {
+    next: () => {
+      if (below < low) return null;
+      const seqs = matching_seqs(store, actor.id, environment, plan, low, below, 0, export_chunk_rows);
+      if (seqs.length === 0) {
+        below = low - 1;
+        return null;
+      }
+      below = seqs[seqs.length - 1] - 1;
+      let text = '';
+      for (const seq of seqs) {
+        const stored = store.orders.get([actor.id, environment, seq]) as OrderRecord;
+        assert_order(stored);
+        // An open order may have moved on since its last commit became visible: shown as it stands.
+        text += export_row(actor.open_orders.get(stored.reference) ?? stored);
+      }
+      return text;
+    },
+  };
+}
+
+/** The filters' query parameters, for the document. */
+const history_query = {
+  status: { schema: Type.Enum(['pending', 'processing', 'successful', 'failed']), description: 'the status as the list shows it (a delivered order is successful)' },
+  service_type: { schema: Type.Enum(['airtime', 'data', 'electricity', 'tv']), description: 'the service' },
+  recipient: { schema: Type.String({ pattern: '^[0-9]{10,13}$' }), description: 'the exact phone, meter or smartcard number' },
+  from: { schema: Type.String({ maxLength: 40 }), description: 'a date YYYY-MM-DD (from the start of that Africa/Lagos day) or an ISO 8601 timestamp, inclusive' },
+  to: { schema: Type.String({ maxLength: 40 }), description: 'a date YYYY-MM-DD (to the end of that Africa/Lagos day) or an ISO 8601 timestamp, inclusive' },
+} as const;
+
 export function transaction_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
   return [
     {
@@ -42,16 +182,18 @@ export function transaction_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
       scope: 'transactions:read',
       doc: {
         summary: 'Service orders (airtime, data, electricity, TV), newest first',
-        description: 'A delivered order shows status "successful". With idempotency_key, the order that key created (kept 24 hours), so a client that lost a response finds its order.',
+        description: 'A delivered order shows status "successful". With idempotency_key, the order that key created (kept 24 hours), so a client that lost a response finds its order. status, service_type, recipient, from and to filter the list (all combinable, read from an index); a bad value is 400 validation.failed.',
         tags: ['Transactions'],
         response: OrderPage,
-        query: { ...page_query, idempotency_key: { schema: Type.String({ maxLength: 255 }), description: 'the X-Idempotency-Key of the purchase' } },
+        query: { ...page_query, idempotency_key: { schema: Type.String({ maxLength: 255 }), description: 'the X-Idempotency-Key of the purchase' }, ...history_query },
         errors: ['validation.failed'],
       },
       handler: async (ctx) => {
         const params = query_params(ctx);
         const paging = parse_pagination(params);
         if ('code' in paging) return error_reply(ctx.request_id, paging);
+        const query = parse_history_query(params);
+        if ('code' in query) return error_reply(ctx.request_id, query);
         const actor = ctx.actor!;
         const environment = ctx.environment;
         const by_key = params.get('idempotency_key');
@@ -64,10 +206,53 @@ export function transaction_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
           const shown = paging.page === 1 ? found : [];
           return success_reply(ctx.request_id, 200, { transactions: shown.map(order_list_view), pagination: pagination(found.length, paging.per_page, paging.page) });
         }
+        if (has_filter(query.filter)) {
+          const found = find_orders(deps.engine.store, actor.id, environment, total, query.filter, paging.page, paging.per_page);
+          const shown = found.orders.map((order) => actor.open_orders.get(order.reference) ?? desk.find(order.reference) ?? order);
+          return success_reply(ctx.request_id, 200, { transactions: shown.map(order_list_view), pagination: pagination(found.total, paging.per_page, paging.page) });
+        }
         const orders = read_orders(deps.engine.store, actor, environment, total, paging.page, paging.per_page)
           // Open orders may have moved on since their last commit became visible: show them as they stand.
           .map((order) => actor.open_orders.get(order.reference) ?? desk.find(order.reference) ?? order);
         return success_reply(ctx.request_id, 200, { transactions: orders.map(order_list_view), pagination: pagination(total, paging.per_page, paging.page) });
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/transactions/export',
+      auth: 'api_key',
+      scope: 'transactions:read',
+      doc: {
+        summary: 'Service orders of a date range as CSV, newest first',
+        description: `One header row, then one row per order: the list's fields, amount_charged, commission, client_reference and metadata (empty until the order carries them). from and to are required and cover at most ${export_days_max} days; the list's filters apply. Streamed in chunks.`,
+        tags: ['Transactions'],
+        content_type: 'text/csv',
+        query: { ...history_query, from: { ...history_query.from, required: true }, to: { ...history_query.to, required: true } },
+        errors: ['validation.failed'],
+      },
+      handler: async (ctx) => {
+        const params = query_params(ctx);
+        const query = parse_history_query(params);
+        if ('code' in query) return error_reply(ctx.request_id, query);
+        if (query.start_us === null) return error_reply(ctx.request_id, invalid('from', 'is required: a date or timestamp'));
+        if (query.end_us === null) return error_reply(ctx.request_id, invalid('to', 'is required: a date or timestamp'));
+        // From from to to at most 31 days: a date range of 31 Lagos days, or two timestamps 31 × 24 h apart.
+        if (query.span_end_us! - query.start_us > export_days_max * day_us) {
+          return error_reply(ctx.request_id, invalid('to', `must be at most ${export_days_max} days after from (an export covers at most ${export_days_max} days)`));
+        }
+        const actor = ctx.actor!;
+        const environment = ctx.environment;
+        const total = actor.wallets[environment].orders_count;
+        await actor.settled();
+        const [low, high] = seq_range(deps.engine.store, actor.id, environment, total, query.filter);
+        const name = `billvend-${environment}-transactions-${params.get('from')!.slice(0, 10)}-${params.get('to')!.slice(0, 10)}.csv`;
+        return {
+          status: 200,
+          body: csv_line(export_columns),
+          content_type: csv_content_type,
+          headers: csv_download_headers(name),
+          stream: export_stream(deps.engine.store, actor, environment, low, high, query.filter),
+        };
       },
     },
     {
