@@ -21,11 +21,13 @@ const commands = [
   'key create', 'key revoke',
   'wallet credit',
   'plan update',
+  'pricing list', 'pricing set', 'pricing delete',
+  'report margin',
   'orders review', 'orders resolve',
   'cluster status',
   'webhooks dead',
 ];
-const groups = ['account', 'pin', 'key', 'wallet', 'plan', 'orders', 'cluster', 'webhooks'];
+const groups = ['account', 'pin', 'key', 'wallet', 'plan', 'pricing', 'report', 'orders', 'cluster', 'webhooks'];
 
 /** A short deadline: a command that starts a server instead of exiting fails here, not after 20 s. */
 const prompt_ms = 10_000;
