@@ -2,7 +2,7 @@
 // tier, the most specific rule winning, commission = floor(amount_kobo × rate_bp / 10000), the wallet
 // debited amount_charged, the daily limit and the balance judged on it, refunds, replays and restarts.
 import t from 'tap';
-import { start_server, type TestServer } from './helpers/server.js';
+import { open_store, start_server, type TestServer } from './helpers/server.js';
 import {
   airtime_body, all_wallet_entries, balance_kobo, buy, buy_airtime, check_created, check_error, data_body, electricity_body, entries_of, fast_reseller,
   idem, kobo, order, sandbox, tv_body,
@@ -284,4 +284,40 @@ t.test('POST /admin/accounts takes a tier, and an unknown tier is simply one wit
   check_created(t, response, 'delivered', 'a purchase in a tier without rules');
   t.equal(response.body.data.commission, 0, 'commission is 0');
   t.equal(response.body.data.amount_charged, 100, 'amount_charged is the face value');
+});
+
+t.test('an order stored before pricing (no amount_charged, commission or provider_commission) reads as charged = amount, commission 0', async (t) => {
+  const own = await start_server(t);
+  const account = await fast_reseller(own, 1_000);
+  const bought = await buy_airtime(own, account.key, sandbox.delivered, 150);
+  check_created(t, bought, 'delivered', 'a purchase at face value');
+  const failed = await buy_airtime(own, account.key, sandbox.delivered, 60);
+  check_created(t, failed, 'delivered', 'a second purchase');
+  await own.stop();
+  {
+    // The old shape: the three pricing fields were never written.
+    const { root, db } = open_store(own.data_dir);
+    const orders = db('orders');
+    root.transactionSync(() => {
+      for (const { key, value } of orders.getRange({ start: [account.id, 'test', 0], end: [account.id, 'test', 1_000] })) {
+        const old = { ...value };
+        delete old.amount_charged_kobo;
+        delete old.commission_kobo;
+        delete old.provider_commission_kobo;
+        orders.putSync(key, old);
+      }
+    });
+    await root.close();
+  }
+  await own.start();
+  const full = await order(own, account.key, bought.body.data.reference);
+  t.equal(full.amount, 150, 'amount is read');
+  t.equal(full.amount_charged, 150, 'amount_charged reads as the face value');
+  t.equal(full.commission, 0, 'commission reads as 0');
+  const list = await own.api('GET', '/v1/transactions', { key: account.key });
+  t.same(list.body.data.transactions.map((o: { amount_charged: number; commission: number }) => [o.amount_charged, o.commission]), [[60, 0], [150, 0]], 'the list shows them the same way');
+  const now = Date.now();
+  const report = await own.admin('GET', `/admin/reports/margin?from=${new Date(now - 86_400_000).toISOString().slice(0, 10)}&to=${new Date(now + 86_400_000).toISOString().slice(0, 10)}&environment=test`);
+  t.equal(report.body.data.totals.amount_charged, 210, 'the margin report counts them at face value');
+  t.equal(report.body.data.totals.provider_commission_unknown, 2, 'with an unknown provider commission');
 });
