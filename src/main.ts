@@ -34,6 +34,8 @@ import { Catalog } from './services/catalog.js';
 import { SandboxProvider } from './services/sandbox-provider.js';
 import { LiveProvider, UnconfiguredProvider } from './services/live-provider.js';
 import { OrderDesk } from './services/order-desk.js';
+import { PriceLists } from './services/pricing.js';
+import { pricing_admin_routes } from './operator/pricing-routes.js';
 import { service_routes } from './front/routes/service-routes.js';
 import { transaction_routes } from './front/routes/transaction-routes.js';
 import { event_routes } from './front/routes/event-routes.js';
@@ -121,10 +123,11 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   metrics.gauge('billvend_store_disk_free_bytes', 'Free space on the store\'s disk, in bytes (-1 when unknown); below STORE_FREE_BYTES_MIN writes are refused.', () => (Number.isFinite(disk_guard.free) ? disk_guard.free : -1));
   const deps: Deps = { engine, clock, wheel, config, log, metrics, secret_box };
   const catalog = new Catalog(store);
+  const pricing = new PriceLists(store, catalog);
   const desk = new OrderDesk(deps, {
     test: new SandboxProvider(wheel, clock),
     live: config.provider === null ? new UnconfiguredProvider() : new LiveProvider(config.provider, clock, wheel, log, metrics),
-  });
+  }, pricing);
   const signer = new SignerPool();
   const dispatcher = new Dispatcher(deps, signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
   // Webhook endpoints load first, so that events the order desk emits while resuming reach them.
@@ -158,6 +161,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     routes: admin_routes(deps, [
       ...(cluster === null ? [] : cluster_routes(() => cluster.status())),
       ...catalog_admin_routes(deps, catalog, desk),
+      ...pricing_admin_routes(deps, pricing),
       {
         method: 'get',
         path: '/admin/webhooks/dead',

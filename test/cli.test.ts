@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { cli_path, repo_root, start_server, temp_dir, type TestServer } from './helpers/server.js';
 import { run_cli, type CliResult } from './helpers/fixtures-http.js';
 import { start_upstream } from './helpers/fake-upstream.js';
-import { buy_airtime, check_created, warm_up_live, wait_for_async } from './helpers/purchases.js';
+import { buy_airtime, check_created, fast_reseller, warm_up_live, wait_for_async } from './helpers/purchases.js';
 
 /** Every command the CLI has: one per operator route, plus serve. */
 const commands = [
@@ -21,11 +21,13 @@ const commands = [
   'key create', 'key revoke',
   'wallet credit',
   'plan update',
+  'pricing list', 'pricing set', 'pricing delete',
+  'report margin',
   'orders review', 'orders resolve',
   'cluster status',
   'webhooks dead',
 ];
-const groups = ['account', 'pin', 'key', 'wallet', 'plan', 'orders', 'cluster', 'webhooks'];
+const groups = ['account', 'pin', 'key', 'wallet', 'plan', 'pricing', 'report', 'orders', 'cluster', 'webhooks'];
 
 /** A short deadline: a command that starts a server instead of exiting fails here, not after 20 s. */
 const prompt_ms = 10_000;
@@ -325,4 +327,28 @@ t.test('orders review lists an order without an answer for 24 hours and orders r
 t.test('cluster status asks the operator API for GET /admin/cluster; a single node has no cluster and says so', async (t) => {
   const server = await start_server(t);
   await cli_fails(t, server, ['cluster', 'status'], /route\.not_found/, 'cluster status on a single node');
+});
+
+t.test('pricing set, list and delete manage a tier\'s price list, and report margin prints the margin report', async (t) => {
+  const server = await start_server(t);
+  const set = await cli(t, server, ['pricing', 'set', 'gold', '--rules', 'airtime=300,airtime/glo=400,electricity/IKEDC=150,tv/dstv=100'], 'pricing set');
+  t.same(set.rules.map((r: Record<string, unknown>) => [r.service_type, r.network ?? r.disco ?? r.provider, r.rate_bp]), [
+    ['airtime', null, 300], ['airtime', 'glo', 400], ['electricity', 'ikeja-electric', 150], ['tv', 'dstv', 100],
+  ], 'pricing set sends each SERVICE[/NARROW]=BP as a rule, the narrowing field chosen by the service');
+  const listed = await cli(t, server, ['pricing', 'list'], 'pricing list');
+  t.same(listed.tiers.map((x: { tier: string }) => x.tier), ['gold'], 'pricing list shows the tier');
+  await cli_fails(t, server, ['pricing', 'set', 'gold', '--rules', 'airtime/dstv=100'], /validation\.failed[\s\S]*rules\.0\.network/, 'pricing set with a narrowing value that does not fit');
+  const malformed = await run_cli(['pricing', 'set', 'gold', '--rules', 'airtime:300'], { ADMIN_TOKEN: server.admin_token, ADMIN_PORT: String(server.admin_port) });
+  t.equal(malformed.code, 2, 'pricing set with a malformed rule exits 2');
+  t.match(malformed.stderr, /SERVICE\[\/NARROW\]=BP/, 'and says what a rule looks like');
+  const account = await fast_reseller(server, 1_000, { tier: 'gold' });
+  const bought = await buy_airtime(server, account.key, '08011111111', 100);
+  check_created(t, bought, 'delivered', 'a purchase in the gold tier');
+  const today = new Date(Date.now() + 60 * 60 * 1000).toISOString().slice(0, 10);
+  const report = await cli(t, server, ['report', 'margin', '--from', today, '--to', today, '--environment', 'test'], 'report margin');
+  t.equal(report.totals.amount, 100, 'the report counts the face value sold');
+  t.equal(report.totals.amount_charged, 97, 'and what the reseller was charged');
+  t.equal(report.totals.commission, 3, 'and the reseller\'s commission');
+  const removed = await cli(t, server, ['pricing', 'delete', 'gold'], 'pricing delete');
+  t.equal(removed.removed, true, 'pricing delete removes the rules');
 });

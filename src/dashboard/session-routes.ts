@@ -20,7 +20,7 @@ import { CreateWebhookBody } from '../schemas/webhook-schemas.js';
 import { Scope } from '../schemas/account-schemas.js';
 import { EnvironmentName, FreeText } from '../schemas/common.js';
 import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of } from '../webhooks/endpoints.js';
-import { order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
+import { charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
 import { find_orders, type OrderFilter, type OrderPage } from '../engine/account-orders.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { dead_listed_max, type Dispatcher } from '../webhooks/dispatcher.js';
@@ -382,7 +382,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
             if (day === undefined) continue;
             day.orders[order.service_type] += 1;
             // Spend is what stayed debited: failed orders were refunded.
-            if (order.status !== 'failed') day.spend_kobo[order.service_type] += order.amount_kobo;
+            if (order.status !== 'failed') day.spend_kobo[order.service_type] += charged_kobo(order);
             if (order.status === 'delivered') delivered += 1;
             else if (order.status === 'failed') failed += 1;
           }
@@ -420,8 +420,9 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const rows = found.orders.map((o) => [
           o.reference, o.service_type, o.network ?? o.disco ?? o.provider ?? '', o.plan ?? '', o.recipient, o.customer_name ?? '',
           kobo_to_naira(o.amount_kobo).toFixed(2), o.status, o.token ?? '', o.units ?? '', iso_us(o.created_us),
+          kobo_to_naira(charged_kobo(o)).toFixed(2), kobo_to_naira(commission_of(o)).toFixed(2),
         ]);
-        return csv_reply(`billvend-${ctx.environment}-orders.csv`, ['reference', 'service', 'provider', 'plan', 'recipient', 'customer_name', 'amount', 'status', 'token', 'units', 'created_at'], rows);
+        return csv_reply(`billvend-${ctx.environment}-orders.csv`, ['reference', 'service', 'provider', 'plan', 'recipient', 'customer_name', 'amount', 'status', 'token', 'units', 'created_at', 'amount_charged', 'commission'], rows);
       },
     },
     {

@@ -7,7 +7,7 @@ import type { Environment } from './records.js';
 import { api_error } from '../errors.js';
 import { format_naira } from '../lib/money.js';
 import { lagos_day, lagos_day_end_ms } from '../lib/time-format.js';
-import { assert_order, is_final, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
+import { assert_order, charged_kobo, is_final, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
 import type { ProviderResult } from '../services/provider.js';
 import type { Key, Store } from '../journal/store.js';
 import { fail } from '../lib/assert.js';
@@ -39,6 +39,8 @@ export interface OrderPlacement {
   provider_request_id: string;
   /** Whether the reference needs the order_refs index (a random one: see services/references.ts). */
   indexed: boolean;
+  /** The reseller's commission from the account's tier, read in this command (services/pricing.ts). */
+  commission_kobo: number;
 }
 
 // ---- The order index ------------------------------------------------------------------------------
@@ -129,7 +131,7 @@ export interface OrderPage {
 }
 
 /** The first seq in [low, high + 1] whose order was created at or after the instant (binary search). */
-function first_seq_at_or_after(store: Store, account_id: number, environment: Environment, low: number, high: number, start_us: number): number {
+export function first_seq_at_or_after(store: Store, account_id: number, environment: Environment, low: number, high: number, start_us: number): number {
   let end = high + 1;
   while (low < end) {
     const middle = Math.floor((low + end) / 2);
@@ -142,7 +144,7 @@ function first_seq_at_or_after(store: Store, account_id: number, environment: En
 }
 
 /** The instant (epoch µs) when an Africa/Lagos day begins. */
-function lagos_day_start_us(day: number): number {
+export function lagos_day_start_us(day: number): number {
   return lagos_day_end_ms(day - 1) * 1000;
 }
 
@@ -265,15 +267,18 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   const { environment, reference } = placement;
   const now_ms = Math.floor(now_us / 1000);
   const wallet = actor.wallets[environment];
+  // The wallet pays the discounted price: the daily limit and the balance are judged on it (docs/api.md "Pricing").
+  const charged = input.amount_kobo - placement.commission_kobo;
+  if (!(placement.commission_kobo >= 0 && charged > 0)) fail(`order ${reference} commission ${placement.commission_kobo} of ${input.amount_kobo}`);
   const { spent_kobo, limit_kobo } = actor.daily_spend(environment, now_ms);
-  if (spent_kobo + input.amount_kobo > limit_kobo) {
+  if (spent_kobo + charged > limit_kobo) {
     const left = Math.max(0, limit_kobo - spent_kobo);
     return failed(api_error('wallet.limit_exceeded', limit_kobo === 0
       ? 'This account\'s KYC level does not allow purchases; ask for a KYC upgrade.'
       : `Daily wallet limit of ${format_naira(limit_kobo)} exceeded; ${format_naira(left)} left today (Africa/Lagos day).`));
   }
-  if (input.amount_kobo > wallet.balance_kobo) {
-    return failed(api_error('wallet.insufficient_funds', `Wallet balance ${format_naira(wallet.balance_kobo)} is below ${format_naira(input.amount_kobo)}.`));
+  if (charged > wallet.balance_kobo) {
+    return failed(api_error('wallet.insufficient_funds', `Wallet balance ${format_naira(wallet.balance_kobo)} is below ${format_naira(charged)}.`));
   }
   if (actor.open_orders.size >= open_orders_max) {
     return failed(api_error('service.unavailable', 'Too many orders of this account are still open; retry shortly.', { headers: { 'Retry-After': '5' } }));
@@ -284,9 +289,9 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
     wallet.spend_day = today;
     wallet.spend_day_kobo = 0;
   }
-  wallet.spend_day_kobo += input.amount_kobo;
+  wallet.spend_day_kobo += charged;
   wallet.orders_count += 1;
-  const entry = actor.append_entry(environment, 'debit', input.amount_kobo, reference, `${input.service_type} ${input.recipient}`, now_us);
+  const entry = actor.append_entry(environment, 'debit', charged, reference, `${input.service_type} ${input.recipient}`, now_us);
   const order: OrderRecord = {
     reference,
     account_id: actor.id,
@@ -302,6 +307,9 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
     package_code: input.package_code,
     meter_type: input.meter_type,
     amount_kobo: input.amount_kobo,
+    amount_charged_kobo: charged,
+    commission_kobo: placement.commission_kobo,
+    provider_commission_kobo: null,
     status: 'pending',
     token: null,
     units: null,
@@ -354,6 +362,7 @@ export function apply_provider_result(actor: AccountActor, reference: string, re
     order.units = result.units ?? null;
     order.customer_name = result.customer_name ?? order.customer_name;
     order.provider_reference = result.provider_reference ?? null;
+    order.provider_commission_kobo = result.provider_commission_kobo ?? order.provider_commission_kobo ?? null;
     order.delivered_us = now_us;
     order.updated_us = now_us;
     order.status_history.push({ status: 'processing', at_us: now_us }, { status: 'delivered', at_us: now_us });
@@ -368,6 +377,7 @@ export function apply_provider_result(actor: AccountActor, reference: string, re
         units: result.units ?? order.units,
         customer_name: result.customer_name ?? order.customer_name,
         provider_reference: result.provider_reference ?? order.provider_reference,
+        provider_commission_kobo: result.provider_commission_kobo ?? order.provider_commission_kobo ?? null,
         delivered_us: now_us,
         next_requery_ms: 0,
         status_history: ensure_processing(order, now_us),
@@ -411,15 +421,16 @@ export function schedule_order_requery(actor: AccountActor, order: OrderRecord, 
 }
 
 /**
- * Fails an order and refunds it in the same command: a reversal entry of the full amount, the day's
+ * Fails an order and refunds it in the same command: a reversal entry of exactly what was debited, the day's
  * spend given back when the debit counted today. `reversed` makes a second refund impossible.
  */
 export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason: string, now_us: number): OrderRecord {
   if (order.reversed) fail(`order ${order.reference} refunded twice`);
-  const entry = actor.append_entry(order.environment, 'reversal', order.amount_kobo, order.reference, `Refund of failed ${order.service_type} ${order.recipient}`, now_us);
+  const refund_kobo = charged_kobo(order);
+  const entry = actor.append_entry(order.environment, 'reversal', refund_kobo, order.reference, `Refund of failed ${order.service_type} ${order.recipient}`, now_us);
   const wallet = actor.wallets[order.environment];
   if (wallet.spend_day === order.spend_day) {
-    wallet.spend_day_kobo = Math.max(0, wallet.spend_day_kobo - order.amount_kobo);
+    wallet.spend_day_kobo = Math.max(0, wallet.spend_day_kobo - refund_kobo);
     actor.stage_wallet(order.environment);
   }
   const failed_order = with_status(order, 'failed', now_us, {

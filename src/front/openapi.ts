@@ -126,6 +126,8 @@ const ServiceFields = {
   provider: Type.Optional(Type.String()),
   recipient: Type.String(),
   amount: Naira,
+  amount_charged: Type.Number({ minimum: 0, description: 'NGN debited from the wallet: amount − commission (docs/api.md "Pricing")' }),
+  commission: Type.Number({ minimum: 0, description: 'NGN: the tier\'s rate applied to amount, rounded down to the kobo' }),
   status: Type.String(),
 };
 const event_payloads: Record<string, TSchema> = {

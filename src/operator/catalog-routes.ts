@@ -9,7 +9,7 @@ import { api_error } from '../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
 import type { Catalog } from '../services/catalog.js';
 import type { OrderDesk } from '../services/order-desk.js';
-import { order_full_view } from '../services/order.js';
+import { order_full_view, order_operator_view } from '../services/order.js';
 import { resolve_order } from '../engine/account-orders.js';
 
 export const UpdatePlanBody = Type.Object({
@@ -54,7 +54,7 @@ export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDe
       path: '/admin/orders/review',
       auth: 'operator',
       doc: { summary: 'Orders without a provider answer for 24 hours', tags },
-      handler: (ctx) => success_reply(ctx.request_id, 200, { orders: desk.needing_review().map((o) => ({ account_id: o.account_id, ...order_full_view(o) })) }),
+      handler: (ctx) => success_reply(ctx.request_id, 200, { orders: desk.needing_review().map(order_operator_view) }),
     },
     {
       method: 'post',

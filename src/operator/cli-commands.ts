@@ -26,6 +26,23 @@ function query(pairs: [string, string | undefined][]): string {
   return text === '' ? '' : `?${text}`;
 }
 
+const narrow_field_of: Record<string, string> = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider' };
+
+/**
+ * --rules airtime=300,airtime/glo=400: one rule per item. The service type picks the narrowing field;
+ * the server validates the rest, so an unknown service type goes through and is refused there by name.
+ */
+function rules_value(text: string, usage: string): Record<string, unknown>[] {
+  return (list_value(text) ?? []).map((item) => {
+    const match = /^([a-z0-9_]+)(?:\/([A-Za-z0-9_-]+))?=(\d{1,5})$/.exec(item);
+    if (match === null) throw new UsageError(`--rules items must read SERVICE[/NARROW]=BP, such as airtime/glo=400, got "${item}"`, usage);
+    const [, service_type, narrow, bp] = match;
+    const rule: Record<string, unknown> = { service_type, rate_bp: Number(bp) };
+    if (narrow !== undefined) rule[narrow_field_of[service_type] ?? 'network'] = narrow;
+    return rule;
+  });
+}
+
 const account_id = { name: 'account_id', summary: 'the account\'s id' };
 
 /** One entry per operator route (src/operator/admin-routes.ts, catalog-routes.ts, main.ts). */
@@ -176,6 +193,51 @@ const operator_commands: OperatorCommand[] = [
       method: 'PATCH',
       path: `/admin/catalog/data-plans/${encodeURIComponent(positionals[0])}`,
       body: { enabled: boolean_value(values.enabled, 'enabled', usage), amount: amount_value(values.amount, 'amount', usage) },
+    }),
+  },
+  {
+    words: ['pricing', 'list'],
+    summary: 'List every tier\'s price rules (discount rates in basis points).',
+    positionals: [],
+    options: [],
+    request: () => ({ method: 'GET', path: '/admin/pricing' }),
+  },
+  {
+    words: ['pricing', 'set'],
+    summary: 'Replace a tier\'s price rules, effective for the next purchase and kept across restarts.',
+    positionals: [{ name: 'tier', summary: 'the tier, such as standard or gold' }],
+    options: [{ name: 'rules', value: 'RULES', summary: 'comma-separated SERVICE[/NARROW]=BP, such as airtime=300,airtime/glo=400', required: true }],
+    notes: 'NARROW is a network (airtime, data), a disco (electricity) or a TV provider (tv); the most specific rule wins.\n'
+      + 'BP is basis points: 100 = 1%. The server checks the rules (400 validation.failed names each problem).',
+    request: ({ positionals, values }, usage) => ({
+      method: 'PUT',
+      path: `/admin/pricing/${encodeURIComponent(positionals[0])}`,
+      body: { rules: rules_value(values.rules!, usage) },
+    }),
+  },
+  {
+    words: ['pricing', 'delete'],
+    summary: 'Remove a tier\'s price rules: its accounts then pay face value.',
+    positionals: [{ name: 'tier', summary: 'the tier' }],
+    options: [],
+    request: ({ positionals }) => ({ method: 'DELETE', path: `/admin/pricing/${encodeURIComponent(positionals[0])}` }),
+  },
+  {
+    words: ['report', 'margin'],
+    summary: 'Per day and service: face value sold, charged to resellers, their commission, the provider\'s and the margin.',
+    positionals: [],
+    options: [
+      { name: 'from', value: 'YYYY-MM-DD', summary: 'first Africa/Lagos day', required: true },
+      { name: 'to', value: 'YYYY-MM-DD', summary: 'last Africa/Lagos day (at most 366 days)', required: true },
+      { name: 'environment', value: 'live|test', summary: 'default live' },
+    ],
+    request: ({ values }, usage) => ({
+      method: 'GET',
+      path: `/admin/reports/margin${query([
+        ['from', values.from],
+        ['to', values.to],
+        ['environment', choice_value(values.environment, 'environment', ['live', 'test'] as const, usage)],
+      ])}`,
     }),
   },
   {

@@ -62,6 +62,7 @@ export const DataPlanView = Type.Object({
   name: Type.String(),
   network: Network,
   amount: Naira,
+  amount_charged: Type.Number({ minimum: 0, description: 'what the calling account\'s wallet pays for it: amount less its tier\'s commission (docs/api.md "Pricing")' }),
   validity: Type.String(),
 });
 
@@ -70,6 +71,7 @@ export const TvPackageView = Type.Object({
   name: Type.String(),
   provider: TvProviderName,
   amount: Naira,
+  amount_charged: Type.Number({ minimum: 0, description: 'what the calling account\'s wallet pays for it: amount less its tier\'s commission (docs/api.md "Pricing")' }),
 });
 
 export const DiscoView = Type.Object({
@@ -78,25 +80,29 @@ export const DiscoView = Type.Object({
   name: Type.String(),
 });
 
+/** docs/api.md "Pricing": amount is the face value, amount_charged what the wallet was debited, commission the difference. */
+const AmountCharged = Type.Number({ minimum: 0, description: 'NGN debited from the wallet: amount − commission' });
+const Commission = Type.Number({ minimum: 0, description: 'NGN: the tier\'s rate applied to amount, rounded down to the kobo' });
+
 const Status = Type.Enum(['pending', 'processing', 'delivered', 'failed']);
 
 export const AirtimeResult = Type.Object({
-  reference: Type.String(), status: Status, network: Network, phone: Type.String(), amount: Naira, wallet_balance_after: Naira,
+  reference: Type.String(), status: Status, network: Network, phone: Type.String(), amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira,
 });
 export const DataResult = Type.Object({
   reference: Type.String(), status: Status, network: Network, phone: Type.String(), plan: Type.String(), plan_code: Type.String(),
-  amount: Naira, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
 });
 export const ElectricityResult = Type.Object({
   reference: Type.String(), status: Status,
   token: Type.Union([Type.String({ description: 'prepaid meters: 20 digits in groups of 4' }), Type.Null()]),
   units: Type.Union([Type.String({ description: 'e.g. 45.3 kWh' }), Type.Null()]),
   meter_number: Type.String(), meter_type: MeterType, disco: Type.String(), customer_name: Type.Union([Type.String(), Type.Null()]),
-  amount: Naira, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
 });
 export const TvResult = Type.Object({
   reference: Type.String(), status: Status, provider: TvProviderName, smartcard_number: Type.String(), package_code: Type.String(),
-  amount: Naira, customer_name: Type.Union([Type.String(), Type.Null()]), wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, customer_name: Type.Union([Type.String(), Type.Null()]), wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
 });
 
 export const VerifyResultView = Type.Object({
@@ -111,6 +117,8 @@ export const OrderListItem = Type.Object({
   service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
   recipient: Type.String(),
   amount: Naira,
+  amount_charged: AmountCharged,
+  commission: Commission,
   status: Type.Enum(['successful', 'processing', 'pending', 'failed'], { description: 'a delivered order shows as successful' }),
   created_at: Timestamp,
 });
@@ -130,6 +138,8 @@ export const OrderFull = Type.Object({
   plan_code: Nullable(Type.String()),
   package_code: Nullable(Type.String()),
   amount: Naira,
+  amount_charged: AmountCharged,
+  commission: Commission,
   status: Status,
   token: Nullable(Type.String()),
   units: Nullable(Type.String()),

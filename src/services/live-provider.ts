@@ -37,6 +37,20 @@ export function upstream_service_id(order: Pick<OrderRecord, 'service_type' | 'n
   }
 }
 
+const commission_text = /^(\d{1,12})(?:\.(\d+))?$/;
+
+/**
+ * VTpass's `commission` (NGN, a number or a string, possibly with more than 2 decimals) in kobo, rounded
+ * down, read from its decimal text so no float arithmetic touches it; null when absent or unreadable.
+ */
+export function commission_kobo_of(value: unknown): number | null {
+  if (typeof value !== 'number' && typeof value !== 'string') return null;
+  if (typeof value === 'number' && !Number.isFinite(value)) return null;
+  const match = commission_text.exec(typeof value === 'number' ? String(value) : value.trim());
+  if (match === null) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').slice(0, 2).padEnd(2, '0'));
+}
+
 /** Reads an upstream answer into a result; anything unclear is 'unknown'. */
 export function interpret_answer(body: unknown, phase: 'pay' | 'requery'): ProviderResult {
   if (body === null || typeof body !== 'object') return { outcome: 'unknown', reason: 'unreadable answer' };
@@ -57,6 +71,7 @@ export function interpret_answer(body: unknown, phase: 'pay' | 'requery'): Provi
         units: normalise_units(answer.units ?? answer.mainTokenUnits ?? null),
         customer_name: answer.customerName ?? answer.content?.customerName ?? null,
         provider_reference,
+        provider_commission_kobo: commission_kobo_of(transaction.commission ?? answer.commission),
       };
     }
     if (status === 'failed' || status === 'reversed') return { outcome: 'failed', reason: `Provider: ${description}`, provider_reference };

@@ -27,6 +27,7 @@ import { assert_order, is_final, purchase_result_view, type OrderRecord } from '
 import type { Provider, ProviderResult } from './provider.js';
 import type { TimerHandle } from '../lib/timer-wheel.js';
 import { fail } from '../lib/assert.js';
+import { commission_kobo, narrow_value, type PriceLists } from './pricing.js';
 
 /** How long a purchase request waits for the provider before answering 201 processing. */
 export const purchase_wait_ms = 5_000;
@@ -77,6 +78,7 @@ export class OrderDesk implements EngineExtension {
   constructor(
     private readonly deps: EngineContext,
     readonly providers: Record<Environment, Provider>,
+    readonly pricing: PriceLists,
   ) {
     this.codec = reference_codec(deps.engine.secret_box);
     this.index_in_use = deps.engine.store.order_refs.getKeysCount({ limit: 1 }) > 0;
@@ -141,7 +143,10 @@ export class OrderDesk implements EngineExtension {
     const now_us = this.deps.clock.now_us();
     const { reference, seq } = this.new_reference(actor, environment, now_ms);
     const indexed = seq === null;
-    const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(now_ms), indexed }, now_us, !provider.instant);
+    // The tier is read in the command that debits: a tier or price change applies to the next purchase.
+    const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
+    const commission = commission_kobo(input.amount_kobo, rate_bp);
+    const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(now_ms), indexed, commission_kobo: commission }, now_us, !provider.instant);
     if (!placed.ok) {
       if (indexed) this.fresh_references.delete(reference);
       return error_reply(request_id, placed.error);

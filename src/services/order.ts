@@ -27,7 +27,17 @@ export interface OrderRecord {
   plan: string | null;
   package_code: string | null;
   meter_type: 'prepaid' | 'postpaid' | null;
+  /** Face value: what the recipient gets. */
   amount_kobo: number;
+  /**
+   * What the wallet was debited: amount − commission (docs/api.md "Pricing"). Orders written before
+   * pricing lack it and the two below: charged = amount, commission 0, provider commission unknown.
+   */
+  amount_charged_kobo?: number;
+  /** The reseller's commission: the tier's rate applied to the face value, rounded down to the kobo. */
+  commission_kobo?: number;
+  /** The upstream provider's commission on this order, as it reported it (live), or null when unknown. */
+  provider_commission_kobo?: number | null;
   status: OrderStatus;
   token: string | null;
   units: string | null;
@@ -55,6 +65,19 @@ export interface OrderRecord {
   needs_review: boolean;
 }
 
+/** What the wallet was debited for the order (the face value for orders from before pricing). */
+export function charged_kobo(order: OrderRecord): number {
+  return order.amount_charged_kobo ?? order.amount_kobo;
+}
+
+export function commission_of(order: OrderRecord): number {
+  return order.commission_kobo ?? 0;
+}
+
+export function provider_commission_of(order: OrderRecord): number | null {
+  return order.provider_commission_kobo ?? null;
+}
+
 export function is_final(status: OrderStatus): boolean {
   return status === 'delivered' || status === 'failed';
 }
@@ -64,7 +87,10 @@ export function assert_order(order: OrderRecord): void {
   if (!Number.isSafeInteger(order.amount_kobo) || order.amount_kobo <= 0) broken('amount is not a positive integer kobo amount');
   if (order.reversed && order.status !== 'failed') broken('is reversed but not failed');
   if (order.status === 'delivered' && order.delivered_us === null) broken('is delivered without a delivery time');
-  if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - order.amount_kobo) broken('balances do not add up');
+  const charged = charged_kobo(order);
+  if (!Number.isSafeInteger(charged) || charged <= 0 || charged > order.amount_kobo) broken('charged amount is not a positive integer kobo amount up to the face value');
+  if (charged + commission_of(order) !== order.amount_kobo) broken('charged amount and commission do not add up to the face value');
+  if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - charged) broken('balances do not add up');
 }
 
 /** The status shown in lists: a delivered order is "successful" there (docs/spec.md section 3). */
@@ -79,6 +105,8 @@ export function order_list_view(order: OrderRecord) {
     service_type: order.service_type,
     recipient: order.recipient,
     amount: kobo_to_naira(order.amount_kobo),
+    amount_charged: kobo_to_naira(charged_kobo(order)),
+    commission: kobo_to_naira(commission_of(order)),
     status: list_status(order.status),
     created_at: iso_us(order.created_us),
   };
@@ -100,6 +128,8 @@ export function order_full_view(order: OrderRecord) {
     plan_code: order.plan_code,
     package_code: order.package_code,
     amount: kobo_to_naira(order.amount_kobo),
+    amount_charged: kobo_to_naira(charged_kobo(order)),
+    commission: kobo_to_naira(commission_of(order)),
     status: order.status,
     token: order.token,
     units: order.units,
@@ -124,14 +154,16 @@ export function purchase_result_view(order: OrderRecord) {
   // Written out field by field rather than spread from a common base: this runs on every purchase
   // and object spreads showed in the purchase-one-account profile.
   const amount = kobo_to_naira(order.amount_kobo);
+  const amount_charged = kobo_to_naira(charged_kobo(order));
+  const commission = kobo_to_naira(commission_of(order));
   const wallet_balance_after = kobo_to_naira(order.wallet_balance_after_kobo);
   switch (order.service_type) {
     case 'airtime':
-      return { reference: order.reference, status: order.status, network: order.network, phone: order.recipient, amount, wallet_balance_after };
+      return { reference: order.reference, status: order.status, network: order.network, phone: order.recipient, amount, amount_charged, commission, wallet_balance_after };
     case 'data':
       return {
         reference: order.reference, status: order.status, network: order.network, phone: order.recipient, plan: order.plan,
-        plan_code: order.plan_code, amount, wallet_balance_after, delivered_at: iso_or_null(order.delivered_us),
+        plan_code: order.plan_code, amount, amount_charged, commission, wallet_balance_after, delivered_at: iso_or_null(order.delivered_us),
       };
     case 'electricity':
       return {
@@ -144,6 +176,8 @@ export function purchase_result_view(order: OrderRecord) {
         disco: order.disco,
         customer_name: order.customer_name,
         amount,
+        amount_charged,
+        commission,
         wallet_balance_after,
         delivered_at: iso_or_null(order.delivered_us),
       };
@@ -155,9 +189,17 @@ export function purchase_result_view(order: OrderRecord) {
         smartcard_number: order.recipient,
         package_code: order.package_code,
         amount,
+        amount_charged,
+        commission,
         customer_name: order.customer_name,
         wallet_balance_after,
         delivered_at: iso_or_null(order.delivered_us),
       };
   }
+}
+
+/** The operator's view of an order: the full record plus what only the operator sees. */
+export function order_operator_view(order: OrderRecord) {
+  const commission = provider_commission_of(order);
+  return { account_id: order.account_id, ...order_full_view(order), provider_commission: commission === null ? null : kobo_to_naira(commission) };
 }

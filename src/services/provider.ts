@@ -3,7 +3,11 @@
 import type { OrderRecord } from './order.js';
 
 export type ProviderResult =
-  | { outcome: 'delivered'; token?: string | null; units?: string | null; customer_name?: string | null; provider_reference?: string | null }
+  | {
+    outcome: 'delivered'; token?: string | null; units?: string | null; customer_name?: string | null; provider_reference?: string | null;
+    /** The provider's own commission on the order (VTpass `commission`), in kobo, when it says. */
+    provider_commission_kobo?: number | null;
+  }
   /** A definite "failed / not processed" from the provider: the only answer that fails an order. */
   | { outcome: 'failed'; reason: string; provider_reference?: string | null }
   /** Accepted, not finished: re-query later. */

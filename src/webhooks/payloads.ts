@@ -3,7 +3,7 @@
 // wallet transaction. Built once, when the event happens, and stored as the exact body sent.
 import type { EventKind } from '../engine/engine.js';
 import type { WalletEntry } from '../engine/records.js';
-import type { OrderRecord } from '../services/order.js';
+import { charged_kobo, commission_of, type OrderRecord } from '../services/order.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
 
@@ -16,6 +16,8 @@ function service_fields(order: OrderRecord) {
     ...(order.provider !== null ? { provider: order.provider } : {}),
     recipient: order.recipient,
     amount: kobo_to_naira(order.amount_kobo),
+    amount_charged: kobo_to_naira(charged_kobo(order)),
+    commission: kobo_to_naira(commission_of(order)),
     status: order.status,
   };
 }

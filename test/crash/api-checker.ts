@@ -8,6 +8,7 @@ import type { ApiResponse, TestServer } from '../helpers/server.js';
 import type { CrashReceiver } from './receiver.js';
 import {
   acked_reference,
+  expected_charged_kobo,
   final_status_of,
   kobo_of,
   local_recipient,
@@ -168,6 +169,11 @@ export class ApiChecker {
             if (kobo_of(order.amount) !== p.amount_kobo || local_recipient(order.recipient) !== p.recipient || order.service_type !== p.service) {
               v.push(`${at}: order ${reference} is ${order.service_type} ${order.recipient} ${order.amount} NGN; the request was ${p.service} ${p.recipient} ${p.amount_kobo / 100}`);
             }
+            const charged = expected_charged_kobo(this.model, op.account_id, { service_type: order.service_type, network: order.network, disco: order.disco, provider: order.provider, amount_kobo: p.amount_kobo });
+            if (kobo_of(order.amount_charged) !== charged || kobo_of(order.amount_charged) + kobo_of(order.commission) !== p.amount_kobo) {
+              v.push(`${at}: order ${reference} shows amount_charged ${order.amount_charged} and commission ${order.commission} NGN; its tier's price list makes it ${charged / 100} charged of ${p.amount_kobo / 100}`);
+            }
+            if (ack.status === 201 && kobo_of(ack.body.data.amount_charged) !== charged) v.push(`${at}: the purchase answered amount_charged ${ack.body.data.amount_charged}, the price list makes it ${charged / 100}`);
             const answered = ack.status === 201 ? ack.body.data.status : 'failed';
             if ((answered === 'delivered' || answered === 'failed') && order.status !== answered) v.push(`${at}: answered ${answered}, the order now shows ${order.status}`);
             const final = final_status_of(p.expect);
@@ -177,7 +183,8 @@ export class ApiChecker {
             const entries = ledger.by_reference.get(reference) ?? [];
             const debits = entries.filter((e) => e.type === 'debit');
             const reversals = entries.filter((e) => e.type === 'reversal');
-            if (debits.length !== 1 || kobo_of(debits[0].amount) !== p.amount_kobo) v.push(`${at}: the wallet shows ${debits.length} debits of ${reference} (exactly 1 of ${p.amount_kobo / 100} NGN expected)`);
+            if (debits.length !== 1 || kobo_of(debits[0].amount) !== charged) v.push(`${at}: the wallet shows ${debits.length} debits of ${reference} (exactly 1 of amount_charged ${charged / 100} NGN expected)`);
+            if (reversals.length === 1 && kobo_of(reversals[0].amount) !== charged) v.push(`${at}: order ${reference} was refunded ${reversals[0].amount} NGN, not the ${charged / 100} debited`);
             if (order.status === 'failed' && reversals.length !== 1) v.push(`${at}: order ${reference} failed; the wallet shows ${reversals.length} refunds (exactly 1 expected)`);
             if (order.status === 'delivered' && reversals.length !== 0) v.push(`${at}: order ${reference} delivered; the wallet shows ${reversals.length} refunds`);
           }
@@ -349,8 +356,9 @@ export class ApiChecker {
           orders_by_reference.set(order.reference, { ...order, wallet });
         }
         const credits = entries.filter((e) => e.type === 'credit').reduce((sum, e) => sum + kobo_of(e.amount), 0);
-        const delivered = orders.filter((o) => o.status === 'successful').reduce((sum, o) => sum + kobo_of(o.amount), 0);
-        if (balance !== credits - delivered) v.push(`${what}: balance ${balance} kobo ≠ credits ${credits} − delivered orders ${delivered} = ${credits - delivered}`);
+        // The wallet pays amount_charged (docs/api.md "Pricing"): balance = credits − Σ amount_charged of delivered orders.
+        const delivered = orders.filter((o) => o.status === 'successful').reduce((sum, o) => sum + kobo_of(o.amount_charged), 0);
+        if (balance !== credits - delivered) v.push(`${what}: balance ${balance} kobo ≠ credits ${credits} − Σ amount_charged of delivered orders ${delivered} = ${credits - delivered}`);
         const signed = entries.reduce((sum, e) => sum + (e.type === 'debit' ? -kobo_of(e.amount) : kobo_of(e.amount)), 0);
         if (balance !== signed) v.push(`${what}: balance ${balance} kobo ≠ the sum of its entries ${signed}`);
         entries.forEach((e, i) => {

@@ -38,6 +38,7 @@ import {
   type Model,
   type Op,
   type OpKind,
+  type PriceRuleSpec,
   type Wallet,
 } from './model.js';
 
@@ -194,6 +195,7 @@ export class Campaign {
       time_scale: options.time_scale,
       idempotency_ttl_ms: 24 * 60 * 60 * 1000 * options.time_scale,
       accounts: [],
+      pricing: {},
       ops: [],
       created_keys: [],
     };
@@ -233,8 +235,24 @@ export class Campaign {
       this.server = new TestServer(this.data_dir, env);
       await this.server.start();
     }
+    // Half the accounts buy at a discount, so that the checker's balance = credits − Σ amount_charged means
+    // something: rules at both levels of specificity, rates that leave a remainder to round down.
+    const crash_rules: PriceRuleSpec[] = [
+      { service_type: 'airtime', narrow: null, rate_bp: 250 },
+      { service_type: 'airtime', narrow: 'mtn', rate_bp: 375 },
+      { service_type: 'data', narrow: null, rate_bp: 133 },
+      { service_type: 'electricity', narrow: null, rate_bp: 77 },
+      { service_type: 'tv', narrow: 'gotv', rate_bp: 91 },
+    ];
+    const field_of = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider' } as const;
+    const priced = await this.server.admin('PUT', '/admin/pricing/crash_gold', {
+      rules: crash_rules.map((r) => ({ service_type: r.service_type, rate_bp: r.rate_bp, ...(r.narrow === null ? {} : { [field_of[r.service_type]]: r.narrow }) })),
+    });
+    if (priced.status !== 200) throw new Error(`price list: ${priced.status} ${priced.text}`);
+    this.model.pricing.crash_gold = crash_rules;
     for (let i = 0; i < this.options.accounts; i++) {
-      const created = await this.server.create_account({ kyc_level: 3 });
+      const tier = i % 2 === 0 ? 'crash_gold' : 'standard';
+      const created = await this.server.create_account({ kyc_level: 3, tier });
       const patched = await this.server.admin('PATCH', `/admin/accounts/${created.id}`, { daily_limit: 100_000_000 });
       if (patched.status !== 200) throw new Error(`daily limit: ${patched.status} ${patched.text}`);
       const wallets = {} as Record<Environment, Wallet>;
@@ -246,7 +264,7 @@ export class Campaign {
         this.receiver.set_secret(tag, endpoint.body.data.secret);
         wallets[environment] = { account_id: created.id, environment, key: key.api_key, key_id: key.id, endpoint_id: endpoint.body.data.id, tag };
       }
-      this.model.accounts.push({ id: created.id, wallets });
+      this.model.accounts.push({ id: created.id, tier, wallets });
     }
     // Initial funding goes through the same bookkeeping as every later credit.
     for (const account of this.model.accounts) {

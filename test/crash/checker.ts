@@ -20,7 +20,7 @@ import type { DeliveryRecord, EndpointRecord, EventRecord } from '../../src/webh
 import type { FakeUpstream } from '../helpers/fake-upstream.js';
 import type { ReferenceCodec } from '../../src/services/references.js';
 import { store_reference_codec } from '../helpers/server.js';
-import { acked_reference, final_status_of, local_recipient, rememberable, type Environment, type Model, type Op } from './model.js';
+import { acked_reference, expected_charged_kobo, final_status_of, local_recipient, rememberable, type Environment, type Model, type Op } from './model.js';
 
 /** The databases of src/journal/store.ts. */
 const database_names = [
@@ -319,6 +319,8 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
     if (orders.length !== wallet.orders_count) v.push(`${what}: orders_count is ${wallet.orders_count} but ${orders.length} orders are stored`);
     const order_refs_here = new Set<string>();
     const idem_keys = new Map<string, string>();
+    /** Σ amount_charged of the orders not refunded (delivered or still open): what the wallet paid for orders. */
+    let charged_not_refunded = 0;
     orders.forEach(({ seq, order }, index) => {
       const at = `${what} order ${seq} ${order.reference}`;
       if (seq !== index + 1) v.push(`${at}: order sequence numbers do not run 1..n without gaps (position ${index + 1})`);
@@ -345,19 +347,25 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if (open !== (open_location !== undefined)) v.push(`${at}: status ${order.status} but ${open_location === undefined ? 'not in' : 'in'} open_orders`);
       if (open_location !== undefined && (open_location[0] !== wallet.account_id || open_location[1] !== wallet.environment || open_location[2] !== seq)) v.push(`${at}: open_orders says ${JSON.stringify(open_location)}`);
       const mine = entries_by_ref.get(`${wk}:${order.reference}`) ?? [];
+      // The wallet pays amount_charged, worked out from the campaign's price list (docs/api.md "Pricing").
+      const charged = expected_charged_kobo(model, wallet.account_id, order);
+      if (order.amount_charged_kobo !== charged || order.commission_kobo !== order.amount_kobo - charged) {
+        v.push(`${at}: amount_charged ${order.amount_charged_kobo} / commission ${order.commission_kobo} kobo, the tier's price list makes them ${charged} / ${order.amount_kobo - charged}`);
+      }
+      if (order.status !== 'failed') charged_not_refunded += charged;
       const debits = mine.filter((e) => e.type === 'debit');
       const reversals = mine.filter((e) => e.type === 'reversal');
       if (debits.length !== 1) v.push(`${at}: ${debits.length} debit entries (exactly 1 expected)`);
       else {
         const debit = debits[0];
-        if (debit.amount_kobo !== order.amount_kobo) v.push(`${at}: debited ${debit.amount_kobo}, the order is for ${order.amount_kobo}`);
+        if (debit.amount_kobo !== charged) v.push(`${at}: debited ${debit.amount_kobo}, the order's amount_charged is ${charged} (face value ${order.amount_kobo})`);
         if (debit.balance_before_kobo !== order.wallet_balance_before_kobo || debit.balance_after_kobo !== order.wallet_balance_after_kobo) {
           v.push(`${at}: wallet_balance_before/after ${order.wallet_balance_before_kobo}/${order.wallet_balance_after_kobo}, its debit entry ${debit.id} says ${debit.balance_before_kobo}/${debit.balance_after_kobo}`);
         }
       }
       if (order.status === 'failed') {
         if (reversals.length !== 1) v.push(`${at}: failed with ${reversals.length} reversal entries (exactly 1 expected)`);
-        else if (reversals[0].amount_kobo !== order.amount_kobo) v.push(`${at}: refunded ${reversals[0].amount_kobo} of ${order.amount_kobo}`);
+        else if (reversals[0].amount_kobo !== charged) v.push(`${at}: refunded ${reversals[0].amount_kobo} of the ${charged} debited`);
         if (order.reversed !== true) v.push(`${at}: failed but reversed is ${order.reversed}`);
       } else {
         if (reversals.length !== 0) v.push(`${at}: ${order.status} but has ${reversals.length} reversal entries`);
@@ -375,6 +383,9 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if ((entry.type === 'debit' || entry.type === 'reversal') && !order_refs_here.has(entry.reference)) {
         v.push(`${what} entry ${entry.id}: ${entry.type} of ${entry.reference}, which is no order of this wallet`);
       }
+    }
+    if (wallet.balance_kobo !== wallet.credits_kobo - charged_not_refunded) {
+      v.push(`${what}: balance ${wallet.balance_kobo} ≠ credits ${wallet.credits_kobo} − Σ amount_charged of orders not refunded ${charged_not_refunded}`);
     }
   }
   for (const [reference, location] of snapshot.order_refs) {

@@ -107,7 +107,16 @@ export interface Wallet {
 
 export interface Account {
   id: number;
+  /** The account's pricing tier (docs/api.md "Pricing"): one with rules, or one without (0%). */
+  tier: string;
   wallets: Record<Environment, Wallet>;
+}
+
+/** A price rule as the campaign set it: narrow is the network, disco or TV provider, or null. */
+export interface PriceRuleSpec {
+  service_type: ServiceType;
+  narrow: string | null;
+  rate_bp: number;
 }
 
 export interface Model {
@@ -116,6 +125,8 @@ export interface Model {
   /** Idempotency records live 24 h scaled by TIME_SCALE (docs/decisions.md "Time"). */
   idempotency_ttl_ms: number;
   accounts: Account[];
+  /** The price rules of each tier the campaign set (a tier not listed has none). */
+  pricing: Record<string, PriceRuleSpec[]>;
   ops: Op[];
   created_keys: CreatedKey[];
 }
@@ -163,4 +174,19 @@ export function final_status_of(expect: Expectation): 'delivered' | 'failed' | n
 /** Caps a list of violations so that a systematic bug does not flood the report. */
 export function capped(list: string[], max = 40): string[] {
   return list.length <= max ? list : [...list.slice(0, max), `… and ${list.length - max} more`];
+}
+
+/**
+ * What the wallet must be debited for an order (docs/api.md "Pricing"), worked out here from the rules
+ * the campaign set, not by the engine's code: the most specific rule of the tier (service type and
+ * network, disco or provider; else the service type alone; else 0), commission rounded down to the kobo.
+ */
+export function expected_charged_kobo(model: Model, account_id: number, order: { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; amount_kobo: number }): number {
+  const tier = model.accounts.find((a) => a.id === account_id)?.tier;
+  const rules = tier === undefined ? [] : model.pricing[tier] ?? [];
+  const narrow = order.service_type === 'electricity' ? order.disco : order.service_type === 'tv' ? order.provider : order.network;
+  const exact = rules.find((r) => r.service_type === order.service_type && r.narrow !== null && r.narrow === narrow);
+  const broad = rules.find((r) => r.service_type === order.service_type && r.narrow === null);
+  const rate_bp = (exact ?? broad)?.rate_bp ?? 0;
+  return order.amount_kobo - Math.floor((order.amount_kobo * rate_bp) / 10_000);
 }

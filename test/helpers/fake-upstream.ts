@@ -65,6 +65,11 @@ export class FakeUpstream {
   default_mode: UpstreamMode = 'deliver';
   /** How long a `slow` answer takes: longer than the PROVIDER_TIMEOUT_MS the server under test runs with. */
   slow_ms = 700;
+  /**
+   * VTpass's own commission on a transaction (`content.transactions.commission` and
+   * `commission_details`), in basis points of the amount, rounded down to the kobo; null: not sent.
+   */
+  commission_bp: number | null = 300;
   /** How many re-queries of a `processing` order answer 099 before it is delivered. */
   processing_requeries = 1;
   /** billersCodes that /api/merchant-verify does not know (WrongBillersCode). */
@@ -208,9 +213,15 @@ export class FakeUpstream {
   private answer(tx: UpstreamTransaction): Record<string, unknown> {
     const status = tx.status;
     const code = status === 'delivered' ? '000' : status === 'failed' ? '016' : '099';
+    const transactions: Record<string, unknown> = { status, transactionId: tx.transaction_id, product_name: tx.service_id, unique_element: tx.billers_code, amount: tx.amount };
+    if (this.commission_bp !== null) {
+      const commission_kobo = Math.floor((Math.round(tx.amount * 100) * this.commission_bp) / 10_000);
+      transactions.commission = commission_kobo / 100;
+      transactions.commission_details = { amount: commission_kobo / 100, rate: String(this.commission_bp / 100), rate_type: 'percent', computation_type: 'default' };
+    }
     const out: Record<string, unknown> = {
       code,
-      content: { transactions: { status, transactionId: tx.transaction_id, product_name: tx.service_id, unique_element: tx.billers_code, amount: tx.amount } },
+      content: { transactions },
       response_description: status === 'delivered' ? 'TRANSACTION SUCCESSFUL' : status === 'failed' ? 'TRANSACTION FAILED' : 'TRANSACTION PROCESSING',
       requestId: tx.request_id,
       amount: tx.amount,

@@ -74,7 +74,7 @@ export interface World {
 export interface RouteEntry {
   /** "POST /v1/keys", templates in OpenAPI form. */
   name: string;
-  method: 'GET' | 'POST' | 'DELETE' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   template: string;
   auth: Auth;
   /** x-required-scope of the OpenAPI document for API-key routes ('any', a scope, or '*'); else null. */
@@ -116,10 +116,10 @@ function dashboard(world: World, method: string, template: string, params: Recor
   return { method, template, params, query, headers, body, port: 'public' };
 }
 
-function operator(world: World, method: string, template: string, params: Record<string, string>, body?: unknown): RequestSpec {
+function operator(world: World, method: string, template: string, params: Record<string, string>, body?: unknown, query = ''): RequestSpec {
   const headers: [string, string][] = [bearer(world.admin_token)];
   if (body !== undefined) headers.push(json_type);
-  return { method, template, params, query: '', headers, body, port: 'operator' };
+  return { method, template, params, query, headers, body, port: 'operator' };
 }
 
 const id = (n: number) => String(n);
@@ -136,6 +136,7 @@ const documented_builders: Record<string, Builder> = {
     build: (w) => api(w, 'POST', '/v1/keys', {}, { name: 'catalogue key', environment: 'test', scopes: ['wallet:read'], ip_allowlist: ['127.0.0.1'], expires_at: new Date(Date.now() + 86_400_000).toISOString() }),
   },
   'DELETE /v1/keys/{id}': { method: 'DELETE', template: '/v1/keys/{id}', auth: 'api_key', port: 'public', changes_state: true, build: (w) => api(w, 'DELETE', '/v1/keys/{id}', { id: id(w.victim_key_id) }) },
+  'GET /v1/pricing': { method: 'GET', template: '/v1/pricing', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/pricing', {}) },
   'GET /v1/services/data/plans': { method: 'GET', template: '/v1/services/data/plans', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/data/plans', {}, undefined, 'network=mtn') },
   'GET /v1/services/tv/packages': { method: 'GET', template: '/v1/services/tv/packages', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/tv/packages', {}, undefined, 'provider=gotv') },
   'GET /v1/services/electricity/discos': { method: 'GET', template: '/v1/services/electricity/discos', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/electricity/discos', {}) },
@@ -312,6 +313,20 @@ const operator_builders: Record<string, Builder> = {
     method: 'POST', template: '/admin/orders/{reference}/resolve', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['outcome'], valid_status: 404,
     // The order is delivered already: a valid request that the desk refuses without changing anything.
     build: (w) => operator(w, 'POST', '/admin/orders/{reference}/resolve', { reference: w.reference }, { outcome: 'delivered' }),
+  },
+  'GET /admin/pricing': { method: 'GET', template: '/admin/pricing', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/pricing', {}) },
+  'PUT /admin/pricing/{tier}': {
+    method: 'PUT', template: '/admin/pricing/{tier}', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['rules'],
+    // A tier no account of the world is in: its rules change nobody's prices.
+    build: (w) => operator(w, 'PUT', '/admin/pricing/{tier}', { tier: 'fuzz_tier' }, { rules: [{ service_type: 'airtime', network: 'glo', rate_bp: 400 }] }),
+  },
+  'DELETE /admin/pricing/{tier}': {
+    method: 'DELETE', template: '/admin/pricing/{tier}', auth: 'operator', port: 'operator', changes_state: true,
+    build: (w) => operator(w, 'DELETE', '/admin/pricing/{tier}', { tier: 'fuzz_tier' }),
+  },
+  'GET /admin/reports/margin': {
+    method: 'GET', template: '/admin/reports/margin', auth: 'operator', port: 'operator', changes_state: false,
+    build: (w) => operator(w, 'GET', '/admin/reports/margin', {}, undefined, 'from=2026-01-01&to=2026-01-31'),
   },
   'GET /admin/webhooks/dead': { method: 'GET', template: '/admin/webhooks/dead', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/webhooks/dead', {}) },
   'GET /metrics': { method: 'GET', template: '/metrics', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/metrics', {}) },

@@ -23,6 +23,8 @@ import {
   TvBody, TvPackageView, TvResult, VerifyMeterBody, VerifyResultView, VerifySmartcardBody,
 } from '../../schemas/service-schemas.js';
 import { fail } from '../../lib/assert.js';
+import { commission_kobo, pricing_rounding_rule } from '../../services/pricing.js';
+import { AccountPricingView } from '../../schemas/pricing-schemas.js';
 
 export const airtime_kobo_min = 50_00;
 export const airtime_kobo_max = 50_000_00;
@@ -132,11 +134,32 @@ function verify_reply(request_id: string, result: VerifyResult, invalid_code: 's
 }
 
 export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): RouteDef[] {
-  const plan_view = (plan: ReturnType<Catalog['enabled_plans']>[number]) => ({
-    plan_id: plan.plan_id, name: plan.name, network: plan.network, amount: kobo_to_naira(plan.amount_kobo), validity: plan.validity,
+  const pricing = desk.pricing;
+  /** What the calling account's wallet would pay for a product of this face value (docs/api.md "Pricing"). */
+  const charged_naira = (ctx: RequestContext, service_type: 'data' | 'tv', narrow: string, amount_kobo: number) =>
+    kobo_to_naira(amount_kobo - commission_kobo(amount_kobo, pricing.rate_bp(ctx.actor!.account.tier, service_type, narrow)));
+  const plan_view = (ctx: RequestContext, plan: ReturnType<Catalog['enabled_plans']>[number]) => ({
+    plan_id: plan.plan_id, name: plan.name, network: plan.network, amount: kobo_to_naira(plan.amount_kobo),
+    amount_charged: charged_naira(ctx, 'data', plan.network, plan.amount_kobo), validity: plan.validity,
   });
   const purchase_errors = ['pin.incorrect', 'pin.locked', 'pin.not_set', 'wallet.insufficient_funds', 'wallet.limit_exceeded', 'transaction.failed', 'transaction.provider_unavailable', 'idempotency.key_reused'];
   return [
+    {
+      method: 'get',
+      path: '/v1/pricing',
+      auth: 'api_key',
+      scope: null,
+      doc: {
+        summary: 'The calling account\'s tier and its effective discount rate for every product',
+        description: 'commission = floor(amount_kobo × rate_bp / 10000); the wallet is debited amount_charged = amount − commission (docs/api.md "Pricing").',
+        tags: ['Pricing'],
+        response: AccountPricingView,
+      },
+      handler: (ctx) => {
+        const tier = ctx.actor!.account.tier;
+        return success_reply(ctx.request_id, 200, { tier, rounding: pricing_rounding_rule, rates: pricing.effective_rates(tier) });
+      },
+    },
     {
       method: 'get',
       path: '/v1/services/data/plans',
@@ -154,7 +177,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
         if (network !== null && !(networks as readonly string[]).includes(network)) {
           return error_reply(ctx.request_id, invalid('network', `must be one of: ${networks.join(', ')}`));
         }
-        return success_reply(ctx.request_id, 200, { plans: catalog.enabled_plans(network as Network | null).map(plan_view) });
+        return success_reply(ctx.request_id, 200, { plans: catalog.enabled_plans(network as Network | null).map((plan) => plan_view(ctx, plan)) });
       },
     },
     {
@@ -175,7 +198,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
           return error_reply(ctx.request_id, invalid('provider', `must be one of: ${tv_providers.join(', ')}`));
         }
         return success_reply(ctx.request_id, 200, {
-          packages: catalog.packages_of(provider as TvProvider | null).map((p) => ({ package_code: p.package_code, name: p.name, provider: p.provider, amount: kobo_to_naira(p.amount_kobo) })),
+          packages: catalog.packages_of(provider as TvProvider | null).map((p) => ({ package_code: p.package_code, name: p.name, provider: p.provider, amount: kobo_to_naira(p.amount_kobo), amount_charged: charged_naira(ctx, 'tv', p.provider, p.amount_kobo) })),
         });
       },
     },

@@ -42,7 +42,10 @@ export interface OrderSummary {
   reference: string;
   service_type: string;
   recipient: string;
+  /** Face value; amount_charged is what the wallet paid, commission the reseller's discount. */
   amount: number;
+  amount_charged: number;
+  commission: number;
   status: OrderStatus;
   created_at: string;
   network?: string | null;

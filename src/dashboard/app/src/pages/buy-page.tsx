@@ -37,8 +37,8 @@ const tv_providers = [
   { value: 'startimes', label: 'StarTimes' },
 ];
 
-interface Plan { plan_id: string; name: string; network: string; amount: number; validity: string }
-interface TvPackage { package_code: string; name: string; provider: string; amount: number }
+interface Plan { plan_id: string; name: string; network: string; amount: number; amount_charged: number; validity: string }
+interface TvPackage { package_code: string; name: string; provider: string; amount: number; amount_charged: number }
 interface Disco { code: string; service_id: string; name: string }
 interface Verified { customer_name: string; address: string | null; current_package?: string; due_date?: string }
 
@@ -46,6 +46,8 @@ interface PurchaseResult {
   reference: string;
   status: string;
   amount: number;
+  amount_charged: number;
+  commission: number;
   wallet_balance_after: number;
   token?: string | null;
   units?: string | null;
@@ -219,6 +221,8 @@ export function BuyPage({ environment }: { environment: Environment }) {
             </dd>
             <dt>Amount</dt>
             <dd>{naira(result.amount)}</dd>
+            <dt>Charged to wallet</dt>
+            <dd data-testid="purchase-amount-charged">{naira(result.amount_charged)}</dd>
             {result.customer_name && (
               <>
                 <dt>Customer</dt>
@@ -322,7 +326,7 @@ export function BuyPage({ environment }: { environment: Environment }) {
               <option value="">Choose a plan…</option>
               {plans.data?.plans.map((p) => (
                 <option key={p.plan_id} value={p.plan_id}>
-                  {p.name} · {p.validity} · {naira(p.amount)}
+                  {p.name} · {p.validity} · {naira(p.amount)}{p.amount_charged < p.amount ? ` (you pay ${naira(p.amount_charged)})` : ''}
                 </option>
               ))}
             </select>
@@ -371,7 +375,7 @@ export function BuyPage({ environment }: { environment: Environment }) {
                 <option value="">Choose a package…</option>
                 {packages.data?.packages.map((p) => (
                   <option key={p.package_code} value={p.package_code}>
-                    {p.name} · {naira(p.amount)}
+                    {p.name} · {naira(p.amount)}{p.amount_charged < p.amount ? ` (you pay ${naira(p.amount_charged)})` : ''}
                   </option>
                 ))}
               </select>

@@ -82,6 +82,10 @@ export function OrderDetailPage({ reference, environment }: { reference: string;
                 )}
                 <dt>Amount</dt>
                 <dd class="figure-small">{naira(data.amount)}</dd>
+                <dt>Charged to wallet</dt>
+                <dd data-testid="order-amount-charged">{naira(data.amount_charged)}</dd>
+                <dt>Commission</dt>
+                <dd data-testid="order-commission">{naira(data.commission)}</dd>
                 <dt>Wallet before</dt>
                 <dd>{naira(data.wallet_balance_before)}</dd>
                 <dt>Wallet after</dt>

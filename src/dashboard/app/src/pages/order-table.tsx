@@ -34,7 +34,10 @@ export function OrderTable({ orders, environment }: { orders: OrderSummary[]; en
               </span>
             </td>
             <td data-label="Recipient" class="mono">{order.recipient}</td>
-            <td data-label="Amount" class="num">{naira(order.amount)}</td>
+            <td data-label="Amount" class="num">
+              {naira(order.amount)}
+              {order.commission > 0 && <span class="muted small" data-testid="order-charged"> · paid {naira(order.amount_charged)}</span>}
+            </td>
             <td data-label="Status">
               <StatusBadge status={order.status} />
             </td>
