@@ -61,7 +61,7 @@ t.test('an export of a large range streams every order once, newest first, with 
   t.same(rows.slice(0, 3).map((r) => r[0]), list.body.data.transactions.map((o: { reference: string }) => o.reference), 'newest first, as the list');
   const first = list.body.data.transactions[0];
   t.same(rows[0].slice(0, 6), [first.reference, first.service_type, first.recipient, first.amount.toFixed(2), first.status, first.created_at], 'a row carries the list item\'s values');
-  t.same(rows[0].slice(6), ['', '', '', ''], 'amount_charged, commission, client_reference and metadata are empty');
+  t.same(rows[0].slice(6), [first.amount_charged.toFixed(2), first.commission.toFixed(2), '', ''], 'amount_charged and commission as the list shows them; client_reference and metadata empty');
   const failed = rows.filter((r) => r[4] === 'failed');
   t.equal(failed.length, 1, 'the failed order is listed failed');
   t.ok(rows.filter((r) => r[4] !== 'failed').every((r) => r[4] === 'successful'), 'the delivered ones are listed successful');

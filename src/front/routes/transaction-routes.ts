@@ -15,7 +15,7 @@ import { kobo_to_naira } from '../../lib/money.js';
 import { lagos_day_end_ms, parse_date_days, parse_timestamp_us } from '../../lib/time-format.js';
 import type { BodyStream } from '../../lib/reply.js';
 import { read_record } from '../../engine/idempotency.js';
-import { assert_order, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../../services/order.js';
+import { assert_order, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../../services/order.js';
 import type { OrderDesk } from '../../services/order-desk.js';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
@@ -128,12 +128,15 @@ export const export_columns = [
 ] as const;
 
 /**
- * One export row. The single place later order fields join the export: amount_charged and commission
- * (pricing), client_reference and metadata stay empty until the order carries them.
+ * One export row. The single place later order fields join the export: client_reference and metadata
+ * stay empty until the order carries them.
  */
 function export_row(order: OrderRecord): string {
   const item = order_list_view(order);
-  return csv_line([item.reference, item.service_type, item.recipient, kobo_to_naira(order.amount_kobo).toFixed(2), item.status, item.created_at, '', '', '', '']);
+  return csv_line([
+    item.reference, item.service_type, item.recipient, kobo_to_naira(order.amount_kobo).toFixed(2), item.status, item.created_at,
+    kobo_to_naira(charged_kobo(order)).toFixed(2), kobo_to_naira(commission_of(order)).toFixed(2), '', '',
+  ]);
 }
 
 /**
