@@ -580,11 +580,16 @@ function strip_echoes(text: string, echoes: string[]): string {
 /**
  * The checks every answer passes: never 500, never internal.error; an error is the spec's envelope
  * {success:false, error:{code,message}, request_id} with a catalogued code whose status is the answer's
- * status, and the request_id is the X-Request-Id header; no stack trace or file path in any body.
+ * status, and the request_id is the X-Request-Id header (a replay's body keeps the original request's
+ * request_id: docs/api.md "Idempotency"); no stack trace or file path in any body.
  */
 export function judge(response: WireResponse, echoes: string[] = [], head_request = false): Verdict {
   const problems: string[] = [];
   const request_id = header(response, 'x-request-id');
+  const replayed = header(response, 'idempotent-replayed') === 'true';
+  // Two fuzz requests that happen to carry the same idempotency key and body: the second is answered
+  // with the first's remembered answer, whose request_id names the first request.
+  const request_id_ok = (body_id: unknown) => (replayed ? typeof body_id === 'string' && /^req_[0-9A-Za-z]+$/.test(body_id) : body_id === request_id);
   if (head_request) {
     // An answer to HEAD has no body to judge: only its status and its request id.
     if (response.status >= 500 && response.status !== 503) problems.push(`status ${response.status}`);
@@ -626,12 +631,12 @@ export function judge(response: WireResponse, echoes: string[] = [], head_reques
         const details = parsed.error.details;
         if (!Array.isArray(details) || !details.every((d: any) => typeof d?.field === 'string' && typeof d?.message === 'string')) problems.push('error.details is not a list of {field, message}');
       }
-      if (parsed.request_id !== request_id) problems.push('request_id differs from X-Request-Id');
+      if (!request_id_ok(parsed.request_id)) problems.push('request_id differs from X-Request-Id');
     }
     if (response.status === 503 && code !== 'service.unavailable' && code !== 'transaction.provider_unavailable') problems.push(`503 with code ${code}`);
   } else if (parsed !== undefined && content_type.startsWith('application/json') && parsed?.success !== undefined) {
     if (parsed.success !== true) problems.push('a 2xx envelope without success:true');
-    if (parsed.request_id !== request_id) problems.push('request_id differs from X-Request-Id');
+    if (!request_id_ok(parsed.request_id)) problems.push('request_id differs from X-Request-Id');
   }
   if (content_type.startsWith('application/json') || response.status >= 400) {
     let text = response.body;
