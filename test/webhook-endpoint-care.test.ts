@@ -6,7 +6,7 @@
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { start_server, temp_dir, type TestServer } from './helpers/server.js';
+import { open_store, start_server, temp_dir, type TestServer } from './helpers/server.js';
 import { WebhookReceiver, verify_service_signature, verify_standard_signature, webhook_env, type Received } from './helpers/webhook-receiver.js';
 
 const all_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed'];
@@ -126,6 +126,22 @@ t.test('once the grace period is over, deliveries are signed with the new secret
   t.ok(received.service_signature_ok && received.standard_signature_ok, 'the new secret verifies both signatures');
   t.equal(received.headers['x-service-signature-previous'], undefined, 'no X-Service-Signature-Previous any more');
   t.notOk(signed_with(old_secret, received).standard, 'and webhook-signature has no value for the old secret');
+
+  // The endpoint's next change drops the old secret's sealed copy from the store.
+  const read_record = async () => {
+    await server.stop();
+    const { root, db } = open_store(server.data_dir, { readOnly: true });
+    const record = db('webhook_endpoints').get(id);
+    await root.close();
+    await server.start();
+    return record;
+  };
+  t.ok((await read_record())?.previous_secret_sealed, 'after the grace period the store still holds the old secret sealed');
+  const edited = await server.api('PATCH', `/v1/webhooks/${id}`, { key: reseller.key, body: { description: 'after the roll' } });
+  t.equal(edited.status, 200, 'the endpoint is edited');
+  const record = await read_record();
+  t.equal(record?.previous_secret_sealed, null, 'the edit dropped the old secret\'s sealed copy');
+  t.equal(record?.previous_secret_expires_us, null, 'and its expiry');
 });
 
 t.test('editing an endpoint\'s events changes what it receives and nothing else', async (t) => {

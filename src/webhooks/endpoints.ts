@@ -104,12 +104,16 @@ function endpoint_in(actor: AccountActor, environment: Environment, id: number):
 export function update_endpoint(actor: AccountActor, environment: Environment, id: number, change: { events?: EventKind[]; description?: string }, now_us: number): Outcome<EndpointRecord> {
   const endpoint = endpoint_in(actor, environment, id);
   if (endpoint === null) return failed(api_error('webhooks.not_found'));
+  // A previous secret whose grace period is over is dropped with the change, sealed copy included.
+  const expired = endpoint.previous_secret !== null && previous_secret_of(endpoint, now_us) === null;
   endpoint.record = {
     ...endpoint.record,
     ...(change.events !== undefined ? { events: change.events } : {}),
     ...(change.description !== undefined ? { description: change.description } : {}),
+    ...(expired ? { previous_secret_sealed: null, previous_secret_expires_us: null } : {}),
     updated_us: now_us,
   };
+  if (expired) endpoint.previous_secret = null;
   stage_endpoint(actor, endpoint.record);
   return ok(endpoint.record);
 }
