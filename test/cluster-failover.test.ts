@@ -6,7 +6,7 @@
 import t from 'tap';
 import { rmSync } from 'node:fs';
 import { NatsCluster, cluster_status, start_node, test_lease_ms, wait_leading, wait_until } from './helpers/nats-cluster.js';
-import { check_mixed, longest_gap_ms, mixed_account, run_mixed_load, wait_settled, type MixedAccount } from './helpers/cluster-load.js';
+import { check_mixed, longest_gap_ms, mixed_account, run_mixed_load, wait_settled, type MixedAccount, type MixedResult } from './helpers/cluster-load.js';
 import { webhook_env } from './helpers/webhook-receiver.js';
 import type { TestServer } from './helpers/server.js';
 
@@ -56,14 +56,26 @@ t.test('cluster mode: a standby refuses, and the leader\'s kill -9 under a full 
   t.test('kill -9 of the leader under credits, top-ups, purchases of every sandbox outcome, keys and webhooks: the standby serves within the lease plus 5 s, nothing acknowledged is lost or doubled, webhooks go on', async (t) => {
     let target: TestServer = a;
     let stop = false;
-    const load = run_mixed_load(accounts, 6, () => target, () => stop);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const live: MixedResult = { acknowledged: [], refused: 0, refused_by: {} };
+    const load = run_mixed_load(accounts, 6, () => target, () => stop, live);
+    // Each side of the kill lasts 2 s, and longer on a slow machine, until it has acknowledged enough
+    // to judge (a count reached in a fixed time would measure the machine, not the failover).
+    const acknowledged_min = 25;
+    const phase_max_ms = 60_000;
+    const wait_for = async (enough: () => boolean) => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const deadline = Date.now() + phase_max_ms;
+      while (!enough() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    };
+    await wait_for(() => live.acknowledged.length > acknowledged_min);
     await a.kill();
     const killed_ms = Date.now();
     const received_before = accounts.map((account) => account.receiver.received.length);
     target = b;
     await wait_leading(b, 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const all_kinds = 9;
+    await wait_for(() => live.acknowledged.filter((x) => x.at_ms > killed_ms).length > acknowledged_min
+      && new Set(live.acknowledged.map((x) => x.kind)).size >= all_kinds);
     stop = true;
     const result = await load;
     const before = result.acknowledged.filter((x) => x.at_ms < killed_ms);
