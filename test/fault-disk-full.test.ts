@@ -36,10 +36,16 @@ const headroom_bytes = 1280 * 1024;
 const lanes = 6;
 /** Enough refusals to be sure the condition holds, not a single unlucky batch. */
 const refusals_wanted = 40;
-/** The fill must happen well within this; a store that never refuses is a failure, not a hang. */
-const fill_limit_ms = 25_000;
-/** Writes must resume this soon after space is back (disk guard: 250 ms refresh, 1 s probe). */
-const resume_limit_ms = 5_000;
+/**
+ * The fill must happen within this; a store that never refuses is a failure, not a hang. An upper
+ * bound only (the lanes stop at refusals_wanted): generous for a 2-core machine shared with builds.
+ */
+const fill_limit_ms = 60_000;
+/**
+ * Writes must resume this soon after space is back (disk guard: 250 ms refresh, 1 s probe). The bound
+ * tells "resumes by itself" from "stays refused"; on a machine at load 25 a probe can wait seconds.
+ */
+const resume_limit_ms = 15_000;
 /** TIME_SCALE 0.001: sandbox delays of 30 s take 30 ms, re-queries after 30 ms, 60 ms, ... */
 const time_scale = 0.001;
 
