@@ -26,7 +26,6 @@ export const tiers_max = 1_000;
  */
 export const rate_bp_max = 9_999;
 export const basis_points = 10_000;
-export const default_tier = 'standard';
 export const pricing_rounding_rule = 'commission = floor(amount_kobo * rate_bp / 10000) in integer kobo; amount_charged = amount - commission';
 
 /** Which field narrows a rule of each service type. */
