@@ -5,7 +5,10 @@
 // command line. `--help`, `-h`, `help` and `--version` print and exit; only `serve` starts a server.
 import { run_cli } from './operator/cli-commands.js';
 
-run_cli(process.argv.slice(2)).then(
+// main.js is loaded only to serve: the operator commands start quickly without the server's modules.
+const serve = async (argv: readonly string[]) => (await import('./main.js')).serve(argv);
+
+run_cli(process.argv.slice(2), serve).then(
   (code) => {
     if (code !== null) process.exitCode = code;
   },

@@ -27,6 +27,9 @@ const time_scale = 0.01;
 const lanes = 4;
 const pause_ms = 15;
 const accounts_count = 2;
+/** Purchases an up period takes before the next phase, and the longest a phase waits for its purpose. */
+const up_taken_min = 25;
+const phase_wait_max_ms = 20_000;
 const funding_ngn = 1_000_000;
 
 type Phase = { name: string; ms: number; down: 'refuse' | 'lost' | 'garbage' | null };
@@ -111,13 +114,28 @@ t.test('a flapping upstream under continuous purchases: no double charge, every 
   };
   const running = Promise.all(Array.from({ length: lanes }, lane));
   const started = Date.now();
+  const circuit_log = () => log_records(server).filter((r) => r.msg === 'provider circuit changed').map((r) => r.circuit as string);
+  const circuit_changes = (state: string) => circuit_log().filter((c) => c === state).length;
+  const circuit_now = () => circuit_log().at(-1) ?? 'closed';
+  const taken_in = (name: string, from: number) => purchases.slice(from).filter((p) => p.phase === name && p.status === 201).length;
   for (const next of phases) {
     phase = next;
     upstream.processing_requeries = 1;
     if (next.down === 'refuse') await upstream.refuse();
     else await upstream.resume();
     upstream.default_mode = next.down === 'lost' ? 'lost' : next.down === 'garbage' ? 'garbage' : 'deliver';
+    // Each phase lasts its time, and longer when the machine is slow, until what the phase is for has
+    // happened (bounded by phase_wait_max_ms): a refusing upstream until the circuit has opened, an
+    // up period until the circuit is closed again and some purchases were taken in it. A count of
+    // requests in a fixed time would measure the machine's speed, not the behaviour.
+    const first = purchases.length;
+    const opened_before = circuit_changes('open');
     await sleep(next.ms);
+    const deadline = Date.now() + phase_wait_max_ms;
+    const done = () => next.down === 'refuse'
+      ? circuit_changes('open') > opened_before
+      : next.down !== null || (circuit_now() === 'closed' && taken_in(next.name, first) >= up_taken_min);
+    while (!done() && Date.now() < deadline) await sleep(50);
   }
   stop = true;
   await running;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { extname, join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequestContext, RouteDef } from '../front/route.js';
-import { error_reply, type Reply } from '../front/reply.js';
+import { error_reply, type Reply } from '../lib/reply.js';
 import { api_error } from '../errors.js';
 import { fail } from '../lib/assert.js';
 

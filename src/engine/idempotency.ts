@@ -5,7 +5,7 @@
 // change it answers for, so a key is never processed twice, even across a crash.
 import type { AccountActor } from './account-actor.js';
 import { assert_idempotency_record, type Environment, type IdempotencyRecord } from './records.js';
-import { error_reply, is_rememberable, type Reply } from '../front/reply.js';
+import { error_reply, is_rememberable, type Reply } from '../lib/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { fail } from '../lib/assert.js';
 

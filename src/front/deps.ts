@@ -6,8 +6,9 @@ import type { TimerWheel } from '../lib/timer-wheel.js';
 import type { SecretBox } from '../lib/secrets.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../operator/metrics.js';
+import type { EngineContext } from '../engine/context.js';
 
-export interface Deps {
+export interface Deps extends EngineContext {
   engine: Engine;
   clock: Clock;
   wheel: TimerWheel;

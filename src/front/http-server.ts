@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../lib/clock.js';
 import { new_request_id } from '../lib/ids.js';
 import { api_error, type ApiError } from '../errors.js';
-import { error_reply, type BodyStream, type Reply } from './reply.js';
+import { error_reply, type BodyStream, type Reply } from '../lib/reply.js';
 import { has_bad_header_byte, invalid_header_bytes } from './request-helpers.js';
 import { compile_schema } from './validation.js';
 import type { CompiledRoute, RequestContext, RouteDef } from './route.js';

@@ -3,7 +3,7 @@
 // with the same key and body gets the same error, and the key cannot be reused for another body.
 import type { Deps } from './deps.js';
 import type { RequestContext } from './route.js';
-import { error_reply, type Reply } from './reply.js';
+import { error_reply, type Reply } from '../lib/reply.js';
 import { fingerprint, idempotency_key } from './request-helpers.js';
 import { run_idempotent } from '../engine/idempotency.js';
 import type { ApiError } from '../errors.js';

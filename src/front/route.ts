@@ -4,7 +4,7 @@ import type { TSchema } from 'typebox';
 import type { Scope, Environment } from '../engine/records.js';
 import type { AccountActor, KeyState } from '../engine/account-actor.js';
 import type { CompiledSchema } from './validation.js';
-import type { Reply } from './reply.js';
+import type { Reply } from '../lib/reply.js';
 import type { HttpResponse } from 'uWebSockets.js';
 
 export type Method = 'get' | 'post' | 'delete' | 'patch' | 'put';

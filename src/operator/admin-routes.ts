@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RequestContext, RouteDef } from '../front/route.js';
-import { error_reply, success_reply, type Reply } from '../front/reply.js';
+import { error_reply, success_reply, type Reply } from '../lib/reply.js';
 import { account_view, key_view, pagination, wallet_entry_view, wallet_view } from '../front/views.js';
 import { parse_id, parse_pagination, query_params } from '../front/request-helpers.js';
 import { page_query } from '../schemas/common.js';

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RouteDef } from '../front/route.js';
-import { error_reply, success_reply } from '../front/reply.js';
+import { error_reply, success_reply } from '../lib/reply.js';
 import { api_error } from '../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
 import type { Catalog } from '../services/catalog.js';

@@ -267,8 +267,11 @@ function is_help(arg: string | undefined): boolean {
   return arg === '--help' || arg === '-h';
 }
 
+/** Starts the server with its command-line arguments: src/main.ts's serve, passed in by src/cli.ts. */
+export type ServeCommand = (argv: readonly string[]) => Promise<void>;
+
 /** Runs a command; null means the process keeps running (serve). */
-export async function run_cli(argv: readonly string[]): Promise<number | null> {
+export async function run_cli(argv: readonly string[], serve: ServeCommand): Promise<number | null> {
   const [first, ...rest] = argv;
   try {
     if (first === undefined || first === 'serve') {
@@ -277,7 +280,6 @@ export async function run_cli(argv: readonly string[]): Promise<number | null> {
         process.stdout.write(command_usage(serve_spec));
         return 0;
       }
-      const { serve } = await import('../main.js');
       await serve(serve_arguments(parsed.values));
       return null;
     }

@@ -7,6 +7,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { JournalObserver } from '../journal/journal.js';
 import type { EventSink } from '../engine/engine.js';
+import type { WebhookAttemptResult, WebhookObserver } from '../webhooks/dispatcher.js';
 
 const latency_buckets_s = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const commit_size_buckets = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 20000];
@@ -17,7 +18,6 @@ const event_loop_resolution_ms = 10;
 
 export type PurchaseOutcome = 'placed' | 'delivered' | 'failed';
 export type ProviderCallResult = 'answered' | 'error' | 'timeout' | 'circuit_open';
-export type WebhookAttemptResult = 'delivered' | 'failed' | 'gone';
 
 const circuit_values = { closed: 0, half_open: 1, open: 2 } as const;
 
@@ -41,7 +41,7 @@ export class RouteStats {
   }
 }
 
-export class Metrics implements JournalObserver {
+export class Metrics implements JournalObserver, WebhookObserver {
   readonly registry = new Registry();
   /** One slot per server and route: bounded by the route table (plus "unmatched"). */
   private readonly routes = new Map<string, RouteStats>();

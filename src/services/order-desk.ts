@@ -5,7 +5,7 @@
 // wheel (30 s, 1 min, 2 min, then every 5 min); a failure is refunded in the command that learns
 // it; after 24 h without an answer the order waits for the operator. A restart re-queries every
 // open order: none is sent twice, lost, or refunded twice.
-import type { Deps } from '../front/deps.js';
+import type { EngineContext } from '../engine/context.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { Environment, IdempotencyRecord } from '../engine/records.js';
 import type { Engine, EngineExtension } from '../engine/engine.js';
@@ -17,7 +17,7 @@ import {
   type OrderRequest,
 } from '../engine/account-orders.js';
 import { make_record, stage_record } from '../engine/idempotency.js';
-import { error_reply, success_reply, type Reply } from '../front/reply.js';
+import { error_reply, success_reply, type Reply } from '../lib/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { random_text } from '../lib/ids.js';
 import { random_reference_code, reference_codec, ReferenceCodec } from './references.js';
@@ -75,7 +75,7 @@ export class OrderDesk implements EngineExtension {
   private readonly recently_final = new Map<string, OrderRecord>();
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: EngineContext,
     readonly providers: Record<Environment, Provider>,
   ) {
     this.codec = reference_codec(deps.engine.secret_box);

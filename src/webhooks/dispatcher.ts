@@ -8,7 +8,7 @@
 // queue, so every event is delivered at least once.
 import { Agent as HttpAgent, type Dispatcher as HttpDispatcher } from 'undici';
 import { lookup as dns_lookup, type LookupAddress } from 'node:dns';
-import type { Deps } from '../front/deps.js';
+import type { EngineContext } from '../engine/context.js';
 import type { AccountActor, Outcome } from '../engine/account-actor.js';
 import { failed, ok } from '../engine/account-actor.js';
 import type { Engine, EngineExtension } from '../engine/engine.js';
@@ -20,6 +20,18 @@ import { disable_endpoint, load_endpoint, type EndpointState } from './endpoints
 import { is_internal_address, is_internal_literal } from './target-check.js';
 import { api_error } from '../errors.js';
 import { fail } from '../lib/assert.js';
+
+export type WebhookAttemptResult = 'delivered' | 'failed' | 'gone';
+
+/** What the dispatcher reports of its attempts (src/operator/metrics.ts counts them for /metrics). */
+export interface WebhookObserver {
+  webhook_attempt(result: WebhookAttemptResult, lag_ms: number | null): void;
+  webhook_dead_delivery(): void;
+}
+
+export interface DispatcherContext extends EngineContext {
+  metrics: WebhookObserver;
+}
 
 export const retry_delays_ms = [30_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
 export const endpoint_concurrency_max = 8;
@@ -86,7 +98,7 @@ export class Dispatcher implements EngineExtension {
   private readonly dead_index = new Map<string, DeadEntry[]>();
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: DispatcherContext,
     private readonly signer: SignerPool,
     private readonly options: { allow_private: boolean; timeout_ms: number },
   ) {

@@ -1,7 +1,7 @@
 // GET /v1/account, GET /v1/wallet, GET /v1/wallet/transactions (docs/spec.md section 4, "Account", "Wallet").
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
-import { error_reply, success_reply } from '../reply.js';
+import { error_reply, success_reply } from '../../lib/reply.js';
 import { account_view, pagination, wallet_entry_view, wallet_view } from '../views.js';
 import { parse_pagination, query_params } from '../request-helpers.js';
 import { success_envelope, page_query } from '../../schemas/common.js';

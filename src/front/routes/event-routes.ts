@@ -3,7 +3,7 @@
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
-import { error_reply, type Reply } from '../reply.js';
+import { error_reply, type Reply } from '../../lib/reply.js';
 import { query_params } from '../request-helpers.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { EventKindName } from '../../schemas/webhook-schemas.js';

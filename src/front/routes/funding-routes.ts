@@ -8,7 +8,7 @@ import Type from 'typebox';
 import { createHmac } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
-import { error_reply, success_reply } from '../reply.js';
+import { error_reply, success_reply } from '../../lib/reply.js';
 import { wallet_entry_view } from '../views.js';
 import { fingerprint, idempotency_key } from '../request-helpers.js';
 import { remembered_error } from '../remembered.js';

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
-import { error_reply, success_reply, type Reply } from '../reply.js';
+import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { created_key_view, key_view } from '../views.js';
 import { fingerprint, idempotency_key, parse_id } from '../request-helpers.js';
 import { CreateKeyBody, CreatedKey, KeyListItem } from '../../schemas/account-schemas.js';

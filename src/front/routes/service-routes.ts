@@ -5,7 +5,7 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
-import { error_reply, success_reply, type Reply } from '../reply.js';
+import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { fingerprint, idempotency_key, query_params } from '../request-helpers.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { naira_to_kobo, kobo_to_naira } from '../../lib/money.js';

@@ -3,7 +3,7 @@
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
-import { error_reply, success_reply } from '../reply.js';
+import { error_reply, success_reply } from '../../lib/reply.js';
 import { pagination } from '../views.js';
 import { parse_pagination, query_params } from '../request-helpers.js';
 import { page_query } from '../../schemas/common.js';
@@ -13,7 +13,7 @@ import { find_orders, index_plan_of, matching_seqs, seq_range, type OrderFilter 
 import { csv_content_type, csv_download_headers, csv_line } from '../../lib/csv.js';
 import { kobo_to_naira } from '../../lib/money.js';
 import { lagos_day_end_ms, parse_date_days, parse_timestamp_us } from '../../lib/time-format.js';
-import type { BodyStream } from '../reply.js';
+import type { BodyStream } from '../../lib/reply.js';
 import { read_record } from '../../engine/idempotency.js';
 import { assert_order, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../../services/order.js';
 import type { OrderDesk } from '../../services/order-desk.js';
@@ -207,7 +207,7 @@ export function transaction_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
           return success_reply(ctx.request_id, 200, { transactions: shown.map(order_list_view), pagination: pagination(found.length, paging.per_page, paging.page) });
         }
         if (has_filter(query.filter)) {
-          const found = find_orders(deps.engine.store, actor.id, environment, total, query.filter, paging.page, paging.per_page);
+          const found = find_orders(deps.engine.store, actor.id, environment, total, query.filter, paging.page, paging.per_page, actor);
           const shown = found.orders.map((order) => actor.open_orders.get(order.reference) ?? desk.find(order.reference) ?? order);
           return success_reply(ctx.request_id, 200, { transactions: shown.map(order_list_view), pagination: pagination(found.total, paging.per_page, paging.page) });
         }

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
-import { error_reply, success_reply } from '../reply.js';
+import { error_reply, success_reply } from '../../lib/reply.js';
 import { pagination } from '../views.js';
 import { fingerprint, idempotency_key, parse_id, parse_pagination, query_params } from '../request-helpers.js';
 import { remembered_error } from '../remembered.js';

@@ -3,9 +3,9 @@
 // test/openapi.test.ts lints it with Redocly's recommended rules and validates real answers of every
 // route against it.
 import Type, { type TSchema } from 'typebox';
-import type { RouteDef } from '../front/route.js';
-import { ErrorBody, Naira, Timestamp, success_envelope } from './common.js';
-import { EventKindName } from './webhook-schemas.js';
+import type { RouteDef } from './route.js';
+import { ErrorBody, Naira, Timestamp, success_envelope } from '../schemas/common.js';
+import { EventKindName } from '../schemas/webhook-schemas.js';
 import { error_catalogue } from '../errors.js';
 import { fail } from '../lib/assert.js';
 

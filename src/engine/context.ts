@@ -1,0 +1,14 @@
+// What the parts built on the engine (the order desk, the webhook dispatcher) need from the process:
+// the engine, the one clock, the one timer wheel and the log. Defined here, below them, so that they
+// do not reach up into the front end for it; the front end's Deps is a superset (src/front/deps.ts).
+import type { Logger } from 'pino';
+import type { Engine } from './engine.js';
+import type { Clock } from '../lib/clock.js';
+import type { TimerWheel } from '../lib/timer-wheel.js';
+
+export interface EngineContext {
+  engine: Engine;
+  clock: Clock;
+  wheel: TimerWheel;
+  log: Logger;
+}
