@@ -85,7 +85,7 @@ function filtered_requests(seeded: Seeded, authorization: string): autocannon.Re
   const queries = [
     `recipient=${history_phone(1)}`,
     `recipient=${history_phone(2)}&status=successful`,
-    `recipient=${history_phone(3)}&service_type=data&status=successful`,
+    `recipient=${history_phone(6)}&service_type=data&status=successful`,
     'status=failed&page=3',
     'service_type=electricity&per_page=50',
     `service_type=data&status=successful&${window(20, 7)}`,
@@ -162,7 +162,7 @@ export function history_filtered(settings: () => HistoryBenchSettings = history_
       if (seeded!.seeded_now) context.log(`  seeded ${seeded!.orders} orders in ${(seeded!.seed_ms / 1000).toFixed(0)} s`);
       const requests = filtered_requests(seeded!, `Bearer ${seeded!.api_key}`);
       // Every query answers 200 before the load: a refused filter would measure the error path.
-      const probe = await fetch(`${context.server.base_url}/v1/transactions?recipient=${history_phone(3)}&service_type=data&status=successful`, { headers: { authorization: `Bearer ${seeded!.api_key}` } });
+      const probe = await fetch(`${context.server.base_url}/v1/transactions?recipient=${history_phone(6)}&service_type=data&status=successful`, { headers: { authorization: `Bearer ${seeded!.api_key}` } });
       const body = await probe.json() as { data?: { pagination?: { total?: number } } };
       if (probe.status !== 200) throw new Error(`the filtered list answered ${probe.status} ${JSON.stringify(body)}`);
       context.log(`  one recipient's successful data orders: ${body.data?.pagination?.total} of ${seeded!.orders}`);

@@ -31,6 +31,17 @@ t.test('the bench scenario history-filtered runs at a tiny size and measures its
   t.ok((result.status_counts['200'] ?? 0) > 0, `the filtered lists answered 200 (${JSON.stringify(result.status_counts)})`);
   t.equal(result.non_2xx, 0, `no filtered list was refused (${JSON.stringify(result.error_codes)})`);
   t.same(warnings, [], 'the set-up raised no warning');
+  // 3,000 orders span three blocks of the in-memory counts (engine/account-orders.ts): the totals
+  // come from them, and must be what the seeder made (one in twenty failed, one in ten electricity).
+  const setup = requests[0].setupRequest as unknown as (request: Record<string, unknown>) => { headers: Record<string, string> };
+  const seeded_key = setup({ method: 'GET', path: '/' }).headers.authorization;
+  for (const [query, expected] of [['status=failed', 150], ['service_type=electricity', 300], ['service_type=airtime&status=successful', 1_800 - 150]] as const) {
+    for (let round = 0; round < 2; round++) {
+      const answer = await fetch(`${server.base_url}/v1/transactions?${query}`, { headers: { authorization: seeded_key } });
+      const body = await answer.json() as { data: { pagination: { total: number } } };
+      t.equal(body.data.pagination.total, expected, `${query}: the total is ${expected} (${round === 0 ? 'counts built' : 'counts kept'})`);
+    }
+  }
   const notes = await scenario.finish!(context, 0);
   t.match(notes.join('\n'), /export: \d+ rows of \d+ days/, `the export is measured: ${notes.join('; ')}`);
   const rows = Number(/export: (\d+) rows/.exec(notes.join('\n'))?.[1]);

@@ -210,7 +210,7 @@ export function transaction_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
           return success_reply(ctx.request_id, 200, { transactions: shown.map(order_list_view), pagination: pagination(found.length, paging.per_page, paging.page) });
         }
         if (has_filter(query.filter)) {
-          const found = find_orders(deps.engine.store, actor.id, environment, total, query.filter, paging.page, paging.per_page);
+          const found = find_orders(deps.engine.store, actor.id, environment, total, query.filter, paging.page, paging.per_page, actor);
           const shown = found.orders.map((order) => actor.open_orders.get(order.reference) ?? desk.find(order.reference) ?? order);
           return success_reply(ctx.request_id, 200, { transactions: shown.map(order_list_view), pagination: pagination(found.total, paging.per_page, paging.page) });
         }
