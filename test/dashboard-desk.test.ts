@@ -315,3 +315,36 @@ t.test('a CSV export defuses spreadsheet formulas and quotes what needs quoting'
   const signed_out = await fetch(`${server.base}/dashboard/api/export/wallet?environment=test`);
   t.equal(signed_out.status, 401, 'without a session there is no export');
 });
+
+t.test('with a priced tier the confirmation shows the face value, the commission and the smaller debit, and the wallet pays that', async (t) => {
+  const server = await start_server(t);
+  const priced = await server.admin('PUT', '/admin/pricing/deskgold', { rules: [{ service_type: 'airtime', rate_bp: 200 }, { service_type: 'airtime', network: 'glo', rate_bp: 400 }] });
+  t.equal(priced.status, 200, `the tier's rules are set (${priced.text.slice(0, 120)})`);
+  const account = await server.create_account({ kyc_level: 2, tier: 'deskgold' });
+  const key = await server.create_key(account.id, { rate_limit_per_minute: 1_000_000 });
+  await server.credit(account.id, 'test', 1_000);
+  const browser = await launch_browser(t);
+  const { page, problems } = await open_page(browser, server);
+  await sign_in(page, account.email, account.password);
+  await page.waitForURL(/env=test/);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Buy' }).click();
+  await page.getByRole('heading', { name: 'What are you buying?' }).waitFor();
+  await settled(page);
+  await page.getByLabel('Network').selectOption('glo');
+  await page.getByLabel('Phone number').fill('08011111111');
+  await page.getByLabel('Amount (₦)').fill('50.01');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Confirm the purchase' }).waitFor();
+  // 4% of 5,001 kobo is 200.04 kobo: 200 kobo of commission, rounded down, so 48.01 is debited.
+  t.equal(await page.getByTestId('confirm-face-value').textContent(), '₦50.01', 'the face value the recipient gets');
+  t.equal(await page.getByTestId('confirm-commission').textContent(), '₦2.00', 'the most specific rule\'s commission (glo, 4%), rounded down to the kobo');
+  t.equal(await page.getByTestId('confirm-amount').textContent(), '₦48.01', 'the confirmation says what the wallet will be debited');
+  await page.getByLabel('Transaction PIN').fill(account.pin);
+  await screenshot(t, page, 'desk-buy-confirm-priced');
+  await page.getByRole('button', { name: 'Pay ₦48.01' }).click();
+  await page.getByTestId('purchase-result').waitFor();
+  t.equal(await page.getByTestId('purchase-amount-charged').textContent(), '₦48.01', 'the result shows the amount charged');
+  const wallet = await server.api('GET', '/v1/wallet', { key: key.api_key });
+  t.equal(wallet.body?.data?.balance, 951.99, 'the wallet paid exactly what the confirmation said');
+  t.same(problems, [], 'no script errors in the page');
+});

@@ -23,6 +23,8 @@ export const desk_public_paths: readonly string[] = [
   '/v1/services/tv/verify',
   '/v1/services/tv/packages',
   '/v1/sandbox/wallet/fund',
+  // The account's rates, so the confirmation shows what the wallet will be debited (docs/api.md "Pricing").
+  '/v1/pricing',
   // Webhook endpoint care (docs/api.md "Testing, rolling and retrying"): the same handlers as the API.
   'patch /v1/webhooks/:id',
   '/v1/webhooks/:id/test',

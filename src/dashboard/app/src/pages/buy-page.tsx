@@ -60,7 +60,28 @@ interface Draft {
   path: string;
   body: Record<string, unknown>;
   amount: number;
+  /** The product the tier's rate is looked up for (docs/api.md "Pricing"). */
+  service_type: 'airtime' | 'data' | 'electricity' | 'tv';
+  narrow: string;
   lines: [string, string][];
+}
+
+/** GET /dashboard/api/pricing: the account's effective rate per product. */
+interface Pricing {
+  tier: string;
+  rates: { service_type: string; network: string | null; disco: string | null; provider: string | null; rate_bp: number }[];
+}
+
+/**
+ * What the wallet will be debited, as the server works it out (docs/api.md "Pricing"): the commission
+ * is floor(amount_kobo × rate_bp / 10000), in whole kobo. Shown before the PIN; the purchase's answer
+ * carries the amount actually charged.
+ */
+function charged_of(draft: Draft, pricing: Pricing | null | undefined): { charged: number; commission: number } {
+  const rate = pricing?.rates.find((r) => r.service_type === draft.service_type && (r.network ?? r.disco ?? r.provider) === draft.narrow)?.rate_bp ?? 0;
+  const amount_kobo = Math.round(draft.amount * 100);
+  const commission_kobo = Math.floor((amount_kobo * rate) / 10_000);
+  return { charged: (amount_kobo - commission_kobo) / 100, commission: commission_kobo / 100 };
 }
 
 /** A fresh idempotency key; crypto.getRandomValues works outside secure contexts too. */
@@ -103,6 +124,7 @@ export function BuyPage({ environment }: { environment: Environment }) {
   const plans = use_api<{ plans: Plan[] }>(service === 'data' ? '/services/data/plans' : null, { environment, query: { network } });
   const packages = use_api<{ packages: TvPackage[] }>(service === 'tv' ? '/services/tv/packages' : null, { environment, query: { provider: tv_provider } });
   const discos = use_api<{ discos: Disco[] }>(service === 'electricity' ? '/services/electricity/discos' : null, { environment });
+  const pricing = use_api<Pricing>('/pricing', { environment });
 
   // A verification is about one recipient: any change to it asks again.
   useEffect(() => set_verified(null), [service, disco, meter_type, meter, tv_provider, smartcard]);
@@ -143,10 +165,10 @@ export function BuyPage({ environment }: { environment: Environment }) {
     if (service === 'airtime') {
       const amount = parse_amount(amount_text);
       if (amount === null) return refuse('amount', 'must be naira, such as 500 or 1500.50');
-      next = { path: '/services/airtime', body: { network, phone: phone.trim(), amount }, amount, lines: [['Service', `Airtime · ${network_label}`], ['Phone number', phone.trim()]] };
+      next = { path: '/services/airtime', body: { network, phone: phone.trim(), amount }, amount, service_type: 'airtime', narrow: network, lines: [['Service', `Airtime · ${network_label}`], ['Phone number', phone.trim()]] };
     } else if (service === 'data') {
       if (plan === undefined) return refuse('plan_code', 'choose a data plan');
-      next = { path: '/services/data/purchase', body: { network, phone: phone.trim(), plan_code: plan.plan_id, amount: plan.amount }, amount: plan.amount, lines: [['Service', `Data · ${network_label}`], ['Plan', `${plan.name} (${plan.validity})`], ['Phone number', phone.trim()]] };
+      next = { path: '/services/data/purchase', body: { network, phone: phone.trim(), plan_code: plan.plan_id, amount: plan.amount }, amount: plan.amount, service_type: 'data', narrow: network, lines: [['Service', `Data · ${network_label}`], ['Plan', `${plan.name} (${plan.validity})`], ['Phone number', phone.trim()]] };
     } else if (service === 'electricity') {
       const amount = parse_amount(amount_text);
       if (verified === null) return refuse('meter_number', 'verify the meter first');
@@ -155,6 +177,8 @@ export function BuyPage({ environment }: { environment: Environment }) {
         path: '/services/electricity',
         body: { disco, meter_number: meter.trim(), meter_type, amount },
         amount,
+        service_type: 'electricity',
+        narrow: disco,
         lines: [['Service', `Electricity · ${disco_name}`], ['Meter', `${meter.trim()} (${meter_type})`], ['Customer', verified.customer_name]],
       };
     } else {
@@ -164,6 +188,8 @@ export function BuyPage({ environment }: { environment: Environment }) {
         path: '/services/tv',
         body: { provider: tv_provider, smartcard_number: smartcard.trim(), package_code: tv_package.package_code, amount: tv_package.amount },
         amount: tv_package.amount,
+        service_type: 'tv',
+        narrow: tv_provider,
         lines: [['Service', `Cable TV · ${provider_label}`], ['Package', tv_package.name], ['Smartcard', smartcard.trim()], ['Customer', verified.customer_name]],
       };
     }
@@ -267,8 +293,16 @@ export function BuyPage({ environment }: { environment: Environment }) {
                 <dd>{value}</dd>
               </Fragment>
             ))}
+            {charged_of(draft, pricing.data).commission > 0 && (
+              <>
+                <dt>Face value</dt>
+                <dd data-testid="confirm-face-value">{naira(draft.amount)}</dd>
+                <dt>Your commission</dt>
+                <dd data-testid="confirm-commission">{naira(charged_of(draft, pricing.data).commission)}</dd>
+              </>
+            )}
             <dt>Debited from your {wallet_name}</dt>
-            <dd class="figure" data-testid="confirm-amount">{naira(draft.amount)}</dd>
+            <dd class="figure" data-testid="confirm-amount">{naira(charged_of(draft, pricing.data).charged)}</dd>
           </dl>
           <label class="field field-narrow">
             <span>Transaction PIN</span>
@@ -279,7 +313,7 @@ export function BuyPage({ environment }: { environment: Environment }) {
               Back
             </button>
             <button type="submit" class="button button-primary" aria-busy={paying ? 'true' : undefined}>
-              {paying ? 'Paying…' : `Pay ${naira(draft.amount)}`}
+              {paying ? 'Paying…' : `Pay ${naira(charged_of(draft, pricing.data).charged)}`}
             </button>
           </div>
         </form>
