@@ -120,7 +120,7 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
       amount_kobo: (100 + (i % 3) * 50) * 100, customer_name: null,
     }, {
       environment: 'test', reference: `BV-${day}-${random_crockford(12)}`, idempotency_key: null,
-      provider_request_id: `${day}0000${randomBytes(6).toString('hex')}`, indexed: true,
+      provider_request_id: `${day}0000${randomBytes(6).toString('hex')}`, indexed: true, commission_kobo: 0,
     }, now_us, false);
     if (!placed.ok) throw new Error(`order ${i}: ${placed.error.code}`);
     const result = i % 20 === 13 ? { outcome: 'failed', reason: 'Seeded failure.' } : { outcome: 'delivered' };
@@ -222,6 +222,8 @@ async function main(): Promise<void> {
       }, {
         environment: 'test', reference, idempotency_key: null,
         provider_request_id: minute + random_text('abcdefghijklmnopqrstuvwxyz0123456789', 12), indexed: false,
+        // The standard tier: no commission (docs/api.md "Pricing").
+        commission_kobo: 0,
       }, now_us, false);
       if (!placed.ok) throw new Error(`order ${j + 1} of account ${actor.id}: ${placed.error.code}`);
       const paid = apply_provider_result(actor, reference, sandbox.pay(placed.value), now_us, false, placed.value);

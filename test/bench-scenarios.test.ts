@@ -28,8 +28,8 @@ const tiny: LoadSettings = { connections: 4, pipelining: 1, duration_s: 1, warmu
 /** Accounts of the many-account scenarios: more than one, so that the round robin turns. */
 const tiny_accounts = 3;
 
-/** Covered by test/cluster-bench.test.ts. */
-const tested_elsewhere = new Set(['purchase-one-account-cluster']);
+/** Covered by test/cluster-bench.test.ts and test/history-bench.test.ts (their own stores and servers). */
+const tested_elsewhere = new Set(['purchase-one-account-cluster', 'history-filtered']);
 
 /**
  * The statuses each scenario's load may answer with: GETs 200, purchases 201, the mix both. A
