@@ -51,11 +51,13 @@ export type EventKind =
   | 'transaction.processing'
   | 'wallet.credited'
   | 'wallet.debited'
-  | 'wallet.reversed';
+  | 'wallet.reversed'
+  /** A product's availability changed (docs/api.md "Service status"); subscribed to explicitly. */
+  | 'service.status_changed';
 
 /** Receives every event in the command that causes it, so it can stage it in the same commit. */
 export interface EventSink {
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord }): void;
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; status?: import('../services/upstreams/router.js').ProductState }): void;
 }
 
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */

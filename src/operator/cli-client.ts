@@ -7,7 +7,7 @@ import { join } from 'node:path';
 export const operator_request_timeout_ms = 30_000;
 
 export interface OperatorRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
   body?: unknown;
 }

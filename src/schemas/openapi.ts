@@ -149,6 +149,13 @@ const WalletEventData = Type.Object({
   created_at: Timestamp,
 });
 for (const kind of ['wallet.credited', 'wallet.debited', 'wallet.reversed']) event_payloads[kind] = WalletEventData;
+event_payloads['service.status_changed'] = Type.Object({
+  product: Type.String(),
+  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  status: Type.Enum(['available', 'degraded', 'unavailable']),
+  retry_after_s: Type.Union([Type.Integer(), Type.Null()]),
+  at: Timestamp,
+});
 
 function webhooks(): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -2,11 +2,11 @@
 import Type from 'typebox';
 import { EnvironmentName, FreeText, Naira, Pagination, Timestamp } from './common.js';
 
-export const EventKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed']);
+export const EventKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'service.status_changed']);
 
 export const CreateWebhookBody = Type.Object({
   url: FreeText({ minLength: 1, maxLength: 2048, errorMessage: 'must be an https:// URL' }),
-  events: Type.Optional(Type.Array(EventKindName, { minItems: 1, maxItems: 6, uniqueItems: true, errorMessage: 'must be a non-empty list of distinct event kinds' })),
+  events: Type.Optional(Type.Array(EventKindName, { minItems: 1, maxItems: 7, uniqueItems: true, errorMessage: 'must be a non-empty list of distinct event kinds' })),
   description: Type.Optional(FreeText({ maxLength: 200 })),
 });
 

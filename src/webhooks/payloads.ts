@@ -4,6 +4,7 @@
 import type { EventKind } from '../engine/engine.js';
 import type { WalletEntry } from '../engine/records.js';
 import type { OrderRecord } from '../services/order.js';
+import type { ProductState } from '../services/upstreams/router.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
 
@@ -20,8 +21,12 @@ function service_fields(order: OrderRecord) {
   };
 }
 
-export function event_data(kind: EventKind, subject: { entry?: WalletEntry; order?: OrderRecord }, now_us: number): Record<string, unknown> {
+export function event_data(kind: EventKind, subject: { entry?: WalletEntry; order?: OrderRecord; status?: ProductState }, now_us: number): Record<string, unknown> {
   switch (kind) {
+    case 'service.status_changed': {
+      const state = subject.status!;
+      return { product: state.product, service_type: state.service_type, status: state.status, retry_after_s: state.retry_after_s, at: iso_us(now_us) };
+    }
     case 'transaction.completed': {
       const order = subject.order!;
       return {

@@ -10,7 +10,11 @@ export const event_kinds: readonly EventKind[] = [
   'wallet.credited',
   'wallet.debited',
   'wallet.reversed',
+  'service.status_changed',
 ];
+
+/** What an endpoint registered without `events` receives: the spec's kinds; service.status_changed is asked for. */
+export const default_event_kinds: readonly EventKind[] = event_kinds.filter((kind) => kind !== 'service.status_changed');
 
 export interface EndpointRecord {
   id: number;

@@ -110,7 +110,7 @@ export interface CreatedKey extends Omit<ApiKey, 'key_hint' | 'last_used_at'> {
   api_key: string;
 }
 
-export type EventKind = 'transaction.completed' | 'transaction.failed' | 'transaction.processing' | 'wallet.credited' | 'wallet.debited' | 'wallet.reversed';
+export type EventKind = 'transaction.completed' | 'transaction.failed' | 'transaction.processing' | 'wallet.credited' | 'wallet.debited' | 'wallet.reversed' | 'service.status_changed';
 
 export const event_kinds: readonly EventKind[] = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed'];
 
