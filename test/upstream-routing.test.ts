@@ -159,9 +159,10 @@ t.test('route changes apply to the next purchase, are refused whole when wrong, 
   t.same(initial.body.data.upstreams.map((u: any) => `${u.name}:${u.kind}:${u.circuit}`), ['vtpass:vtpass:closed', 'flw:flutterwave:closed'], 'each upstream with its kind and circuit');
 
   const bad_rows: [string, unknown, string][] = [
-    ['an unknown upstream', { default: ['vtpass', 'nowhere'] }, 'default'],
-    ['an unknown product', { default: ['vtpass'], routes: [{ product: 'airtime/vodafone', upstreams: ['flw'] }] }, 'products.airtime/vodafone'],
-    ['an upstream twice', { default: ['vtpass', 'vtpass'] }, 'default'],
+    ['an unknown upstream', { default: ['vtpass', 'nowhere'] }, 'default.1'],
+    ['an unknown product', { default: ['vtpass'], routes: [{ product: 'airtime/vodafone', upstreams: ['flw'] }] }, 'routes.0.product'],
+    ['an upstream twice', { default: ['vtpass', 'vtpass'] }, 'default.1'],
+    ['a product routed twice', { default: ['vtpass'], routes: [{ product: 'tv', upstreams: ['flw'] }, { product: 'tv', upstreams: ['vtpass'] }] }, 'routes.1.product'],
     ['an empty route', { default: [] }, 'default'],
   ];
   for (const [what, body, field] of bad_rows) {

@@ -12,13 +12,13 @@ import type { UpstreamRouter } from '../services/upstreams/router.js';
 import { check_routes, route_upstreams_max, routes_max, save_routes, type RouteTable } from '../services/upstreams/routes.js';
 import { route_products } from '../services/upstreams/live-upstreams.js';
 
-const UpstreamName = Type.String({ minLength: 1, maxLength: 32, errorMessage: 'must be an upstream name' });
+const UpstreamName = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$', errorMessage: 'must be an upstream name: 1-32 lower-case letters, digits, _ or -' });
 const Route = Type.Array(UpstreamName, { minItems: 1, maxItems: route_upstreams_max, errorMessage: `must be a list of 1 to ${route_upstreams_max} upstream names` });
 
 export const PutRoutesBody = Type.Object({
   default: Route,
   routes: Type.Optional(Type.Array(Type.Object({
-    product: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'must be a product such as airtime or airtime/mtn' }),
+    product: Type.String({ pattern: '^[a-z0-9-]{1,32}(/[a-z0-9-]{1,32})?$', errorMessage: 'must be a product such as airtime or airtime/mtn' }),
     upstreams: Route,
   }), { maxItems: routes_max, errorMessage: `must be a list of at most ${routes_max} routes` })),
 });
@@ -66,13 +66,7 @@ export function upstream_admin_routes(deps: Deps, router: UpstreamRouter | null,
       handler: (ctx) => {
         const body = ctx.body as Static<typeof PutRoutesBody>;
         const names = router === null ? [] : [...router.upstreams.keys()];
-        const input = { default: body.default, products: {} as Record<string, string[]> };
-        const details: { field: string; message: string }[] = [];
-        for (const route of body.routes ?? []) {
-          if (input.products[route.product] !== undefined) details.push({ field: `routes.${route.product.slice(0, 64)}`, message: 'is listed twice' });
-          input.products[route.product] = route.upstreams;
-        }
-        const checked = details.length > 0 ? { ok: false as const, details } : check_routes(input, names, products);
+        const checked = check_routes(body, names, products);
         if (!checked.ok) {
           return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: ${checked.details[0].field} ${checked.details[0].message}.`, { details: checked.details }));
         }

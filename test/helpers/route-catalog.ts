@@ -72,7 +72,7 @@ export interface World {
 export interface RouteEntry {
   /** "POST /v1/keys", templates in OpenAPI form. */
   name: string;
-  method: 'GET' | 'POST' | 'DELETE' | 'PATCH';
+  method: 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT';
   template: string;
   auth: Auth;
   /** x-required-scope of the OpenAPI document for API-key routes ('any', a scope, or '*'); else null. */
@@ -167,6 +167,7 @@ const documented_builders: Record<string, Builder> = {
     body_fields: ['provider', 'smartcard_number'],
     build: (w) => api(w, 'POST', '/v1/services/tv/verify', {}, { provider: 'gotv', smartcard_number: '1212121212' }),
   },
+  'GET /v1/services/status': { method: 'GET', template: '/v1/services/status', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/status', {}) },
   'GET /v1/transactions': { method: 'GET', template: '/v1/transactions', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions', {}, undefined, 'per_page=5&page=1') },
   'GET /v1/transactions/{reference}': { method: 'GET', template: '/v1/transactions/{reference}', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions/{reference}', { reference: w.reference }) },
   'GET /v1/webhooks': { method: 'GET', template: '/v1/webhooks', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/webhooks', {}) },
@@ -278,6 +279,13 @@ const operator_builders: Record<string, Builder> = {
     method: 'POST', template: '/admin/orders/{reference}/resolve', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['outcome'], valid_status: 404,
     // The order is delivered already: a valid request that the desk refuses without changing anything.
     build: (w) => operator(w, 'POST', '/admin/orders/{reference}/resolve', { reference: w.reference }, { outcome: 'delivered' }),
+  },
+  'GET /admin/routes': { method: 'GET', template: '/admin/routes', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/routes', {}) },
+  'PUT /admin/routes': {
+    method: 'PUT', template: '/admin/routes', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['default', 'routes'], valid_status: 400,
+    // The fuzzers' servers have no live upstream, so no route can name one: the well-formed request is
+    // refused whole (400 validation.failed) and changes nothing, like every mutation of it.
+    build: (w) => operator(w, 'PUT', '/admin/routes', {}, { default: ['default'], routes: [{ product: 'airtime/mtn', upstreams: ['default'] }] }),
   },
   'GET /admin/webhooks/dead': { method: 'GET', template: '/admin/webhooks/dead', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/webhooks/dead', {}) },
   'GET /metrics': { method: 'GET', template: '/metrics', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/metrics', {}) },

@@ -49,31 +49,32 @@ export function route_for(table: RouteTable, intent: Pick<PurchaseIntent, 'servi
 export type RouteCheck = { ok: true; table: RouteTable } | { ok: false; details: { field: string; message: string }[] };
 
 /**
- * Checks a route table the operator sends: every upstream configured, no upstream twice in a route, every
- * product known (`products` lists the narrowed ones: "airtime/mtn", …). Nothing is changed on an error.
+ * Checks the routes the operator sends: every upstream configured, no upstream twice in a route, every
+ * product known and routed once (`products` holds the service types and the narrowed products, such as
+ * "airtime/mtn"). Details name fields as the request does (default.1, routes.0.upstreams.2). Nothing is
+ * changed on an error.
  */
-export function check_routes(input: { default: string[]; products?: Record<string, string[]> }, upstream_names: readonly string[], products: ReadonlySet<string>): RouteCheck {
+export function check_routes(input: { default: string[]; routes?: { product: string; upstreams: string[] }[] }, upstream_names: readonly string[], products: ReadonlySet<string>): RouteCheck {
   const details: { field: string; message: string }[] = [];
   const check_route = (field: string, route: string[]) => {
     if (route.length === 0) details.push({ field, message: 'must list at least one upstream' });
-    if (route.length > route_upstreams_max) details.push({ field, message: `must list at most ${route_upstreams_max} upstreams` });
     const seen = new Set<string>();
-    for (const name of route) {
-      if (!upstream_names.includes(name)) details.push({ field, message: `names no configured upstream "${name.slice(0, 40)}" (configured: ${upstream_names.join(', ') || 'none'})` });
-      else if (seen.has(name)) details.push({ field, message: `lists "${name}" twice` });
+    for (const [i, name] of route.entries()) {
+      if (!upstream_names.includes(name)) details.push({ field: `${field}.${i}`, message: `names no configured upstream (configured: ${upstream_names.join(', ') || 'none'})` });
+      else if (seen.has(name)) details.push({ field: `${field}.${i}`, message: `lists "${name}" twice` });
       seen.add(name);
     }
   };
   check_route('default', input.default);
-  const entries = Object.entries(input.products ?? {});
-  if (entries.length > routes_max) details.push({ field: 'products', message: `must have at most ${routes_max} routes` });
-  for (const [product, route] of entries.slice(0, routes_max)) {
-    const field = `products.${product.slice(0, 64)}`;
-    if (!products.has(product)) details.push({ field, message: 'is not a product: a service type (airtime, data, electricity, tv) or one narrowed by network, disco or TV provider, such as airtime/mtn' });
-    else check_route(field, route);
+  const table: RouteTable = { default: [...input.default], products: {} };
+  for (const [j, route] of (input.routes ?? []).entries()) {
+    if (!products.has(route.product)) details.push({ field: `routes.${j}.product`, message: 'is not a product: a service type (airtime, data, electricity, tv) or one narrowed by network, disco or TV provider, such as airtime/mtn' });
+    else if (table.products[route.product] !== undefined) details.push({ field: `routes.${j}.product`, message: 'is routed twice' });
+    check_route(`routes.${j}.upstreams`, route.upstreams);
+    table.products[route.product] = [...route.upstreams];
   }
   if (details.length > 0) return { ok: false, details: details.slice(0, 20) };
-  return { ok: true, table: { default: [...input.default], products: Object.fromEntries(entries.map(([p, r]) => [p, [...r]])) } };
+  return { ok: true, table };
 }
 
 /** The routes as stored, or the default: every configured upstream, in configuration order. */
