@@ -69,6 +69,8 @@ export interface Order extends OrderSummary {
   failed_at: string | null;
   reversed_at: string | null;
   status_history: { status: OrderStatus; at: string }[];
+  /** Live orders: each upstream the order was handed to, in turn (docs/api.md "Upstream attempts"). */
+  attempts?: { upstream: string; request_id: string; outcome: string; at: string }[];
 }
 
 export interface Overview {
