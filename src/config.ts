@@ -12,6 +12,19 @@ export interface ProviderConfig {
   timeout_ms: number;
 }
 
+/** The upstream API shapes billvend speaks (src/services/upstreams/). */
+export const upstream_kinds = ['vtpass', 'flutterwave'] as const;
+export type UpstreamKind = (typeof upstream_kinds)[number];
+
+/** One live upstream aggregator (docs/operations.md "Upstreams"): its name is what routes list. */
+export interface UpstreamConfig extends ProviderConfig {
+  name: string;
+  kind: UpstreamKind;
+}
+
+/** Upstreams one server may name: each has a circuit, metrics series and a place in routes. */
+export const upstreams_max = 16;
+
 /** Cluster mode (docs/cluster.md): set by CLUSTER_NATS_URL; null runs a single node, as before. */
 export interface ClusterConfig {
   nats_urls: string[];
@@ -41,6 +54,11 @@ export interface Config {
   funding_bank: FundingBankConfig | null;
   master_key: string | null;
   provider: ProviderConfig | null;
+  /**
+   * The live upstreams, in the order of the default route: UPSTREAMS, or the one named "default" that
+   * the PROVIDER_* settings describe (as before there were several), or none.
+   */
+  upstreams: UpstreamConfig[];
   production: boolean;
   /** One webhook delivery attempt's deadline (docs/decisions.md: 10 s). */
   webhook_timeout_ms: number;
@@ -166,6 +184,57 @@ function cluster_config(env: Record<string, string | undefined>): ClusterConfig 
   };
 }
 
+const upstream_fields = new Set(['name', 'kind', 'base_url', 'api_key', 'secret_key', 'public_key', 'timeout_ms']);
+
+/**
+ * UPSTREAMS: a JSON array of {name, kind, base_url, api_key?, secret_key?, public_key?, timeout_ms?}.
+ * Checked whole at start; an error names the entry and the field, never a credential's value.
+ */
+export function upstreams_config(text: string): UpstreamConfig[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError('UPSTREAMS must be a JSON array such as [{"name":"vtpass","kind":"vtpass","base_url":"https://…","api_key":"…","secret_key":"…"}]');
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) throw new ConfigError('UPSTREAMS must be a non-empty JSON array of upstreams');
+  if (parsed.length > upstreams_max) throw new ConfigError(`UPSTREAMS names ${parsed.length} upstreams; at most ${upstreams_max}`);
+  const out: UpstreamConfig[] = [];
+  for (const [i, entry] of parsed.entries()) {
+    const where = `UPSTREAMS entry ${i + 1}`;
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new ConfigError(`${where} must be an object`);
+    const e = entry as Record<string, unknown>;
+    for (const field of Object.keys(e)) if (!upstream_fields.has(field)) throw new ConfigError(`${where} has an unknown field "${field.slice(0, 40)}"`);
+    const text_field = (field: string, required: boolean): string => {
+      const value = e[field];
+      if (value === undefined && !required) return '';
+      if (typeof value !== 'string' || (required && value === '')) throw new ConfigError(`${where}: ${field} must be a ${required ? 'non-empty ' : ''}string`);
+      return value;
+    };
+    const name = text_field('name', true);
+    if (!/^[a-z0-9][a-z0-9_-]{0,31}$/.test(name)) throw new ConfigError(`${where}: name must be 1-32 lower-case letters, digits, '_' or '-', got "${name.slice(0, 40)}"`);
+    if (out.some((u) => u.name === name)) throw new ConfigError(`${where}: the name "${name}" is used twice`);
+    const kind = text_field('kind', true);
+    if (!(upstream_kinds as readonly string[]).includes(kind)) throw new ConfigError(`${where} (${name}): kind must be one of ${upstream_kinds.join(', ')}, got "${kind.slice(0, 40)}"`);
+    const base_url = text_field('base_url', true);
+    if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(base_url)) throw new ConfigError(`${where} (${name}): base_url must be an http(s) URL`);
+    const timeout = e.timeout_ms ?? 15_000;
+    if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 100) throw new ConfigError(`${where} (${name}): timeout_ms must be an integer ≥ 100`);
+    const secret_key = text_field('secret_key', false);
+    if (kind === 'flutterwave' && secret_key === '') throw new ConfigError(`${where} (${name}): a flutterwave upstream needs secret_key (its bearer token)`);
+    out.push({
+      name,
+      kind: kind as UpstreamKind,
+      base_url: base_url.replace(/\/+$/, ''),
+      api_key: text_field('api_key', false),
+      secret_key,
+      public_key: text_field('public_key', false),
+      timeout_ms: timeout,
+    });
+  }
+  return out;
+}
+
 export function load_config(env: Record<string, string | undefined>): Config {
   const time_scale = env.TIME_SCALE === undefined || env.TIME_SCALE === '' ? 1 : Number(env.TIME_SCALE);
   if (!Number.isFinite(time_scale) || time_scale <= 0 || time_scale > 1000) {
@@ -204,6 +273,12 @@ export function load_config(env: Record<string, string | undefined>): Config {
     };
   }
 
+  let upstreams: UpstreamConfig[] = provider === null ? [] : [{ name: 'default', kind: 'vtpass', ...provider }];
+  if (env.UPSTREAMS !== undefined && env.UPSTREAMS.trim() !== '') {
+    if (provider !== null) throw new ConfigError('set either UPSTREAMS or PROVIDER_BASE_URL (the single upstream of before), not both');
+    upstreams = upstreams_config(env.UPSTREAMS);
+  }
+
   return {
     port: port('PORT', env.PORT, 8080),
     host: host('HOST', env.HOST, '0.0.0.0'),
@@ -221,6 +296,7 @@ export function load_config(env: Record<string, string | undefined>): Config {
     funding_bank: funding_bank_config(env),
     master_key: env.MASTER_KEY || null,
     provider,
+    upstreams,
     production: env.NODE_ENV === 'production',
     webhook_timeout_ms: positive_integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
     store_free_bytes_min: positive_integer('STORE_FREE_BYTES_MIN', env.STORE_FREE_BYTES_MIN, 64 * 1024 * 1024),

@@ -32,11 +32,15 @@ import { build_openapi } from './front/openapi.js';
 import { seed_demo } from './operator/demo.js';
 import { Catalog } from './services/catalog.js';
 import { SandboxProvider } from './services/sandbox-provider.js';
-import { LiveProvider, UnconfiguredProvider } from './services/live-provider.js';
+import { UnconfiguredProvider } from './services/live-provider.js';
+import { build_router } from './services/upstreams/live-upstreams.js';
+import type { UpstreamRouter } from './services/upstreams/router.js';
+import { upstream_admin_routes, announce_status_changes } from './operator/upstream-routes.js';
 import { OrderDesk } from './services/order-desk.js';
 import { PriceLists } from './services/pricing.js';
 import { pricing_admin_routes } from './operator/pricing-routes.js';
 import { service_routes } from './front/routes/service-routes.js';
+import { service_status_routes } from './front/routes/service-status-routes.js';
 import { transaction_routes } from './front/routes/transaction-routes.js';
 import { event_routes } from './front/routes/event-routes.js';
 import { catalog_admin_routes } from './operator/catalog-routes.js';
@@ -124,10 +128,13 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const deps: Deps = { engine, clock, wheel, config, log, metrics, secret_box };
   const catalog = new Catalog(store);
   const pricing = new PriceLists(store, catalog);
+  metrics.upstreams_configured(config.upstreams.map((u) => u.name));
+  const router: UpstreamRouter | null = config.upstreams.length === 0 ? null : build_router(config.upstreams, store, catalog, clock, wheel, log, metrics);
   const desk = new OrderDesk(deps, {
     test: new SandboxProvider(wheel, clock),
-    live: config.provider === null ? new UnconfiguredProvider() : new LiveProvider(config.provider, clock, wheel, log, metrics),
+    live: router ?? new UnconfiguredProvider(),
   }, pricing);
+  if (router !== null) announce_status_changes(deps, router);
   const signer = new SignerPool();
   const dispatcher = new Dispatcher(deps, signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
   // Webhook endpoints load first, so that events the order desk emits while resuming reach them.
@@ -162,6 +169,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
       ...(cluster === null ? [] : cluster_routes(() => cluster.status())),
       ...catalog_admin_routes(deps, catalog, desk),
       ...pricing_admin_routes(deps, pricing),
+      ...upstream_admin_routes(deps, router, catalog),
       {
         method: 'get',
         path: '/admin/webhooks/dead',
@@ -192,6 +200,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...account_routes(deps),
     ...key_routes(deps),
     ...service_routes(deps, catalog, desk),
+    ...service_status_routes(deps, router, catalog),
     ...transaction_routes(deps, desk),
     ...webhook_routes(deps, dispatcher),
     ...event_routes(deps, event_feed),

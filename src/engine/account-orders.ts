@@ -7,7 +7,7 @@ import type { Environment } from './records.js';
 import { api_error } from '../errors.js';
 import { format_naira } from '../lib/money.js';
 import { lagos_day, lagos_day_end_ms } from '../lib/time-format.js';
-import { assert_order, charged_kobo, is_final, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
+import { assert_order, charged_kobo, is_final, type OrderRecord, type OrderStatus, type ServiceType, type UpstreamAttempt } from '../services/order.js';
 import type { ProviderResult } from '../services/provider.js';
 import type { Key, Store } from '../journal/store.js';
 import { fail } from '../lib/assert.js';
@@ -41,6 +41,8 @@ export interface OrderPlacement {
   indexed: boolean;
   /** The reseller's commission from the account's tier, read in this command (services/pricing.ts). */
   commission_kobo: number;
+  /** The upstream a routed live order goes to first: its first attempt (docs/api.md "Upstream attempts"). */
+  upstream?: string;
 }
 
 // ---- The order index ------------------------------------------------------------------------------
@@ -397,6 +399,7 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
     next_requery_ms: 0,
     needs_review: false,
   };
+  if (placement.upstream !== undefined) order.attempts = [{ upstream: placement.upstream, request_id: placement.provider_request_id, outcome: 'sent', at_us: now_us }];
   if (placement.indexed) actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);
   // An order paid in the same command (the sandbox) is written once, as it ends up; the caller stages it.
   if (stage_pending) stage_order(actor, order);
@@ -446,21 +449,58 @@ export function apply_provider_result(actor: AccountActor, reference: string, re
         delivered_us: now_us,
         next_requery_ms: 0,
         status_history: ensure_processing(order, now_us),
+        ...answered(order, 'delivered', now_us),
       });
       stage_order(actor, delivered);
       actor.engine.emit(actor, order.environment, 'transaction.completed', { order: delivered });
       return delivered;
     }
     case 'failed':
-      return fail_and_refund(actor, order, result.reason, now_us);
+      return fail_and_refund(actor, { ...order, ...answered(order, 'failed', now_us) }, result.reason, now_us);
     case 'not_found':
-      if (not_found_is_final) return fail_and_refund(actor, order, 'The provider has no record of this order; it was not processed.', now_us);
+      if (not_found_is_final) return fail_and_refund(actor, { ...order, ...answered(order, 'failed', now_us) }, 'The provider has no record of this order; it was not processed.', now_us);
       return mark_processing(actor, order, now_us, null);
     case 'processing':
-      return mark_processing(actor, order, now_us, result.provider_reference ?? null);
+      return mark_processing(actor, order, now_us, result.provider_reference ?? null, first_answer(order, 'processing', now_us));
     case 'unknown':
-      return mark_processing(actor, order, now_us, null);
+      return mark_processing(actor, order, now_us, null, first_answer(order, result.not_sent === true ? 'refused' : 'unknown', now_us));
   }
+}
+
+/** The attempts with the holder's (the last one's) outcome set, for a routed order; {} otherwise. */
+function answered(order: OrderRecord, outcome: UpstreamAttempt['outcome'], _now_us: number): { attempts?: UpstreamAttempt[] } {
+  const attempts = order.attempts;
+  if (attempts === undefined || attempts.length === 0) return {};
+  const last = attempts[attempts.length - 1];
+  if (last.outcome === outcome) return {};
+  return { attempts: [...attempts.slice(0, -1), { ...last, outcome }] };
+}
+
+/** Like answered(), but only the first answer to an attempt is kept while the order stays open. */
+function first_answer(order: OrderRecord, outcome: UpstreamAttempt['outcome'], now_us: number): { attempts?: UpstreamAttempt[] } {
+  const attempts = order.attempts;
+  if (attempts === undefined || attempts.length === 0 || attempts[attempts.length - 1].outcome !== 'sent') return {};
+  return answered(order, outcome, now_us);
+}
+
+/**
+ * Failover (docs/decisions.md "Upstream routing and failover"): the holder refused the order before
+ * processing it (a definite "not processed", a refused connection, an open circuit), so it moves to
+ * the next upstream under the same reference and a new request id. Staged, and durable before the next
+ * upstream is called: a restart then re-queries the new holder, never the one that refused.
+ */
+export function move_order_upstream(actor: AccountActor, order: OrderRecord, refusal: 'failed' | 'refused', upstream: string, request_id: string, now_us: number): OrderRecord {
+  if (is_final(order.status)) fail(`order ${order.reference} moved upstream after it ended ${order.status}`);
+  const attempts = order.attempts ?? [];
+  const closed = attempts.length === 0 ? [] : [...attempts.slice(0, -1), { ...attempts[attempts.length - 1], outcome: refusal }];
+  const next = with_status(order, 'processing', now_us, {
+    provider_request_id: request_id,
+    provider_reference: null,
+    attempts: [...closed, { upstream, request_id, outcome: 'sent', at_us: now_us }],
+  });
+  stage_order(actor, next);
+  if (order.status === 'pending') actor.engine.emit(actor, order.environment, 'transaction.processing', { order: next });
+  return next;
 }
 
 function ensure_processing(order: OrderRecord, now_us: number): OrderRecord['status_history'] {
@@ -470,9 +510,9 @@ function ensure_processing(order: OrderRecord, now_us: number): OrderRecord['sta
 }
 
 /** The order has been handed to the provider (or its answer is not known yet). */
-export function mark_processing(actor: AccountActor, order: OrderRecord, now_us: number, provider_reference: string | null): OrderRecord {
-  if (order.status === 'processing' && provider_reference === null && actor.open_orders.has(order.reference)) return order;
-  const next = with_status(order, 'processing', now_us, { provider_reference: provider_reference ?? order.provider_reference });
+export function mark_processing(actor: AccountActor, order: OrderRecord, now_us: number, provider_reference: string | null, changes: { attempts?: UpstreamAttempt[] } = {}): OrderRecord {
+  if (order.status === 'processing' && provider_reference === null && changes.attempts === undefined && actor.open_orders.has(order.reference)) return order;
+  const next = with_status(order, 'processing', now_us, { provider_reference: provider_reference ?? order.provider_reference, ...changes });
   stage_order(actor, next);
   if (order.status === 'pending') actor.engine.emit(actor, order.environment, 'transaction.processing', { order: next });
   return next;

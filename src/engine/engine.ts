@@ -52,11 +52,21 @@ export type EventKind =
   | 'wallet.credited'
   | 'wallet.debited'
   | 'wallet.reversed'
-  | 'wallet.low_balance';
+  | 'wallet.low_balance'
+  /** A product's availability changed (docs/api.md "Service status"); subscribed to explicitly. */
+  | 'service.status_changed';
+
+/** What a service.status_changed event is about: a product's availability (services/upstreams/router.ts). */
+export interface ProductStatusSubject {
+  product: string;
+  service_type: string;
+  status: 'available' | 'degraded' | 'unavailable';
+  retry_after_s: number | null;
+}
 
 /** Receives every event in the command that causes it, so it can stage it in the same commit. */
 export interface EventSink {
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; threshold_kobo?: number }): void;
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject }): void;
 }
 
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */

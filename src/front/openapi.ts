@@ -159,6 +159,14 @@ event_payloads['wallet.low_balance'] = Type.Object({
   created_at: Timestamp,
 });
 
+event_payloads['service.status_changed'] = Type.Object({
+  product: Type.String(),
+  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  status: Type.Enum(['available', 'degraded', 'unavailable']),
+  retry_after_s: Type.Union([Type.Integer(), Type.Null()]),
+  at: Timestamp,
+});
+
 function webhooks(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const kind of (plain(EventKindName) as { enum: string[] }).enum) {

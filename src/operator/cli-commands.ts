@@ -43,6 +43,18 @@ function rules_value(text: string, usage: string): Record<string, unknown>[] {
   });
 }
 
+/** --routes "airtime/mtn=a,b;tv=b": one PRODUCT=LIST per route, separated by ';'. */
+function routes_value(text: string | undefined, usage: string): { product: string; upstreams: string[] }[] | undefined {
+  if (text === undefined) return undefined;
+  const out: { product: string; upstreams: string[] }[] = [];
+  for (const part of text.split(';').map((p) => p.trim()).filter((p) => p !== '')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--routes entry "${part.slice(0, 64)}" must be PRODUCT=UPSTREAM,UPSTREAM`, usage);
+    out.push({ product: part.slice(0, eq).trim(), upstreams: list_value(part.slice(eq + 1)) ?? [] });
+  }
+  return out;
+}
+
 const account_id = { name: 'account_id', summary: 'the account\'s id' };
 
 /** One entry per operator route (src/operator/admin-routes.ts, catalog-routes.ts, main.ts). */
@@ -256,6 +268,27 @@ const operator_commands: OperatorCommand[] = [
       method: 'POST',
       path: `/admin/orders/${encodeURIComponent(positionals[0])}/resolve`,
       body: { outcome: choice_value(values.outcome, 'outcome', ['delivered', 'failed'] as const, usage) },
+    }),
+  },
+  {
+    words: ['routes', 'show'],
+    summary: 'Show the upstream routes and each upstream\'s circuit.',
+    positionals: [],
+    options: [],
+    request: () => ({ method: 'GET', path: '/admin/routes' }),
+  },
+  {
+    words: ['routes', 'set'],
+    summary: 'Replace the upstream routes, at once and across restarts.',
+    positionals: [],
+    options: [
+      { name: 'default', value: 'LIST', summary: 'comma-separated upstreams of every product without a route, in order', required: true },
+      { name: 'routes', value: 'ROUTES', summary: 'PRODUCT=LIST;PRODUCT=LIST, such as "airtime/mtn=flw,vtpass;tv=vtpass"' },
+    ],
+    request: ({ values }, usage) => ({
+      method: 'PUT',
+      path: '/admin/routes',
+      body: { default: list_value(values.default), routes: routes_value(values.routes, usage) },
     }),
   },
   {

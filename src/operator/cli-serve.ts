@@ -38,6 +38,7 @@ export const serve_variables: readonly ServeVariable[] = [
   { variable: 'PROVIDER_SECRET_KEY', value: 'KEY', summary: 'the aggregator\'s secret key' },
   { variable: 'PROVIDER_PUBLIC_KEY', value: 'KEY', summary: 'the aggregator\'s public key' },
   { variable: 'PROVIDER_TIMEOUT_MS', value: 'MS', summary: 'one call to the aggregator, default 15000' },
+  { variable: 'UPSTREAMS', value: 'JSON', summary: 'several live upstreams: a JSON array of {name, kind (vtpass|flutterwave), base_url, api_key, secret_key, timeout_ms}' },
   { variable: 'STORE_FREE_BYTES_MIN', value: 'BYTES', summary: 'below this free space on the store\'s disk, writes answer 503' },
   { variable: 'SIGN_IN_ADDRESS_PER_MINUTE_MAX', value: 'N', summary: 'dashboard sign-in attempts per client address per minute, default 30' },
   { variable: 'SIGN_IN_GLOBAL_PER_SECOND_MAX', value: 'N', summary: 'dashboard sign-in attempts per second over all addresses, default 10' },

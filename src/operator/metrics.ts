@@ -107,6 +107,38 @@ export class Metrics implements JournalObserver, WebhookObserver {
     help: 'The live upstream\'s circuit breaker: 0 closed, 1 half-open (one probe allowed), 2 open (calls refused).',
     registers: [this.registry],
   });
+  // Per upstream (docs/operations.md "Upstreams"): the series above sum over every upstream.
+  private readonly upstream_calls = new Counter({
+    name: 'billvend_upstream_calls_total',
+    help: 'Calls to each live upstream, by operation and result (answered, error, timeout, circuit_open).',
+    labelNames: ['upstream', 'operation', 'result'],
+    registers: [this.registry],
+  });
+  private readonly upstream_duration = new Histogram({
+    name: 'billvend_upstream_call_duration_seconds',
+    help: 'Time of one call to each live upstream, by operation.',
+    labelNames: ['upstream', 'operation'],
+    buckets: latency_buckets_s,
+    registers: [this.registry],
+  });
+  private readonly upstream_outcomes = new Counter({
+    name: 'billvend_upstream_outcomes_total',
+    help: 'What each live upstream answered, by operation (pay, requery) and outcome (delivered, failed, processing, unknown, not_sent, not_found).',
+    labelNames: ['upstream', 'operation', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly upstream_circuit = new Gauge({
+    name: 'billvend_upstream_circuit_state',
+    help: 'Each live upstream\'s circuit breaker: 0 closed, 1 half-open, 2 open.',
+    labelNames: ['upstream'],
+    registers: [this.registry],
+  });
+  private readonly upstream_failovers = new Counter({
+    name: 'billvend_upstream_failovers_total',
+    help: 'Orders moved to the next upstream of their route after a refusal before processing, by upstream left and taken.',
+    labelNames: ['from', 'to'],
+    registers: [this.registry],
+  });
   private readonly webhook_attempts = new Counter({
     name: 'billvend_webhook_attempts_total',
     help: 'Webhook delivery attempts, by result: delivered (2xx), failed (retried or dead), gone (410, endpoint disabled).',
@@ -176,13 +208,34 @@ export class Metrics implements JournalObserver, WebhookObserver {
     this.refunded_kobo.labels(environment).inc(amount_kobo);
   }
 
-  provider_call(operation: string, result: ProviderCallResult, duration_ms: number): void {
+  provider_call(operation: string, result: ProviderCallResult, duration_ms: number, upstream?: string): void {
     this.provider_calls.labels(operation, result).inc();
     if (result !== 'circuit_open') this.provider_duration.labels(operation).observe(duration_ms / 1000);
+    if (upstream === undefined) return;
+    this.upstream_calls.labels(upstream, operation, result).inc();
+    if (result !== 'circuit_open') this.upstream_duration.labels(upstream, operation).observe(duration_ms / 1000);
   }
 
-  provider_circuit_changed(state: keyof typeof circuit_values): void {
-    this.provider_circuit.set(circuit_values[state]);
+  /** The unlabelled gauge follows the first upstream (the one of before); each upstream has its own series. */
+  provider_circuit_changed(state: keyof typeof circuit_values, upstream?: string): void {
+    if (upstream === undefined || upstream === this.first_upstream) this.provider_circuit.set(circuit_values[state]);
+    if (upstream !== undefined) this.upstream_circuit.labels(upstream).set(circuit_values[state]);
+  }
+
+  private first_upstream: string | null = null;
+
+  /** The configured upstreams: each circuit series starts closed. */
+  upstreams_configured(names: readonly string[]): void {
+    this.first_upstream = names[0] ?? null;
+    for (const name of names) this.upstream_circuit.labels(name).set(circuit_values.closed);
+  }
+
+  upstream_outcome(upstream: string, operation: 'pay' | 'requery', outcome: string): void {
+    this.upstream_outcomes.labels(upstream, operation, outcome).inc();
+  }
+
+  upstream_failover(from: string, to: string): void {
+    this.upstream_failovers.labels(from, to).inc();
   }
 
   webhook_attempt(result: WebhookAttemptResult, lag_ms: number | null): void {

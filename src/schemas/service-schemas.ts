@@ -126,6 +126,22 @@ export const OrderListItem = Type.Object({
 export const OrderPage = Type.Object({ transactions: Type.Array(OrderListItem), pagination: Pagination });
 
 const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
+export const UpstreamAttemptView = Type.Object({
+  upstream: Type.String({ description: 'The upstream the order was handed to' }),
+  request_id: Type.String({ description: 'The request id sent to that upstream; a new one per upstream' }),
+  outcome: Type.Enum(['sent', 'refused', 'failed', 'processing', 'unknown', 'delivered']),
+  at: Timestamp,
+});
+
+/** GET /v1/services/status: whether each product can be bought now (docs/api.md "Service status"). */
+export const ServiceStatusItem = Type.Object({
+  product: Type.String({ description: 'service type, or service type/network, disco or TV provider' }),
+  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  status: Type.Enum(['available', 'degraded', 'unavailable']),
+  retry_after_s: Type.Union([Type.Integer(), Type.Null()]),
+});
+export const ServiceStatusPage = Type.Object({ services: Type.Array(ServiceStatusItem), checked_at: Timestamp });
+
 export const OrderFull = Type.Object({
   reference: Type.String(),
   service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
@@ -156,4 +172,6 @@ export const OrderFull = Type.Object({
   failed_at: Type.Union([Timestamp, Type.Null()]),
   reversed_at: Type.Union([Timestamp, Type.Null()]),
   status_history: Type.Array(Type.Object({ status: Status, at: Timestamp })),
+  /** Live orders: each upstream the order was handed to, in turn (docs/api.md "Upstream attempts"). */
+  attempts: Type.Optional(Type.Array(UpstreamAttemptView)),
 });

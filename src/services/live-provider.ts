@@ -12,7 +12,8 @@ import type { TimerWheel } from '../lib/timer-wheel.js';
 import type { ProviderConfig } from '../config.js';
 import type { OrderRecord } from './order.js';
 import type { Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from './provider.js';
-import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
+import type { CircuitBreaker, CircuitState } from './circuit-breaker.js';
+import { UpstreamClient, no_observer, type ProviderObserver, type UpstreamAnswer } from './upstreams/upstream-client.js';
 import { normalise_units } from './units.js';
 import { kobo_to_naira } from '../lib/money.js';
 
@@ -83,34 +84,29 @@ export function interpret_answer(body: unknown, phase: 'pay' | 'requery'): Provi
   return { outcome: 'unknown', reason: `unrecognised code ${code}` };
 }
 
-/** What the operator's metrics learn of upstream calls; structural, so services import nothing above them. */
-export interface ProviderObserver {
-  provider_call(operation: string, result: 'answered' | 'error' | 'timeout' | 'circuit_open', duration_ms: number): void;
-  provider_circuit_changed(state: CircuitState): void;
-}
-
-const no_observer: ProviderObserver = { provider_call() {}, provider_circuit_changed() {} };
+export type { ProviderObserver } from './upstreams/upstream-client.js';
 
 export class LiveProvider implements Provider {
-  readonly name = 'live';
+  readonly kind = 'vtpass';
   readonly instant = false;
   readonly breaker: CircuitBreaker;
+  private readonly client: UpstreamClient;
   private listeners: UpdateListener[] = [];
+  private readonly headers: Record<string, string>;
 
   constructor(
-    private readonly config: ProviderConfig,
+    config: ProviderConfig,
     clock: Clock,
     wheel: TimerWheel,
     private readonly log: Logger,
-    private readonly observer: ProviderObserver = no_observer,
+    observer: ProviderObserver = no_observer,
+    /** The upstream's name in routes and metrics ("live" when it is the only one, as before). */
+    readonly name: string = 'live',
+    on_circuit?: (state: CircuitState) => void,
   ) {
-    this.breaker = new CircuitBreaker(clock, wheel.scaled(60_000), 5, (state: CircuitState) => {
-      log.warn({ circuit: state }, 'provider circuit changed');
-      observer.provider_circuit_changed(state);
-    });
-    // Node loads its fetch implementation on first use, which can take longer than a short upstream
-    // timeout on a busy machine: load it now, not inside the first purchase's deadline.
-    void globalThis.fetch;
+    this.client = new UpstreamClient(name, config.base_url, config.timeout_ms, clock, wheel, log, observer, on_circuit);
+    this.breaker = this.client.breaker;
+    this.headers = { 'api-key': config.api_key, 'secret-key': config.secret_key };
   }
 
   on_update(listener: UpdateListener): void {
@@ -123,52 +119,8 @@ export class LiveProvider implements Provider {
   }
 
   /** One upstream call, counted and timed for the operator's metrics. */
-  private async call(path: string, payload: unknown): Promise<{ body: unknown } | { error: string }> {
-    const started = performance.now();
-    const answer = await this.call_upstream(path, payload);
-    const result = 'body' in answer ? 'answered' : answer.error === 'circuit open' ? 'circuit_open' : answer.error === 'timeout' ? 'timeout' : 'error';
-    this.observer.provider_call(path.replace(/^\/api\//, ''), result, performance.now() - started);
-    return answer;
-  }
-
-  /** One upstream call: JSON in, JSON (or null for an unclear answer) out; feeds the breaker. */
-  private async call_upstream(path: string, payload: unknown): Promise<{ body: unknown } | { error: string }> {
-    if (!this.breaker.allow()) return { error: 'circuit open' };
-    let response: Response;
-    try {
-      response = await fetch(this.config.base_url + path, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'api-key': this.config.api_key,
-          'secret-key': this.config.secret_key,
-        },
-        body: JSON.stringify(payload),
-        signal: AbortSignal.timeout(this.config.timeout_ms),
-      });
-    } catch (error) {
-      this.breaker.failure();
-      return { error: (error as Error).name === 'TimeoutError' ? 'timeout' : `connection: ${(error as Error).message}` };
-    }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      this.breaker.failure();
-      return { error: `body: ${(error as Error).message}` };
-    }
-    if (response.status >= 500) {
-      this.breaker.failure();
-      return { error: `HTTP ${response.status}` };
-    }
-    try {
-      const body = JSON.parse(text);
-      this.breaker.success();
-      return { body };
-    } catch {
-      this.breaker.failure();
-      return { error: `unreadable body (HTTP ${response.status})` };
-    }
+  private call(path: string, payload: unknown): Promise<UpstreamAnswer> {
+    return this.client.call(path.replace(/^\/api\//, ''), 'POST', path, this.headers, payload);
   }
 
   async pay(order: OrderRecord): Promise<ProviderResult> {
@@ -182,8 +134,8 @@ export class LiveProvider implements Provider {
       subscription_type: order.service_type === 'tv' ? 'change' : undefined,
     });
     if ('error' in answer) {
-      this.log.warn({ reference: order.reference, error: answer.error }, 'provider pay answer unclear; will re-query');
-      return { outcome: 'unknown', reason: answer.error };
+      this.log.warn({ reference: order.reference, error: answer.error, upstream: this.name }, answer.not_sent ? 'provider pay not sent' : 'provider pay answer unclear; will re-query');
+      return { outcome: 'unknown', reason: answer.error, not_sent: answer.not_sent };
     }
     return interpret_answer(answer.body, 'pay');
   }

@@ -12,6 +12,7 @@ import type { Engine, EngineExtension } from '../engine/engine.js';
 import {
   apply_provider_result,
   mark_processing,
+  move_order_upstream,
   place_order,
   schedule_order_requery,
   type OrderRequest,
@@ -137,8 +138,12 @@ export class OrderDesk implements EngineExtension {
    */
   place(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, input: OrderRequest): Reply | Promise<Reply> {
     const provider = this.providers[environment];
-    const down = provider.unavailable({ service_type: input.service_type, recipient: input.recipient });
+    const intent = { service_type: input.service_type, recipient: input.recipient, network: input.network, disco: input.disco, provider: input.provider };
+    const down = provider.unavailable(intent);
     if (down !== null) return provider_unavailable(request_id, down.retry_after_s);
+    // A routed provider names the upstream the order goes to first: its first attempt, durable with the debit.
+    const upstream = provider.first_upstream?.(intent) ?? undefined;
+    if (upstream === null) return provider_unavailable(request_id, 60);
     const now_ms = this.deps.clock.now_ms();
     const now_us = this.deps.clock.now_us();
     const { reference, seq } = this.new_reference(actor, environment, now_ms);
@@ -146,7 +151,7 @@ export class OrderDesk implements EngineExtension {
     // The tier is read in the command that debits: a tier or price change applies to the next purchase.
     const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
     const commission = commission_kobo(input.amount_kobo, rate_bp);
-    const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(now_ms), indexed, commission_kobo: commission }, now_us, !provider.instant);
+    const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(now_ms), indexed, commission_kobo: commission, upstream }, now_us, !provider.instant);
     if (!placed.ok) {
       if (indexed) this.fresh_references.delete(reference);
       return error_reply(request_id, placed.error);
@@ -209,11 +214,57 @@ export class OrderDesk implements EngineExtension {
     const provider = this.providers[order.environment];
     const waiting = this.wait_for_answer(actor, reference);
     order = mark_processing(actor, order, this.deps.clock.now_us(), null);
+    this.pay(actor, provider, order);
+    return waiting;
+  }
+
+  /** Hands an order to its holder; a definite refusal before processing moves it to the next upstream. */
+  private pay(actor: AccountActor, provider: Provider, order: OrderRecord): void {
+    const reference = order.reference;
     Promise.resolve(provider.pay(order)).then(
-      (result) => this.apply(actor, reference, result),
+      (result) => {
+        if (provider.next_upstream !== undefined && refused_before_processing(result)) {
+          void this.fail_over(actor, provider, reference, result as { outcome: 'failed' | 'unknown' });
+          return;
+        }
+        this.apply(actor, reference, result);
+      },
       (error) => this.apply(actor, reference, { outcome: 'unknown', reason: (error as Error).message }),
     );
-    return waiting;
+  }
+
+  /**
+   * Failover (docs/decisions.md "Upstream routing and failover"): the order's holder refused it before
+   * processing, so it goes to the next healthy upstream of its route under the same reference and a new
+   * request id. The move is durable before the next upstream is called, so a restart re-queries the new
+   * holder. No upstream left: the answer applies as it would with one upstream (a failure is refunded,
+   * a request never sent stays processing and is re-queried).
+   */
+  private async fail_over(actor: AccountActor, provider: Provider, reference: string, result: { outcome: 'failed' | 'unknown'; reason?: string }): Promise<void> {
+    const order = actor.retired ? undefined : actor.open_orders.get(reference);
+    if (order === undefined || this.engine.degraded) {
+      this.apply(actor, reference, result as ProviderResult);
+      return;
+    }
+    const next = provider.next_upstream!(order);
+    if (next === null) {
+      this.apply(actor, reference, result as ProviderResult);
+      return;
+    }
+    const now_ms = this.deps.clock.now_ms();
+    const from = order.attempts?.[order.attempts.length - 1]?.upstream ?? null;
+    const moved = move_order_upstream(actor, order, result.outcome === 'failed' ? 'failed' : 'refused', next, provider_request_id(now_ms), this.deps.clock.now_us());
+    this.deps.log.warn({ reference, from, to: next, reason: result.reason }, 'order refused before processing; sent to the next upstream');
+    try {
+      await actor.settled();
+    } catch {
+      // The move was not saved: the account is reloaded from the store, where the order still names the
+      // upstream that refused it; its re-queries settle it there. Nothing was sent to the next one.
+      return;
+    }
+    const current = actor.open_orders.get(reference);
+    if (actor.retired || current === undefined || current.provider_request_id !== moved.provider_request_id) return;
+    this.pay(actor, provider, current);
   }
 
   /** Resolves with the order once it is final, or as it stands after 5 s (scaled). */
@@ -458,6 +509,11 @@ export class OrderDesk implements EngineExtension {
     this.remember_final(order);
     this.notify(order);
   }
+}
+
+/** A definite "not processed", or a request that provably never reached the upstream. */
+function refused_before_processing(result: ProviderResult): boolean {
+  return result.outcome === 'failed' || (result.outcome === 'unknown' && result.not_sent === true);
 }
 
 function settle_after(actor: AccountActor, reply: Reply): Promise<Reply> {

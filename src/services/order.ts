@@ -63,6 +63,23 @@ export interface OrderRecord {
   next_requery_ms: number;
   /** Set after 24 hours without an answer: the operator decides (dashboard, operator API). */
   needs_review: boolean;
+  /**
+   * Live orders of a routed provider: every upstream it was handed to, in turn; the last holds the order
+   * (re-queries go there, with provider_request_id its request id). Absent on test orders and on
+   * orders from before upstream routing.
+   */
+  attempts?: UpstreamAttempt[];
+}
+
+/** One hand-over of an order to an upstream (docs/api.md "attempts"). */
+export interface UpstreamAttempt {
+  /** The upstream's name in the configuration and the routes. */
+  upstream: string;
+  /** The request id sent to it: a new one for each upstream, under the same reference. */
+  request_id: string;
+  /** sent (no answer yet), refused (never reached it), then its answer: failed, processing, unknown, delivered. */
+  outcome: 'sent' | 'refused' | 'failed' | 'processing' | 'unknown' | 'delivered';
+  at_us: number;
 }
 
 /** What the wallet was debited for the order (the face value for orders from before pricing). */
@@ -146,7 +163,12 @@ export function order_full_view(order: OrderRecord) {
     failed_at: iso_or_null(order.failed_us),
     reversed_at: iso_or_null(order.reversed_us),
     status_history: order.status_history.map((h) => ({ status: h.status, at: iso_us(h.at_us) })),
+    ...(order.attempts === undefined ? {} : { attempts: order.attempts.map(attempt_view) }),
   };
+}
+
+export function attempt_view(attempt: UpstreamAttempt) {
+  return { upstream: attempt.upstream, request_id: attempt.request_id, outcome: attempt.outcome, at: iso_us(attempt.at_us) };
 }
 
 /** The purchase response of each service (docs/spec.md section 2 "Purchase results", docs/decisions.md for TV). */

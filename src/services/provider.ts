@@ -13,7 +13,16 @@ export type ProviderResult =
   /** Accepted, not finished: re-query later. */
   | { outcome: 'processing'; provider_reference?: string | null }
   /** Timeout, 5xx, unreadable body: never a guessed failure; re-query (docs/decisions.md). */
-  | { outcome: 'unknown'; reason: string }
+  | {
+    outcome: 'unknown';
+    reason: string;
+    /**
+     * The request provably never reached the upstream (its circuit was open, or the connection was refused
+     * before anything was written): the one unclear answer after which an order may move to the next
+     * upstream of its route (docs/decisions.md "Upstream routing and failover").
+     */
+    not_sent?: boolean;
+  }
   /** The provider has no such request (re-query only): it was never received. */
   | { outcome: 'not_found' };
 
@@ -25,6 +34,10 @@ export type VerifyResult =
 export interface PurchaseIntent {
   service_type: OrderRecord['service_type'];
   recipient: string;
+  /** What narrows the product's route (docs/operations.md "Routes"); absent: the service's route. */
+  network?: string | null;
+  disco?: string | null;
+  provider?: string | null;
 }
 
 /** A result the provider pushes later (sandbox delays, upstream callbacks). */
@@ -44,4 +57,11 @@ export interface Provider {
   verify_meter(disco_service_id: string, meter_number: string, meter_type: 'prepaid' | 'postpaid'): VerifyResult | Promise<VerifyResult>;
   verify_smartcard(provider: string, smartcard_number: string): VerifyResult | Promise<VerifyResult>;
   on_update(listener: UpdateListener): void;
+  /**
+   * A provider that routes over several upstreams (src/services/upstreams/router.ts): the upstream a new
+   * order is sent to first, or null when every upstream of its route is down. Absent: one upstream.
+   */
+  first_upstream?(intent: PurchaseIntent): string | null;
+  /** After a definite refusal: the next healthy upstream of the order's route it was not tried on, or null. */
+  next_upstream?(order: OrderRecord): string | null;
 }

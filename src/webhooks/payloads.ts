@@ -1,7 +1,7 @@
 // Event payloads (docs/spec.md section 6, docs/decisions.md "Webhooks"): transaction.completed as the spec;
 // transaction.processing and transaction.failed with failure_reason and `at`; wallet events with the
 // wallet transaction. Built once, when the event happens, and stored as the exact body sent.
-import type { EventKind } from '../engine/engine.js';
+import type { EventKind, ProductStatusSubject } from '../engine/engine.js';
 import type { WalletEntry } from '../engine/records.js';
 import { charged_kobo, commission_of, type OrderRecord } from '../services/order.js';
 import { kobo_to_naira } from '../lib/money.js';
@@ -22,8 +22,12 @@ function service_fields(order: OrderRecord) {
   };
 }
 
-export function event_data(kind: EventKind, subject: { entry?: WalletEntry; order?: OrderRecord; threshold_kobo?: number }, now_us: number): Record<string, unknown> {
+export function event_data(kind: EventKind, subject: { entry?: WalletEntry; order?: OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject }, now_us: number): Record<string, unknown> {
   switch (kind) {
+    case 'service.status_changed': {
+      const state = subject.status!;
+      return { product: state.product, service_type: state.service_type, status: state.status, retry_after_s: state.retry_after_s, at: iso_us(now_us) };
+    }
     case 'transaction.completed': {
       const order = subject.order!;
       return {

@@ -11,7 +11,14 @@ export const event_kinds: readonly EventKind[] = [
   'wallet.debited',
   'wallet.reversed',
   'wallet.low_balance',
+  'service.status_changed',
 ];
+
+/**
+ * What an endpoint registered without `events` receives: every kind but service.status_changed, which is
+ * about the platform rather than the account's own money and is asked for explicitly.
+ */
+export const default_event_kinds: readonly EventKind[] = event_kinds.filter((kind) => kind !== 'service.status_changed');
 
 /**
  * What a delivery carries: an event kind endpoints subscribe to, or the test event the reseller sends

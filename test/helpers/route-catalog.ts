@@ -170,6 +170,7 @@ const documented_builders: Record<string, Builder> = {
     body_fields: ['provider', 'smartcard_number'],
     build: (w) => api(w, 'POST', '/v1/services/tv/verify', {}, { provider: 'gotv', smartcard_number: '1212121212' }),
   },
+  'GET /v1/services/status': { method: 'GET', template: '/v1/services/status', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/status', {}) },
   'GET /v1/transactions': { method: 'GET', template: '/v1/transactions', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions', {}, undefined, 'per_page=5&page=1') },
   'GET /v1/transactions/export': {
     method: 'GET', template: '/v1/transactions/export', auth: 'api_key', port: 'public', changes_state: false,
@@ -327,6 +328,13 @@ const operator_builders: Record<string, Builder> = {
   'GET /admin/reports/margin': {
     method: 'GET', template: '/admin/reports/margin', auth: 'operator', port: 'operator', changes_state: false,
     build: (w) => operator(w, 'GET', '/admin/reports/margin', {}, undefined, 'from=2026-01-01&to=2026-01-31'),
+  },
+  'GET /admin/routes': { method: 'GET', template: '/admin/routes', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/routes', {}) },
+  'PUT /admin/routes': {
+    method: 'PUT', template: '/admin/routes', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['default', 'routes'], valid_status: 400,
+    // The fuzzers' servers have no live upstream, so no route can name one: the well-formed request is
+    // refused whole (400 validation.failed) and changes nothing, like every mutation of it.
+    build: (w) => operator(w, 'PUT', '/admin/routes', {}, { default: ['default'], routes: [{ product: 'airtime/mtn', upstreams: ['default'] }] }),
   },
   'GET /admin/webhooks/dead': { method: 'GET', template: '/admin/webhooks/dead', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/webhooks/dead', {}) },
   'GET /metrics': { method: 'GET', template: '/metrics', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/metrics', {}) },

@@ -16,7 +16,7 @@ import { CreateWebhookBody, CreatedWebhook, DeliveryPage, DeliveryView, RolledSe
 import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of, roll_secret, secret_grace_ms, update_endpoint } from '../../webhooks/endpoints.js';
 import { send_test_event } from '../../webhooks/test-event.js';
 import { check_target, check_url_shape } from '../../webhooks/target-check.js';
-import { event_kinds, type DeliveryRecord } from '../../webhooks/records.js';
+import { default_event_kinds, type DeliveryRecord } from '../../webhooks/records.js';
 import type { Dispatcher } from '../../webhooks/dispatcher.js';
 import type { EventKind } from '../../engine/engine.js';
 import type { AccountActor } from '../../engine/account-actor.js';
@@ -57,7 +57,7 @@ export async function register_endpoint(deps: Deps, actor: AccountActor, environ
   if (!shape.ok) return { error: invalid('url', shape.reason) };
   const target = await check_target(shape.url, deps.config.webhook_allow_private_targets);
   if (!target.ok) return { error: invalid('url', target.reason) };
-  return { url: shape.url.href, events: (body.events ?? [...event_kinds]) as EventKind[], description: body.description ?? '' };
+  return { url: shape.url.href, events: (body.events ?? [...default_event_kinds]) as EventKind[], description: body.description ?? '' };
 }
 
 /** The reply once the actor's staged changes are durable (none pending: at once). */

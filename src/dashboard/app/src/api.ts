@@ -72,6 +72,8 @@ export interface Order extends OrderSummary {
   failed_at: string | null;
   reversed_at: string | null;
   status_history: { status: OrderStatus; at: string }[];
+  /** Live orders: each upstream the order was handed to, in turn (docs/api.md "Upstream attempts"). */
+  attempts?: { upstream: string; request_id: string; outcome: string; at: string }[];
 }
 
 export interface Overview {
@@ -113,7 +115,7 @@ export interface CreatedKey extends Omit<ApiKey, 'key_hint' | 'last_used_at'> {
   api_key: string;
 }
 
-export type EventKind = 'transaction.completed' | 'transaction.failed' | 'transaction.processing' | 'wallet.credited' | 'wallet.debited' | 'wallet.reversed';
+export type EventKind = 'transaction.completed' | 'transaction.failed' | 'transaction.processing' | 'wallet.credited' | 'wallet.debited' | 'wallet.reversed' | 'service.status_changed';
 
 export const event_kinds: readonly EventKind[] = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed'];
 

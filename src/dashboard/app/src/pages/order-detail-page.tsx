@@ -125,6 +125,26 @@ export function OrderDetailPage({ reference, environment }: { reference: string;
                 ))}
               </ol>
             </section>
+            {data.attempts !== undefined && data.attempts.length > 0 && (
+              <section class="card">
+                <h2>Upstream attempts</h2>
+                <table class="table table-cards" data-testid="upstream-attempts">
+                  <thead>
+                    <tr><th>Upstream</th><th>Request id</th><th>Outcome</th><th>At</th></tr>
+                  </thead>
+                  <tbody>
+                    {data.attempts.map((attempt, index) => (
+                      <tr key={index}>
+                        <td data-label="Upstream">{attempt.upstream}</td>
+                        <td data-label="Request id"><code>{attempt.request_id}</code></td>
+                        <td data-label="Outcome">{attempt.outcome}</td>
+                        <td data-label="At"><time dateTime={attempt.at}>{lagos_time_seconds(attempt.at)}</time></td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+            )}
           </div>
         </>
       )}

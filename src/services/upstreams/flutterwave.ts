@@ -1,0 +1,188 @@
+// The Flutterwave Bills v3 adapter: a second live upstream kind, beside VTpass (src/services/live-provider.ts).
+// What it follows, from Flutterwave's public v3 documentation ("Bill payments", "Get status of a bill
+// payment", "Handling error timeouts") and its Node SDK (flutterwave-node-v3, documentation/billPayments.md):
+//   POST {base}/v3/bills                  {country: "NG", customer, amount, recurrence: "ONCE", type, reference}
+//   GET  {base}/v3/bills/{reference}      the status of a bill payment by our reference
+//   GET  {base}/v3/bill-items/{item_code}/validate?code={biller_code}&customer={customer}
+// with the secret key as a bearer token. Answers are {status: "success" | "error", message, data}.
+// `type` is a biller_name of GET /v3/bill-categories (AIRTIME, DSTV, EKEDC PREPAID TOPUP, …) and the
+// validation's item and biller codes come from the same list; the tables below hold what that list
+// documents. A product missing from them is not offered here: the router passes this upstream over
+// for it rather than guess a code.
+// Our reading (docs/decisions.md): an answer is final only when it says so. A 4xx "error" on payment is a
+// refusal before processing (bad customer, balance, credentials), except a duplicate reference, which may
+// name a payment made; 5xx, timeouts and unreadable bodies are unclear ("a timeout does not always mean
+// failure", Flutterwave's timeout guide): processing, re-queried by reference.
+import type { Logger } from 'pino';
+import type { Clock } from '../../lib/clock.js';
+import type { TimerWheel } from '../../lib/timer-wheel.js';
+import type { UpstreamConfig } from '../../config.js';
+import type { OrderRecord } from '../order.js';
+import type { ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from '../provider.js';
+import type { CircuitBreaker, CircuitState } from '../circuit-breaker.js';
+import type { ProductIntent, UpstreamAdapter } from './router.js';
+import { UpstreamClient, no_observer, type ProviderObserver } from './upstream-client.js';
+import { kobo_to_naira } from '../../lib/money.js';
+import { normalise_units } from '../units.js';
+
+/** A Flutterwave bill: the biller_name sent as `type`, and the codes its validation takes. */
+interface FlutterwaveBill {
+  type: string;
+  biller_code: string;
+  item_code: string;
+}
+
+/** Airtime of every Nigerian network is one biller (BIL099/AT099); the network follows the number. */
+const airtime_bill: FlutterwaveBill = { type: 'AIRTIME', biller_code: 'BIL099', item_code: 'AT099' };
+
+/** Electricity by disco and meter type (bill categories: EKEDC PREPAID TOPUP UB134, POSTPAID UB135). */
+const electricity_bills: Record<string, Record<'prepaid' | 'postpaid', FlutterwaveBill>> = {
+  'eko-electric': {
+    prepaid: { type: 'EKEDC PREPAID TOPUP', biller_code: 'BIL110', item_code: 'UB134' },
+    postpaid: { type: 'EKEDC POSTPAID TOPUP', biller_code: 'BIL110', item_code: 'UB135' },
+  },
+};
+
+/** Cable TV by provider (bill categories: DSTV CB141). */
+const tv_bills: Record<string, FlutterwaveBill> = {
+  dstv: { type: 'DSTV', biller_code: 'BIL119', item_code: 'CB141' },
+};
+
+/** The Flutterwave bill of a purchase, or null when this upstream does not offer it. */
+export function flutterwave_bill(intent: Pick<OrderRecord, 'service_type' | 'disco' | 'provider' | 'meter_type'> | ProductIntent): FlutterwaveBill | null {
+  switch (intent.service_type) {
+    case 'airtime':
+      return airtime_bill;
+    case 'data':
+      // Data bundles are items of per-network billers whose codes change with the bundles on sale: not
+      // offered until they are listed here.
+      return null;
+    case 'electricity': {
+      const bills = electricity_bills[intent.disco ?? ''];
+      if (bills === undefined) return null;
+      const meter_type = 'meter_type' in intent ? intent.meter_type : null;
+      return bills[meter_type ?? 'prepaid'];
+    }
+    case 'tv':
+      return tv_bills[intent.provider ?? ''] ?? null;
+  }
+}
+
+/** Flutterwave writes Nigerian numbers internationally (+234…), as its examples do. */
+export function international_phone(phone: string): string {
+  return /^0\d{10}$/.test(phone) ? `+234${phone.slice(1)}` : phone;
+}
+
+/** Reads a Flutterwave answer into a result; anything unclear is 'unknown'. */
+export function interpret_flutterwave(status: number, body: unknown, phase: 'pay' | 'requery'): ProviderResult {
+  if (body === null || typeof body !== 'object') return { outcome: 'unknown', reason: 'unreadable answer' };
+  const answer = body as Record<string, any>;
+  const message = String(answer.message ?? '').slice(0, 200);
+  const data = answer.data !== null && typeof answer.data === 'object' ? answer.data as Record<string, any> : null;
+  const provider_reference = data?.flw_ref != null ? String(data.flw_ref) : data?.tx_ref != null ? String(data.tx_ref) : null;
+  if (answer.status === 'error') {
+    if (phase === 'requery' && (status === 404 || /not found|no (bill|transaction)/i.test(message))) return { outcome: 'not_found' };
+    // A duplicate reference may name a payment already made: never a failure.
+    if (/duplicate|already (exists|been used)/i.test(message)) return { outcome: 'unknown', reason: `Flutterwave: ${message}` };
+    if (phase === 'pay' && status >= 400 && status < 500) return { outcome: 'failed', reason: `Provider: ${message || 'refused'}`, provider_reference };
+    return { outcome: 'unknown', reason: `Flutterwave error: ${message}` };
+  }
+  if (answer.status !== 'success' || data === null) return { outcome: 'unknown', reason: `unrecognised answer (HTTP ${status})` };
+  const state = String(data.status ?? '').toLowerCase();
+  const delivered = (): ProviderResult => {
+    const extra = data.extra !== null && typeof data.extra === 'object' ? data.extra : {};
+    const token_text = data.token ?? extra.token ?? null;
+    return {
+      outcome: 'delivered',
+      token: token_text === null ? null : String(token_text).replace(/^\s*token\s*:\s*/i, '').trim() || null,
+      units: normalise_units(data.units ?? extra.units ?? null),
+      customer_name: data.customer_name ?? extra.customer_name ?? null,
+      provider_reference,
+    };
+  };
+  if (state === 'successful' || state === 'success' || state === 'delivered') return delivered();
+  if (state === 'failed' || state === 'reversed' || state === 'cancelled') return { outcome: 'failed', reason: `Provider: ${message || state}`, provider_reference };
+  if (state === 'pending' || state === 'processing' || state === 'queued') return { outcome: 'processing', provider_reference };
+  // The create-bill example answers "Bill payment successful" without a status field: that message is
+  // an explicit success. A status fetch without a status says nothing yet.
+  if (phase === 'pay' && state === '' && /^bill payment successful/i.test(message)) return delivered();
+  return { outcome: 'processing', provider_reference };
+}
+
+export class FlutterwaveProvider implements UpstreamAdapter {
+  readonly kind = 'flutterwave';
+  readonly instant = false;
+  readonly breaker: CircuitBreaker;
+  private readonly client: UpstreamClient;
+  private readonly headers: Record<string, string>;
+  private listeners: UpdateListener[] = [];
+
+  constructor(config: UpstreamConfig, clock: Clock, wheel: TimerWheel, private readonly log: Logger, observer: ProviderObserver = no_observer, on_circuit?: (state: CircuitState) => void) {
+    this.name = config.name;
+    this.client = new UpstreamClient(config.name, config.base_url, config.timeout_ms, clock, wheel, log, observer, on_circuit);
+    this.breaker = this.client.breaker;
+    this.headers = { authorization: `Bearer ${config.secret_key}` };
+  }
+
+  readonly name: string;
+
+  on_update(listener: UpdateListener): void {
+    this.listeners.push(listener);
+  }
+
+  offers(intent: ProductIntent): boolean {
+    return flutterwave_bill(intent) !== null;
+  }
+
+  unavailable(_intent: PurchaseIntent): { retry_after_s: number } | null {
+    const retry_after_s = this.breaker.retry_after_s();
+    return retry_after_s > 0 ? { retry_after_s: Math.max(retry_after_s, 60) } : null;
+  }
+
+  async pay(order: OrderRecord): Promise<ProviderResult> {
+    const bill = flutterwave_bill(order);
+    // Nothing was sent: the router offers this upstream only products it has codes for.
+    if (bill === null) return { outcome: 'failed', reason: `Provider: ${order.service_type} is not offered by upstream ${this.name}` };
+    const answer = await this.client.call('pay', 'POST', '/v3/bills', this.headers, {
+      country: 'NG',
+      customer: order.service_type === 'airtime' || order.service_type === 'data' ? international_phone(order.recipient) : order.recipient,
+      amount: kobo_to_naira(order.amount_kobo),
+      recurrence: 'ONCE',
+      type: bill.type,
+      reference: order.provider_request_id,
+    });
+    if ('error' in answer) {
+      this.log.warn({ reference: order.reference, error: answer.error, upstream: this.name }, answer.not_sent ? 'provider pay not sent' : 'provider pay answer unclear; will re-query');
+      return { outcome: 'unknown', reason: answer.error, not_sent: answer.not_sent };
+    }
+    return interpret_flutterwave(answer.status, answer.body, 'pay');
+  }
+
+  async requery(order: OrderRecord): Promise<ProviderResult> {
+    const answer = await this.client.call('requery', 'GET', `/v3/bills/${encodeURIComponent(order.provider_request_id)}?verbose=1`, this.headers);
+    if ('error' in answer) return { outcome: 'unknown', reason: answer.error };
+    return interpret_flutterwave(answer.status, answer.body, 'requery');
+  }
+
+  private async validate(bill: FlutterwaveBill | null, customer: string): Promise<VerifyResult> {
+    if (bill === null) return { outcome: 'unavailable', reason: `not offered by upstream ${this.name}` };
+    const query = `code=${encodeURIComponent(bill.biller_code)}&customer=${encodeURIComponent(customer)}`;
+    const answer = await this.client.call('validate', 'GET', `/v3/bill-items/${encodeURIComponent(bill.item_code)}/validate?${query}`, this.headers);
+    if ('error' in answer) return { outcome: 'unavailable', reason: answer.error };
+    const body = answer.body as Record<string, any> | null;
+    if (body?.status === 'error' && answer.status >= 400 && answer.status < 500) return { outcome: 'invalid' };
+    const data = body?.data;
+    if (body?.status !== 'success' || data === null || typeof data !== 'object') return { outcome: 'unavailable', reason: 'unrecognised validation answer' };
+    const name = typeof data.name === 'string' ? data.name.trim() : '';
+    if (name === '' || (data.response_code !== undefined && data.response_code !== '00')) return { outcome: 'invalid' };
+    return { outcome: 'valid', customer_name: name, address: typeof data.address === 'string' ? data.address : null };
+  }
+
+  verify_meter(disco_service_id: string, meter_number: string, meter_type: 'prepaid' | 'postpaid'): Promise<VerifyResult> {
+    return this.validate(flutterwave_bill({ service_type: 'electricity', disco: disco_service_id, provider: null, meter_type }), meter_number);
+  }
+
+  verify_smartcard(provider: string, smartcard_number: string): Promise<VerifyResult> {
+    return this.validate(flutterwave_bill({ service_type: 'tv', disco: null, provider, meter_type: null }), smartcard_number);
+  }
+}
