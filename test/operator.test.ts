@@ -121,10 +121,10 @@ t.test('GET /v1/account returns exactly the spec Account fields', async (t) => {
   const key = await server.create_key(created.body.data.id);
   const response = await server.api('GET', '/v1/account', { key: key.api_key });
   t.equal(response.status, 200, 'GET /v1/account is 200');
-  t.same(Object.keys(response.body.data).sort(), ['created_at', 'email', 'id', 'kyc_level', 'name', 'phone', 'tier'], 'exactly id, name, email, phone, tier, kyc_level, created_at');
+  t.same(Object.keys(response.body.data).sort(), ['created_at', 'email', 'id', 'kyc_level', 'low_balance_threshold', 'name', 'phone', 'tier'], 'exactly id, name, email, phone, tier, kyc_level, created_at and the added low_balance_threshold');
   t.same(
     { ...response.body.data, created_at: undefined },
-    { id: created.body.data.id, name: 'Exact Fields Ltd', email: body.email, phone: '+2348012345678', tier: 'corporate', kyc_level: 1, created_at: undefined },
+    { id: created.body.data.id, name: 'Exact Fields Ltd', email: body.email, phone: '+2348012345678', tier: 'corporate', kyc_level: 1, created_at: undefined, low_balance_threshold: null },
     'the values are those the operator set',
   );
   t.match(response.body.data.created_at, microseconds, 'created_at is ISO 8601 UTC with microseconds');
