@@ -63,6 +63,20 @@ export interface OrderRecord {
   next_requery_ms: number;
   /** Set after 24 hours without an answer: the operator decides (dashboard, operator API). */
   needs_review: boolean;
+  /**
+   * The reseller's own reference, unique per account and environment for ever, and its key-value notes
+   * (docs/api.md "Client references"). Orders written before them lack both: shown as null.
+   */
+  client_reference?: string | null;
+  metadata?: Record<string, string> | null;
+}
+
+export function client_reference_of(order: OrderRecord): string | null {
+  return order.client_reference ?? null;
+}
+
+export function metadata_of(order: OrderRecord): Record<string, string> | null {
+  return order.metadata ?? null;
 }
 
 /** What the wallet was debited for the order (the face value for orders from before pricing). */
@@ -109,6 +123,8 @@ export function order_list_view(order: OrderRecord) {
     commission: kobo_to_naira(commission_of(order)),
     status: list_status(order.status),
     created_at: iso_us(order.created_us),
+    client_reference: client_reference_of(order),
+    metadata: metadata_of(order),
   };
 }
 
@@ -146,6 +162,8 @@ export function order_full_view(order: OrderRecord) {
     failed_at: iso_or_null(order.failed_us),
     reversed_at: iso_or_null(order.reversed_us),
     status_history: order.status_history.map((h) => ({ status: h.status, at: iso_us(h.at_us) })),
+    client_reference: client_reference_of(order),
+    metadata: metadata_of(order),
   };
 }
 
@@ -157,13 +175,16 @@ export function purchase_result_view(order: OrderRecord) {
   const amount_charged = kobo_to_naira(charged_kobo(order));
   const commission = kobo_to_naira(commission_of(order));
   const wallet_balance_after = kobo_to_naira(order.wallet_balance_after_kobo);
+  const client_reference = client_reference_of(order);
+  const metadata = metadata_of(order);
   switch (order.service_type) {
     case 'airtime':
-      return { reference: order.reference, status: order.status, network: order.network, phone: order.recipient, amount, amount_charged, commission, wallet_balance_after };
+      return { reference: order.reference, status: order.status, network: order.network, phone: order.recipient, amount, amount_charged, commission, wallet_balance_after, client_reference, metadata };
     case 'data':
       return {
         reference: order.reference, status: order.status, network: order.network, phone: order.recipient, plan: order.plan,
         plan_code: order.plan_code, amount, amount_charged, commission, wallet_balance_after, delivered_at: iso_or_null(order.delivered_us),
+        client_reference, metadata,
       };
     case 'electricity':
       return {
@@ -180,6 +201,8 @@ export function purchase_result_view(order: OrderRecord) {
         commission,
         wallet_balance_after,
         delivered_at: iso_or_null(order.delivered_us),
+        client_reference,
+        metadata,
       };
     case 'tv':
       return {
@@ -194,6 +217,8 @@ export function purchase_result_view(order: OrderRecord) {
         customer_name: order.customer_name,
         wallet_balance_after,
         delivered_at: iso_or_null(order.delivered_us),
+        client_reference,
+        metadata,
       };
   }
 }
