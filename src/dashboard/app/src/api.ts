@@ -72,6 +72,9 @@ export interface Order extends OrderSummary {
   failed_at: string | null;
   reversed_at: string | null;
   status_history: { status: OrderStatus; at: string }[];
+  /** The reseller's own reference and notes given at purchase; null when none (docs/api.md "Client references and metadata"). */
+  client_reference?: string | null;
+  metadata?: Record<string, string> | null;
 }
 
 export interface Overview {
