@@ -130,3 +130,33 @@ t.test('after a restart a used client_reference is still refused', async (t) => 
   const other = await buy_airtime(server, account.key, sandbox.delivered, 100, { client_reference: 'restart-2' });
   t.equal(other.status, 201, 'a new reference is taken');
 });
+
+t.test('the export, the events feed (the webhook payloads) and the list show client_reference and metadata', async (t) => {
+  const account = await fast_reseller(server, 10_000);
+  const with_both = await buy_airtime(server, account.key, sandbox.delivered, 100, { client_reference: 'exp-1', metadata: { cart: 'C,1', note: 'say "hi"' } });
+  check_created(t, with_both, 'delivered', 'the purchase with both');
+  const without = await buy_airtime(server, account.key, sandbox.delivered, 50);
+  check_created(t, without, 'delivered', 'the purchase without either');
+  t.equal(without.body.data.client_reference, null, 'a purchase without client_reference answers null');
+  t.equal(without.body.data.metadata, null, 'and metadata null');
+  const today = new Date().toISOString().slice(0, 10);
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  t.ok(today.length === 10, 'dates are YYYY-MM-DD');
+  const csv = await server.api('GET', `/v1/transactions/export?from=${yesterday}&to=${tomorrow}`, { key: account.key });
+  t.equal(csv.status, 200, 'the export answers 200');
+  const lines = csv.text.trim().split('\r\n');
+  t.equal(lines[0], 'reference,service_type,recipient,amount,status,created_at,amount_charged,commission,client_reference,metadata', 'the header names the columns');
+  const row_of = (reference: string) => lines.find((line) => line.startsWith(reference)) ?? '';
+  t.ok(row_of(with_both.body.data.reference).endsWith(',exp-1,"{""cart"":""C,1"",""note"":""say \\""hi\\""""}"'), `the row holds the client reference and the metadata as JSON text (${row_of(with_both.body.data.reference)})`);
+  t.ok(row_of(without.body.data.reference).endsWith(',,'), 'a row without them leaves both cells empty');
+  const filtered = await server.api('GET', `/v1/transactions/export?from=${yesterday}&to=${tomorrow}&client_reference=exp-1`, { key: account.key });
+  t.equal(filtered.text.trim().split('\r\n').length, 2, 'the export filtered by client_reference holds the header and one row');
+  const events = await server.api('GET', '/v1/events?limit=100&type=transaction.completed', { key: account.key });
+  t.equal(events.status, 200, 'the events feed answers 200');
+  const completed = events.body.data.events.find((e: { data: { reference: string } }) => e.data.reference === with_both.body.data.reference);
+  t.equal(completed?.data.client_reference, 'exp-1', 'the transaction.completed payload carries the client_reference');
+  t.same(completed?.data.metadata, { cart: 'C,1', note: 'say "hi"' }, 'and the metadata');
+  const plain = events.body.data.events.find((e: { data: { reference: string } }) => e.data.reference === without.body.data.reference);
+  t.equal(plain?.data.client_reference, null, 'a payload without a client_reference says null');
+});
