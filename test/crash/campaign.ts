@@ -136,8 +136,10 @@ function seeded(seed: number): () => number {
 }
 
 /** The answer each purchase may get, by what the sandbox table or the upstream says of it. */
-function judge_purchase(expect: Expectation, ack: Ack): boolean {
+function judge_purchase(expect: Expectation, ack: Ack, reused_client_reference = false): boolean {
   const code = ack.body?.error?.code;
+  // The first purchase with it may have been lost to a kill before its commit: then this one is taken.
+  if (reused_client_reference && ack.status === 409 && code === 'transaction.duplicate_reference' && typeof ack.body?.error?.reference === 'string') return true;
   const status = ack.body?.data?.status;
   switch (expect) {
     case 'delivered':
@@ -319,7 +321,24 @@ export class Campaign {
     return op;
   }
 
+  /** Client references each wallet's purchases carried, some of which later purchases repeat. */
+  private readonly client_references = new Map<string, string[]>();
+
+  /** A purchase, a fifth of them with a client_reference, and one in ten of those a repeat of an earlier one. */
   private purchase_op(round: number, account: Account): Op {
+    const op = this.plain_purchase_op(round, account);
+    if (this.random() >= 0.2) return op;
+    const wk = `${account.id}:${op.environment}`;
+    const used = this.client_references.get(wk) ?? [];
+    const reuse = used.length > 0 && this.random() < 0.1;
+    const client_reference = reuse ? this.pick(used) : `crash-${op.n}`;
+    if (!reuse) this.client_references.set(wk, [...used, client_reference]);
+    op.body = { ...op.body, client_reference, metadata: { op: String(op.n) } };
+    op.purchase = { ...op.purchase!, client_reference, reused_client_reference: reuse };
+    return op;
+  }
+
+  private plain_purchase_op(round: number, account: Account): Op {
     const live = this.random() < 0.25;
     const environment: Environment = live ? 'live' : 'test';
     const op = this.base_op(round, 'purchase', account, environment);
@@ -487,7 +506,7 @@ export class Campaign {
     let expected: boolean;
     switch (op.kind) {
       case 'purchase':
-        expected = judge_purchase(op.purchase!.expect, ack);
+        expected = judge_purchase(op.purchase!.expect, ack, op.purchase!.reused_client_reference);
         break;
       case 'credit':
       case 'topup':

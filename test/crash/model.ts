@@ -48,6 +48,10 @@ export interface PurchaseSpec {
   amount_kobo: number;
   expect: Expectation;
   upstream_mode?: UpstreamMode;
+  /** The body's client_reference (docs/api.md "Client references and metadata"), if any. */
+  client_reference?: string;
+  /** It repeats an earlier purchase's: 409 transaction.duplicate_reference is then a right answer too. */
+  reused_client_reference?: boolean;
 }
 
 export interface CreditSpec {
