@@ -160,3 +160,14 @@ t.test('the export, the events feed (the webhook payloads) and the list show cli
   const plain = events.body.data.events.find((e: { data: { reference: string } }) => e.data.reference === without.body.data.reference);
   t.equal(plain?.data.client_reference, null, 'a payload without a client_reference says null');
 });
+
+t.test('a metadata key "__proto__" is 400 validation.failed, and constructor or toString are kept as plain keys', async (t) => {
+  const account = await fast_reseller(server, 1_000);
+  const body = (metadata: string) => `{"network":"mtn","phone":"08011111111","amount":50,"pin":"12345","metadata":${metadata}}`;
+  const proto = await server.api('POST', airtime, { key: account.key, raw_body: body('{"__proto__":"x"}'), headers: { 'Content-Type': 'application/json' } });
+  check_error(t, proto, 400, 'validation.failed', 'a "__proto__" key');
+  const plain = await server.api('POST', airtime, { key: account.key, raw_body: body('{"constructor":"y","toString":"z"}'), headers: { 'Content-Type': 'application/json' } });
+  t.equal(plain.status, 201, 'constructor and toString keys are taken');
+  const full = await order(server, account.key, plain.body.data.reference);
+  t.same(Object.entries(full.metadata), [['constructor', 'y'], ['toString', 'z']], 'and stored as sent');
+});

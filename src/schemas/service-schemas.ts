@@ -30,13 +30,14 @@ const ClientReference = Type.String({
   description: 'your own reference for this purchase, unique per account and environment for ever: a second purchase with it is 409 transaction.duplicate_reference',
 });
 // A key outside the pattern (empty, too long, control characters) is an additional property: refused.
+// "__proto__" too: the store's encoding would not keep it as sent (it is renamed on the way to disk).
 const Metadata = Type.Record(
-  Type.String({ pattern: `^[^${free_text_forbidden}]{1,${metadata_key_length_max}}$` }),
+  Type.String({ pattern: `^(?!__proto__$)[^${free_text_forbidden}]{1,${metadata_key_length_max}}$` }),
   Type.String({ maxLength: metadata_value_length_max, pattern: `^[^${free_text_forbidden}]*$`, errorMessage: `must be a string of at most ${metadata_value_length_max} characters, without control characters` }),
   {
     maxProperties: metadata_keys_max,
     additionalProperties: false,
-    errorMessage: `must be an object of at most ${metadata_keys_max} keys of 1 to ${metadata_key_length_max} characters with string values of at most ${metadata_value_length_max} characters`,
+    errorMessage: `must be an object of at most ${metadata_keys_max} keys of 1 to ${metadata_key_length_max} characters (not "__proto__") with string values of at most ${metadata_value_length_max} characters`,
     description: 'your own notes: stored on the order and echoed back',
   },
 );
