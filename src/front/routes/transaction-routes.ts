@@ -192,7 +192,7 @@ const history_query = {
   status: { schema: Type.Enum(['pending', 'processing', 'successful', 'failed']), description: 'the status as the list shows it (a delivered order is successful)' },
   service_type: { schema: Type.Enum(['airtime', 'data', 'electricity', 'tv']), description: 'the service' },
   recipient: { schema: Type.String({ pattern: '^[0-9]{10,13}$' }), description: 'the exact phone, meter or smartcard number' },
-  client_reference: { schema: Type.String({ pattern: client_reference_pattern.source }), description: 'the exact client_reference given at purchase (it names one order at most)' },
+  client_reference: { schema: Type.String({ pattern: client_reference_pattern.source }), description: 'the exact client_reference the purchase carried: it names one order at most' },
   from: { schema: Type.String({ maxLength: 40 }), description: 'a date YYYY-MM-DD (from the start of that Africa/Lagos day) or an ISO 8601 timestamp, inclusive' },
   to: { schema: Type.String({ maxLength: 40 }), description: 'a date YYYY-MM-DD (to the end of that Africa/Lagos day) or an ISO 8601 timestamp, inclusive' },
 } as const;
