@@ -50,6 +50,7 @@ export const error_catalogue = {
   'session.required': { status: 401, message: 'Sign in to the dashboard first; the session is missing or expired.' },
   'session.invalid_credentials': { status: 401, message: 'Email or password is wrong.' },
   'session.locked': { status: 429, message: 'Too many wrong passwords; sign-in is locked for a while.' },
+  'transaction.duplicate_reference': { status: 409, message: 'This client_reference already names an order of this account and environment; nothing was debited.' },
   'session.csrf_failed': { status: 403, message: 'Missing or wrong CSRF token, or a cross-site request.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

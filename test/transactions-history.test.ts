@@ -42,7 +42,7 @@ t.test('the list shows every service\'s orders newest first, "successful" for de
   t.same(items.map((o: { reference: string }) => o.reference), made.map((m) => m.reference).reverse(), 'orders are newest first');
   for (const item of items) {
     const expected = made.find((m) => m.reference === item.reference)!;
-    t.same(Object.keys(item).sort(), ['amount', 'amount_charged', 'commission', 'created_at', 'recipient', 'reference', 'service_type', 'status'], `${item.reference} has exactly the spec fields and the pricing ones (docs/api.md "Pricing")`);
+    t.same(Object.keys(item).sort(), ['amount', 'amount_charged', 'client_reference', 'commission', 'created_at', 'metadata', 'recipient', 'reference', 'service_type', 'status'], `${item.reference} has exactly the spec fields, the pricing ones and the client ones`);
     t.match(item.reference, reference_pattern, `${item.reference} has the BV shape`);
     t.equal(item.service_type, expected.service_type, `${item.reference} is ${expected.service_type}`);
     t.equal(item.recipient, expected.recipient, `${item.reference} is for ${expected.recipient}`);

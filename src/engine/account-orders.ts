@@ -29,6 +29,10 @@ export interface OrderRequest {
   meter_type: 'prepaid' | 'postpaid' | null;
   amount_kobo: number;
   customer_name: string | null;
+  /** The reseller's own reference, unique per account and environment for ever (docs/api.md "Client references"). */
+  client_reference?: string | null;
+  /** The reseller's key-value notes, stored and echoed back. */
+  metadata?: Record<string, string> | null;
 }
 
 /** What the order desk assigns to a request when it places it. */
@@ -66,11 +70,19 @@ export const order_index_version = 2;
 /** Orders counted at most for one filtered page's total; beyond it the answer says truncated. */
 export const order_filter_count_max = 1_000_000;
 
-export type OrderIndexField = 'service' | 'status' | 'service_status' | 'recipient';
+export type OrderIndexField = 'service' | 'status' | 'service_status' | 'recipient' | 'client_reference';
 
 function index_entries(order: OrderRecord): [OrderIndexField, string, true | string][] {
   const { service_type: service, status } = order;
-  return [['service', service, true], ['status', status, true], ['service_status', `${service}/${status}`, true], ['recipient', order.recipient, `${service}/${status}`]];
+  const entries: [OrderIndexField, string, true | string][] = [['service', service, true], ['status', status, true], ['service_status', `${service}/${status}`, true], ['recipient', order.recipient, `${service}/${status}`]];
+  // The client reference's key is its claim (see claim_of): written with the order, never moved or removed.
+  if (order.client_reference != null) entries.push(['client_reference', order.client_reference, true]);
+  return entries;
+}
+
+/** Index fields written once, when the order is first staged: their value never changes. */
+function written_once(field: OrderIndexField): boolean {
+  return field === 'service' || field === 'client_reference';
 }
 
 function index_key(order: OrderRecord, field: OrderIndexField, value: string): Key {
@@ -120,9 +132,9 @@ function stage_order_index(actor: AccountActor, order: OrderRecord, previous: Or
     }
   }
   for (const [field, value, stored] of index_entries(order)) {
-    if (previous === undefined || field !== 'service') {
+    if (previous === undefined || !written_once(field)) {
       actor.stage_put(db, index_key(order, field, value), stored);
-      if (field !== 'recipient') adjust_count(actor, order, field, value, 1);
+      if (field !== 'recipient' && field !== 'client_reference') adjust_count(actor, order, field, value, 1);
     }
   }
 }
@@ -147,6 +159,52 @@ export function ensure_order_index(store: Store): number {
   return count;
 }
 
+// ---- Client references -----------------------------------------------------------------------------
+//
+// A client reference is claimed by the command that debits (place_order), so two purchases with the
+// same one, even at once, make exactly one order. The claim is the order's index key
+// [account, environment, 'client_reference', value, seq], staged in the same commit as the order: it
+// survives a restart and is rebuilt with the index. A claim staged but not yet committed is not in the
+// store, so the actor also remembers its fresh claims until their batch is durable; a failed commit
+// replaces the actor (Engine.reload_actor) and with it these claims, which the store then never got.
+
+/** Fresh claims per actor: "environment client_reference" → the order reference, until durable. */
+const fresh_claims = new WeakMap<AccountActor, Map<string, string>>();
+
+function claim_key(environment: Environment, client_reference: string): string {
+  return `${environment} ${client_reference}`;
+}
+
+/** The reference of the order that claimed this client reference in this environment, or null. */
+export function claim_of(actor: AccountActor, environment: Environment, client_reference: string): string | null {
+  const fresh = fresh_claims.get(actor)?.get(claim_key(environment, client_reference));
+  if (fresh !== undefined) return fresh;
+  const seq = claimed_seq(actor.engine.store, actor.id, environment, client_reference);
+  if (seq === null) return null;
+  const order = actor.engine.store.orders.get([actor.id, environment, seq]) as OrderRecord | undefined;
+  if (order === undefined) fail(`client reference ${client_reference} names missing order ${actor.id}/${environment}/${seq}`);
+  return order.reference;
+}
+
+/** The seq of the committed order holding this client reference, or null. */
+export function claimed_seq(store: Store, account_id: number, environment: Environment, client_reference: string): number | null {
+  const prefix = [account_id, environment, 'client_reference', client_reference];
+  for (const key of store.order_index.getKeys({ start: prefix, end: [...prefix, Number.MAX_SAFE_INTEGER], limit: 1 })) return (key as (string | number)[])[4] as number;
+  return null;
+}
+
+function remember_claim(actor: AccountActor, environment: Environment, client_reference: string, reference: string): void {
+  let claims = fresh_claims.get(actor);
+  if (claims === undefined) fresh_claims.set(actor, (claims = new Map()));
+  const key = claim_key(environment, client_reference);
+  claims.set(key, reference);
+  // Once the batch is in the store the index key answers; a failed batch retires this actor anyway.
+  const forget = () => {
+    if (claims!.get(key) === reference) claims!.delete(key);
+  };
+  actor.engine.journal.durable().then(forget, forget);
+}
+
 export interface OrderFilter {
   service: ServiceType | null;
   status: OrderStatus | null;
@@ -155,6 +213,8 @@ export interface OrderFilter {
   to_day: number | null;
   /** The exact recipient (phone, meter or smartcard number); absent or null: any. */
   recipient?: string | null;
+  /** The exact client reference; absent or null: any. */
+  client_reference?: string | null;
   /** Creation instants in epoch microseconds, inclusive; absent or null: unbounded. */
   from_us?: number | null;
   to_us?: number | null;
@@ -304,12 +364,25 @@ function count_matching(store: Store, account_id: number, environment: Environme
 export function find_orders(store: Store, account_id: number, environment: Environment, orders_count: number, filter: OrderFilter, page: number, per_page: number, actor?: AccountActor): OrderPage {
   const [low, high] = seq_range(store, account_id, environment, orders_count, filter);
   if (low > high) return { orders: [], total: 0, truncated: false };
+  if (filter.client_reference != null) return find_by_client_reference(store, account_id, environment, filter, low, high, page);
   const offset = (page - 1) * per_page;
   const read = (seq: number) => store.orders.get([account_id, environment, seq]) as OrderRecord;
   const plan = index_plan_of(filter);
   const total = plan === null ? high - low + 1 : count_matching(store, account_id, environment, plan, low, high, actor);
   const orders = offset < total ? matching_seqs(store, account_id, environment, plan, low, high, offset, per_page).map(read) : [];
   return { orders, total, truncated: plan !== null && total >= order_filter_count_max };
+}
+
+/** A client reference names one order at most: its claim is read and the order checked against the other filters. */
+function find_by_client_reference(store: Store, account_id: number, environment: Environment, filter: OrderFilter, low: number, high: number, page: number): OrderPage {
+  const seq = claimed_seq(store, account_id, environment, filter.client_reference!);
+  if (seq === null || seq < low || seq > high) return { orders: [], total: 0, truncated: false };
+  const order = store.orders.get([account_id, environment, seq]) as OrderRecord;
+  const matches = (filter.service === null || order.service_type === filter.service)
+    && (filter.status === null || order.status === filter.status)
+    && (filter.recipient == null || order.recipient === filter.recipient);
+  if (!matches) return { orders: [], total: 0, truncated: false };
+  return { orders: page === 1 ? [order] : [], total: 1, truncated: false };
 }
 
 export function stage_order(actor: AccountActor, order: OrderRecord): void {
@@ -334,6 +407,14 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   const { environment, reference } = placement;
   const now_ms = Math.floor(now_us / 1000);
   const wallet = actor.wallets[environment];
+  // Checked and claimed in this command, before the debit (docs/api.md "Client references").
+  const client_reference = input.client_reference ?? null;
+  if (client_reference !== null) {
+    const existing = claim_of(actor, environment, client_reference);
+    if (existing !== null) {
+      return failed(api_error('transaction.duplicate_reference', `client_reference "${client_reference}" already names order ${existing}; nothing was debited.`, { extra: { reference: existing } }));
+    }
+  }
   // The wallet pays the discounted price: the daily limit and the balance are judged on it (docs/api.md "Pricing").
   const charged = input.amount_kobo - placement.commission_kobo;
   if (!(placement.commission_kobo >= 0 && charged > 0)) fail(`order ${reference} commission ${placement.commission_kobo} of ${input.amount_kobo}`);
@@ -398,8 +479,11 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
     requery_count: 0,
     next_requery_ms: 0,
     needs_review: false,
+    client_reference,
+    metadata: input.metadata ?? null,
   };
   if (placement.upstream !== undefined) order.attempts = [{ upstream: placement.upstream, request_id: placement.provider_request_id, outcome: 'sent', at_us: now_us }];
+  if (client_reference !== null) remember_claim(actor, environment, client_reference, reference);
   if (placement.indexed) actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);
   // An order paid in the same command (the sandbox) is written once, as it ends up; the caller stages it.
   if (stage_pending) stage_order(actor, order);

@@ -1,7 +1,7 @@
 // Schemas of the four services, the catalog and the transaction history (docs/spec.md sections 2 and 4,
 // docs/decisions.md "Services" and "Transactions").
 import Type from 'typebox';
-import { FreeText, Naira, Network, Pagination, Timestamp } from './common.js';
+import { FreeText, free_text_forbidden, Naira, Network, Pagination, Timestamp } from './common.js';
 
 export const Pin = Type.String({ pattern: '^[0-9]{5}$', errorMessage: 'must be the 5-digit transaction PIN' });
 export const LocalPhone = Type.String({ pattern: '^0[0-9]{10}$', errorMessage: 'must be an 11-digit local number such as 08012345678' });
@@ -15,11 +15,48 @@ export const amount_naira_max = 100_000_000;
 const Amount = (hint: string, minimum = 0, maximum = amount_naira_max) =>
   Type.Number({ minimum, maximum, description: 'NGN, at most 2 decimals', errorMessage: hint });
 
+// ---- Client reference and metadata (docs/api.md "Client references") --------------------------------
+
+/** The reseller's own reference: 1 to 64 of A-Z a-z 0-9 . _ : - (safe in URLs, CSV and logs). */
+export const client_reference_pattern = /^[A-Za-z0-9._:-]{1,64}$/;
+export const client_reference_rule = 'must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_", ":" and "-"';
+export const metadata_keys_max = 20;
+export const metadata_key_length_max = 40;
+export const metadata_value_length_max = 500;
+
+const ClientReference = Type.String({
+  pattern: client_reference_pattern.source,
+  errorMessage: client_reference_rule,
+  description: 'your own reference for this purchase, unique per account and environment for ever: a second purchase with it is 409 transaction.duplicate_reference',
+});
+// A key outside the pattern (empty, too long, control characters) is an additional property: refused.
+// "__proto__" too: the store's encoding would not keep it as sent (it is renamed on the way to disk).
+const Metadata = Type.Record(
+  Type.String({ pattern: `^(?!__proto__$)[^${free_text_forbidden}]{1,${metadata_key_length_max}}$` }),
+  Type.String({ maxLength: metadata_value_length_max, pattern: `^[^${free_text_forbidden}]*$`, errorMessage: `must be a string of at most ${metadata_value_length_max} characters, without control characters` }),
+  {
+    maxProperties: metadata_keys_max,
+    additionalProperties: false,
+    errorMessage: `must be an object of at most ${metadata_keys_max} keys of 1 to ${metadata_key_length_max} characters (not "__proto__") with string values of at most ${metadata_value_length_max} characters`,
+    description: 'your own notes: stored on the order and echoed back',
+  },
+);
+const purchase_extras = {
+  client_reference: Type.Optional(ClientReference),
+  metadata: Type.Optional(Metadata),
+};
+/** Both shown on every order; null when the purchase had none (and on orders from before them). */
+const extras_view = {
+  client_reference: Type.Union([Type.String(), Type.Null()]),
+  metadata: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
+};
+
 export const AirtimeBody = Type.Object({
   network: Network,
   phone: LocalPhone,
   amount: Amount('must be an NGN amount from 50 to 50000 with at most 2 decimals', 50, 50_000),
   pin: Pin,
+  ...purchase_extras,
 });
 
 export const DataBody = Type.Object({
@@ -28,6 +65,7 @@ export const DataBody = Type.Object({
   phone: LocalPhone,
   amount: Amount('must equal the plan price in NGN'),
   pin: Pin,
+  ...purchase_extras,
 });
 
 export const ElectricityBody = Type.Object({
@@ -36,6 +74,7 @@ export const ElectricityBody = Type.Object({
   meter_type: MeterType,
   amount: Amount('must be an NGN amount of at least 500 with at most 2 decimals', 500),
   pin: Pin,
+  ...purchase_extras,
 });
 
 export const TvBody = Type.Object({
@@ -44,6 +83,7 @@ export const TvBody = Type.Object({
   package_code: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a package_code from GET /v1/services/tv/packages' }),
   amount: Amount('must equal the package price in NGN'),
   pin: Pin,
+  ...purchase_extras,
 });
 
 export const VerifyMeterBody = Type.Object({
@@ -87,22 +127,22 @@ const Commission = Type.Number({ minimum: 0, description: 'NGN: the tier\'s rate
 const Status = Type.Enum(['pending', 'processing', 'delivered', 'failed']);
 
 export const AirtimeResult = Type.Object({
-  reference: Type.String(), status: Status, network: Network, phone: Type.String(), amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira,
+  reference: Type.String(), status: Status, network: Network, phone: Type.String(), amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, ...extras_view,
 });
 export const DataResult = Type.Object({
   reference: Type.String(), status: Status, network: Network, phone: Type.String(), plan: Type.String(), plan_code: Type.String(),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
 });
 export const ElectricityResult = Type.Object({
   reference: Type.String(), status: Status,
   token: Type.Union([Type.String({ description: 'prepaid meters: 20 digits in groups of 4' }), Type.Null()]),
   units: Type.Union([Type.String({ description: 'e.g. 45.3 kWh' }), Type.Null()]),
   meter_number: Type.String(), meter_type: MeterType, disco: Type.String(), customer_name: Type.Union([Type.String(), Type.Null()]),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
 });
 export const TvResult = Type.Object({
   reference: Type.String(), status: Status, provider: TvProviderName, smartcard_number: Type.String(), package_code: Type.String(),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, customer_name: Type.Union([Type.String(), Type.Null()]), wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]),
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, customer_name: Type.Union([Type.String(), Type.Null()]), wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
 });
 
 export const VerifyResultView = Type.Object({
@@ -121,6 +161,7 @@ export const OrderListItem = Type.Object({
   commission: Commission,
   status: Type.Enum(['successful', 'processing', 'pending', 'failed'], { description: 'a delivered order shows as successful' }),
   created_at: Timestamp,
+  ...extras_view,
 });
 
 export const OrderPage = Type.Object({ transactions: Type.Array(OrderListItem), pagination: Pagination });
@@ -174,4 +215,5 @@ export const OrderFull = Type.Object({
   status_history: Type.Array(Type.Object({ status: Status, at: Timestamp })),
   /** Live orders: each upstream the order was handed to, in turn (docs/api.md "Upstream attempts"). */
   attempts: Type.Optional(Type.Array(UpstreamAttemptView)),
+  ...extras_view,
 });

@@ -64,11 +64,25 @@ export interface OrderRecord {
   /** Set after 24 hours without an answer: the operator decides (dashboard, operator API). */
   needs_review: boolean;
   /**
+   * The reseller's own reference, unique per account and environment for ever, and its key-value notes
+   * (docs/api.md "Client references"). Orders written before them lack both: shown as null.
+   */
+  client_reference?: string | null;
+  metadata?: Record<string, string> | null;
+  /**
    * Live orders of a routed provider: every upstream it was handed to, in turn; the last holds the order
    * (re-queries go there, with provider_request_id its request id). Absent on test orders and on
    * orders from before upstream routing.
    */
   attempts?: UpstreamAttempt[];
+}
+
+export function client_reference_of(order: OrderRecord): string | null {
+  return order.client_reference ?? null;
+}
+
+export function metadata_of(order: OrderRecord): Record<string, string> | null {
+  return order.metadata ?? null;
 }
 
 /** One hand-over of an order to an upstream (docs/api.md "attempts"). */
@@ -126,6 +140,8 @@ export function order_list_view(order: OrderRecord) {
     commission: kobo_to_naira(commission_of(order)),
     status: list_status(order.status),
     created_at: iso_us(order.created_us),
+    client_reference: client_reference_of(order),
+    metadata: metadata_of(order),
   };
 }
 
@@ -163,6 +179,8 @@ export function order_full_view(order: OrderRecord) {
     failed_at: iso_or_null(order.failed_us),
     reversed_at: iso_or_null(order.reversed_us),
     status_history: order.status_history.map((h) => ({ status: h.status, at: iso_us(h.at_us) })),
+    client_reference: client_reference_of(order),
+    metadata: metadata_of(order),
     ...(order.attempts === undefined ? {} : { attempts: order.attempts.map(attempt_view) }),
   };
 }
@@ -179,13 +197,16 @@ export function purchase_result_view(order: OrderRecord) {
   const amount_charged = kobo_to_naira(charged_kobo(order));
   const commission = kobo_to_naira(commission_of(order));
   const wallet_balance_after = kobo_to_naira(order.wallet_balance_after_kobo);
+  const client_reference = client_reference_of(order);
+  const metadata = metadata_of(order);
   switch (order.service_type) {
     case 'airtime':
-      return { reference: order.reference, status: order.status, network: order.network, phone: order.recipient, amount, amount_charged, commission, wallet_balance_after };
+      return { reference: order.reference, status: order.status, network: order.network, phone: order.recipient, amount, amount_charged, commission, wallet_balance_after, client_reference, metadata };
     case 'data':
       return {
         reference: order.reference, status: order.status, network: order.network, phone: order.recipient, plan: order.plan,
         plan_code: order.plan_code, amount, amount_charged, commission, wallet_balance_after, delivered_at: iso_or_null(order.delivered_us),
+        client_reference, metadata,
       };
     case 'electricity':
       return {
@@ -202,6 +223,8 @@ export function purchase_result_view(order: OrderRecord) {
         commission,
         wallet_balance_after,
         delivered_at: iso_or_null(order.delivered_us),
+        client_reference,
+        metadata,
       };
     case 'tv':
       return {
@@ -216,6 +239,8 @@ export function purchase_result_view(order: OrderRecord) {
         customer_name: order.customer_name,
         wallet_balance_after,
         delivered_at: iso_or_null(order.delivered_us),
+        client_reference,
+        metadata,
       };
   }
 }

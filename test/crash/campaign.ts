@@ -25,6 +25,7 @@ import { ApiChecker } from './api-checker.js';
 import { kill_in_flush_window } from './flush-window.js';
 import { NatsCluster, stream_leader, test_lease_ms, test_master_key, wait_leading, wait_until } from '../helpers/nats-cluster.js';
 import {
+  acked_reference,
   capped,
   environments,
   naira_of,
@@ -136,8 +137,13 @@ function seeded(seed: number): () => number {
 }
 
 /** The answer each purchase may get, by what the sandbox table or the upstream says of it. */
-function judge_purchase(expect: Expectation, ack: Ack): boolean {
+function judge_purchase(expect: Expectation, ack: Ack, reused_of?: string): boolean {
   const code = ack.body?.error?.code;
+  // A repeated client reference is refused in the command that debits; a provider that is down or a meter or
+  // smartcard it does not know is refused before that command, with nothing debited either way.
+  if (reused_of !== undefined && expect !== 'unavailable' && expect !== 'invalid') {
+    return ack.status === 409 && code === 'transaction.duplicate_reference' && ack.body?.error?.reference === reused_of;
+  }
   const status = ack.body?.data?.status;
   switch (expect) {
     case 'delivered':
@@ -319,7 +325,29 @@ export class Campaign {
     return op;
   }
 
+  /** Purchases with a client_reference, by wallet: later purchases repeat those answered with an order. */
+  private readonly client_reference_ops = new Map<string, Op[]>();
+
+  /**
+   * A purchase, a fifth of them with a client_reference, and one in ten of those a repeat of one whose
+   * purchase was already answered with an order. Only those: ops are sent by concurrent writers, so
+   * one merely generated earlier may not have reached the server yet.
+   */
   private purchase_op(round: number, account: Account): Op {
+    const op = this.plain_purchase_op(round, account);
+    if (this.random() >= 0.2) return op;
+    const wk = `${account.id}:${op.environment}`;
+    const ops = this.client_reference_ops.get(wk) ?? [];
+    const answered = ops.filter((o) => o.ack !== null && acked_reference(o.ack) !== null);
+    const original = answered.length > 0 && this.random() < 0.1 ? this.pick(answered) : null;
+    const client_reference = original === null ? `crash-${op.n}` : original.purchase!.client_reference!;
+    if (original === null) this.client_reference_ops.set(wk, [...ops, op]);
+    op.body = { ...op.body, client_reference, metadata: { op: String(op.n) } };
+    op.purchase = { ...op.purchase!, client_reference, ...(original === null ? {} : { reused_of: acked_reference(original.ack!)! }) };
+    return op;
+  }
+
+  private plain_purchase_op(round: number, account: Account): Op {
     const live = this.random() < 0.25;
     const environment: Environment = live ? 'live' : 'test';
     const op = this.base_op(round, 'purchase', account, environment);
@@ -487,7 +515,7 @@ export class Campaign {
     let expected: boolean;
     switch (op.kind) {
       case 'purchase':
-        expected = judge_purchase(op.purchase!.expect, ack);
+        expected = judge_purchase(op.purchase!.expect, ack, op.purchase!.reused_of);
         break;
       case 'credit':
       case 'topup':

@@ -423,6 +423,16 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       v.push(`idempotency record ${ik} is incomplete but names no order`);
     }
   }
+  // No client reference names two orders of one wallet (docs/api.md "Client references and metadata").
+  for (const [wk, orders] of snapshot.orders) {
+    const by_client_reference = new Map<string, string>();
+    for (const { order } of orders) {
+      if (order.client_reference == null) continue;
+      const earlier = by_client_reference.get(order.client_reference);
+      if (earlier !== undefined) v.push(`wallet ${wk}: client reference ${order.client_reference} names two orders, ${earlier} and ${order.reference}`);
+      else by_client_reference.set(order.client_reference, order.reference);
+    }
+  }
   for (const orders of snapshot.orders.values()) {
     for (const { order } of orders) {
       if (order.idempotency_key === null) continue;
@@ -678,6 +688,7 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if (wallet_key(order.account_id, order.environment) !== wk) v.push(`${at}: its order ${reference} is in wallet ${order.account_id}:${order.environment}`);
       if (order.amount_kobo !== op.purchase!.amount_kobo) v.push(`${at}: its order ${reference} is for ${order.amount_kobo} kobo, the request for ${op.purchase!.amount_kobo}`);
       if (order.idempotency_key !== op.idem) v.push(`${at}: its order ${reference} carries key ${order.idempotency_key}`);
+      if ((order.client_reference ?? undefined) !== op.purchase!.client_reference) v.push(`${at}: its order ${reference} carries client reference ${order.client_reference}, the request ${op.purchase!.client_reference}`);
       if (op.idem !== null && keyed_orders.length !== 1) v.push(`${at}: key ${op.idem} created ${keyed_orders.length} orders (exactly 1 expected)`);
       const answered = ack.status === 201 ? ack.body.data.status : 'failed';
       if ((answered === 'delivered' || answered === 'failed') && order.status !== answered) v.push(`${at}: answered ${answered}, the stored order ${reference} is ${order.status}`);

@@ -48,6 +48,13 @@ export interface PurchaseSpec {
   amount_kobo: number;
   expect: Expectation;
   upstream_mode?: UpstreamMode;
+  /** The body's client_reference (docs/api.md "Client references and metadata"), if any. */
+  client_reference?: string;
+  /**
+   * It repeats the client_reference of an earlier purchase already answered with an order (so durable),
+   * named here: the only right answer is 409 transaction.duplicate_reference naming that order.
+   */
+  reused_of?: string;
 }
 
 export interface CreditSpec {

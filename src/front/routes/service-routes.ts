@@ -61,6 +61,8 @@ async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext, plan: 
   const actor = ctx.actor!;
   const environment = ctx.environment;
   const pin = (ctx.body as { pin: string }).pin;
+  // Validated by the body schema (docs/api.md "Client references"); claimed in the command that debits.
+  const extras = ctx.body as { client_reference?: string; metadata?: Record<string, string> };
   const request = {
     actor,
     environment,
@@ -115,7 +117,9 @@ async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext, plan: 
         if (verification.outcome === 'unavailable') return provider_unavailable(ctx.request_id, 60);
         customer_name = verification.customer_name;
       }
-      return desk.place(actor, environment, ctx.request_id, key, request.fingerprint, { ...plan.order, customer_name: customer_name ?? plan.order.customer_name });
+      return desk.place(actor, environment, ctx.request_id, key, request.fingerprint, {
+        ...plan.order, customer_name: customer_name ?? plan.order.customer_name, client_reference: extras.client_reference ?? null, metadata: extras.metadata ?? null,
+      });
     }, resume, !awaited);
   }
   return error_reply(ctx.request_id, api_error('service.unavailable', 'The transaction PIN kept changing during this request; retry.', { headers: { 'Retry-After': '1' } }));
@@ -142,7 +146,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
     plan_id: plan.plan_id, name: plan.name, network: plan.network, amount: kobo_to_naira(plan.amount_kobo),
     amount_charged: charged_naira(ctx, 'data', plan.network, plan.amount_kobo), validity: plan.validity,
   });
-  const purchase_errors = ['pin.incorrect', 'pin.locked', 'pin.not_set', 'wallet.insufficient_funds', 'wallet.limit_exceeded', 'transaction.failed', 'transaction.provider_unavailable', 'idempotency.key_reused'];
+  const purchase_errors = ['pin.incorrect', 'pin.locked', 'pin.not_set', 'wallet.insufficient_funds', 'wallet.limit_exceeded', 'transaction.failed', 'transaction.provider_unavailable', 'idempotency.key_reused', 'transaction.duplicate_reference'];
   return [
     {
       method: 'get',

@@ -21,6 +21,7 @@ import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
 import type { Store } from '../../journal/store.js';
 import { reference_pattern } from '../../lib/ids.js';
+import { client_reference_pattern, client_reference_rule } from '../../schemas/service-schemas.js';
 import { fail } from '../../lib/assert.js';
 
 /** A page of a wallet's orders, newest first, read from the store and checked on the way. */
@@ -82,6 +83,7 @@ export function parse_history_query(params: URLSearchParams): HistoryQuery | Api
   const status_text = params.get('status');
   const service_text = params.get('service_type');
   const recipient = params.get('recipient');
+  const client_reference = params.get('client_reference');
   let status: OrderStatus | null = null;
   if (status_text !== null && status_text !== '') {
     status = Object.hasOwn(list_statuses, status_text) ? list_statuses[status_text] : null;
@@ -92,6 +94,9 @@ export function parse_history_query(params: URLSearchParams): HistoryQuery | Api
   }
   if (recipient !== null && recipient !== '' && !recipient_pattern.test(recipient)) {
     return invalid('recipient', 'must be a phone, meter or smartcard number of 10 to 13 digits');
+  }
+  if (client_reference !== null && client_reference !== '' && !client_reference_pattern.test(client_reference)) {
+    return invalid('client_reference', client_reference_rule);
   }
   const from = parse_bound(params.get('from'), 'from');
   if (from !== null && 'code' in from) return from;
@@ -106,6 +111,7 @@ export function parse_history_query(params: URLSearchParams): HistoryQuery | Api
       service: service_text ? service_text as ServiceType : null,
       status,
       recipient: recipient ? recipient : null,
+      client_reference: client_reference ? client_reference : null,
       from_day: null,
       to_day: null,
       from_us: start_us,
@@ -118,7 +124,7 @@ export function parse_history_query(params: URLSearchParams): HistoryQuery | Api
 }
 
 function has_filter(filter: OrderFilter): boolean {
-  return filter.service !== null || filter.status !== null || filter.recipient != null || filter.from_us != null || filter.to_us != null;
+  return filter.service !== null || filter.status !== null || filter.recipient != null || filter.client_reference != null || filter.from_us != null || filter.to_us != null;
 }
 
 /** The columns of the export: the list item's fields, then the ones other features fill. */
@@ -129,13 +135,14 @@ export const export_columns = [
 
 /**
  * One export row. The single place later order fields join the export: client_reference and metadata
- * stay empty until the order carries them.
+ * (as JSON text) stay empty when the order has none.
  */
 function export_row(order: OrderRecord): string {
   const item = order_list_view(order);
   return csv_line([
     item.reference, item.service_type, item.recipient, kobo_to_naira(order.amount_kobo).toFixed(2), item.status, item.created_at,
-    kobo_to_naira(charged_kobo(order)).toFixed(2), kobo_to_naira(commission_of(order)).toFixed(2), '', '',
+    kobo_to_naira(charged_kobo(order)).toFixed(2), kobo_to_naira(commission_of(order)).toFixed(2),
+    order.client_reference ?? '', order.metadata == null ? '' : JSON.stringify(order.metadata),
   ]);
 }
 
@@ -144,6 +151,19 @@ function export_row(order: OrderRecord): string {
  * below the previous chunk's last seq, so nothing but the current chunk is held, whatever the range.
  */
 function export_stream(store: Store, actor: AccountActor, environment: Environment, low: number, high: number, filter: OrderFilter): BodyStream {
+  if (filter.client_reference != null) {
+    // A client reference names one order at most: one row or none.
+    let done = false;
+    return {
+      next: () => {
+        if (done) return null;
+        done = true;
+        const found = find_orders(store, actor.id, environment, high, { ...filter, from_us: null, to_us: null, from_day: null, to_day: null }, 1, 1).orders[0];
+        if (found === undefined || found.seq < low || found.seq > high) return null;
+        return export_row(actor.open_orders.get(found.reference) ?? found);
+      },
+    };
+  }
   const plan = index_plan_of(filter);
   let below = high;
   return {
@@ -172,6 +192,7 @@ const history_query = {
   status: { schema: Type.Enum(['pending', 'processing', 'successful', 'failed']), description: 'the status as the list shows it (a delivered order is successful)' },
   service_type: { schema: Type.Enum(['airtime', 'data', 'electricity', 'tv']), description: 'the service' },
   recipient: { schema: Type.String({ pattern: '^[0-9]{10,13}$' }), description: 'the exact phone, meter or smartcard number' },
+  client_reference: { schema: Type.String({ pattern: client_reference_pattern.source }), description: 'the exact client_reference the purchase carried: it names one order at most' },
   from: { schema: Type.String({ maxLength: 40 }), description: 'a date YYYY-MM-DD (from the start of that Africa/Lagos day) or an ISO 8601 timestamp, inclusive' },
   to: { schema: Type.String({ maxLength: 40 }), description: 'a date YYYY-MM-DD (to the end of that Africa/Lagos day) or an ISO 8601 timestamp, inclusive' },
 } as const;
@@ -185,7 +206,7 @@ export function transaction_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
       scope: 'transactions:read',
       doc: {
         summary: 'Service orders (airtime, data, electricity, TV), newest first',
-        description: 'A delivered order shows status "successful". With idempotency_key, the order that key created (kept 24 hours), so a client that lost a response finds its order. status, service_type, recipient, from and to filter the list (all combinable, read from an index); a bad value is 400 validation.failed.',
+        description: 'A delivered order shows status "successful". With idempotency_key, the order that key created (kept 24 hours), so a client that lost a response finds its order. status, service_type, recipient, client_reference, from and to filter the list (all combinable, read from an index); a bad value is 400 validation.failed.',
         tags: ['Transactions'],
         response: OrderPage,
         query: { ...page_query, idempotency_key: { schema: Type.String({ maxLength: 255 }), description: 'the X-Idempotency-Key of the purchase' }, ...history_query },

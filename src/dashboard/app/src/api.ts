@@ -74,6 +74,9 @@ export interface Order extends OrderSummary {
   status_history: { status: OrderStatus; at: string }[];
   /** Live orders: each upstream the order was handed to, in turn (docs/api.md "Upstream attempts"). */
   attempts?: { upstream: string; request_id: string; outcome: string; at: string }[];
+  /** The reseller's own reference and notes given at purchase; null when none (docs/api.md "Client references and metadata"). */
+  client_reference?: string | null;
+  metadata?: Record<string, string> | null;
 }
 
 export interface Overview {

@@ -56,6 +56,12 @@ export function OrderDetailPage({ reference, environment }: { reference: string;
               <dl class="facts" data-testid="order-facts">
                 <dt>Reference</dt>
                 <dd class="mono">{data.reference}</dd>
+                {data.client_reference && (
+                  <>
+                    <dt>Your reference</dt>
+                    <dd class="mono" data-testid="order-client-reference">{data.client_reference}</dd>
+                  </>
+                )}
                 <dt>Service</dt>
                 <dd>
                   {service_name(data.service_type)} {provider_label(data) && <span class="muted">· {provider_label(data)}</span>}
@@ -114,6 +120,14 @@ export function OrderDetailPage({ reference, environment }: { reference: string;
                 <dd>{data.reversed ? `Yes, ${lagos_time(data.reversed_at)}` : data.status === 'failed' ? 'Pending refund' : 'No'}</dd>
               </dl>
             </section>
+            {data.metadata && Object.keys(data.metadata).length > 0 && (
+              <section class="card">
+                <h2>Metadata</h2>
+                <dl class="facts" data-testid="order-metadata">
+                  {Object.entries(data.metadata).flatMap(([key, value]) => [<dt key={`k-${key}`}>{key}</dt>, <dd key={`v-${key}`}>{value}</dd>])}
+                </dl>
+              </section>
+            )}
             <section class="card">
               <h2>Status history</h2>
               <ol class="timeline" data-testid="status-history">
