@@ -21,7 +21,7 @@ import { Scope } from '../schemas/account-schemas.js';
 import { EnvironmentName, FreeText } from '../schemas/common.js';
 import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of } from '../webhooks/endpoints.js';
 import { charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
-import { find_orders, type OrderFilter, type OrderPage } from '../engine/account-orders.js';
+import { claim_of, find_orders, type OrderFilter, type OrderPage } from '../engine/account-orders.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { dead_listed_max, type Dispatcher } from '../webhooks/dispatcher.js';
 import type { DeliveryRecord } from '../webhooks/records.js';
@@ -250,6 +250,13 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       // A reference names one order: a direct read, then the other filters.
       const order = desk.find(query.q.toUpperCase());
       const mine = order !== null && order.account_id === actor.id && order.environment === environment && matches(order, filter);
+      return { orders: mine && page === 1 ? [order] : [], total: mine ? 1 : 0, truncated: false };
+    }
+    // The reseller's own client reference names one order (docs/api.md "Client references and metadata").
+    const claimed = /^[A-Za-z0-9._:-]{1,64}$/.test(query.q) ? claim_of(actor, environment, query.q) : null;
+    if (claimed !== null) {
+      const order = desk.find(claimed);
+      const mine = order !== null && matches(order, filter);
       return { orders: mine && page === 1 ? [order] : [], total: mine ? 1 : 0, truncated: false };
     }
     // A phone, meter or smartcard number (or part of one): the newest orders_searched_max orders of
