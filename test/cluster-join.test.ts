@@ -3,7 +3,7 @@
 // value for value (the replicated values survive the trip through another node's encoders).
 import t from 'tap';
 import { rmSync } from 'node:fs';
-import { NatsCluster, cluster_status, start_node, wait_leading, wait_until } from './helpers/nats-cluster.js';
+import { NatsCluster, Supervisor, cluster_status, start_node, wait_leading, wait_until } from './helpers/nats-cluster.js';
 import { run_load } from './helpers/cluster-load.js';
 import { fast_reseller } from './helpers/purchases.js';
 import { open_store, type TestServer } from './helpers/server.js';
@@ -29,7 +29,9 @@ function dump(data_dir: string): Record<string, string> {
 t.test('a node with an empty DATA_DIR joins a cluster with a trimmed stream and catches up to the same store', async (t) => {
   const nats = await NatsCluster.start(3);
   const nodes: TestServer[] = [];
+  let supervisor: Supervisor | null = null;
   t.teardown(async () => {
+    supervisor?.stop();
     for (const node of nodes) {
       await node.kill();
       rmSync(node.data_dir, { recursive: true, force: true });
@@ -50,10 +52,16 @@ t.test('a node with an empty DATA_DIR joins a cluster with a trimmed stream and 
   const c = await start_node(nats, 'c');
   nodes.push(c);
   t.ok(c.logs.some((line) => line.includes('installed the latest snapshot')), 'the empty node starts from the snapshot');
+  // As in production (docs/cluster.md: Restart=always), a node that exits by itself is started again on
+  // its store: a standby whose stream was trimmed past it between the snapshot and its tail exits
+  // ("restart to rebuild from a snapshot") and rebuilds from the newer snapshot when it starts again.
+  supervisor = new Supervisor([c]);
   const status = await wait_until('the new node to catch up', async () => {
     const [sc, sa] = [await cluster_status(c), await cluster_status(a)];
     return sc.applied_seq === sa.applied_seq ? sc : null;
-  });
+  }, 90_000);
+  t.comment(`the new node exited by itself ${supervisor.exits.length} time(s) before it caught up (${JSON.stringify(supervisor.exits)})`);
+  supervisor.stop();
   t.match(status, { role: 'standby', leader: 'a', lag: 0 }, 'it follows the leader with no lag');
   await a.kill();
   await c.kill();
