@@ -321,3 +321,24 @@ t.test('an order stored before pricing (no amount_charged, commission or provide
   t.equal(report.body.data.totals.amount_charged, 210, 'the margin report counts them at face value');
   t.equal(report.body.data.totals.provider_commission_unknown, 2, 'with an unknown provider commission');
 });
+
+t.test('at most tiers_max (1,000) tiers hold rules: the 1,000th is taken, a 1,001st is refused, an existing one can still be replaced', async (t) => {
+  const own = await start_server(t);
+  const rules = [{ service_type: 'airtime', rate_bp: 100 }];
+  let refused = 0;
+  for (let i = 1; i <= 1_000; i++) {
+    const response = await own.admin('PUT', `/admin/pricing/cap${i}`, { rules });
+    if (response.status !== 200) refused++;
+  }
+  t.equal(refused, 0, 'tiers 1 to 1,000 are all taken');
+  const over = await own.admin('PUT', '/admin/pricing/cap1001', { rules });
+  t.equal(over.status, 400, `the 1,001st tier is refused (${over.text.slice(0, 160)})`);
+  t.equal(over.body?.error?.code, 'validation.failed', 'as validation.failed');
+  t.same(over.body?.error?.details?.map((d: { field: string }) => d.field), ['tier'], 'naming the tier');
+  const listed = await own.admin('GET', '/admin/pricing');
+  t.notOk(JSON.stringify(listed.body).includes('"cap1001"'), 'and nothing of it is stored');
+  const replaced = await own.admin('PUT', '/admin/pricing/cap1', { rules: [{ service_type: 'airtime', rate_bp: 150 }] });
+  t.equal(replaced.status, 200, 'an existing tier is still replaced at the cap');
+  t.equal((await own.admin('DELETE', '/admin/pricing/cap2')).status, 200, 'a tier is removed');
+  t.equal((await own.admin('PUT', '/admin/pricing/cap1001', { rules })).status, 200, 'and then a new one fits again');
+});
