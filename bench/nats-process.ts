@@ -53,11 +53,23 @@ export class NatsCluster {
 
   static async start(size = 3): Promise<NatsCluster> {
     const cluster = new NatsCluster();
+    // free_port releases each port it finds, so two calls can return the same one (a clean-clone CI run
+    // gave a node the same client and router port): every port of the cluster is distinct.
+    const taken = new Set<number>();
+    const distinct_port = async (): Promise<number> => {
+      for (;;) {
+        const port = await free_port();
+        if (!taken.has(port)) {
+          taken.add(port);
+          return port;
+        }
+      }
+    };
     for (let i = 0; i < size; i++) {
       cluster.nodes.push({
         name: `n${i + 1}`,
-        client_port: await free_port(),
-        cluster_port: await free_port(),
+        client_port: await distinct_port(),
+        cluster_port: await distinct_port(),
         store_dir: join(cluster.root, `n${i + 1}`),
         child: null,
         exited: Promise.resolve(),
