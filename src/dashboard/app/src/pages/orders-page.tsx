@@ -1,45 +1,37 @@
-// Orders, filtered by service, status and Lagos calendar dates. The filters live in the address, so
-// that the back button, a reload or a shared link show the same list.
-import { useEffect, useState } from 'preact/hooks';
+// Orders, searched by reference, client reference or recipient and filtered by service, status and
+// Lagos calendar dates, with the same filter form as the wallet history (components/filter-form.tsx).
 import { api_href, type OrderSummary, type Pagination } from '../api.js';
 import { use_api } from '../use-api.js';
-import { lagos_today } from '../format.js';
 import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
+import { FilterForm, use_filters, type FilterField } from '../components/filter-form.js';
 import { PageHeader } from '../components/layout.js';
 import { Pager } from '../components/pager.js';
 import { OrderTable } from './order-table.js';
-import { href_of, navigate, type Place } from '../router.js';
+import type { Place } from '../router.js';
 
-interface Filters {
-  q: string;
-  service: string;
-  status: string;
-  from: string;
-  to: string;
-}
+type FilterName = 'q' | 'service' | 'status' | 'from' | 'to';
+
+const filter_fields: readonly FilterField<FilterName>[] = [
+  // The search takes our reference, the reseller's own client_reference, or a phone, meter or
+  // smartcard number (src/dashboard/session-routes.ts, search_orders).
+  { kind: 'search', name: 'q', label: 'Search', placeholder: 'Reference, your reference, phone, meter or smartcard number', length_max: 64 },
+  { kind: 'select', name: 'service', label: 'Service', choices: [['', 'All services'], ['airtime', 'Airtime'], ['data', 'Data'], ['electricity', 'Electricity'], ['tv', 'Cable TV']] },
+  { kind: 'select', name: 'status', label: 'Status', choices: [['', 'All statuses'], ['delivered', 'Delivered'], ['processing', 'Processing'], ['pending', 'Pending'], ['failed', 'Failed']] },
+  { kind: 'date', name: 'from', label: 'From' },
+  { kind: 'date', name: 'to', label: 'To' },
+];
 
 const per_page = 20;
 
-function filters_of(query: URLSearchParams): Filters {
-  return { q: query.get('q') ?? '', service: query.get('service') ?? '', status: query.get('status') ?? '', from: query.get('from') ?? '', to: query.get('to') ?? '' };
-}
-
 export function OrdersPage({ place }: { place: Place }) {
   const environment = place.environment;
-  const applied = filters_of(place.query);
-  const page = Math.max(1, Number(place.query.get('page')) || 1);
-  const [draft, set_draft] = useState<Filters>(applied);
-  const applied_key = JSON.stringify(applied);
-  useEffect(() => set_draft(applied), [applied_key]);
+  const filters = use_filters(place, '/orders', filter_fields.map((field) => field.name));
+  const { applied, page, filtered, apply } = filters;
 
   const orders = use_api<{ orders: OrderSummary[]; pagination: Pagination; truncated: boolean }>('/orders', {
     environment,
     query: { ...applied, page, per_page },
   });
-  const filtered = Object.values(applied).some((value) => value !== '');
-
-  const apply = (filters: Filters, to_page = 1) => navigate(href_of('/orders', environment, { ...filters, page: to_page > 1 ? to_page : undefined }));
-  const update = (name: keyof Filters) => (event: Event) => set_draft({ ...draft, [name]: (event.currentTarget as HTMLInputElement).value });
 
   return (
     <>
@@ -48,57 +40,7 @@ export function OrdersPage({ place }: { place: Place }) {
           Export CSV
         </a>
       </PageHeader>
-      <form
-        class="card filters"
-        aria-label="Filter orders"
-        onSubmit={(event) => {
-          event.preventDefault();
-          apply(draft);
-        }}
-      >
-        <label class="field field-search">
-          <span>Search</span>
-          <input type="search" name="q" maxLength={64} placeholder="Reference, phone, meter or smartcard number" value={draft.q} onInput={update('q')} />
-        </label>
-        <label class="field">
-          <span>Service</span>
-          <select name="service" value={draft.service} onChange={update('service')}>
-            <option value="">All services</option>
-            <option value="airtime">Airtime</option>
-            <option value="data">Data</option>
-            <option value="electricity">Electricity</option>
-            <option value="tv">Cable TV</option>
-          </select>
-        </label>
-        <label class="field">
-          <span>Status</span>
-          <select name="status" value={draft.status} onChange={update('status')}>
-            <option value="">All statuses</option>
-            <option value="delivered">Delivered</option>
-            <option value="processing">Processing</option>
-            <option value="pending">Pending</option>
-            <option value="failed">Failed</option>
-          </select>
-        </label>
-        <label class="field">
-          <span>From</span>
-          <input type="date" name="from" value={draft.from} max={lagos_today()} onInput={update('from')} />
-        </label>
-        <label class="field">
-          <span>To</span>
-          <input type="date" name="to" value={draft.to} max={lagos_today()} onInput={update('to')} />
-        </label>
-        <div class="filter-actions">
-          <button type="submit" class="button button-primary">
-            Apply filters
-          </button>
-          {filtered && (
-            <button type="button" class="button button-ghost" onClick={() => apply({ q: '', service: '', status: '', from: '', to: '' })}>
-              Clear
-            </button>
-          )}
-        </div>
-      </form>
+      <FilterForm label="Filter orders" fields={filter_fields} filters={filters} />
       <ErrorBanner error={orders.error} on_retry={orders.reload} />
       {orders.loading && orders.data === null && <Loading label="Loading orders…" />}
       {orders.data && (
