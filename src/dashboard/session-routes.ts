@@ -16,7 +16,7 @@ import { iso_us, lagos_day, parse_date_days, timestamp_year_max, timestamp_year_
 import { read_orders } from '../front/routes/transaction-routes.js';
 import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
 import { delivery_view, read_deliveries, register_endpoint } from '../front/routes/webhook-routes.js';
-import { CreateWebhookBody } from '../schemas/webhook-schemas.js';
+import { CreateWebhookBody, EventKindName } from '../schemas/webhook-schemas.js';
 import { Scope } from '../schemas/account-schemas.js';
 import { EnvironmentName, FreeText } from '../schemas/common.js';
 import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of } from '../webhooks/endpoints.js';
@@ -24,7 +24,8 @@ import { charged_kobo, commission_of, order_full_view, order_list_view, type Ord
 import { claim_of, find_orders, type OrderFilter, type OrderPage } from '../engine/account-orders.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { dead_listed_max, type Dispatcher } from '../webhooks/dispatcher.js';
-import type { DeliveryRecord } from '../webhooks/records.js';
+import { default_event_kinds, type DeliveryRecord } from '../webhooks/records.js';
+import type { EventKind } from '../engine/engine.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import { pin_check_busy_error } from '../engine/pin-cache.js';
 import type { Environment, Scope as ScopeName, WalletEntry, WalletEntryType } from '../engine/records.js';
@@ -65,6 +66,14 @@ function lagos_date(text: string | null, field: string): number | null | ApiErro
   }
   return day;
 }
+
+/**
+ * The event kinds the webhook forms offer: the one list the API validates endpoints against (its
+ * schema), so that a kind added there appears in the dashboard with no second list to update; and
+ * those an endpoint registered without `events` receives (service.status_changed is asked for).
+ */
+export const offered_event_kinds: readonly string[] = (EventKindName as unknown as { enum: string[] }).enum;
+export const offered_default_event_kinds: readonly string[] = offered_event_kinds.filter((kind) => default_event_kinds.includes(kind as EventKind));
 
 /** Most orders read to answer a search by phone, meter or smartcard number. */
 export const orders_searched_max = 5000;
@@ -428,8 +437,10 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           o.reference, o.service_type, o.network ?? o.disco ?? o.provider ?? '', o.plan ?? '', o.recipient, o.customer_name ?? '',
           kobo_to_naira(o.amount_kobo).toFixed(2), o.status, o.token ?? '', o.units ?? '', iso_us(o.created_us),
           kobo_to_naira(charged_kobo(o)).toFixed(2), kobo_to_naira(commission_of(o)).toFixed(2),
+          // The reseller's own reference and notes, as the API's export writes them (docs/api.md "Transactions export").
+          o.client_reference ?? '', o.metadata == null ? '' : JSON.stringify(o.metadata),
         ]);
-        return csv_reply(`billvend-${ctx.environment}-orders.csv`, ['reference', 'service', 'provider', 'plan', 'recipient', 'customer_name', 'amount', 'status', 'token', 'units', 'created_at', 'amount_charged', 'commission'], rows);
+        return csv_reply(`billvend-${ctx.environment}-orders.csv`, ['reference', 'service', 'provider', 'plan', 'recipient', 'customer_name', 'amount', 'status', 'token', 'units', 'created_at', 'amount_charged', 'commission', 'client_reference', 'metadata'], rows);
       },
     },
     {
@@ -544,8 +555,12 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       method: 'get',
       path: '/dashboard/api/webhooks',
       auth: 'session',
-      doc: doc('Webhook endpoints of the environment'),
-      handler: (ctx) => success_reply(ctx.request_id, 200, { webhooks: endpoints_of(ctx.actor!, ctx.environment).map((e) => endpoint_view(e.record, clock.now_us())) }),
+      doc: doc('Webhook endpoints of the environment, with the event kinds an endpoint can receive'),
+      handler: (ctx) => success_reply(ctx.request_id, 200, {
+        webhooks: endpoints_of(ctx.actor!, ctx.environment).map((e) => endpoint_view(e.record, clock.now_us())),
+        event_kinds: offered_event_kinds,
+        default_event_kinds: offered_default_event_kinds,
+      }),
     },
     {
       method: 'post',

@@ -15,6 +15,11 @@ export interface Account {
   created_at: string;
 }
 
+/** GET and PATCH /account: the account and this side's low-balance alert (NGN, null when off). */
+export interface AccountSettings extends Account {
+  low_balance_threshold: number | null;
+}
+
 export interface Session {
   account: Account;
   csrf_token: string;
@@ -52,6 +57,8 @@ export interface OrderSummary {
   disco?: string | null;
   provider?: string | null;
   plan?: string | null;
+  /** The reseller's own reference given at purchase; null when none (docs/api.md "Client references and metadata"). */
+  client_reference?: string | null;
 }
 
 export interface Order extends OrderSummary {
@@ -74,8 +81,7 @@ export interface Order extends OrderSummary {
   status_history: { status: OrderStatus; at: string }[];
   /** Live orders: each upstream the order was handed to, in turn (docs/api.md "Upstream attempts"). */
   attempts?: { upstream: string; request_id: string; outcome: string; at: string }[];
-  /** The reseller's own reference and notes given at purchase; null when none (docs/api.md "Client references and metadata"). */
-  client_reference?: string | null;
+  /** The reseller's own notes given at purchase; null when none (docs/api.md "Client references and metadata"). */
   metadata?: Record<string, string> | null;
 }
 
@@ -118,9 +124,19 @@ export interface CreatedKey extends Omit<ApiKey, 'key_hint' | 'last_used_at'> {
   api_key: string;
 }
 
-export type EventKind = 'transaction.completed' | 'transaction.failed' | 'transaction.processing' | 'wallet.credited' | 'wallet.debited' | 'wallet.reversed' | 'service.status_changed';
+/**
+ * An event kind, such as transaction.completed. The kinds on offer are not listed here: the server
+ * sends them with the endpoints (WebhookList), from the one list the API validates against, so a kind
+ * added to the API appears in the webhook forms without a change to this app.
+ */
+export type EventKind = string;
 
-export const event_kinds: readonly EventKind[] = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed'];
+/** GET /webhooks: the side's endpoints, every kind the API accepts, and those an endpoint gets unless it chooses. */
+export interface WebhookList {
+  webhooks: WebhookEndpoint[];
+  event_kinds: EventKind[];
+  default_event_kinds: EventKind[];
+}
 
 export interface WebhookEndpoint {
   id: number;

@@ -3,7 +3,7 @@
 // Each endpoint can be sent a webhook.test event, have its events edited and its secret rolled (the
 // new secret shown once; the old one still signs for 24 hours: docs/api.md "Rolling a secret").
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call, event_kinds, type CreatedWebhook, type Delivery, type Environment, type EventKind, type WebhookEndpoint } from '../api.js';
+import { call, type CreatedWebhook, type Delivery, type Environment, type EventKind, type WebhookEndpoint, type WebhookList } from '../api.js';
 import { use_action } from '../use-action.js';
 import { use_api } from '../use-api.js';
 import { lagos_attempt_time, lagos_time } from '../format.js';
@@ -16,9 +16,37 @@ import { href_of, Link } from '../router.js';
 
 const endpoints_max = 10;
 
-function RegisterForm({ environment, on_created }: { environment: Environment; on_created: (created: CreatedWebhook) => void }) {
+/**
+ * The event kinds an endpoint can receive, one checkbox each, as the server listed them. A kind an
+ * endpoint gets only when chosen (service.status_changed: about the platform, not the account's money)
+ * says so.
+ */
+function EventKindChoices({ kinds, name, chosen, on_toggle }: { kinds: WebhookList; name: string; chosen: EventKind[]; on_toggle: (kind: EventKind) => void }) {
+  return (
+    <fieldset class="field">
+      <legend>Events</legend>
+      <div class="choice-list choice-grid">
+        {kinds.event_kinds.map((kind) => (
+          <label key={kind} class="choice">
+            <input type="checkbox" name={name} value={kind} checked={chosen.includes(kind)} onChange={() => on_toggle(kind)} />
+            <code>{kind}</code>
+            {!kinds.default_event_kinds.includes(kind) && <span class="muted small"> (only when chosen)</span>}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Adds or removes a kind, keeping the server's order. */
+function toggled(kinds: WebhookList, events: EventKind[], kind: EventKind): EventKind[] {
+  const next = events.includes(kind) ? events.filter((k) => k !== kind) : [...events, kind];
+  return kinds.event_kinds.filter((k) => next.includes(k));
+}
+
+function RegisterForm({ environment, kinds, on_created }: { environment: Environment; kinds: WebhookList; on_created: (created: CreatedWebhook) => void }) {
   const [url, set_url] = useState('');
-  const [events, set_events] = useState<EventKind[]>([...event_kinds]);
+  const [events, set_events] = useState<EventKind[]>([...kinds.default_event_kinds]);
   const [description, set_description] = useState('');
   const { busy, error, run } = use_action();
 
@@ -31,12 +59,10 @@ function RegisterForm({ environment, on_created }: { environment: Environment; o
       });
       set_url('');
       set_description('');
-      set_events([...event_kinds]);
+      set_events([...kinds.default_event_kinds]);
       on_created(data);
     });
   };
-
-  const toggle = (kind: EventKind) => set_events(events.includes(kind) ? events.filter((k) => k !== kind) : [...events, kind]);
 
   return (
     <form class="card form" onSubmit={submit} aria-labelledby="register-title">
@@ -47,17 +73,7 @@ function RegisterForm({ environment, on_created }: { environment: Environment; o
         <input type="url" name="url" required placeholder="https://example.ng/billvend/webhooks" value={url} onInput={(e) => set_url(e.currentTarget.value)} />
         <small class="muted">Only https:// URLs on the public internet are accepted.</small>
       </label>
-      <fieldset class="field">
-        <legend>Events</legend>
-        <div class="choice-list choice-grid">
-          {event_kinds.map((kind) => (
-            <label key={kind} class="choice">
-              <input type="checkbox" name="events" value={kind} checked={events.includes(kind)} onChange={() => toggle(kind)} />
-              <code>{kind}</code>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <EventKindChoices kinds={kinds} name="events" chosen={events} on_toggle={(kind) => set_events(toggled(kinds, events, kind))} />
       <label class="field">
         <span>Description (optional)</span>
         <input name="description" maxLength={200} value={description} onInput={(e) => set_description(e.currentTarget.value)} />
@@ -70,7 +86,7 @@ function RegisterForm({ environment, on_created }: { environment: Environment; o
 }
 
 /** Edits which event kinds an endpoint receives, in a modal dialog. */
-function EditEventsDialog({ endpoint, environment, on_saved, on_close }: { endpoint: WebhookEndpoint; environment: Environment; on_saved: (message: string) => void; on_close: () => void }) {
+function EditEventsDialog({ endpoint, environment, kinds, on_saved, on_close }: { endpoint: WebhookEndpoint; environment: Environment; kinds: WebhookList; on_saved: (message: string) => void; on_close: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [events, set_events] = useState<EventKind[]>([...endpoint.events]);
   const { busy, error, run } = use_action();
@@ -78,12 +94,11 @@ function EditEventsDialog({ endpoint, environment, on_saved, on_close }: { endpo
     const dialog = ref.current;
     if (dialog !== null && !dialog.open) dialog.showModal();
   }, []);
-  const toggle = (kind: EventKind) => set_events(events.includes(kind) ? events.filter((k) => k !== kind) : [...events, kind]);
   const save = (event: Event) => {
     event.preventDefault();
     return run(async () => {
-      const { message } = await call('PATCH', `/webhooks/${endpoint.id}`, { environment, body: { events: event_kinds.filter((k) => events.includes(k)) } });
-      on_saved(`${message || 'Webhook endpoint updated.'} ${endpoint.url} now receives ${events.length === event_kinds.length ? 'all events' : events.join(', ')}.`);
+      const { message } = await call('PATCH', `/webhooks/${endpoint.id}`, { environment, body: { events } });
+      on_saved(`${message || 'Webhook endpoint updated.'} ${endpoint.url} now receives ${events.length === kinds.event_kinds.length ? 'all events' : events.join(', ')}.`);
       ref.current?.close();
     });
   };
@@ -95,17 +110,7 @@ function EditEventsDialog({ endpoint, environment, on_saved, on_close }: { endpo
           <code>{endpoint.url}</code>
         </p>
         <ErrorBanner error={error} />
-        <fieldset class="field">
-          <legend>Events</legend>
-          <div class="choice-list choice-grid">
-            {event_kinds.map((kind) => (
-              <label key={kind} class="choice">
-                <input type="checkbox" name="edit_events" value={kind} checked={events.includes(kind)} onChange={() => toggle(kind)} />
-                <code>{kind}</code>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <EventKindChoices kinds={kinds} name="edit_events" chosen={events} on_toggle={(kind) => set_events(toggled(kinds, events, kind))} />
         <div class="dialog-actions">
           <button type="button" class="button" onClick={() => ref.current?.close()} disabled={busy}>
             Cancel
@@ -212,7 +217,7 @@ function DeadDeliveries({ environment, endpoints }: { environment: Environment; 
 }
 
 export function WebhooksPage({ environment }: { environment: Environment }) {
-  const endpoints = use_api<{ webhooks: WebhookEndpoint[] }>('/webhooks', { environment });
+  const endpoints = use_api<WebhookList>('/webhooks', { environment });
   const [created, set_created] = useState<CreatedWebhook | null>(null);
   const [deleting, set_deleting] = useState<WebhookEndpoint | null>(null);
   const [rolling, set_rolling] = useState<WebhookEndpoint | null>(null);
@@ -224,6 +229,7 @@ export function WebhooksPage({ environment }: { environment: Environment }) {
   const [tested, set_tested] = useState<WebhookEndpoint | null>(null);
   const test_action = use_action();
   const list = endpoints.data?.webhooks ?? [];
+  const kinds_count = endpoints.data?.event_kinds.length ?? 0;
 
   const send_test = async (endpoint: WebhookEndpoint) => {
     set_testing(endpoint.id);
@@ -295,7 +301,7 @@ export function WebhooksPage({ environment }: { environment: Environment }) {
                         {endpoint.description && <span class="muted small block">{endpoint.description}</span>}
                       </div>
                     </td>
-                    <td data-label="Events">{endpoint.events.length === event_kinds.length ? 'All events' : endpoint.events.join(', ')}</td>
+                    <td data-label="Events">{endpoint.events.length === kinds_count ? 'All events' : endpoint.events.join(', ')}</td>
                     <td data-label="Secret">
                       <div>
                         <span class="mono nowrap">{endpoint.secret_hint}</span>
@@ -336,6 +342,7 @@ export function WebhooksPage({ environment }: { environment: Environment }) {
         <RegisterForm
           key={environment}
           environment={environment}
+          kinds={endpoints.data}
           on_created={(endpoint) => {
             set_notice('');
             set_created(endpoint);
@@ -344,10 +351,11 @@ export function WebhooksPage({ environment }: { environment: Environment }) {
         />
       )}
       {endpoints.data && <DeadDeliveries environment={environment} endpoints={list} />}
-      {editing && (
+      {editing && endpoints.data && (
         <EditEventsDialog
           endpoint={editing}
           environment={environment}
+          kinds={endpoints.data}
           on_close={() => set_editing(null)}
           on_saved={(message) => {
             set_notice(message);
