@@ -30,6 +30,11 @@ export const desk_public_paths: readonly string[] = [
   '/v1/webhooks/:id/test',
   '/v1/webhooks/:id/roll-secret',
   '/v1/webhooks/:id/deliveries/:delivery_id/retry',
+  // The account and its low-balance alert per environment (docs/api.md "Low-balance alert"): the Wallet
+  // page reads and sets the threshold through the API's own handlers, so it is validated and stored
+  // exactly as PATCH /v1/account does it.
+  'get /v1/account',
+  'patch /v1/account',
 ];
 
 /** "/v1/services/airtime" → "/dashboard/api/services/airtime". */

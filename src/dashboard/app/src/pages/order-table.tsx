@@ -1,5 +1,6 @@
-// The table of orders used by the overview and the orders page; on a phone each row becomes a card
-// (the data-label attributes name the cells there).
+// The table of orders used by the overview and the orders page, each order with the reseller's own
+// client reference when it has one; on a phone each row becomes a card (the data-label attributes name
+// the cells there).
 import type { Environment, OrderSummary } from '../api.js';
 import { lagos_time, naira, provider_label, service_name } from '../format.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -22,9 +23,17 @@ export function OrderTable({ orders, environment }: { orders: OrderSummary[]; en
         {orders.map((order) => (
           <tr key={order.reference} data-reference={order.reference}>
             <td data-label="Reference">
-              <Link href={href_of(`/orders/${encodeURIComponent(order.reference)}`, environment)} class="mono">
-                {order.reference}
-              </Link>
+              <div>
+                <Link href={href_of(`/orders/${encodeURIComponent(order.reference)}`, environment)} class="mono">
+                  {order.reference}
+                </Link>
+                {/* The reseller reconciles by its own reference: shown with ours (docs/api.md "Client references and metadata"). */}
+                {order.client_reference && (
+                  <span class="muted small block mono break" data-testid="order-row-client-reference">
+                    {order.client_reference}
+                  </span>
+                )}
+              </div>
             </td>
             <td data-label="Service">
               {/* One unit: "Airtime · GLO" never splits across lines (a phone's card layout did). */}

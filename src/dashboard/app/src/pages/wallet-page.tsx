@@ -1,41 +1,35 @@
 // Wallet history of one side: credits (bank transfers, operator top-ups), debits for purchases and
 // reversals of failed purchases, newest first, with the balance after each. The filters (entry type,
-// Lagos dates) live in the address like the orders page's, and the CSV export follows them.
-import { useEffect, useState } from 'preact/hooks';
+// Lagos dates) live in the address, in the orders page's filter form, and the CSV export follows them.
+// The side's low-balance alert is set here too, next to the balance it watches.
+import { useState } from 'preact/hooks';
 import { api_href, call, type Environment, type Overview, type Pagination, type WalletEntry } from '../api.js';
 import { use_action } from '../use-action.js';
-import { Notice } from '../components/feedback.js';
 import { use_api } from '../use-api.js';
-import { lagos_time, lagos_today, naira } from '../format.js';
-import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
+import { lagos_time, naira } from '../format.js';
+import { EmptyState, ErrorBanner, Loading, Notice } from '../components/feedback.js';
+import { FilterForm, use_filters, type FilterField } from '../components/filter-form.js';
 import { PageHeader } from '../components/layout.js';
 import { Pager } from '../components/pager.js';
 import { StatusBadge } from '../components/status-badge.js';
-import { href_of, Link, navigate, type Place } from '../router.js';
+import { LowBalanceAlert } from '../components/low-balance-alert.js';
+import { href_of, Link, type Place } from '../router.js';
 
 const per_page = 25;
 const order_reference = /^BV-\d{8}-[0-9A-Z]{12}$/;
 
-interface WalletFilters {
-  type: string;
-  from: string;
-  to: string;
-}
+type FilterName = 'type' | 'from' | 'to';
 
-function wallet_filters_of(query: URLSearchParams): WalletFilters {
-  return { type: query.get('type') ?? '', from: query.get('from') ?? '', to: query.get('to') ?? '' };
-}
+const filter_fields: readonly FilterField<FilterName>[] = [
+  { kind: 'select', name: 'type', label: 'Entry type', choices: [['', 'All entries'], ['credit', 'Credits'], ['debit', 'Debits'], ['reversal', 'Reversals']] },
+  { kind: 'date', name: 'from', label: 'From' },
+  { kind: 'date', name: 'to', label: 'To' },
+];
 
 export function WalletPage({ place }: { place: Place }) {
   const environment = place.environment;
-  const applied = wallet_filters_of(place.query);
-  const page = Math.max(1, Number(place.query.get('page')) || 1);
-  const [draft, set_draft] = useState<WalletFilters>(applied);
-  const applied_key = JSON.stringify(applied);
-  useEffect(() => set_draft(applied), [applied_key]);
-  const filtered = Object.values(applied).some((value) => value !== '');
-  const apply = (filters: WalletFilters, to_page = 1) => navigate(href_of('/wallet', environment, { ...filters, page: to_page > 1 ? to_page : undefined }));
-  const update = (name: keyof WalletFilters) => (event: Event) => set_draft({ ...draft, [name]: (event.currentTarget as HTMLInputElement).value });
+  const filters = use_filters(place, '/wallet', filter_fields.map((field) => field.name));
+  const { applied, page, filtered, apply } = filters;
 
   const overview = use_api<Overview>('/overview', { environment });
   const entries = use_api<{ transactions: WalletEntry[]; pagination: Pagination; truncated: boolean }>('/wallet/transactions', { environment, query: { ...applied, page, per_page } });
@@ -58,6 +52,7 @@ export function WalletPage({ place }: { place: Place }) {
         <span class="wallet-balance" data-testid="wallet-balance">{wallet ? naira(wallet.balance) : '…'}</span>
         {wallet && <span class="muted small">Bonus {naira(wallet.bonus_balance)}</span>}
       </section>
+      <LowBalanceAlert environment={environment} />
       {environment === 'test' && (
         <SandboxTopUp
           on_done={() => {
@@ -66,42 +61,7 @@ export function WalletPage({ place }: { place: Place }) {
           }}
         />
       )}
-      <form
-        class="card filters"
-        aria-label="Filter wallet history"
-        onSubmit={(event) => {
-          event.preventDefault();
-          apply(draft);
-        }}
-      >
-        <label class="field">
-          <span>Entry type</span>
-          <select name="type" value={draft.type} onChange={update('type')}>
-            <option value="">All entries</option>
-            <option value="credit">Credits</option>
-            <option value="debit">Debits</option>
-            <option value="reversal">Reversals</option>
-          </select>
-        </label>
-        <label class="field">
-          <span>From</span>
-          <input type="date" name="from" value={draft.from} max={lagos_today()} onInput={update('from')} />
-        </label>
-        <label class="field">
-          <span>To</span>
-          <input type="date" name="to" value={draft.to} max={lagos_today()} onInput={update('to')} />
-        </label>
-        <div class="filter-actions">
-          <button type="submit" class="button button-primary">
-            Apply filters
-          </button>
-          {filtered && (
-            <button type="button" class="button button-ghost" onClick={() => apply({ type: '', from: '', to: '' })}>
-              Clear
-            </button>
-          )}
-        </div>
-      </form>
+      <FilterForm label="Filter wallet history" fields={filter_fields} filters={filters} />
       <ErrorBanner error={entries.error} on_retry={entries.reload} />
       {entries.loading && entries.data === null && <Loading label="Loading wallet history…" />}
       {entries.data && (
