@@ -216,7 +216,7 @@ t.test('a reseller buys every service from the dashboard, once per confirmation,
   await wait_for_count(rows, 3);
   const [orders_download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
   const orders_csv = readFileSync((await orders_download.path())!, 'utf8').trim().split('\r\n');
-  t.equal(orders_csv[0], 'reference,service,provider,plan,recipient,customer_name,amount,status,token,units,created_at,amount_charged,commission', 'the orders CSV has its header');
+  t.equal(orders_csv[0], 'reference,service,provider,plan,recipient,customer_name,amount,status,token,units,created_at,amount_charged,commission,client_reference,metadata', 'the orders CSV has its header');
   t.equal(orders_csv.length, 1 + 3, 'and one line per filtered order');
   t.ok(orders_csv.some((line) => line.startsWith(`${airtime_reference},airtime,glo,,08011111111,,500.00,delivered`)), 'with the dashboard\'s airtime order');
   t.match(orders_download.suggestedFilename(), /^billvend-test-orders\.csv$/, 'named after the side');

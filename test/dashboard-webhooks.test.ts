@@ -36,7 +36,7 @@ t.test('a reseller registers a webhook, watches a delivery die and replays it fr
   t.equal(new URL(page.url()).search, '?env=test', 'the environment switch carries over to the next page');
   t.ok(await shows(page.getByText('No test webhook endpoints yet.')), 'no endpoints yet: the empty state shows');
   await page.getByLabel('HTTPS URL').fill(receiver.url);
-  for (const kind of ['transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed']) {
+  for (const kind of ['transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance']) {
     await page.getByLabel(kind).uncheck();
   }
   await page.getByLabel('Description (optional)').fill('Shop back office');
