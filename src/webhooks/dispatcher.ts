@@ -13,7 +13,7 @@ import { failed, ok } from '../engine/account-actor.js';
 import type { Engine, EngineExtension } from '../engine/engine.js';
 import type { Environment } from '../engine/records.js';
 import type { TimerHandle } from '../lib/timer-wheel.js';
-import { assert_delivery, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type EventRecord } from './records.js';
+import { assert_delivery, assert_event, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type EventRecord } from './records.js';
 import type { SignerPool } from './signer-pool.js';
 import { disable_endpoint, load_endpoint, previous_secret_of, type EndpointState } from './endpoints.js';
 import { api_error } from '../errors.js';
@@ -234,6 +234,7 @@ export class Dispatcher implements EngineExtension {
     }
     const event = this.known.get(delivery_id)?.event ?? (store.events.get(delivery.event_key ?? delivery.event_id) as EventRecord | undefined);
     if (event === undefined) fail(`delivery ${delivery_id} has no event ${delivery.event_id}`);
+    assert_event(event);
     const started = performance.now();
     const at_us = this.deps.clock.now_us();
     let result: AttemptResult;
@@ -374,6 +375,7 @@ export class Dispatcher implements EngineExtension {
     for (const { key, value } of this.engine.store.dead_letters.getRange({ reverse: true, limit })) {
       const entry = value as { endpoint_id: number };
       const delivery = this.engine.store.deliveries.get([entry.endpoint_id, key as number]) as DeliveryRecord | undefined;
+      if (delivery !== undefined) assert_delivery(delivery);
       if (delivery !== undefined && delivery.status === 'dead') out.push(delivery);
     }
     return out;
@@ -429,6 +431,7 @@ export class Dispatcher implements EngineExtension {
       const entry = value as { endpoint_id: number; account_id: number };
       if (entry.account_id !== actor.id) continue;
       const delivery = this.engine.store.deliveries.get([entry.endpoint_id, key as number]) as DeliveryRecord | undefined;
+      if (delivery !== undefined) assert_delivery(delivery);
       if (delivery !== undefined) this.dead_index.add(actor.id, delivery.environment, delivery.id, entry.endpoint_id);
     }
     actor.webhooks.clear();
