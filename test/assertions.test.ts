@@ -4,7 +4,8 @@
 import t from 'tap';
 import { AssertionError, assert, fail } from '../src/lib/assert.js';
 import { assert_idempotency_record, assert_key, type IdempotencyRecord, type KeyRecord } from '../src/engine/records.js';
-import { assert_delivery, assert_endpoint, type DeliveryRecord, type EndpointRecord } from '../src/webhooks/records.js';
+import { assert_delivery, assert_endpoint, assert_event, assert_feed_event, type DeliveryRecord, type EndpointRecord, type EventRecord } from '../src/webhooks/records.js';
+import type { FeedEvent } from '../src/webhooks/event-feed.js';
 import { assert_order, type OrderRecord } from '../src/services/order.js';
 
 const key: KeyRecord = {
@@ -22,6 +23,10 @@ const delivery: DeliveryRecord = {
   id: 1, endpoint_id: 1, account_id: 1, environment: 'test', event_id: 'evt_x', kind: 'wallet.credited', status: 'pending',
   series: 1, failures: 0, next_attempt_ms: 5, attempts: [], created_us: 1, updated_us: 1,
 };
+const event: EventRecord = {
+  id: 'evt_0000000100000000000000ab', kind: 'wallet.credited', account_id: 1, environment: 'test', created_us: 1, body: '{"event":"wallet.credited"}',
+};
+const feed_event: FeedEvent = { id: event.id, kind: 'wallet.credited', created_us: 1, body: event.body };
 
 t.test('assert and fail throw AssertionError, recognised by its class', async (t) => {
   t.doesNotThrow(() => assert(true, 'holds'), 'a condition that holds passes');
@@ -44,6 +49,14 @@ const rows: [string, () => void][] = [
   ['an endpoint deleted but enabled', () => assert_endpoint({ ...endpoint, deleted_us: 2 })],
   ['a delivery with an unknown status', () => assert_delivery({ ...delivery, status: 'lost' as DeliveryRecord['status'] })],
   ['a delivery with negative failures', () => assert_delivery({ ...delivery, failures: -1 })],
+  ['an event without its public id', () => assert_event({ ...event, id: '' })],
+  ['an event of an unknown kind', () => assert_event({ ...event, kind: 'wallet.stolen' as EventRecord['kind'] })],
+  ['an event of no account', () => assert_event({ ...event, account_id: 0 })],
+  ['an event of an unknown environment', () => assert_event({ ...event, environment: 'staging' as EventRecord['environment'] })],
+  ['an event whose body is not a JSON object', () => assert_event({ ...event, body: 'wallet.credited' })],
+  ['a feed event without its public id', () => assert_feed_event({ ...feed_event, id: '1' })],
+  ['a feed event of the test kind, which the feed never holds', () => assert_feed_event({ ...feed_event, kind: 'webhook.test' as FeedEvent['kind'] })],
+  ['a feed event whose body is cut short', () => assert_feed_event({ ...feed_event, body: '{"event":"wallet.cre' })],
   // Regression: a local helper named like the assertion called itself and overflowed the stack instead.
   ['an order with a negative amount', () => assert_order({ reference: 'BV-20261124-0000000000AB', amount_kobo: -1, reversed: false, status: 'pending', delivered_us: null, wallet_balance_before_kobo: 0, wallet_balance_after_kobo: 1 } as OrderRecord)],
   ['an order reversed but not failed', () => assert_order({ reference: 'BV-20261124-0000000000AB', amount_kobo: 100, reversed: true, status: 'delivered', delivered_us: 1, wallet_balance_before_kobo: 100, wallet_balance_after_kobo: 0 } as OrderRecord)],
@@ -55,5 +68,8 @@ t.test('each record kind refuses what breaks its invariants', async (t) => {
   t.doesNotThrow(() => assert_idempotency_record({ ...record, status: 0, body: '{}', complete: false, reference: 'BV-20261124-0000000000AB' }), 'a purchase\'s placeholder record (status 0, incomplete) passes');
   t.doesNotThrow(() => assert_endpoint(endpoint), 'a sound endpoint passes');
   t.doesNotThrow(() => assert_delivery(delivery), 'a sound delivery passes');
+  t.doesNotThrow(() => assert_event(event), 'a sound event passes');
+  t.doesNotThrow(() => assert_event({ ...event, kind: 'webhook.test' }), 'a test event passes');
+  t.doesNotThrow(() => assert_feed_event(feed_event), 'a sound feed event passes');
   for (const [what, check] of rows) t.throws(check, AssertionError, `${what} is an AssertionError`);
 });

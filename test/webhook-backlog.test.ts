@@ -8,7 +8,7 @@ import t from 'tap';
 import { Agent, request } from 'node:http';
 import { start_server } from './helpers/server.js';
 import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
-import { endpoint_concurrency_max, endpoint_waiting_max, sweep_interval_ms } from '../src/webhooks/dispatcher.js';
+import { endpoint_concurrency_max, endpoint_waiting_max, sweep_interval_ms } from '../src/webhooks/delivery-bounds.js';
 
 /** Two events per purchase: this many purchases overflow the waiting list by about 1,000. */
 const purchases = Math.ceil((endpoint_waiting_max + endpoint_concurrency_max + 1_000) / 2);

@@ -1,62 +1,38 @@
-// The uWebSockets.js front end. Its rules (uWS user manual): always attach onAborted; read every
+// The uWebSockets.js front end: listening, routing each request through its stages and writing the
+// answer. Its rules (uWS user manual): always attach onAborted; read every
 // header before the first await (the request object dies with the handler); copy onData chunks
 // (uWS reuses their memory); cork every write made after an await; never touch res after abort or end.
+// One stage per file: front-route.ts (routes compiled once), front-request.ts (a request's context),
+// header-refusal.ts (headers refused up front), cors.ts, request-body.ts (reading a bounded body),
+// json-body.ts and json-depth.ts (parsing and validating it), request-failure.ts (500, 503 and the exit on
+// a broken invariant), status-lines.ts, security-headers.ts and streamed-reply.ts (writing the answer).
 import * as uWS from 'uWebSockets.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../lib/clock.js';
 import { new_request_id } from '../lib/ids.js';
 import { api_error, type ApiError } from '../errors.js';
-import { error_reply, type BodyStream, type Reply } from '../lib/reply.js';
-import { has_bad_header_byte, invalid_header_bytes } from './request-helpers.js';
-import { compile_schema } from './validation.js';
-import type { CompiledRoute, RequestContext, RouteDef } from './route.js';
+import { error_reply, type Reply } from '../lib/reply.js';
+import type { RequestContext, RouteDef } from './route.js';
 import type { Metrics, RouteStats } from '../operator/metrics.js';
-import { JournalFailure } from '../journal/journal.js';
 import { free_port, free_port_attempts_max } from '../lib/free-port.js';
-import { AssertionError, fail } from '../lib/assert.js';
+import { compile_routes, no_needs, type FrontRoute } from './front-route.js';
+import { FrontRequest, read_headers } from './front-request.js';
+import { duplicated_content_length, header_refusal } from './header-refusal.js';
+import { allowed_origin, cors_headers, preflight_headers } from './cors.js';
+import { declares_too_large, read_body } from './request-body.js';
+import { parse_body } from './json-body.js';
+import { exit_on_assertion, failure_reply, is_store_refusal } from './request-failure.js';
+import { status_lines } from './status-lines.js';
+import { header_line, hsts_tail, json_header_block, raw_reply_security_tail, sets_policy } from './security-headers.js';
+import { stream_body } from './streamed-reply.js';
+
+// Exported where they were before the split, for the importers of this module.
+export { body_bytes_max } from './request-body.js';
+export { json_depth, json_depth_max } from './json-depth.js';
+export { json_security_headers } from './security-headers.js';
 
 /** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT; its typings declare the enum, but the module does not export it. */
 const listen_exclusive_port = 1;
-
-/** Request bodies over 16 KiB are refused with 413 (docs/decisions.md). */
-export const body_bytes_max = 16 * 1024;
-
-const status_lines: Record<number, string> = {
-  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 301: '301 Moved Permanently',
-  302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden',
-  404: '404 Not Found', 405: '405 Method Not Allowed', 409: '409 Conflict', 410: '410 Gone', 413: '413 Payload Too Large',
-  415: '415 Unsupported Media Type', 422: '422 Unprocessable Entity', 429: '429 Too Many Requests',
-  500: '500 Internal Server Error', 503: '503 Service Unavailable',
-};
-
-/** Headers on every JSON response: an API answer is never cached, framed, sniffed or scripted. */
-export const json_security_headers: [string, string][] = [
-  ['X-Content-Type-Options', 'nosniff'],
-  ['X-Frame-Options', 'DENY'],
-  ['Referrer-Policy', 'no-referrer'],
-  ['Cache-Control', 'no-store'],
-  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
-  ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
-  ['Cross-Origin-Resource-Policy', 'same-site'],
-];
-
-/**
- * Replies that bring their own content type (the OpenAPI document, the redirect at /, preflights,
- * metrics) and set no Content-Security-Policy of their own get these, as one pre-built header tail:
- * none of them is a page, so nothing in them may run or be sniffed as one. Pages set their own policy.
- */
-const raw_reply_security_tail = `\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'; frame-ancestors 'none'`;
-
-function sets_policy(headers: [string, string][]): boolean {
-  for (let i = 0; i < headers.length; i++) if (headers[i][0] === 'Content-Security-Policy') return true;
-  return false;
-}
-
-/** HSTS for replies to requests that arrived over HTTPS (JSON answers carry it always, in the block). */
-const hsts_tail = `\r\nStrict-Transport-Security: max-age=31536000; includeSubDomains`;
-
-const cors_allow_headers = 'Authorization, Content-Type, X-Idempotency-Key, X-CSRF-Token';
-const cors_expose_headers = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed';
 
 export interface FrontOptions {
   name: string;
@@ -80,190 +56,6 @@ export interface FrontOptions {
    * its reply then carries HSTS. Asked only for unauthenticated GETs (pages, documents, redirects).
    */
   served_over_https?(forwarded_proto: string, peer: () => string): boolean;
-}
-
-interface FrontRoute extends CompiledRoute {
-  needs: HeaderNeeds;
-  stats: RouteStats;
-}
-
-function compile_routes(server: string, metrics: Metrics, routes: RouteDef[]): FrontRoute[] {
-  return routes.map((route) => {
-    const name = `${route.method.toUpperCase()} ${route.path}`;
-    return {
-      ...route,
-      name,
-      param_names: route.path.split('/').filter((p) => p.startsWith(':')).map((p) => p.slice(1)),
-      body_schema: route.body === undefined ? null : compile_schema(route.body),
-      needs: header_needs(route),
-      stats: metrics.route_stats(server, name),
-    };
-  });
-}
-
-function is_json_type(content_type: string): boolean {
-  const semi = content_type.indexOf(';');
-  const base = (semi === -1 ? content_type : content_type.slice(0, semi)).trim().toLowerCase();
-  return base === 'application/json';
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Two Content-Length headers with different values (identical repeats are harmless, RFC 9112 6.3). */
-function duplicated_content_length(req: uWS.HttpRequest): boolean {
-  let first: string | null = null;
-  let conflict = false;
-  req.forEach((name, value) => {
-    if (name !== 'content-length') return;
-    if (first === null) first = value.trim();
-    else if (value.trim() !== first) conflict = true;
-  });
-  return conflict;
-}
-
-/** JSON bodies nest at most this deep: deeper ones are refused before they are parsed. */
-export const json_depth_max = 32;
-
-/**
- * The deepest nesting of arrays and objects in a JSON text, scanning its bytes once (strings and their
- * escapes skipped). Refusing deep bodies before JSON.parse keeps recursion over request bodies (the
- * idempotency fingerprint) bounded: a 7 KiB body of 3,500 nested arrays overflowed the stack and
- * ended the process (regression: test/fuzz-routes.test.ts).
- */
-export function json_depth(raw: Buffer): number {
-  let depth = 0;
-  let deepest = 0;
-  let in_string = false;
-  for (let i = 0; i < raw.length; i++) {
-    const byte = raw[i];
-    if (in_string) {
-      if (byte === 0x5c) i++; // backslash: skip the escaped byte
-      else if (byte === 0x22) in_string = false;
-    } else if (byte === 0x22) in_string = true;
-    else if (byte === 0x5b || byte === 0x7b) {
-      if (++depth > deepest) deepest = depth;
-    } else if (byte === 0x5d || byte === 0x7d) depth--;
-  }
-  return deepest;
-}
-
-/**
- * The Content-Type of JSON answers and the security headers, as one pre-encoded block written with a
- * single writeHeader call: uWS writes "name: value\r\n", so a value may carry further complete header
- * lines. Eight separate calls (each converting two JS strings) cost about 8% of a purchase's CPU in
- * the purchase-one-account profile; this constant block costs one copy.
- */
-const json_header_block = Buffer.from(
-  ['application/json; charset=utf-8', ...json_security_headers.map(([name, value]) => `${name}: ${value}`)].join('\r\n'),
-);
-
-/**
- * One more header line to append to a combined header value. Values are built by billvend (numbers,
- * configured origins, cookies it made), never copied from a request; a CR or LF would still be a
- * header injection, so it is an assertion.
- */
-function header_line([name, value]: [string, string]): string {
-  if (value.includes('\n') || value.includes('\r')) fail(`header ${name} carries a line break`);
-  return `\r\n${name}: ${value}`;
-}
-
-/** Which request headers a route reads, beyond the ones every request needs. */
-interface HeaderNeeds {
-  session: boolean;
-  signature: boolean;
-  conditional: boolean;
-}
-
-function header_needs(route: RouteDef): HeaderNeeds {
-  return {
-    session: route.auth === 'session' || route.path.startsWith('/dashboard/api/'),
-    signature: route.raw_body === true,
-    conditional: route.method === 'get' && route.auth === 'none',
-  };
-}
-
-const no_needs: HeaderNeeds = { session: false, signature: false, conditional: false };
-
-/**
- * Refuses a request when a header billvend acts on holds bytes other than printable ASCII (docs/api.md
- * "Request headers"), before it is authenticated or its body read, so nothing is debited under a key the
- * client did not send. uWS v20 hands header values over as Latin-1 but trims them as signed chars:
- * a byte 0x80-0xFF at either end of a value is dropped like a space ("é-order-42" arrives as
- * "-order-42", a lone "é" as nothing), while one inside the value arrives intact. So the check is
- * twofold: any byte outside printable ASCII that did arrive refuses the request (a few comparisons per
- * byte), and a header that matters when present, X-Idempotency-Key on an idempotent POST and Origin
- * on a dashboard change, is refused when it is present but arrived empty (one pass over the header
- * names, only when that header read as empty). What uWS trimmed off the ends of a value that kept
- * some ASCII cannot be seen through its API (docs/design.md "Known limitations").
- */
-function header_refusal(req: uWS.HttpRequest, headers: RequestContext['headers'], route: FrontRoute): ApiError | null {
-  if (has_bad_header_byte(headers.idempotency_key)) return invalid_header_bytes('X-Idempotency-Key');
-  if (has_bad_header_byte(headers.authorization)) return invalid_header_bytes('Authorization');
-  if (has_bad_header_byte(headers.content_type)) return invalid_header_bytes('Content-Type');
-  if (has_bad_header_byte(headers.origin)) return invalid_header_bytes('Origin');
-  if (route.needs.session && has_bad_header_byte(headers.csrf_token)) return invalid_header_bytes('X-CSRF-Token');
-  const key_matters = headers.idempotency_key === '' && route.method === 'post' && route.idempotent !== false;
-  const origin_matters = headers.origin === '' && route.needs.session && route.method !== 'get';
-  if (!key_matters && !origin_matters) return null;
-  let key_present = false;
-  let origin_present = false;
-  req.forEach((name) => {
-    if (name === 'x-idempotency-key') key_present = true;
-    else if (name === 'origin') origin_present = true;
-  });
-  if (key_matters && key_present) return invalid_header_bytes('X-Idempotency-Key');
-  if (origin_matters && origin_present) return invalid_header_bytes('Origin');
-  return null;
-}
-
-/**
- * One request's context. A class, not an object literal: a literal with a getter (remote_ip) cost a
- * third of the server's CPU in garbage collection. V8 keeps such a literal's accessor pair in old
- * space, where, dead or not, it holds the getter's closure, and through it the whole request, alive
- * across every scavenge until the next full collection (wallet-read: 4 MB promoted per scavenge,
- * 5-8 ms scavenges; with the class, nothing promoted and 0.5 ms).
- */
-class FrontRequest implements RequestContext {
-  body: unknown = undefined;
-  raw_body: Buffer | null = null;
-  key: RequestContext['key'] = null;
-  actor: RequestContext['actor'] = null;
-  environment: RequestContext['environment'] = 'live';
-  extra_headers: [string, string][] = [];
-  aborted = false;
-  done = false;
-  /** Counted out of in_flight and observed in the metrics (once, whichever of answer or abort comes first). */
-  finished = false;
-  session_id?: string = undefined;
-  /** Why the request's headers are refused (answered before authentication), or null. */
-  header_refusal: ApiError | null = null;
-  /** Whether the request arrived over HTTPS (asked only for pages): its reply then carries HSTS. */
-  over_https = false;
-  private peer_ip: string | null = null;
-
-  constructor(
-    readonly request_id: string,
-    readonly method: string,
-    readonly url: string,
-    readonly query: string,
-    readonly params: Record<string, string>,
-    readonly headers: RequestContext['headers'],
-    readonly started_ms: number,
-    readonly started_perf: number,
-    public route: CompiledRoute | null,
-    readonly route_name: string,
-    readonly res: uWS.HttpResponse,
-    private readonly client_ip: FrontOptions['client_ip'],
-  ) {}
-
-  /**
-   * The peer address, read only when a check needs it (allowlists, proxies): the response is still
-   * open whenever authorisation runs.
-   */
-  get remote_ip(): string {
-    if (this.peer_ip === null) this.peer_ip = this.done ? '' : this.client_ip(Buffer.from(this.res.getRemoteAddressAsText()).toString(), this.headers.forwarded_for);
-    return this.peer_ip;
-  }
 }
 
 export class HttpFront {
@@ -363,24 +155,9 @@ export class HttpFront {
     const params: Record<string, string> = {};
     if (route !== null) for (let i = 0; i < route.param_names.length; i++) params[route.param_names[i]] = req.getParameter(i) ?? '';
     const method = req.getMethod().toUpperCase();
-    // Every header is read here, before any await (the request object dies with this handler), but
-    // only those the route uses: each getHeader is a call into uWS.
+    // Every header is read here, before any await (the request object dies with this handler).
     const needs = route?.needs ?? no_needs;
-    const headers: RequestContext['headers'] = {
-      authorization: req.getHeader('authorization'),
-      content_type: req.getHeader('content-type'),
-      content_length: req.getHeader('content-length'),
-      origin: req.getHeader('origin'),
-      idempotency_key: req.getHeader('x-idempotency-key'),
-      forwarded_for: this.options.reads_forwarded_for ? req.getHeader('x-forwarded-for') : '',
-      cookie: needs.session ? req.getHeader('cookie') : '',
-      csrf_token: needs.session ? req.getHeader('x-csrf-token') : '',
-      signature: needs.signature ? req.getHeader('x-signature') : '',
-      user_agent: '',
-      host: needs.session ? req.getHeader('host') : '',
-      access_control_request_method: method === 'OPTIONS' ? req.getHeader('access-control-request-method') : '',
-      if_none_match: needs.conditional ? req.getHeader('if-none-match') : '',
-    };
+    const headers = read_headers(req, method, needs, this.options.reads_forwarded_for);
     const ctx = new FrontRequest(
       new_request_id(now_ms),
       method,
@@ -406,10 +183,14 @@ export class HttpFront {
         ctx.over_https = this.options.served_over_https(req.getHeader('x-forwarded-proto'), () => Buffer.from(res.getRemoteAddressAsText()).toString());
       }
     }
-    const cors_origin = headers.origin !== '' && this.cors.has(headers.origin) ? headers.origin : null;
-    if (cors_origin !== null) {
-      ctx.extra_headers.push(['Access-Control-Allow-Origin', cors_origin], ['Vary', 'Origin'], ['Access-Control-Expose-Headers', cors_expose_headers]);
-    }
+    const cors_origin = allowed_origin(this.cors, headers.origin);
+    if (cors_origin !== null) ctx.extra_headers.push(...cors_headers(cors_origin));
+    this.dispatch(res, req, ctx, route, allowed, cors_origin);
+  }
+
+  /** Refuses, answers or runs a request whose context is built: the stages before authentication. */
+  private dispatch(res: uWS.HttpResponse, req: uWS.HttpRequest, ctx: FrontRequest, route: FrontRoute | null, allowed: string | null, cors_origin: string | null): void {
+    const headers = ctx.headers;
     if (headers.content_length !== '' && duplicated_content_length(req)) {
       // uWS frames the body by the first of two differing Content-Length headers, so the rest would
       // run as another request (smuggling). RFC 9112 section 6.3 asks for a 400 and a close, but uWS
@@ -437,55 +218,15 @@ export class HttpFront {
       this.run(ctx, route);
       return;
     }
-    const declared = headers.content_length === '' ? 0 : Number(headers.content_length);
-    if (declared > body_bytes_max) {
+    if (declares_too_large(headers.content_length)) {
       this.send(ctx, error_reply(ctx.request_id, api_error('request.too_large')), true);
       return;
     }
-    this.read_body(res, ctx, route);
+    read_body(res, ctx, () => this.run(ctx, route), () => this.send(ctx, error_reply(ctx.request_id, api_error('request.too_large')), true));
   }
 
   private preflight(ctx: FrontRequest, origin: string | null, allowed: string): void {
-    const headers: [string, string][] = [];
-    // The answer depends on the Origin (allowed ones get the CORS headers): caches must key on it.
-    // An allowed origin's answer already carries Vary: Origin with its other CORS headers.
-    if (origin === null) headers.push(['Vary', 'Origin']);
-    if (origin !== null) {
-      headers.push(
-        ['Access-Control-Allow-Methods', allowed.includes('OPTIONS') ? allowed : `${allowed}, OPTIONS`],
-        ['Access-Control-Allow-Headers', cors_allow_headers],
-        ['Access-Control-Max-Age', '600'],
-      );
-    }
-    this.send(ctx, { status: 204, body: '', headers, content_type: 'text/plain' });
-  }
-
-  private read_body(res: uWS.HttpResponse, ctx: FrontRequest, route: FrontRoute): void {
-    let chunks: Buffer[] | null = null;
-    let size = 0;
-    res.onData((chunk, is_last) => {
-      if (ctx.done) return;
-      size += chunk.byteLength;
-      if (size > body_bytes_max) {
-        this.send(ctx, error_reply(ctx.request_id, api_error('request.too_large')), true);
-        return;
-      }
-      // uWS reuses the chunk's memory after this callback returns: copy it.
-      const copy = Buffer.from(new Uint8Array(chunk));
-      if (is_last) {
-        let body: Buffer;
-        if (chunks === null) body = copy;
-        else {
-          chunks.push(copy);
-          body = Buffer.concat(chunks, size);
-        }
-        chunks = null;
-        ctx.raw_body = body;
-        this.run(ctx, route);
-      } else {
-        (chunks ??= []).push(copy);
-      }
-    });
+    this.send(ctx, { status: 204, body: '', headers: preflight_headers(origin, allowed), content_type: 'text/plain' });
   }
 
   private run(ctx: FrontRequest, route: FrontRoute): void {
@@ -514,22 +255,9 @@ export class HttpFront {
       return;
     }
     if (ctx.raw_body !== null && !route.raw_body) {
-      const parsed = this.parse_body(ctx, route);
+      const parsed = parse_body(ctx, route);
       if (parsed !== null) {
-        // A body that parsed but failed its schema is an answer to this request: remembered under
-        // its idempotency key. Bodies that are not JSON at all (413, 415, malformed) are not.
-        const remember = parsed.code === 'validation.failed' && ctx.body !== undefined && route.method === 'post' && route.idempotent !== false && route.auth === 'api_key'
-          ? this.options.remember_error
-          : undefined;
-        let reply: Reply | Promise<Reply>;
-        try {
-          reply = remember === undefined ? error_reply(ctx.request_id, parsed) : remember(ctx, parsed);
-        } catch (error) {
-          this.fail(ctx, error);
-          return;
-        }
-        if (reply instanceof Promise) reply.then((r) => this.send(ctx, r), (e) => this.fail(ctx, e));
-        else this.send(ctx, reply);
+        this.refuse_body(ctx, route, parsed);
         return;
       }
     } else if (route.body_schema !== null && ctx.raw_body === null) {
@@ -553,48 +281,28 @@ export class HttpFront {
     else this.send(ctx, reply);
   }
 
-  /** Content type, JSON syntax and schema, in that order; null when the body is acceptable. */
-  private parse_body(ctx: RequestContext, route: FrontRoute): ApiError | null {
-    const raw = ctx.raw_body!;
-    if (raw.length === 0) {
-      ctx.body = {};
-    } else {
-      if (!is_json_type(ctx.headers.content_type)) {
-        return api_error('request.unsupported_media_type', `Content-Type must be application/json, got "${ctx.headers.content_type.slice(0, 100)}".`);
-      }
-      if (json_depth(raw) > json_depth_max) {
-        return api_error('validation.failed', `The request is not valid: body must not nest deeper than ${json_depth_max} levels.`, {
-          details: [{ field: 'body', message: `must not nest deeper than ${json_depth_max} levels` }],
-        });
-      }
-      try {
-        ctx.body = JSON.parse(utf8.decode(raw));
-      } catch {
-        return api_error('request.malformed_json');
-      }
+  /** Answers a body that parse_body refused. */
+  private refuse_body(ctx: FrontRequest, route: FrontRoute, parsed: ApiError): void {
+    // A body that parsed but failed its schema is an answer to this request: remembered under
+    // its idempotency key. Bodies that are not JSON at all (413, 415, malformed) are not.
+    const remember = parsed.code === 'validation.failed' && ctx.body !== undefined && route.method === 'post' && route.idempotent !== false && route.auth === 'api_key'
+      ? this.options.remember_error
+      : undefined;
+    let reply: Reply | Promise<Reply>;
+    try {
+      reply = remember === undefined ? error_reply(ctx.request_id, parsed) : remember(ctx, parsed);
+    } catch (error) {
+      this.fail(ctx, error);
+      return;
     }
-    if (route.body_schema !== null) {
-      const details = route.body_schema.check(ctx.body);
-      if (details !== null) return api_error('validation.failed', 'The request is not valid: ' + details.map((d) => `${d.field} ${d.message}`).join('; ') + '.', { details });
-    }
-    return null;
+    if (reply instanceof Promise) reply.then((r) => this.send(ctx, r), (e) => this.fail(ctx, e));
+    else this.send(ctx, reply);
   }
 
   private fail(ctx: FrontRequest, error: unknown): void {
-    if (error instanceof JournalFailure) {
-      // The store refused the commit (disk or map full): nothing of this request was kept.
-      this.send(ctx, error_reply(ctx.request_id, api_error('service.unavailable', 'The store could not save this request; nothing was changed. Retry shortly.', { headers: { 'Retry-After': '5' } })));
-      return;
-    }
-    this.options.log.error({ err: error, request_id: ctx.request_id, route: ctx.route?.name }, 'request failed');
-    this.send(ctx, error_reply(ctx.request_id, api_error('internal.error')));
-    if (error instanceof AssertionError) {
-      // An invariant broke: the in-memory state cannot be trusted. Crash loudly; recovery from the
-      // journal restores what was durable (docs/style.md).
-      this.options.log.fatal({ err: error }, 'assertion failed; exiting');
-      this.options.log.flush?.();
-      setImmediate(() => process.exit(70));
-    }
+    if (!is_store_refusal(error)) this.options.log.error({ err: error, request_id: ctx.request_id, route: ctx.route?.name }, 'request failed');
+    this.send(ctx, failure_reply(ctx.request_id, error));
+    exit_on_assertion(error, this.options.log);
   }
 
   private stats_of_unmatched(route_name: string): RouteStats {
@@ -637,56 +345,8 @@ export class HttpFront {
       else if (ctx.method === 'HEAD') res.endWithoutBody(Buffer.byteLength(reply.body), close_connection);
       else res.end(reply.body, close_connection);
     });
-    if (reply.stream !== undefined && ctx.method !== 'HEAD') this.stream(ctx, reply.stream, reply.status);
+    if (reply.stream !== undefined && ctx.method !== 'HEAD') stream_body(ctx, reply.stream, reply.status, this.options.log, (status) => this.finish(ctx, status));
     else this.finish(ctx, reply.status);
-  }
-
-  /**
-   * Writes a streamed body (chunked transfer encoding): one chunk per event-loop turn, corked, so other
-   * requests run between chunks; when uWS reports backpressure (write returns false) nothing more is
-   * asked of the stream until onWritable says the socket drained. After an abort res is never touched.
-   */
-  private stream(ctx: FrontRequest, body: BodyStream, status: number): void {
-    const res = ctx.res;
-    let waiting_writable = false;
-    const step = (): void => {
-      if (ctx.aborted) return;
-      let more = true;
-      let chunk: string | null;
-      try {
-        chunk = body.next();
-      } catch (error) {
-        // The status line has left: the client can only learn of the failure by the connection closing
-        // before the final chunk.
-        this.options.log.error({ err: error, request_id: ctx.request_id, route: ctx.route?.name }, 'streamed reply failed');
-        res.close();
-        this.finish(ctx, 500);
-        if (error instanceof AssertionError) {
-          this.options.log.fatal({ err: error }, 'assertion failed; exiting');
-          this.options.log.flush?.();
-          setImmediate(() => process.exit(70));
-        }
-        return;
-      }
-      res.cork(() => {
-        if (chunk === null) {
-          res.end();
-          more = false;
-          return;
-        }
-        if (!res.write(chunk)) waiting_writable = true;
-      });
-      if (!more) this.finish(ctx, status);
-      else if (!waiting_writable) setImmediate(step);
-    };
-    res.onWritable(() => {
-      if (waiting_writable && !ctx.aborted) {
-        waiting_writable = false;
-        setImmediate(step);
-      }
-      return true;
-    });
-    setImmediate(step);
   }
 
   private finish(ctx: FrontRequest, status: number): void {

@@ -7,7 +7,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { JournalObserver } from '../journal/journal.js';
 import type { EventSink } from '../engine/engine.js';
-import type { WebhookAttemptResult, WebhookObserver } from '../webhooks/dispatcher.js';
+import type { WebhookAttemptResult, WebhookObserver } from '../webhooks/webhook-observer.js';
 
 const latency_buckets_s = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const commit_size_buckets = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 20000];

@@ -5,67 +5,35 @@
 // endpoint is disabled. Anything else: retried 30 s, 5 min, 30 min, 2 h and 8 h after the previous
 // failure (scaled by TIME_SCALE), then dead, until a replay starts a new series. Concurrency is
 // bounded per endpoint and overall. Pending deliveries survive restarts: recovery re-schedules the
-// queue, so every event is delivered at least once.
-import { Agent as HttpAgent, type Dispatcher as HttpDispatcher } from 'undici';
-import { lookup as dns_lookup, type LookupAddress } from 'node:dns';
-import type { EngineContext } from '../engine/context.js';
+// queue, so every event is delivered at least once. Beside this file: delivery-bounds.ts (the bounds and
+// the retry schedule), delivery-transport.ts (the POST), staged-deliveries.ts (changes not durable yet),
+// dead-index.ts (each account's dead list) and webhook-observer.ts (what the dispatcher reports).
 import type { AccountActor, Outcome } from '../engine/account-actor.js';
 import { failed, ok } from '../engine/account-actor.js';
 import type { Engine, EngineExtension } from '../engine/engine.js';
 import type { Environment } from '../engine/records.js';
 import type { TimerHandle } from '../lib/timer-wheel.js';
-import { assert_delivery, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type EventRecord } from './records.js';
+import { assert_delivery, assert_event, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type EventRecord } from './records.js';
 import type { SignerPool } from './signer-pool.js';
-import type { Signatures } from './webhook-signer.worker.js';
 import { disable_endpoint, load_endpoint, previous_secret_of, type EndpointState } from './endpoints.js';
-import { is_internal_address, is_internal_literal } from './target-check.js';
 import { api_error } from '../errors.js';
 import { fail } from '../lib/assert.js';
+import type { DispatcherContext } from './webhook-observer.js';
+import {
+  attempt_error_length_max, attempts_in_flight_max, endpoint_concurrency_max, endpoint_waiting_max, known_deliveries_max, refill_batch_max,
+  retry_delays_ms, sweep_interval_ms,
+} from './delivery-bounds.js';
+import { DeadIndex, dead_listed_max } from './dead-index.js';
+import { StagedDeliveries } from './staged-deliveries.js';
+import { DeliveryTransport, type AttemptResult } from './delivery-transport.js';
 
-export type WebhookAttemptResult = 'delivered' | 'failed' | 'gone';
-
-/** What the dispatcher reports of its attempts (src/operator/metrics.ts counts them for /metrics). */
-export interface WebhookObserver {
-  webhook_attempt(result: WebhookAttemptResult, lag_ms: number | null): void;
-  webhook_dead_delivery(): void;
-}
-
-export interface DispatcherContext extends EngineContext {
-  metrics: WebhookObserver;
-}
-
-export const retry_delays_ms = [30_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
-export const endpoint_concurrency_max = 8;
-export const attempts_in_flight_max = 256;
-/** Deliveries waiting for a free slot of their endpoint; beyond it they wait in the store for the sweep. */
-export const endpoint_waiting_max = 10_000;
-/** Response bodies are discarded; receivers should answer quickly (docs/spec.md section 6). */
-export const attempt_error_length_max = 200;
-/** Deliveries a refill brings back from the store at a time (half a waiting list). */
-export const refill_batch_max = endpoint_waiting_max / 2;
-/** New deliveries kept in memory with their event until their first attempt (else read from the store). */
-export const known_deliveries_max = 20_000;
-/** How often the store's queue is swept for deliveries that are due but not in memory. */
-export const sweep_interval_ms = 60_000;
-
-/** The most dead deliveries the dashboard lists for one account and environment. */
-export const dead_listed_max = 200;
-
-interface DeadEntry {
-  id: number;
-  endpoint_id: number;
-}
+// The dashboard reads the bound of its dead list from here.
+export { dead_listed_max } from './dead-index.js';
 
 interface QueueEntry {
   endpoint_id: number;
   account_id: number;
   due_ms: number;
-}
-
-interface AttemptResult {
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
 }
 
 export class Dispatcher implements EngineExtension {
@@ -77,40 +45,19 @@ export class Dispatcher implements EngineExtension {
   private readonly waiting = new Map<number, { delivery_id: number; account_id: number }[]>();
   private readonly waiting_ids = new Set<number>();
   private total_in_flight = 0;
-  /**
-   * The latest record of each delivery changed in a batch that is not durable yet. Attempts, replays
-   * and the sweep read it before the store, which lags until the commit: reading the store alone let
-   * a quick retry start from an older record and a sweep resend a delivery already settled
-   * (regression: test/webhook-retries.test.ts, test/webhook-events.test.ts).
-   */
-  private readonly staged = new Map<number, DeliveryRecord>();
-  private readonly staged_by_batch = new Map<Promise<void>, DeliveryRecord[]>();
-  private readonly agent: HttpAgent;
+  /** Deliveries changed in a batch not durable yet: read before the store, which lags until the commit. */
+  private readonly staged = new StagedDeliveries();
+  private readonly transport: DeliveryTransport;
   private stopped = false;
-  /**
-   * The dead deliveries of each account and environment ("account:environment"), by ascending id, so
-   * that an account's dead list is read without scanning other tenants' (regression: the dashboard
-   * read the newest 10,000 dead deliveries of all accounts and filtered them, so another tenant's
-   * could hide one's own; test/hardening-inputs.test.ts). Kept as deliveries die and are replayed,
-   * rebuilt from the store's dead letters on recovery. An entry is a hint: the delivery's own record
-   * decides (a commit that failed leaves an entry whose delivery is not dead; reloaded drops it).
-   * Bounded by the dead letters in the store, ids only.
-   */
-  private readonly dead_index = new Map<string, DeadEntry[]>();
+  /** The dead deliveries of each account and environment, for the dashboard (dead-index.ts). */
+  private readonly dead_index = new DeadIndex();
 
   constructor(
     private readonly deps: DispatcherContext,
     private readonly signer: SignerPool,
-    private readonly options: { allow_private: boolean; timeout_ms: number },
+    options: { allow_private: boolean; timeout_ms: number },
   ) {
-    this.agent = new HttpAgent({
-      // Per origin, as many keep-alive connections as attempts an endpoint may have in flight.
-      connections: endpoint_concurrency_max,
-      pipelining: 1,
-      connect: { lookup: this.guarded_lookup, noDelay: true, timeout: options.timeout_ms },
-      headersTimeout: options.timeout_ms,
-      bodyTimeout: options.timeout_ms,
-    });
+    this.transport = new DeliveryTransport(options);
   }
 
   private get engine(): Engine {
@@ -130,22 +77,6 @@ export class Dispatcher implements EngineExtension {
     const stored = this.engine.store.deliveries.get([endpoint_id, delivery_id]) as DeliveryRecord | undefined;
     if (stored !== undefined) assert_delivery(stored);
     return stored;
-  }
-
-  private remember_staged(delivery: DeliveryRecord): void {
-    this.staged.set(delivery.id, delivery);
-    const durable = this.engine.journal.durable();
-    let list = this.staged_by_batch.get(durable);
-    if (list === undefined) {
-      list = [];
-      this.staged_by_batch.set(durable, list);
-      const forget = () => {
-        for (const each of list!) if (this.staged.get(each.id) === each) this.staged.delete(each.id);
-        this.staged_by_batch.delete(durable);
-      };
-      durable.then(forget, forget);
-    }
-    list.push(delivery);
   }
 
   // ---- Scheduling -------------------------------------------------------------------------------
@@ -303,6 +234,7 @@ export class Dispatcher implements EngineExtension {
     }
     const event = this.known.get(delivery_id)?.event ?? (store.events.get(delivery.event_key ?? delivery.event_id) as EventRecord | undefined);
     if (event === undefined) fail(`delivery ${delivery_id} has no event ${delivery.event_id}`);
+    assert_event(event);
     const started = performance.now();
     const at_us = this.deps.clock.now_us();
     let result: AttemptResult;
@@ -316,7 +248,7 @@ export class Dispatcher implements EngineExtension {
         timestamp_s: Math.floor(at_us / 1_000_000),
         body: event.body,
       });
-      result = await this.post(endpoint, event, signatures, Math.floor(at_us / 1_000_000));
+      result = await this.transport.post(endpoint, event, signatures, Math.floor(at_us / 1_000_000));
     } catch (error) {
       result = { status_code: null, error: `signing: ${(error as Error).message}`.slice(0, attempt_error_length_max), duration_ms: performance.now() - started };
     }
@@ -327,78 +259,6 @@ export class Dispatcher implements EngineExtension {
     if (current === undefined) return;
     if (current !== actor) this.deps.log.info({ delivery_id, account: account_id }, 'webhook attempt recorded through the reloaded account');
     this.record(current, current.webhooks.get(endpoint_id) ?? endpoint, delivery_id, result, at_us);
-  }
-
-  /** Resolves the host for the request and refuses internal addresses unless allowed. */
-  private readonly guarded_lookup = (hostname: string, options: any, callback: any): void => {
-    dns_lookup(hostname, options, (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
-      if (error !== null || this.options.allow_private) return callback(error, address, family);
-      const all = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      if (all.some(is_internal_address)) return callback(new Error('refused: the host resolves to an internal address'));
-      callback(null, address, family);
-    });
-  };
-
-  private post(endpoint: EndpointState, event: EventRecord, signatures: Signatures, timestamp_s: number): Promise<AttemptResult> {
-    const started = performance.now();
-    const target = endpoint.target;
-    if (target === null) return Promise.resolve({ status_code: null, error: 'refused: not an HTTPS URL', duration_ms: 0 });
-    // An IP literal host is connected to without a lookup, so guarded_lookup never sees it.
-    if (!this.options.allow_private && is_internal_literal(new URL(target.origin))) {
-      return Promise.resolve({ status_code: null, error: 'refused: the host is an internal address', duration_ms: 0 });
-    }
-    return new Promise((resolve) => {
-      let settled = false;
-      let status_code: number | null = null;
-      let controller: HttpDispatcher.DispatchController | null = null;
-      let timed_out: Error | null = null;
-      const finish = (code: number | null, error: string | null) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        resolve({ status_code: code, error: error?.slice(0, attempt_error_length_max) ?? null, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
-      };
-      // One deadline for the whole attempt (waiting for a connection, connect, send, answer), 10 s by
-      // default (docs/decisions.md). A request still waiting for its connection is aborted when it starts.
-      const deadline = setTimeout(() => {
-        timed_out = new Error(`timed out after ${this.options.timeout_ms} ms`);
-        controller?.abort(timed_out);
-        finish(null, timed_out.message);
-      }, this.options.timeout_ms);
-      const body = Buffer.from(event.body);
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        'content-length': String(body.length),
-        'user-agent': 'billvend-webhooks/1',
-        'x-service-signature': signatures.service,
-        'x-service-event': event.kind,
-        'webhook-id': event.id,
-        'webhook-timestamp': String(timestamp_s),
-        'webhook-signature': signatures.standard,
-      };
-      // A second header, not a second value: receivers comparing X-Service-Signature with one
-      // expected value keep working (docs/api.md "Rolling a secret").
-      if (signatures.service_previous !== null) headers['x-service-signature-previous'] = signatures.service_previous;
-      this.agent.dispatch({
-        origin: target.origin,
-        path: target.path,
-        method: 'POST',
-        headers,
-        body,
-      }, {
-        onRequestStart: (started_controller) => {
-          controller = started_controller;
-          if (timed_out !== null) started_controller.abort(timed_out);
-        },
-        onResponseStart: (_controller, code) => {
-          status_code = code;
-        },
-        // The body is not needed; it is read and dropped so the connection stays in the pool.
-        onResponseData: () => {},
-        onResponseEnd: () => finish(status_code, null),
-        onResponseError: (_controller, error) => finish(status_code, error.message),
-      });
-    });
   }
 
   /** Records an attempt and decides what follows it. */
@@ -450,7 +310,7 @@ export class Dispatcher implements EngineExtension {
     const store = this.engine.store;
     this.known.delete(delivery.id);
     actor.stage_put(store.deliveries, [delivery.endpoint_id, delivery.id], delivery);
-    this.remember_staged(delivery);
+    this.staged.remember(delivery, this.engine.journal.durable());
     if (delivery.status === 'pending') {
       actor.stage_put(store.delivery_queue, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id, due_ms: delivery.next_attempt_ms } satisfies QueueEntry);
     } else {
@@ -458,34 +318,7 @@ export class Dispatcher implements EngineExtension {
     }
     if (delivery.status === 'dead') {
       actor.stage_put(store.dead_letters, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id });
-      this.index_dead(actor.id, delivery.environment, delivery.id, delivery.endpoint_id);
-    }
-  }
-
-  private index_dead(account_id: number, environment: Environment, id: number, endpoint_id: number): void {
-    const key = `${account_id}:${environment}`;
-    let list = this.dead_index.get(key);
-    if (list === undefined) this.dead_index.set(key, list = []);
-    // Deliveries mostly die in id order: the place is found from the end.
-    let at = list.length;
-    while (at > 0 && list[at - 1].id > id) at--;
-    if (at > 0 && list[at - 1].id === id) return;
-    list.splice(at, 0, { id, endpoint_id });
-  }
-
-  private unindex_dead(account_id: number, environment: Environment, id: number): void {
-    const list = this.dead_index.get(`${account_id}:${environment}`);
-    if (list === undefined) return;
-    let low = 0;
-    let high = list.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      if (list[middle].id === id) {
-        list.splice(middle, 1);
-        return;
-      }
-      if (list[middle].id < id) low = middle + 1;
-      else high = middle - 1;
+      this.dead_index.add(actor.id, delivery.environment, delivery.id, delivery.endpoint_id);
     }
   }
 
@@ -508,7 +341,7 @@ export class Dispatcher implements EngineExtension {
     const next: DeliveryRecord = { ...delivery, status: 'pending', series: delivery.series + 1, failures: 0, next_attempt_ms: now_ms, updated_us: this.deps.clock.now_us() };
     this.stage(actor, next);
     actor.stage_remove(this.engine.store.dead_letters, delivery_id);
-    this.unindex_dead(actor.id, delivery.environment, delivery_id);
+    this.dead_index.remove(actor.id, delivery.environment, delivery_id);
     this.engine.journal.durable().then(() => this.schedule(endpoint_id, delivery_id, actor.id, now_ms), () => {});
     return ok(next);
   }
@@ -542,6 +375,7 @@ export class Dispatcher implements EngineExtension {
     for (const { key, value } of this.engine.store.dead_letters.getRange({ reverse: true, limit })) {
       const entry = value as { endpoint_id: number };
       const delivery = this.engine.store.deliveries.get([entry.endpoint_id, key as number]) as DeliveryRecord | undefined;
+      if (delivery !== undefined) assert_delivery(delivery);
       if (delivery !== undefined && delivery.status === 'dead') out.push(delivery);
     }
     return out;
@@ -550,7 +384,7 @@ export class Dispatcher implements EngineExtension {
   /** The newest dead deliveries of one account and environment (the dashboard), from the index. */
   dead_of(account_id: number, environment: Environment, limit = dead_listed_max): DeliveryRecord[] {
     const out: DeliveryRecord[] = [];
-    const list = this.dead_index.get(`${account_id}:${environment}`) ?? [];
+    const list = this.dead_index.of(account_id, environment);
     for (let i = list.length - 1; i >= 0 && out.length < limit; i--) {
       const delivery = this.read(list[i].endpoint_id, list[i].id);
       if (delivery !== undefined && delivery.status === 'dead' && delivery.account_id === account_id) out.push(delivery);
@@ -575,7 +409,7 @@ export class Dispatcher implements EngineExtension {
       const entry = value as { endpoint_id: number; account_id: number };
       const environment = environments.get(entry.endpoint_id);
       if (environment === undefined) fail(`dead delivery ${String(key)} of missing endpoint ${entry.endpoint_id}`);
-      this.index_dead(entry.account_id, environment, key as number, entry.endpoint_id);
+      this.dead_index.add(entry.account_id, environment, key as number, entry.endpoint_id);
       dead++;
     }
     if (dead > 0) engine.log.info({ dead }, 'dead webhook deliveries indexed');
@@ -592,13 +426,13 @@ export class Dispatcher implements EngineExtension {
   reloaded(actor: AccountActor): void {
     // The lost commit may have killed or replayed deliveries: the account's dead lists are read again
     // from the store (a full read of the dead letters, on this rare path only).
-    this.dead_index.delete(`${actor.id}:live`);
-    this.dead_index.delete(`${actor.id}:test`);
+    this.dead_index.forget_account(actor.id);
     for (const { key, value } of this.engine.store.dead_letters.getRange({})) {
       const entry = value as { endpoint_id: number; account_id: number };
       if (entry.account_id !== actor.id) continue;
       const delivery = this.engine.store.deliveries.get([entry.endpoint_id, key as number]) as DeliveryRecord | undefined;
-      if (delivery !== undefined) this.index_dead(actor.id, delivery.environment, delivery.id, entry.endpoint_id);
+      if (delivery !== undefined) assert_delivery(delivery);
+      if (delivery !== undefined) this.dead_index.add(actor.id, delivery.environment, delivery.id, entry.endpoint_id);
     }
     actor.webhooks.clear();
     for (const { value } of this.engine.store.webhook_endpoints.getRange({})) {
@@ -612,6 +446,6 @@ export class Dispatcher implements EngineExtension {
     for (const timer of this.timers.values()) timer.cancel();
     this.timers.clear();
     this.known.clear();
-    void this.agent.destroy().catch(() => {});
+    this.transport.destroy();
   }
 }

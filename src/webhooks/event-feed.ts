@@ -10,6 +10,7 @@ import type { AccountActor } from '../engine/account-actor.js';
 import type { Engine, EventKind } from '../engine/engine.js';
 import type { Environment } from '../engine/records.js';
 import { random_base62 } from '../lib/ids.js';
+import { assert_feed_event } from './records.js';
 
 /** How long the feed keeps an event. */
 export const feed_retention_ms = 30 * 24 * 60 * 60 * 1000;
@@ -79,6 +80,7 @@ export class EventFeed {
     this.last_seq.set(name, seq);
     const id = feed_event_id(seq);
     const event: FeedEvent = { id, kind, created_us, body: make_body(id) };
+    assert_feed_event(event);
     actor.stage_put(this.engine.store.event_feed, [actor.id, environment, seq], event);
     return id;
   }
@@ -102,6 +104,7 @@ export class EventFeed {
     if (after !== null) {
       const seq = feed_seq_of(after);
       const found = seq === null ? undefined : db.get([account_id, environment, seq]) as FeedEvent | undefined;
+      if (found !== undefined) assert_feed_event(found);
       if (seq === null || found === undefined || found.id !== after || found.created_us < oldest_us) return null;
       start_seq = seq;
     }
@@ -111,6 +114,7 @@ export class EventFeed {
     let last_examined: string | null = after;
     for (const { value } of db.getRange({ start: [account_id, environment, start_seq + 1], end: [account_id, environment, seq_max + 1] })) {
       const event = value as FeedEvent;
+      assert_feed_event(event);
       if (event.created_us < oldest_us) continue;
       if (kind !== null && event.kind !== kind) {
         if (++scanned >= feed_scanned_max) {

@@ -5,7 +5,7 @@
 import type { AccountActor } from '../engine/account-actor.js';
 import type { EventKind, EventSink } from '../engine/engine.js';
 import type { Environment } from '../engine/records.js';
-import type { DeliveryRecord, EventRecord } from './records.js';
+import { assert_delivery, assert_event, type DeliveryRecord, type EventRecord } from './records.js';
 import { endpoints_of } from './endpoints.js';
 import { event_data } from './payloads.js';
 import type { EventFeed } from './event-feed.js';
@@ -29,6 +29,7 @@ export class Outbox implements EventSink {
     const event: EventRecord = { id, kind, account_id: actor.id, environment, created_us: now_us, body };
     const now_ms = Math.floor(now_us / 1000);
     const first_id = engine.next_ids('webhook_delivery_id', endpoints.length);
+    assert_event(event);
     actor.stage_put(engine.store.events, first_id, event);
     const created: DeliveryRecord[] = [];
     for (let i = 0; i < endpoints.length; i++) {
@@ -49,6 +50,7 @@ export class Outbox implements EventSink {
         created_us: now_us,
         updated_us: now_us,
       };
+      assert_delivery(delivery);
       actor.stage_put(engine.store.deliveries, [delivery.endpoint_id, delivery.id], delivery);
       actor.stage_put(engine.store.delivery_queue, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id, due_ms: now_ms });
       created.push(delivery);

@@ -2,6 +2,7 @@
 import type { Environment } from '../engine/records.js';
 import type { EventKind } from '../engine/engine.js';
 import { fail } from '../lib/assert.js';
+import type { FeedEvent } from './event-feed.js';
 
 export const event_kinds: readonly EventKind[] = [
   'transaction.completed',
@@ -117,3 +118,30 @@ export function assert_delivery(delivery: DeliveryRecord): void {
   if (!Number.isInteger(delivery.failures) || delivery.failures < 0) fail(`delivery ${delivery.id} failures`);
   if (delivery.status === 'pending' && delivery.next_attempt_ms < 0) fail(`delivery ${delivery.id} has no next attempt`);
 }
+
+/** Whether a stored body is a JSON object as billvend writes it: built once, never trimmed or wrapped. */
+function is_json_object_text(body: unknown): boolean {
+  return typeof body === 'string' && body.startsWith('{') && body.endsWith('}');
+}
+
+/**
+ * Event invariants: a public id, a kind endpoints can receive, its account and environment, and the JSON
+ * body every delivery of it sends. Checked before it is staged and when a delivery reads it back.
+ */
+export function assert_event(event: EventRecord): void {
+  if (typeof event.id !== 'string' || !event.id.startsWith('evt_')) fail(`event id ${String(event.id)}`);
+  if (event.kind !== 'webhook.test' && !event_kinds.includes(event.kind)) fail(`event ${event.id} kind ${event.kind}`);
+  if (!Number.isSafeInteger(event.account_id) || event.account_id < 1) fail(`event ${event.id} account id`);
+  if (event.environment !== 'live' && event.environment !== 'test') fail(`event ${event.id} environment ${event.environment}`);
+  if (!Number.isSafeInteger(event.created_us) || event.created_us < 0) fail(`event ${event.id} created_us`);
+  if (!is_json_object_text(event.body)) fail(`event ${event.id} body is not a JSON object`);
+}
+
+/** Feed event invariants: a public id, a kind of event, and the JSON body delivered to endpoints. */
+export function assert_feed_event(event: FeedEvent): void {
+  if (typeof event.id !== 'string' || !event.id.startsWith('evt_')) fail(`feed event id ${String(event.id)}`);
+  if (!event_kinds.includes(event.kind)) fail(`feed event ${event.id} kind ${event.kind}`);
+  if (!Number.isSafeInteger(event.created_us) || event.created_us < 0) fail(`feed event ${event.id} created_us`);
+  if (!is_json_object_text(event.body)) fail(`feed event ${event.id} body is not a JSON object`);
+}
+

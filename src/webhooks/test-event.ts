@@ -6,7 +6,7 @@
 import type { AccountActor, Outcome } from '../engine/account-actor.js';
 import { failed, ok } from '../engine/account-actor.js';
 import type { Environment } from '../engine/records.js';
-import type { DeliveryRecord, EventRecord } from './records.js';
+import { assert_delivery, assert_event, type DeliveryRecord, type EventRecord } from './records.js';
 import type { Dispatcher } from './dispatcher.js';
 import { api_error } from '../errors.js';
 import { new_event_id } from '../lib/ids.js';
@@ -47,6 +47,8 @@ export function send_test_event(actor: AccountActor, dispatcher: Dispatcher, env
     created_us: now_us,
     updated_us: now_us,
   };
+  assert_event(event);
+  assert_delivery(delivery);
   actor.stage_put(engine.store.events, delivery_id, event);
   actor.stage_put(engine.store.deliveries, [endpoint_id, delivery_id], delivery);
   actor.stage_put(engine.store.delivery_queue, delivery_id, { endpoint_id, account_id: actor.id, due_ms: now_ms });
