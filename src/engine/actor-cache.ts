@@ -87,7 +87,7 @@ export class ActorCache {
     if (!actor.resident) this.source.admitted(actor);
     actor.resident = true;
     actor.recent = true;
-    if (this.resident.size > this.resident_max) this.evict_some();
+    if (this.resident.size > this.resident_max) this.evict_some(actor);
   }
 
   /** Forgets an actor entirely (replaced after a failed commit). */
@@ -103,14 +103,16 @@ export class ActorCache {
    * looked at. A recently used actor gets a second chance (moved to the back), as does one that must
    * stay; so the cost of one admission is bounded, and the bound is restored over a few admissions.
    */
-  private evict_some(): void {
+  private evict_some(admitted: AccountActor): void {
     const now_ms = this.source.now_ms();
     let scanned = 0;
     for (const [id, actor] of this.resident) {
       if (this.resident.size <= this.resident_max || scanned >= eviction_scan_max) return;
       scanned++;
       this.resident.delete(id);
-      if (actor.recent || !this.source.evictable(actor, now_ms)) {
+      // The actor being admitted is about to be used (its caller holds it; a request has not yet
+      // opened its rate window): never let it go in its own admission.
+      if (actor === admitted || actor.recent || !this.source.evictable(actor, now_ms)) {
         actor.recent = false;
         this.resident.set(id, actor);
         continue;
