@@ -70,7 +70,7 @@ export function render_scale_markdown(report: ScaleReport): string {
     if (row.load !== null && row.load.non_2xx > 0) notes.push(`- ${row.size.label}: ${count(row.load.non_2xx)} purchases not answered 2xx: ${JSON.stringify(row.load.error_codes)}`);
   }
   if (notes.length > 0) out.push('', ...notes);
-  out.push('', 'ready: from the process start until /readyz answers 200 (loading and checking every account). ' +
+  out.push('', 'ready: from the process start until /readyz answers 200 (recovery: counters and open work; accounts are built from the store on first use). ' +
     'server CPU µs/purchase: from /proc/<pid>/stat over the measured window; it holds when other work shakes purchases/s.');
   return out.join('\n') + '\n';
 }

@@ -3,6 +3,7 @@
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { parse_cidr, type CidrBlock } from './lib/ip-address.js';
+import { actors_resident_max_default } from './engine/actor-cache.js';
 
 export interface ProviderConfig {
   base_url: string;
@@ -62,6 +63,8 @@ export interface Config {
   production: boolean;
   /** One webhook delivery attempt's deadline (docs/decisions.md: 10 s). */
   webhook_timeout_ms: number;
+  /** ACTORS_RESIDENT_MAX: account actors held in memory before idle ones are let go (engine/actor-cache.ts). */
+  actors_resident_max: number;
   /** Writes are refused (503) when the store's disk has less free space than this. */
   store_free_bytes_min: number;
   /** Base URLs shown in the docs and the demo banner. */
@@ -299,6 +302,7 @@ export function load_config(env: Record<string, string | undefined>): Config {
     upstreams,
     production: env.NODE_ENV === 'production',
     webhook_timeout_ms: positive_integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
+    actors_resident_max: positive_integer('ACTORS_RESIDENT_MAX', env.ACTORS_RESIDENT_MAX, actors_resident_max_default),
     store_free_bytes_min: positive_integer('STORE_FREE_BYTES_MIN', env.STORE_FREE_BYTES_MIN, 64 * 1024 * 1024),
     public_base_url: env.PUBLIC_BASE_URL || null,
     sign_in: {

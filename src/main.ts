@@ -143,14 +143,15 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   engine.event_sink = counting_sink(metrics, new Outbox(dispatcher, event_feed));
   const sessions = new SessionStore(engine, wheel, clock);
   const site = new StaticSite();
+  // Gauges read counts kept as they change: walking every account took 37-70 ms per scrape at a
+  // million accounts (docs/benchmarks.md "Scale").
+  engine.accounts.resident_max = config.actors_resident_max;
   metrics.gauge('billvend_actors_in_memory', 'Account actors held in memory.', () => engine.accounts.size);
-  metrics.gauge('billvend_open_orders', 'Orders waiting for the provider\'s final answer (pending or processing).', () => {
-    let open = 0;
-    for (const actor of engine.accounts.values()) open += actor.open_orders.size;
-    return open;
-  });
+  metrics.gauge('billvend_actors_loaded', 'Account actors built from the store since start (first use after start or after being let go).', () => engine.accounts.loads);
+  metrics.gauge('billvend_actors_evicted', 'Idle account actors let go since start (ACTORS_RESIDENT_MAX).', () => engine.accounts.evictions);
+  metrics.gauge('billvend_open_orders', 'Orders waiting for the provider\'s final answer (pending or processing).', () => engine.counts.open_orders);
   metrics.gauge('billvend_timers_pending', 'Timers waiting on the timer wheel (retries, re-queries, expiries).', () => wheel.size);
-  metrics.gauge('billvend_api_keys_active', 'API keys that are not revoked, across accounts.', () => engine.key_index.size);
+  metrics.gauge('billvend_api_keys_active', 'API keys that are not revoked, across accounts.', () => engine.counts.api_keys_active);
 
   let draining = false;
   const accepting = (): ApiError | null => {
@@ -191,7 +192,10 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   });
   const admin_port = await operator_front.listen(config.admin_host, config.admin_port);
 
-  const store_was_empty = store.accounts.getKeysCount() === 0;
+  // One key read is enough to know: getKeysCount counts every account whatever its limit option
+  // (1.2 s at a million accounts, docs/benchmarks.md "Scale").
+  let store_was_empty = true;
+  for (const _ of store.accounts.getKeys({ limit: 1 })) store_was_empty = false;
   const indexed_orders = ensure_order_index(store);
   if (indexed_orders > 0) log.info({ orders: indexed_orders }, 'order index built');
   engine.recover();

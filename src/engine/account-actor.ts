@@ -69,6 +69,44 @@ export const kyc_daily_limit_kobo: readonly number[] = [0, 50_000_00, 200_000_00
 
 export const active_keys_max = 5;
 
+/** A key's rate-limit window (front/auth.ts); an actor with a window still open stays in memory. */
+export const rate_window_ms = 60_000;
+
+/**
+ * An account's open orders, counted across accounts as they come and go, so that the
+ * billvend_open_orders gauge reads a number rather than walking every account (docs/benchmarks.md
+ * "Scale": walking a million accounts took 37-70 ms per scrape). A replaced actor's map stops counting.
+ */
+export class OpenOrders extends Map<string, OrderRecord> {
+  counting = true;
+
+  constructor(private readonly counter: { open_orders: number }) {
+    super();
+  }
+
+  override set(reference: string, order: OrderRecord): this {
+    if (this.counting && !this.has(reference)) this.counter.open_orders++;
+    return super.set(reference, order);
+  }
+
+  override delete(reference: string): boolean {
+    const deleted = super.delete(reference);
+    if (deleted && this.counting) this.counter.open_orders--;
+    return deleted;
+  }
+
+  override clear(): void {
+    if (this.counting) this.counter.open_orders -= this.size;
+    super.clear();
+  }
+
+  /** Stops counting: the actor was replaced, and its successor counts the orders it reloads. */
+  detach(): void {
+    if (this.counting) this.counter.open_orders -= this.size;
+    this.counting = false;
+  }
+}
+
 /** Who a funding reference is unique for: the environment (operator, bank) or one account (sandbox). */
 export type FundingScope = 'environment' | 'account';
 export const pin_failures_max = 5;
@@ -91,7 +129,7 @@ export class AccountActor {
   readonly wallets: Record<Environment, WalletRecord>;
   readonly keys = new Map<number, KeyState>();
   /** Orders still pending or processing, by reference (bounded by open_orders_max). */
-  readonly open_orders = new Map<string, OrderRecord>();
+  readonly open_orders: OpenOrders;
   /** Webhook endpoints that are not deleted, by id (bounded by endpoints_max per environment). */
   readonly webhooks = new Map<number, EndpointState>();
   /** Resolves when every change this actor has staged is durable; reads wait on it. */
@@ -104,6 +142,10 @@ export class AccountActor {
    * answers 503 "nothing was changed".
    */
   private retired_by: JournalFailure | null = null;
+  /** Held by the engine's actor cache (engine/actor-cache.ts); false once let go. */
+  resident = false;
+  /** Used since the cache last looked at it: its second chance before being let go. */
+  recent = false;
 
   constructor(
     readonly engine: Engine,
@@ -112,6 +154,7 @@ export class AccountActor {
     test: WalletRecord,
   ) {
     this.wallets = { live, test };
+    this.open_orders = new OpenOrders(engine.counts);
   }
 
   get id(): number {
@@ -123,6 +166,7 @@ export class AccountActor {
   /** Called by the engine when it replaces this actor after a failed commit (see retired_by). */
   retire(failure: JournalFailure): void {
     this.retired_by = failure;
+    this.open_orders.detach();
   }
 
   get retired(): boolean {
@@ -143,6 +187,9 @@ export class AccountActor {
   }
 
   private mark_pending(): void {
+    // An actor let go while work still held it is taken back before it changes: the cache must hold
+    // it until its changes are durable (engine/actor-cache.ts).
+    if (!this.resident) this.engine.accounts.admit(this);
     const durable = this.engine.journal.durable();
     if (this.pending === durable) return;
     this.pending = durable;
@@ -286,8 +333,8 @@ export class AccountActor {
     };
     const state = new KeyState(record);
     this.keys.set(record.id, state);
-    this.engine.index_key(state);
     this.stage_put(this.engine.store.keys, record.id, record);
+    this.engine.index_key(this, state);
     return ok(record);
   }
 
@@ -296,8 +343,8 @@ export class AccountActor {
     const state = this.keys.get(key_id);
     if (state === undefined || state.record.revoked_us !== null) return failed(api_error('keys.not_found'));
     state.record = { ...state.record, revoked_us: now_us };
-    this.engine.unindex_key(state);
     this.stage_put(this.engine.store.keys, key_id, state.record);
+    this.engine.unindex_key(this, state);
     return ok(state.record);
   }
 

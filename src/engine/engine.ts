@@ -8,7 +8,8 @@ import type { SecretBox } from '../lib/secrets.js';
 import type { Store } from '../journal/store.js';
 import { Journal, type JournalFailure, type JournalObserver } from '../journal/journal.js';
 import type { FreeSpace } from '../journal/disk-guard.js';
-import { AccountActor, KeyState, failed, ok, type Outcome } from './account-actor.js';
+import { AccountActor, KeyState, failed, ok, rate_window_ms, type Outcome } from './account-actor.js';
+import { ActorCache } from './actor-cache.js';
 import { PinCache } from './pin-cache.js';
 import {
   assert_account,
@@ -71,16 +72,34 @@ export interface EventSink {
 
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */
 export interface EngineExtension {
-  /** After every account is loaded, before traffic. */
+  /**
+   * At start, before traffic. Accounts are built from the store on first use (engine/actor-cache.ts):
+   * an extension that keeps state in actors (open orders, webhook endpoints) loads the accounts it
+   * needs, and those stay in memory while they hold that state (Engine.evictable).
+   */
   recover?(engine: Engine): void;
   /** After an account was reloaded from the store following a failed commit. */
   reloaded?(actor: AccountActor): void;
 }
 
+/** Version of the lookup databases (account_emails, key_hashes, account_keys): a change rebuilds them at start. */
+export const lookup_index_version = 1;
+
 export class Engine {
-  readonly accounts = new Map<number, AccountActor>();
-  readonly key_index = new Map<string, KeyState>();
-  private readonly email_index = new Map<string, number>();
+  /** Account actors in memory, built from the store on first use and let go when idle (actor-cache.ts). */
+  readonly accounts = new ActorCache({
+    load: (id) => this.load_stored(id),
+    evictable: (actor, now_ms) => this.evictable(actor, now_ms),
+    now_ms: () => this.clock.now_ms(),
+    admitted: (actor) => this.actor_admitted(actor),
+    released: (actor) => this.actor_released(actor),
+  });
+  /** Keys of resident actors by hash: the hot path of authentication; the store's key_hashes answers for the rest. */
+  private readonly resident_keys = new Map<string, KeyState>();
+  /** Emails of accounts created but maybe not yet committed (lower case); the store's account_emails answers for the rest. */
+  private readonly staged_emails = new Map<string, number>();
+  /** Counts kept as they change, for the metrics gauges (no walk over accounts). */
+  readonly counts = { open_orders: 0, api_keys_active: 0 };
   /** Funding references staged but maybe not yet committed; the store answers for the rest. */
   private readonly staged_funding = new Map<string, { ref: FundingRef; entry: WalletEntry }>();
   readonly pin_cache = new PinCache();
@@ -131,43 +150,68 @@ export class Engine {
 
   // ---- Recovery ---------------------------------------------------------------------------------
 
-  /** Loads every account, wallet and key from the store and checks each record as it is read. */
+  /**
+   * Reads the counters and lets the extensions resume their work. No account is read here: each is
+   * built from the store, and its records checked, when first used (load_stored), so the time to
+   * ready does not grow with the accounts (docs/benchmarks.md "Scale").
+   */
   recover(): void {
     const started = performance.now();
+    const indexed = ensure_lookup_indexes(this.store);
+    if (indexed > 0) this.log.info({ records: indexed }, 'account lookup indexes built');
     this.next_account = (this.store.meta.get('next_account_id') as number | undefined) ?? 1;
     this.next_key = (this.store.meta.get('next_key_id') as number | undefined) ?? 1;
-    const wallets = new Map<string, WalletRecord>();
-    for (const { value } of this.store.wallets.getRange({})) {
-      const wallet = value as WalletRecord;
-      assert_wallet(wallet);
-      wallets.set(`${wallet.account_id}:${wallet.environment}`, wallet);
-    }
-    for (const { value } of this.store.accounts.getRange({})) {
-      const account = value as AccountRecord;
-      this.load_actor(account, wallets.get(`${account.id}:live`), wallets.get(`${account.id}:test`));
-    }
-    for (const { value } of this.store.keys.getRange({})) {
-      const record = value as KeyRecord;
-      assert_key(record);
-      const actor = this.accounts.get(record.account_id);
-      if (actor === undefined) fail(`key ${record.id} belongs to missing account ${record.account_id}`);
-      if (record.id >= this.next_key) fail(`key id ${record.id} not below the counter ${this.next_key}`);
-      const state = new KeyState(record);
-      actor.keys.set(record.id, state);
-      if (record.revoked_us === null) this.index_key(state);
-    }
+    this.counts.api_keys_active = (this.store.meta.get('api_keys_active') as number | undefined) ?? 0;
     for (const extension of this.extensions) extension.recover?.(this);
-    this.log.info({ accounts: this.accounts.size, keys: this.key_index.size, duration_ms: Math.round(performance.now() - started) }, 'recovered');
+    this.log.info({ accounts: this.next_account - 1, resident: this.accounts.size, duration_ms: Math.round(performance.now() - started) }, 'recovered');
   }
 
-  private load_actor(account: AccountRecord, live: WalletRecord | undefined, test: WalletRecord | undefined): AccountActor {
+  /** Builds an account's actor from the store (wallets, keys), checking each record as it is read. */
+  private load_stored(id: number): AccountActor | undefined {
+    const account = this.store.accounts.get(id) as AccountRecord | undefined;
+    if (account === undefined) return undefined;
+    const actor = this.build_actor(account, this.store.wallets.get([id, 'live']), this.store.wallets.get([id, 'test']));
+    for (const { key } of this.store.account_keys.getRange({ start: [id], end: [id + 1] })) {
+      const key_id = (key as [number, number])[1];
+      const record = this.store.keys.get(key_id) as KeyRecord | undefined;
+      if (record === undefined) fail(`account ${id} lists missing key ${key_id}`);
+      assert_key(record);
+      if (record.account_id !== id) fail(`key ${record.id} listed under account ${id} belongs to ${record.account_id}`);
+      if (record.id >= this.next_key) fail(`key id ${record.id} not below the counter ${this.next_key}`);
+      actor.keys.set(record.id, new KeyState(record));
+    }
+    return actor;
+  }
+
+  private build_actor(account: AccountRecord, live: WalletRecord | undefined, test: WalletRecord | undefined): AccountActor {
     assert_account(account);
     if (live === undefined || test === undefined) fail(`account ${account.id} lacks a wallet`);
+    assert_wallet(live);
+    assert_wallet(test);
     if (account.id >= this.next_account) fail(`account id ${account.id} not below the counter ${this.next_account}`);
-    const actor = new AccountActor(this, account, live, test);
-    this.accounts.set(account.id, actor);
-    this.email_index.set(account.email.toLowerCase(), account.id);
-    return actor;
+    return new AccountActor(this, account, live, test);
+  }
+
+  /**
+   * Whether an actor holds nothing that only memory knows, so that it may be let go and built again
+   * from the store: no change staged but not yet durable, no open order (the order desk's re-queries
+   * and timers work on them), no webhook endpoint (events are told to resident actors' endpoints),
+   * no rate-limit window still open (its count would start again). Its PIN and password locks are in
+   * its account record, which is stored with every change.
+   */
+  evictable(actor: AccountActor, now_ms: number): boolean {
+    if (actor.retired || actor.settled() !== null || actor.open_orders.size > 0 || actor.webhooks.size > 0) return false;
+    for (const key of actor.keys.values()) if (now_ms - key.window_start_ms < rate_window_ms) return false;
+    return true;
+  }
+
+  /** Called by the cache when an actor becomes resident or stops being so: its keys join or leave resident_keys. */
+  actor_admitted(actor: AccountActor): void {
+    for (const key of actor.keys.values()) if (key.record.revoked_us === null) this.resident_keys.set(key.record.key_hash, key);
+  }
+
+  actor_released(actor: AccountActor): void {
+    for (const key of actor.keys.values()) if (this.resident_keys.get(key.record.key_hash) === key) this.resident_keys.delete(key.record.key_hash);
   }
 
   /**
@@ -179,33 +223,25 @@ export class Engine {
     this.log.error({ err: failure.cause_error, accounts: failure.touched_accounts.size }, 'journal commit failed; reloading the accounts it touched');
     this.degraded = true;
     this.staged_funding.clear();
+    this.staged_emails.clear();
     this.counters.clear();
     this.next_account = (this.store.meta.get('next_account_id') as number | undefined) ?? 1;
     this.next_key = (this.store.meta.get('next_key_id') as number | undefined) ?? 1;
+    this.counts.api_keys_active = (this.store.meta.get('api_keys_active') as number | undefined) ?? 0;
     for (const id of failure.touched_accounts) this.reload_actor(id, failure);
     this.schedule_probe();
   }
 
   private reload_actor(id: number, failure: JournalFailure): void {
-    const old = this.accounts.get(id);
-    const key_ids = old === undefined ? [] : [...old.keys.keys()];
+    const old = this.accounts.peek(id);
     if (old !== undefined) {
       old.retire(failure);
-      for (const key of old.keys.values()) this.unindex_key(key);
-      this.email_index.delete(old.account.email.toLowerCase());
-      this.accounts.delete(id);
+      this.actor_released(old);
+      this.accounts.forget(id);
     }
-    const account = this.store.accounts.get(id) as AccountRecord | undefined;
-    if (account === undefined) return; // created in the lost commit
-    const actor = this.load_actor(account, this.store.wallets.get([id, 'live']), this.store.wallets.get([id, 'test']));
-    // Keys are only ever created by their actor, so the old actor knew every key the store may hold.
-    for (const key_id of key_ids) {
-      const record = this.store.keys.get(key_id) as KeyRecord | undefined;
-      if (record === undefined) continue;
-      const state = new KeyState(record);
-      actor.keys.set(record.id, state);
-      if (record.revoked_us === null) this.index_key(state);
-    }
+    // The store holds exactly what was committed: the account's keys (account_keys) included.
+    const actor = this.accounts.get(id);
+    if (actor === undefined) return; // created in the lost commit
     for (const extension of this.extensions) extension.reloaded?.(actor);
   }
 
@@ -233,12 +269,43 @@ export class Engine {
 
   // ---- Indexes and counters ---------------------------------------------------------------------
 
-  index_key(state: KeyState): void {
-    this.key_index.set(state.record.key_hash, state);
+  /**
+   * The key with this SHA-256 hash, neither revoked nor unknown, its account's actor built from the
+   * store if need be (front/auth.ts). Resident actors' keys answer from memory.
+   */
+  key_by_hash(key_hash: string): KeyState | undefined {
+    const resident = this.resident_keys.get(key_hash);
+    if (resident !== undefined) {
+      this.accounts.get(resident.record.account_id);
+      return resident;
+    }
+    const found = this.store.key_hashes.get(key_hash) as [number, number] | undefined;
+    if (found === undefined) return undefined;
+    const actor = this.accounts.get(found[0]);
+    if (actor === undefined) fail(`key ${found[1]} indexed without its account ${found[0]}`);
+    const state = actor.keys.get(found[1]);
+    if (state === undefined || state.record.key_hash !== key_hash || state.record.revoked_us !== null) return undefined;
+    return state;
   }
 
-  unindex_key(state: KeyState): void {
-    if (this.key_index.get(state.record.key_hash) === state) this.key_index.delete(state.record.key_hash);
+  /** A new key: findable by its hash and listed under its account, in the same commit as its record. */
+  index_key(actor: AccountActor, state: KeyState): void {
+    this.resident_keys.set(state.record.key_hash, state);
+    actor.stage_put(this.store.key_hashes, state.record.key_hash, [actor.id, state.record.id]);
+    actor.stage_put(this.store.account_keys, [actor.id, state.record.id], true);
+    this.count_active_keys(+1);
+  }
+
+  /** A revoked key leaves the hash lookup at once; it stays listed under its account. */
+  unindex_key(actor: AccountActor, state: KeyState): void {
+    if (this.resident_keys.get(state.record.key_hash) === state) this.resident_keys.delete(state.record.key_hash);
+    actor.stage_remove(this.store.key_hashes, state.record.key_hash);
+    this.count_active_keys(-1);
+  }
+
+  private count_active_keys(delta: number): void {
+    this.counts.api_keys_active += delta;
+    this.journal.put(0, this.store.meta, 'api_keys_active', this.counts.api_keys_active);
   }
 
   /** The next value of a named id counter, staged in the same batch as whatever uses it. */
@@ -289,13 +356,29 @@ export class Engine {
 
   // ---- Accounts ---------------------------------------------------------------------------------
 
+  /** Accounts created, committed or staged (ids are handed out in order from 1, never deleted). */
+  account_count(): number {
+    return this.next_account - 1;
+  }
+
+  /** An account's record as it stands, from its actor when in memory, else from the store (no actor is built). */
+  account_record(id: number): AccountRecord | undefined {
+    return this.accounts.peek(id)?.account ?? (this.store.accounts.get(id) as AccountRecord | undefined);
+  }
+
+  /** The account with this email (any case): staged ones from memory, the others from account_emails. */
+  private account_id_by_email(lower: string): number | undefined {
+    return this.staged_emails.get(lower) ?? (this.store.account_emails.get(lower) as number | undefined);
+  }
+
   account_by_email(email: string): AccountActor | undefined {
-    const id = this.email_index.get(email.toLowerCase());
+    const id = this.account_id_by_email(email.toLowerCase());
     return id === undefined ? undefined : this.accounts.get(id);
   }
 
   create_account(input: NewAccountInput): Outcome<AccountActor> {
-    if (this.email_index.has(input.email.toLowerCase())) return failed(api_error('account.email_taken'));
+    const email = input.email.toLowerCase();
+    if (this.account_id_by_email(email) !== undefined) return failed(api_error('account.email_taken'));
     const id = this.next_account++;
     this.journal.put(0, this.store.meta, 'next_account_id', this.next_account);
     const account: AccountRecord = {
@@ -315,9 +398,52 @@ export class Engine {
       password_failures: 0,
       password_locked_until_ms: 0,
     };
-    const actor = this.load_actor(account, new_wallet(id, 'live'), new_wallet(id, 'test'));
+    const actor = this.build_actor(account, new_wallet(id, 'live'), new_wallet(id, 'test'));
+    this.accounts.admit(actor);
     actor.stage_put(this.store.accounts, id, account);
+    actor.stage_put(this.store.account_emails, email, id);
     for (const environment of environments) actor.stage_wallet(environment);
+    // Once durable the store answers; the staged map only bridges the gap until then.
+    this.staged_emails.set(email, id);
+    this.journal.durable().then(() => {
+      if (this.staged_emails.get(email) === id) this.staged_emails.delete(email);
+    }, () => {});
     return ok(actor);
   }
+}
+
+/**
+ * The lookup databases that let an account be found without holding every account in memory:
+ * account_emails (lower-case email → account id, dashboard sign-in and uniqueness), key_hashes
+ * (SHA-256 of an unrevoked key → [account id, key id], authentication) and account_keys
+ * ([account id, key id], an account's keys when its actor is built). The engine writes them with the
+ * records they index; a store written before they existed gets them built here, once, at start.
+ * Returns the records indexed (0 when they were current).
+ */
+export function ensure_lookup_indexes(store: Store): number {
+  if (store.meta.get('lookup_index_version') === lookup_index_version) return 0;
+  let count = 0;
+  store.root.transactionSync(() => {
+    store.account_emails.clearSync();
+    store.key_hashes.clearSync();
+    store.account_keys.clearSync();
+    for (const { value } of store.accounts.getRange({})) {
+      const account = value as AccountRecord;
+      store.account_emails.putSync(account.email.toLowerCase(), account.id);
+      count++;
+    }
+    let active = 0;
+    for (const { value } of store.keys.getRange({})) {
+      const record = value as KeyRecord;
+      store.account_keys.putSync([record.account_id, record.id], true);
+      if (record.revoked_us === null) {
+        store.key_hashes.putSync(record.key_hash, [record.account_id, record.id]);
+        active++;
+      }
+      count++;
+    }
+    store.meta.putSync('api_keys_active', active);
+    store.meta.putSync('lookup_index_version', lookup_index_version);
+  });
+  return count;
 }

@@ -4,7 +4,7 @@
 // address does not use the key's quota.
 import type { Engine } from '../engine/engine.js';
 import type { Clock } from '../lib/clock.js';
-import type { KeyState } from '../engine/account-actor.js';
+import { rate_window_ms, type KeyState } from '../engine/account-actor.js';
 import type { RequestContext } from './route.js';
 import { api_error, type ApiError } from '../errors.js';
 import { sha256_hex } from '../lib/secrets.js';
@@ -13,7 +13,7 @@ import { fail } from '../lib/assert.js';
 
 const bearer = /^Bearer +(\S+) *$/i;
 const key_shape = /^bv_(live|test)_[0-9A-Za-z]{32,64}$/;
-export const rate_window_ms = 60_000;
+export { rate_window_ms };
 
 /** Fixed one-minute windows per key. Rate-limit windows do not scale with TIME_SCALE (docs/decisions.md). */
 export function take_rate_token(key: KeyState, now_ms: number, headers: [string, string][]): ApiError | null {
@@ -42,7 +42,8 @@ export function authenticate_api_key(engine: Engine, clock: Clock, ctx: RequestC
   if (match === null) return api_error('auth.invalid_key');
   const token = match[1];
   if (!key_shape.test(token)) return api_error('auth.key_not_found');
-  const key = engine.key_index.get(sha256_hex(token));
+  // Builds the key's account from the store when it is not in memory (engine/actor-cache.ts).
+  const key = engine.key_by_hash(sha256_hex(token));
   if (key === undefined) return api_error('auth.key_not_found');
   const now_ms = clock.now_ms();
   if (key.record.expires_ms !== null && now_ms >= key.record.expires_ms) return api_error('auth.key_expired');

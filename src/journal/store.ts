@@ -30,12 +30,19 @@ export interface Store {
   delivery_queue: Database<any, Key>;
   dead_letters: Database<any, Key>;
   sessions: Database<any, string>;
+  /** Lower-case email → account id (engine/engine.ts ensure_lookup_indexes): accounts are found without being in memory. */
+  account_emails: Database<any, string>;
+  /** SHA-256 of an unrevoked API key → [account id, key id]: authentication without every key in memory. */
+  key_hashes: Database<any, string>;
+  /** [account id, key id] → true: an account's keys, read when its actor is built. */
+  account_keys: Database<any, Key>;
 }
 
 const database_names = [
   'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency',
   'funding_refs', 'orders', 'order_index', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions', 'event_feed',
+  'account_emails', 'key_hashes', 'account_keys',
 ] as const;
 
 /** Owner-only (docs/operations.md "Files"): the store holds PIN and password hashes and sealed secrets. */

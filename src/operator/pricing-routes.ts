@@ -10,7 +10,7 @@ import { api_error, type ApiError, type ErrorDetail } from '../errors.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us, lagos_day, parse_date_days } from '../lib/time-format.js';
 import { first_seq_at_or_after, lagos_day_start_us } from '../engine/account-orders.js';
-import type { Environment } from '../engine/records.js';
+import type { Environment, WalletRecord } from '../engine/records.js';
 import { charged_kobo, commission_of, provider_commission_of, type OrderRecord, type ServiceType } from '../services/order.js';
 import { tiers_max, type PriceLists, type PriceRule } from '../services/pricing.js';
 import { Tier } from '../schemas/operator-schemas.js';
@@ -164,13 +164,18 @@ export function pricing_admin_routes(deps: Deps, pricing: PriceLists): RouteDef[
         await engine.journal.durable();
         const rows = new Map<string, MarginSums>();
         const totals = empty_sums();
-        for (const actor of engine.accounts.values()) {
-          const count = actor.wallets[environment].orders_count;
+        // Every account's wallet, read from the store (durable above): accounts not in memory count too
+        // (engine/actor-cache.ts).
+        for (const { value: stored } of engine.store.wallets.getRange({})) {
+          const wallet = stored as WalletRecord;
+          if (wallet.environment !== environment) continue;
+          const account_id = wallet.account_id;
+          const count = wallet.orders_count;
           if (count === 0) continue;
-          const low = first_seq_at_or_after(engine.store, actor.id, environment, 1, count, lagos_day_start_us(from_day!));
-          const high = first_seq_at_or_after(engine.store, actor.id, environment, low, count, lagos_day_start_us(to_day! + 1)) - 1;
+          const low = first_seq_at_or_after(engine.store, account_id, environment, 1, count, lagos_day_start_us(from_day!));
+          const high = first_seq_at_or_after(engine.store, account_id, environment, low, count, lagos_day_start_us(to_day! + 1)) - 1;
           if (low > high) continue;
-          for (const { value } of engine.store.orders.getRange({ start: [actor.id, environment, low], end: [actor.id, environment, high + 1] })) {
+          for (const { value } of engine.store.orders.getRange({ start: [account_id, environment, low], end: [account_id, environment, high + 1] })) {
             const order = value as OrderRecord;
             if (order.status !== 'delivered') continue;
             const day = lagos_day(Math.floor(order.created_us / 1000));

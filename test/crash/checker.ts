@@ -27,6 +27,7 @@ const database_names = [
   'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency',
   'funding_refs', 'orders', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions',
+  'account_emails', 'key_hashes', 'account_keys',
 ] as const;
 
 const reference_pattern = /^BV-\d{8}-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{12}$/;
@@ -68,6 +69,8 @@ interface Snapshot {
   /** The numeric store key of each event stored under one. */
   event_keys: Map<string, number>;
   event_problems: string[];
+  /** Disagreements between the lookup databases (account_emails, key_hashes, account_keys) and the records. */
+  lookup_problems: string[];
   deliveries: { key: [number, number]; delivery: DeliveryRecord }[];
   delivery_queue: Map<number, { endpoint_id: number; account_id: number; due_ms: number }>;
   dead_letters: Map<number, { endpoint_id: number; account_id: number }>;
@@ -120,6 +123,7 @@ export async function read_snapshot(data_dir: string): Promise<Snapshot> {
         events: new Map(),
         event_keys: new Map(),
         event_problems: [],
+        lookup_problems: [],
         deliveries: [],
         delivery_queue: new Map(),
         dead_letters: new Map(),
@@ -190,6 +194,7 @@ export async function read_snapshot(data_dir: string): Promise<Snapshot> {
           amount_kobo: typeof data.amount === 'number' ? Math.round(data.amount * 100) : null,
         });
       }
+      check_lookups(db, snapshot);
       for (const { key, value } of db.deliveries.getRange({})) snapshot.deliveries.push({ key: key as [number, number], delivery: value as DeliveryRecord });
       for (const { key, value } of db.delivery_queue.getRange({})) snapshot.delivery_queue.set(key as number, value as { endpoint_id: number; account_id: number; due_ms: number });
       for (const { key, value } of db.dead_letters.getRange({})) snapshot.dead_letters.set(key as number, value as { endpoint_id: number; account_id: number });
@@ -238,6 +243,49 @@ function sha256_hex(text: string): string {
 }
 
 /** Checks a snapshot against its invariants and against what the driver had acknowledged. */
+/**
+ * The lookup databases are written in the same commit as the records they index (src/engine/engine.ts
+ * ensure_lookup_indexes): after any crash they name exactly the stored accounts and keys, or accounts
+ * would be lost to sign-in and keys to authentication once their actors are let go.
+ */
+function check_lookups(db: Record<string, any>, snapshot: Snapshot): void {
+  const problems = snapshot.lookup_problems;
+  if (snapshot.meta.get('lookup_index_version') === undefined) {
+    if (snapshot.accounts.size > 0) problems.push('the store holds accounts but no lookup_index_version');
+    return;
+  }
+  let emails = 0;
+  for (const { key, value } of db.account_emails.getRange({})) {
+    emails++;
+    const account = snapshot.accounts.get(value as number);
+    if (account === undefined || account.email.toLowerCase() !== key) problems.push(`account_emails maps ${String(key)} to ${String(value)}, which does not have that email`);
+  }
+  for (const account of snapshot.accounts.values()) {
+    if (db.account_emails.get(account.email.toLowerCase()) !== account.id) problems.push(`account ${account.id}'s email is not in account_emails`);
+  }
+  if (emails !== snapshot.accounts.size) problems.push(`account_emails holds ${emails} emails for ${snapshot.accounts.size} accounts`);
+  let listed = 0;
+  for (const { key } of db.account_keys.getRange({})) {
+    listed++;
+    const [account_id, key_id] = key as [number, number];
+    if (snapshot.keys.get(key_id)?.account_id !== account_id) problems.push(`account_keys lists key ${key_id} under account ${account_id}, which does not own it`);
+  }
+  if (listed !== snapshot.keys.size) problems.push(`account_keys lists ${listed} keys for ${snapshot.keys.size} stored`);
+  let hashes = 0;
+  let active = 0;
+  for (const { key, value } of db.key_hashes.getRange({})) {
+    hashes++;
+    const [account_id, key_id] = value as [number, number];
+    const record = snapshot.keys.get(key_id);
+    if (record === undefined || record.account_id !== account_id || record.key_hash !== key || record.revoked_us !== null) {
+      problems.push(`key_hashes maps a hash to key ${key_id} of account ${account_id}, which is not that unrevoked key`);
+    }
+  }
+  for (const record of snapshot.keys.values()) if (record.revoked_us === null) active++;
+  if (hashes !== active) problems.push(`key_hashes holds ${hashes} hashes for ${active} unrevoked keys`);
+  if ((snapshot.meta.get('api_keys_active') ?? 0) !== active) problems.push(`meta api_keys_active says ${String(snapshot.meta.get('api_keys_active'))}, the store holds ${active} unrevoked keys`);
+}
+
 export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreCheckOptions): StoreReport {
   const v: string[] = [];
   const known_accounts = new Set(model.accounts.map((a) => a.id));
@@ -249,6 +297,7 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
   v.push(...snapshot.entry_keys_bad.map((k) => `wallet_entries holds a key that is not [account, environment, id]: ${k}`));
   v.push(...snapshot.order_keys_bad.map((k) => `orders holds a key that is not [account, environment, seq]: ${k}`));
   v.push(...snapshot.event_problems);
+  v.push(...snapshot.lookup_problems);
 
   // ---- Wallets and their entries ----------------------------------------------------------------
   const all_references = new Map<string, string>();
