@@ -236,8 +236,8 @@ export class FakeUpstream {
       requestId: tx.request_id,
       amount: tx.amount,
     };
-    // Education PINs in VTpass's shapes: WAEC result checkers as cards, WAEC registration as tokens, JAMB as a Pin text.
-    if (status === 'delivered' && tx.service_id === 'waec') {
+    // PINs in VTpass's shapes: WAEC result checkers and Spectranet as cards, WAEC registration as tokens, JAMB as a Pin text.
+    if (status === 'delivered' && (tx.service_id === 'waec' || tx.service_id === 'spectranet')) {
       out.cards = Array.from({ length: tx.quantity }, (_, i) => ({ Serial: `WRN${String(100000000 + i)}`, Pin: upstream_pin(tx.request_id, i) }));
     } else if (status === 'delivered' && tx.service_id === 'waec-registration') {
       out.tokens = Array.from({ length: tx.quantity }, (_, i) => upstream_pin(tx.request_id, i));
