@@ -169,3 +169,23 @@ t.test('the operator re-prices and disables an education product through the adm
   t.equal(unknown.status, 422, 'an unknown item answers 422');
   await server.admin('PATCH', '/admin/catalog/education-products/waec-registration', { enabled: true, amount: 29_950 });
 });
+
+t.test('webhook payloads (the events feed) and the CSV export carry quantity but never a PIN', async (t) => {
+  const account = await fast_reseller(server, 50_000);
+  const response = await buy(server, account.key, path, education_body('waec-result-checker', 7_800, { quantity: 2 }));
+  check_created(t, response, 'delivered', 'two result checkers');
+  const pins = response.body.data.pins.map((p: any) => p.pin as string);
+  const events = await server.api('GET', '/v1/events', { key: account.key });
+  t.equal(events.status, 200, 'the events feed answers');
+  const completed = (events.body.data.events as any[]).find((e) => e.type === 'transaction.completed' || e.event === 'transaction.completed');
+  t.ok(completed !== undefined, 'the completion event is in the feed');
+  t.equal(completed.data.quantity, 2, 'the webhook payload carries the quantity');
+  t.notOk(pins.some((pin: string) => JSON.stringify(events.body).includes(pin)), 'no PIN is in any webhook payload');
+  const today = new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
+  const day_after = new Date(Date.now() + 3_600_000 + 86_400_000).toISOString().slice(0, 10);
+  const day_before = new Date(Date.now() + 3_600_000 - 86_400_000).toISOString().slice(0, 10);
+  const csv = await server.api('GET', `/v1/transactions/export?from=${day_before}&to=${day_after}`, { key: account.key });
+  t.equal(csv.status, 200, `the export answers (${today})`);
+  t.ok(csv.text.includes(response.body.data.reference), 'the export lists the order');
+  t.notOk(pins.some((pin: string) => csv.text.includes(pin)), 'no PIN is in the export');
+});
