@@ -250,7 +250,7 @@ export class Campaign {
       { service_type: 'electricity', narrow: null, rate_bp: 77 },
       { service_type: 'tv', narrow: 'gotv', rate_bp: 91 },
     ];
-    const field_of = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider' } as const;
+    const field_of = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider', education: 'provider', internet: 'provider' } as const;
     const priced = await this.server.admin('PUT', '/admin/pricing/crash_gold', {
       rules: crash_rules.map((r) => ({ service_type: r.service_type, rate_bp: r.rate_bp, ...(r.narrow === null ? {} : { [field_of[r.service_type]]: r.narrow }) })),
     });
@@ -375,7 +375,7 @@ export class Campaign {
       op.purchase = { service: 'airtime', recipient: phone, amount_kobo, expect: 'upstream', upstream_mode: mode };
       return op;
     }
-    const service = this.pick(['airtime', 'airtime', 'data', 'data', 'electricity', 'tv'] as const);
+    const service = this.pick(['airtime', 'airtime', 'data', 'data', 'electricity', 'tv', 'education', 'internet'] as const);
     const phone_outcomes: [string, Expectation][] = [
       [sandbox_phones.delivered, 'delivered'],
       [sandbox_phones.failed, 'failed'],
@@ -383,7 +383,22 @@ export class Campaign {
       [sandbox_phones.delayed_failed, 'delayed_failed'],
       [sandbox_phones.unavailable, 'unavailable'],
     ];
-    if (service === 'airtime' || service === 'data') {
+    if (service === 'education' || service === 'internet') {
+      // PIN products (WAEC result checkers by the 1 to 3, Spectranet PINs): the phone decides the outcome,
+      // and a delivered order's PINs are sealed in the same commit as its debit.
+      const [phone, expect] = this.pick(phone_outcomes);
+      if (service === 'education') {
+        const quantity = 1 + Math.floor(this.random() * 3);
+        const amount_kobo = 3_900_00 * quantity;
+        op.path = '/v1/services/education';
+        op.body = { product: 'waec-result-checker', quantity, phone, amount: naira_of(amount_kobo), pin };
+        op.purchase = { service, recipient: phone, amount_kobo, expect };
+      } else {
+        op.path = '/v1/services/internet';
+        op.body = { provider: 'spectranet', plan_code: 'spectranet-7000', phone, amount: 7_000, pin };
+        op.purchase = { service, recipient: phone, amount_kobo: 7_000_00, expect };
+      }
+    } else if (service === 'airtime' || service === 'data') {
       const [phone, expect] = this.pick(phone_outcomes);
       if (service === 'airtime') {
         const amount_kobo = this.amount_kobo(50, 1_000);

@@ -81,6 +81,11 @@ export interface Order extends OrderSummary {
   status_history: { status: OrderStatus; at: string }[];
   /** Live orders: each upstream the order was handed to, in turn (docs/api.md "Upstream attempts"). */
   attempts?: { upstream: string; request_id: string; outcome: string; at: string }[];
+  /** Education and internet: PINs bought, and the JAMB profile or Smile account (docs/api.md "Education and internet"). */
+  quantity?: number;
+  customer_id?: string | null;
+  /** Purchased PINs, shown only here and on the key's own order fetch: never in lists or exports. */
+  pins?: { serial: string | null; pin: string }[];
   /** The reseller's own notes given at purchase; null when none (docs/api.md "Client references and metadata"). */
   metadata?: Record<string, string> | null;
 }

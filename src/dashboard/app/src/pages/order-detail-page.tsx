@@ -50,6 +50,18 @@ export function OrderDetailPage({ reference, environment }: { reference: string;
               {data.units && <p class="figure-small" data-testid="order-units">{data.units}</p>}
             </section>
           )}
+          {data.pins && data.pins.length > 0 && (
+            <section class="card token-card" aria-label="Purchased PINs">
+              <span class="wallet-label">{data.pins.length === 1 ? 'PIN' : `${data.pins.length} PINs`}</span>
+              {data.pins.map((item, index) => (
+                <div class="secret-row" key={`${index}`} data-testid="order-pin">
+                  {item.serial && <span class="figure-small">Serial {item.serial}</span>}
+                  <code class="token">{item.pin}</code>
+                  <CopyButton text={item.serial ? `${item.serial} ${item.pin}` : item.pin} label={`Copy PIN ${index + 1}`} />
+                </div>
+              ))}
+            </section>
+          )}
           <div class="grid-2">
             <section class="card">
               <h2>Details</h2>
