@@ -33,6 +33,9 @@ export interface OrderRequest {
   client_reference?: string | null;
   /** The reseller's key-value notes, stored and echoed back. */
   metadata?: Record<string, string> | null;
+  /** TV only, and only when the request set them (docs/api.md "TV renewals and months"). */
+  subscription_type?: 'change' | 'renew';
+  quantity?: number;
 }
 
 /** What the order desk assigns to a request when it places it. */
@@ -482,6 +485,8 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
     client_reference,
     metadata: input.metadata ?? null,
   };
+  if (input.subscription_type !== undefined) order.subscription_type = input.subscription_type;
+  if (input.quantity !== undefined) order.quantity = input.quantity;
   if (placement.upstream !== undefined) order.attempts = [{ upstream: placement.upstream, request_id: placement.provider_request_id, outcome: 'sent', at_us: now_us }];
   if (client_reference !== null) remember_claim(actor, environment, client_reference, reference);
   if (placement.indexed) actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);
