@@ -77,12 +77,27 @@ export const ElectricityBody = Type.Object({
   ...purchase_extras,
 });
 
+/** Months one TV purchase may pay for, where the provider allows more than one (docs/api.md "TV renewals and months"). */
+export const tv_quantity_max = 12;
+export const SubscriptionType = Type.Enum(['change', 'renew'], {
+  description: 'change (default, as before: buy package_code) or renew (the smartcard\'s current package at its renewal amount; DStv and GOtv)',
+  errorMessage: 'must be change or renew',
+});
+
 export const TvBody = Type.Object({
   provider: TvProviderName,
   smartcard_number: Smartcard,
-  package_code: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a package_code from GET /v1/services/tv/packages' }),
-  amount: Amount('must equal the package price in NGN'),
+  // Required for change, the default; optional for renew (the route checks which).
+  package_code: Type.Optional(FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a package_code from GET /v1/services/tv/packages' })),
+  amount: Amount('must equal the package price (change) or the renewal amount (renew), times quantity, in NGN'),
   pin: Pin,
+  subscription_type: Type.Optional(SubscriptionType),
+  quantity: Type.Optional(Type.Integer({
+    minimum: 1,
+    maximum: tv_quantity_max,
+    description: `months, 1 to ${tv_quantity_max} (DStv and GOtv; StarTimes: 1), default 1`,
+    errorMessage: `must be a whole number of months from 1 to ${tv_quantity_max}`,
+  })),
   ...purchase_extras,
 });
 
@@ -97,10 +112,13 @@ export const VerifySmartcardBody = Type.Object({
   smartcard_number: Smartcard,
 });
 
+export const PlanTypeName = Type.Enum(['sme', 'gifting', 'corporate', 'direct'], { description: 'how the network provisions the bundle (docs/api.md "Data plan types")' });
+
 export const DataPlanView = Type.Object({
   plan_id: Type.String({ description: 'the value used as plan_code on purchase' }),
   name: Type.String(),
   network: Network,
+  plan_type: PlanTypeName,
   amount: Naira,
   amount_charged: Type.Number({ minimum: 0, description: 'what the calling account\'s wallet pays for it: amount less its tier\'s commission (docs/api.md "Pricing")' }),
   validity: Type.String(),
@@ -140,16 +158,31 @@ export const ElectricityResult = Type.Object({
   meter_number: Type.String(), meter_type: MeterType, disco: Type.String(), customer_name: Type.Union([Type.String(), Type.Null()]),
   amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
 });
+/** On TV orders whose request set them (docs/api.md "TV renewals and months"). */
+const tv_terms_view = {
+  subscription_type: Type.Optional(Type.Enum(['change', 'renew'])),
+  quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: tv_quantity_max, description: 'months paid for' })),
+};
 export const TvResult = Type.Object({
-  reference: Type.String(), status: Status, provider: TvProviderName, smartcard_number: Type.String(), package_code: Type.String(),
+  reference: Type.String(), status: Status, provider: TvProviderName, smartcard_number: Type.String(),
+  package_code: Type.Union([Type.String(), Type.Null()], { description: 'null only for a renewal whose current package the provider did not name' }),
   amount: Naira, amount_charged: AmountCharged, commission: Commission, customer_name: Type.Union([Type.String(), Type.Null()]), wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
+  ...tv_terms_view,
 });
 
+const NullableNaira = (description: string) => Type.Optional(Type.Union([Type.Number({ minimum: 0, description }), Type.Null()]));
 export const VerifyResultView = Type.Object({
   customer_name: Type.String(),
   address: Type.Union([Type.String(), Type.Null()]),
   current_package: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   due_date: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  // Meters (docs/api.md "Deeper verification"): null when the distribution company does not say.
+  arrears: NullableNaira('meters: NGN the customer owes the distribution company'),
+  minimum_amount: NullableNaira('meters: the least NGN a purchase for this meter may be; a purchase below it is 422 service.amount_below_minimum'),
+  can_vend: Type.Optional(Type.Union([Type.Boolean({ description: 'meters: false when the distribution company takes no payment for it now (a purchase is 422 service.meter_cannot_vend)' }), Type.Null()])),
+  // Smartcards: null when the provider does not say.
+  current_package_code: Type.Optional(Type.Union([Type.String({ description: 'smartcards: the package_code of the current package' }), Type.Null()])),
+  renewal_amount: NullableNaira('smartcards: NGN one month of the current package costs with subscription_type renew'),
 });
 
 export const OrderListItem = Type.Object({
@@ -213,6 +246,7 @@ export const OrderFull = Type.Object({
   failed_at: Type.Union([Timestamp, Type.Null()]),
   reversed_at: Type.Union([Timestamp, Type.Null()]),
   status_history: Type.Array(Type.Object({ status: Status, at: Timestamp })),
+  ...tv_terms_view,
   /** Live orders: each upstream the order was handed to, in turn (docs/api.md "Upstream attempts"). */
   attempts: Type.Optional(Type.Array(UpstreamAttemptView)),
   ...extras_view,

@@ -11,8 +11,8 @@ import { api_error, type ApiError } from '../../errors.js';
 import { naira_to_kobo, kobo_to_naira } from '../../lib/money.js';
 import { peek_idempotent, run_idempotent } from '../../engine/idempotency.js';
 import { remembered_error } from '../remembered.js';
-import type { Catalog, Network, TvProvider } from '../../services/catalog.js';
-import { networks, tv_providers } from '../../services/catalog.js';
+import type { Catalog, Network, PlanType, TvProvider } from '../../services/catalog.js';
+import { networks, plan_types, tv_providers } from '../../services/catalog.js';
 import type { OrderDesk } from '../../services/order-desk.js';
 import type { OrderRequest } from '../../engine/account-orders.js';
 import { provider_unavailable } from '../../services/order-desk.js';
@@ -49,7 +49,15 @@ interface PurchasePlan {
   /** Recipient verification with the provider (meters, smartcards), after the PIN and the catalog. */
   verify?: () => VerifyResult | Promise<VerifyResult>;
   invalid_code?: 'service.invalid_meter' | 'service.invalid_smartcard';
+  /**
+   * Inside the command, after a valid verification: a refusal decided from what the provider said (a
+   * minimum amount, a meter that cannot vend, a renewal price), or what it adds to the order (the
+   * renewed package). docs/api.md "Deeper verification".
+   */
+  on_verified?: (verification: ValidVerification) => ApiError | Partial<OrderRequest> | null;
 }
+
+type ValidVerification = Extract<VerifyResult, { outcome: 'valid' }>;
 
 /** Attempts to recompute a PIN verdict when the PIN changes while the first was being computed. */
 const pin_attempts_max = 3;
@@ -112,29 +120,88 @@ async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext, plan: 
       const refused = plan.check ? plan.check() : null;
       if (refused !== null) return error_reply(ctx.request_id, refused);
       let customer_name: string | null = null;
+      let decided: Partial<OrderRequest> | null = null;
       if (verification !== null) {
         if (verification.outcome === 'invalid') return error_reply(ctx.request_id, api_error(plan.invalid_code!));
         if (verification.outcome === 'unavailable') return provider_unavailable(ctx.request_id, 60);
         customer_name = verification.customer_name;
+        const outcome = plan.on_verified ? plan.on_verified(verification) : null;
+        if (outcome !== null && 'code' in outcome) return error_reply(ctx.request_id, outcome);
+        decided = outcome;
       }
       return desk.place(actor, environment, ctx.request_id, key, request.fingerprint, {
-        ...plan.order, customer_name: customer_name ?? plan.order.customer_name, client_reference: extras.client_reference ?? null, metadata: extras.metadata ?? null,
+        ...plan.order, ...decided, customer_name: customer_name ?? plan.order.customer_name, client_reference: extras.client_reference ?? null, metadata: extras.metadata ?? null,
       });
     }, resume, !awaited);
   }
   return error_reply(ctx.request_id, api_error('service.unavailable', 'The transaction PIN kept changing during this request; retry.', { headers: { 'Retry-After': '1' } }));
 }
 
+const naira_or_null = (kobo: number | null | undefined) => (kobo == null ? null : kobo_to_naira(kobo));
+
+/** docs/api.md "Deeper verification": each null when the provider does not say. */
+function meter_details_view(result: ValidVerification) {
+  return { arrears: naira_or_null(result.arrears_kobo), minimum_amount: naira_or_null(result.minimum_amount_kobo), can_vend: result.can_vend ?? null };
+}
+
+function smartcard_details_view(result: ValidVerification) {
+  return { current_package_code: result.current_package_code ?? null, renewal_amount: naira_or_null(result.renewal_amount_kobo) };
+}
+
 function verify_reply(request_id: string, result: VerifyResult, invalid_code: 'service.invalid_meter' | 'service.invalid_smartcard', extra: Record<string, unknown>): Reply {
   if (result.outcome === 'invalid') return error_reply(request_id, api_error(invalid_code));
   if (result.outcome === 'unavailable') return provider_unavailable(request_id, 60);
+  const meter = invalid_code === 'service.invalid_meter';
   return success_reply(request_id, 200, {
     ...extra,
     customer_name: result.customer_name,
     address: result.address,
     ...(result.current_package !== undefined ? { current_package: result.current_package } : {}),
     ...(result.due_date !== undefined ? { due_date: result.due_date } : {}),
-  }, invalid_code === 'service.invalid_meter' ? 'Meter verified.' : 'Smartcard verified.');
+    ...(meter ? meter_details_view(result) : smartcard_details_view(result)),
+  }, meter ? 'Meter verified.' : 'Smartcard verified.');
+}
+
+/**
+ * Electricity refusals from the meter's verification (docs/api.md "Deeper verification"): a meter the
+ * disco takes no payment for, and an amount below the meter's minimum (arrears often set one).
+ */
+function meter_refusal(verification: ValidVerification, amount_kobo: number): ApiError | null {
+  if (verification.can_vend === false) {
+    return api_error('service.meter_cannot_vend', 'The distribution company takes no payment for this meter now (can_vend is false); nothing was debited.');
+  }
+  const minimum_kobo = verification.minimum_amount_kobo;
+  if (minimum_kobo != null && amount_kobo < minimum_kobo) {
+    return api_error('service.amount_below_minimum', `Amount ${kobo_to_naira(amount_kobo)} is below this meter's minimum of ${kobo_to_naira(minimum_kobo)} NGN; nothing was debited.`, {
+      details: [{ field: 'amount', message: `must be at least ${kobo_to_naira(minimum_kobo)} NGN for this meter` }],
+      extra: { minimum_amount: kobo_to_naira(minimum_kobo) },
+    });
+  }
+  return null;
+}
+
+/** Providers whose smartcards can be renewed and paid for several months at once (docs/api.md "TV renewals and months"). */
+const tv_terms_providers: readonly string[] = ['dstv', 'gotv'];
+
+/**
+ * A renewal's price, decided from the smartcard's verification: the provider's renewal amount of the
+ * current package × months. A package_code sent with renew must be that current package.
+ */
+function renewal_outcome(verification: ValidVerification, catalog: Catalog, body: Static<typeof TvBody>, amount_kobo: number): ApiError | Partial<OrderRequest> {
+  const renewal_kobo = verification.renewal_amount_kobo;
+  if (renewal_kobo == null || renewal_kobo <= 0) return api_error('service.renewal_unavailable');
+  const current_code = verification.current_package_code ?? null;
+  if (body.package_code !== undefined && current_code !== null && body.package_code !== current_code) {
+    return api_error('service.plan_not_found', `A renewal pays the smartcard's current package "${current_code}", not "${body.package_code}"; use subscription_type change to move to another.`);
+  }
+  const quantity = body.quantity ?? 1;
+  if (renewal_kobo * quantity !== amount_kobo) {
+    return api_error('service.amount_mismatch', `Amount ${kobo_to_naira(amount_kobo)} differs from the renewal amount ${kobo_to_naira(renewal_kobo)} × ${quantity} month(s) = ${kobo_to_naira(renewal_kobo * quantity)}.`, {
+      extra: { renewal_amount: kobo_to_naira(renewal_kobo) },
+    });
+  }
+  const code = current_code ?? body.package_code ?? null;
+  return { package_code: code, plan: verification.current_package ?? (code === null ? null : catalog.package(code)?.name ?? null) };
 }
 
 export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): RouteDef[] {
@@ -143,7 +210,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
   const charged_naira = (ctx: RequestContext, service_type: 'data' | 'tv', narrow: string, amount_kobo: number) =>
     kobo_to_naira(amount_kobo - commission_kobo(amount_kobo, pricing.rate_bp(ctx.actor!.account.tier, service_type, narrow)));
   const plan_view = (ctx: RequestContext, plan: ReturnType<Catalog['enabled_plans']>[number]) => ({
-    plan_id: plan.plan_id, name: plan.name, network: plan.network, amount: kobo_to_naira(plan.amount_kobo),
+    plan_id: plan.plan_id, name: plan.name, network: plan.network, plan_type: plan.plan_type, amount: kobo_to_naira(plan.amount_kobo),
     amount_charged: charged_naira(ctx, 'data', plan.network, plan.amount_kobo), validity: plan.validity,
   });
   const purchase_errors = ['pin.incorrect', 'pin.locked', 'pin.not_set', 'wallet.insufficient_funds', 'wallet.limit_exceeded', 'transaction.failed', 'transaction.provider_unavailable', 'idempotency.key_reused', 'transaction.duplicate_reference'];
@@ -170,18 +237,26 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       auth: 'api_key',
       scope: null,
       doc: {
-        summary: 'Enabled data plans, optionally of one network',
+        summary: 'Enabled data plans, optionally of one network and one plan type',
         tags: ['Data'],
         response: Type.Object({ plans: Type.Array(DataPlanView) }),
-        query: { network: { schema: Type.Enum([...networks]), description: 'mtn, airtel, glo or 9mobile' } },
+        query: {
+          network: { schema: Type.Enum([...networks]), description: 'mtn, airtel, glo or 9mobile' },
+          plan_type: { schema: Type.Enum([...plan_types]), description: 'sme, gifting, corporate or direct (docs/api.md "Data plan types")' },
+        },
         errors: ['validation.failed'],
       },
       handler: (ctx) => {
-        const network = query_params(ctx).get('network');
+        const params = query_params(ctx);
+        const network = params.get('network');
         if (network !== null && !(networks as readonly string[]).includes(network)) {
           return error_reply(ctx.request_id, invalid('network', `must be one of: ${networks.join(', ')}`));
         }
-        return success_reply(ctx.request_id, 200, { plans: catalog.enabled_plans(network as Network | null).map((plan) => plan_view(ctx, plan)) });
+        const plan_type = params.get('plan_type');
+        if (plan_type !== null && !(plan_types as readonly string[]).includes(plan_type)) {
+          return error_reply(ctx.request_id, invalid('plan_type', `must be one of: ${plan_types.join(', ')}`));
+        }
+        return success_reply(ctx.request_id, 200, { plans: catalog.enabled_plans(network as Network | null, plan_type as PlanType | null).map((plan) => plan_view(ctx, plan)) });
       },
     },
     {
@@ -269,7 +344,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       auth: 'api_key',
       scope: 'services:purchase',
       body: ElectricityBody,
-      doc: { summary: 'Pay for electricity (NGN 500 or more); prepaid meters get a token', tags: ['Electricity'], response: ElectricityResult, success_status: 201, errors: [...purchase_errors, 'service.invalid_meter'] },
+      doc: { summary: 'Pay for electricity (NGN 500 or more, and at least the meter\'s minimum_amount); prepaid meters get a token', tags: ['Electricity'], response: ElectricityResult, success_status: 201, errors: [...purchase_errors, 'service.invalid_meter', 'service.amount_below_minimum', 'service.meter_cannot_vend'] },
       handler: (ctx) => {
         const body = ctx.body as Static<typeof ElectricityBody>;
         const disco = catalog.disco(body.disco);
@@ -283,6 +358,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
           },
           verify: () => provider.verify_meter(disco.service_id, body.meter_number, body.meter_type),
           invalid_code: 'service.invalid_meter',
+          on_verified: (verification) => meter_refusal(verification, amount_kobo),
         });
       },
     },
@@ -292,25 +368,48 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       auth: 'api_key',
       scope: 'services:purchase',
       body: TvBody,
-      doc: { summary: 'Renew or change a cable TV subscription; amount must equal the package price', tags: ['Cable TV'], response: TvResult, success_status: 201, errors: [...purchase_errors, 'service.plan_not_found', 'service.amount_mismatch', 'service.invalid_smartcard'] },
+      doc: {
+        summary: 'Renew or change a cable TV subscription; amount must equal the package price (change) or the renewal amount (renew), times quantity',
+        tags: ['Cable TV'], response: TvResult, success_status: 201,
+        errors: [...purchase_errors, 'service.plan_not_found', 'service.amount_mismatch', 'service.invalid_smartcard', 'service.renewal_unavailable'],
+      },
       handler: (ctx) => {
         const body = ctx.body as Static<typeof TvBody>;
+        const renew = body.subscription_type === 'renew';
+        // Per provider (docs/api.md "TV renewals and months"): StarTimes takes neither a renewal nor months.
+        if ((renew || (body.quantity ?? 1) > 1) && !tv_terms_providers.includes(body.provider)) {
+          return purchase(deps, desk, ctx, renew
+            ? invalid('subscription_type', `renew is offered for ${tv_terms_providers.join(' and ')} only`)
+            : invalid('quantity', `must be 1 for ${body.provider}`));
+        }
+        if (!renew && body.package_code === undefined) return purchase(deps, desk, ctx, invalid('package_code', 'is required unless subscription_type is renew'));
         const amount = naira_to_kobo(body.amount);
         if (!amount.ok) return purchase(deps, desk, ctx, invalid('amount', amount.reason));
-        const item = catalog.package(body.package_code);
+        const item = body.package_code === undefined ? undefined : catalog.package(body.package_code);
+        const quantity = body.quantity ?? 1;
         const provider = desk.providers[ctx.environment];
         return purchase(deps, desk, ctx, {
           order: {
             service_type: 'tv', network: null, disco: null, provider: body.provider, recipient: body.smartcard_number,
-            plan_code: null, plan: item?.name ?? null, package_code: body.package_code, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
+            plan_code: null, plan: item?.name ?? null, package_code: body.package_code ?? null, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
+            // Kept on the order only where the request set them: a request without them is today's.
+            ...(body.subscription_type !== undefined ? { subscription_type: body.subscription_type } : {}),
+            ...(body.quantity !== undefined ? { quantity: body.quantity } : {}),
           },
           check: () => {
-            if (item === undefined || item.provider !== body.provider) return api_error('service.plan_not_found', `Package "${body.package_code}" of ${body.provider} is not available.`);
-            if (item.amount_kobo !== amount.kobo) return api_error('service.amount_mismatch', `Amount ${body.amount} differs from the package price ${kobo_to_naira(item.amount_kobo)}.`);
+            if (body.package_code !== undefined && (item === undefined || item.provider !== body.provider)) return api_error('service.plan_not_found', `Package "${body.package_code}" of ${body.provider} is not available.`);
+            // A renewal's price is the provider's, known after verification (renewal_outcome).
+            if (renew || item === undefined) return null;
+            if (item.amount_kobo * quantity !== amount.kobo) {
+              return api_error('service.amount_mismatch', quantity === 1
+                ? `Amount ${body.amount} differs from the package price ${kobo_to_naira(item.amount_kobo)}.`
+                : `Amount ${body.amount} differs from the package price ${kobo_to_naira(item.amount_kobo)} × ${quantity} months = ${kobo_to_naira(item.amount_kobo * quantity)}.`);
+            }
             return null;
           },
           verify: () => provider.verify_smartcard(body.provider, body.smartcard_number),
           invalid_code: 'service.invalid_smartcard',
+          ...(renew ? { on_verified: (verification: ValidVerification) => renewal_outcome(verification, catalog, body, amount.kobo) } : {}),
         });
       },
     },
@@ -321,7 +420,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       scope: 'services:purchase',
       body: VerifyMeterBody,
       idempotent: false,
-      doc: { summary: 'Verify a meter before paying: the customer name and address', tags: ['Electricity'], response: VerifyResultView, success_status: 200, errors: ['service.invalid_meter', 'transaction.provider_unavailable'] },
+      doc: { summary: 'Verify a meter before paying: the customer name and address, and where the disco gives them its arrears, minimum_amount and can_vend', tags: ['Electricity'], response: VerifyResultView, success_status: 200, errors: ['service.invalid_meter', 'transaction.provider_unavailable'] },
       handler: async (ctx) => {
         const body = ctx.body as Static<typeof VerifyMeterBody>;
         const disco = catalog.disco(body.disco);
@@ -337,7 +436,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       scope: 'services:purchase',
       body: VerifySmartcardBody,
       idempotent: false,
-      doc: { summary: 'Verify a smartcard or IUC number: the customer name, current package and due date', tags: ['Cable TV'], response: VerifyResultView, success_status: 200, errors: ['service.invalid_smartcard', 'transaction.provider_unavailable'] },
+      doc: { summary: 'Verify a smartcard or IUC number: the customer name, current package (and its code), due date and renewal_amount', tags: ['Cable TV'], response: VerifyResultView, success_status: 200, errors: ['service.invalid_smartcard', 'transaction.provider_unavailable'] },
       handler: async (ctx) => {
         const body = ctx.body as Static<typeof VerifySmartcardBody>;
         const result = await desk.providers[ctx.environment].verify_smartcard(body.provider, body.smartcard_number);
