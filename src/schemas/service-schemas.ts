@@ -1,7 +1,8 @@
 // Schemas of the four services, the catalog and the transaction history (docs/spec.md sections 2 and 4,
 // docs/decisions.md "Services" and "Transactions").
 import Type from 'typebox';
-import { FreeText, free_text_forbidden, Naira, Network, Pagination, Timestamp } from './common.js';
+import { service_type_names } from '../services/order.js';
+import { free_text_forbidden, Naira, Network, Pagination, Timestamp } from './common.js';
 
 export const Pin = Type.String({ pattern: '^[0-9]{5}$', errorMessage: 'must be the 5-digit transaction PIN' });
 export const LocalPhone = Type.String({ pattern: '^0[0-9]{10}$', errorMessage: 'must be an 11-digit local number such as 08012345678' });
@@ -12,7 +13,7 @@ export const TvProviderName = Type.Enum(['dstv', 'gotv', 'startimes']);
 /** Every amount: NGN with at most 2 decimals, at most 100,000,000 (docs/decisions.md "Money"); the routes
  * check the decimals and the plan or package price, the schema states the bounds for the document. */
 export const amount_naira_max = 100_000_000;
-const Amount = (hint: string, minimum = 0, maximum = amount_naira_max) =>
+export const Amount = (hint: string, minimum = 0, maximum = amount_naira_max) =>
   Type.Number({ minimum, maximum, description: 'NGN, at most 2 decimals', errorMessage: hint });
 
 // ---- Client reference and metadata (docs/api.md "Client references") --------------------------------
@@ -41,153 +42,33 @@ const Metadata = Type.Record(
     description: 'your own notes: stored on the order and echoed back',
   },
 );
-const purchase_extras = {
+export const purchase_extras = {
   client_reference: Type.Optional(ClientReference),
   metadata: Type.Optional(Metadata),
 };
 /** Both shown on every order; null when the purchase had none (and on orders from before them). */
-const extras_view = {
+export const extras_view = {
   client_reference: Type.Union([Type.String(), Type.Null()]),
   metadata: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
 };
 
-export const AirtimeBody = Type.Object({
-  network: Network,
-  phone: LocalPhone,
-  amount: Amount('must be an NGN amount from 50 to 50000 with at most 2 decimals', 50, 50_000),
-  pin: Pin,
-  ...purchase_extras,
-});
-
-export const DataBody = Type.Object({
-  network: Network,
-  plan_code: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a plan_id from GET /v1/services/data/plans' }),
-  phone: LocalPhone,
-  amount: Amount('must equal the plan price in NGN'),
-  pin: Pin,
-  ...purchase_extras,
-});
-
-export const ElectricityBody = Type.Object({
-  disco: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a distribution company service ID or code (GET /v1/services/electricity/discos)' }),
-  meter_number: MeterNumber,
-  meter_type: MeterType,
-  amount: Amount('must be an NGN amount of at least 500 with at most 2 decimals', 500),
-  pin: Pin,
-  ...purchase_extras,
-});
-
-/** Months one TV purchase may pay for, where the provider allows more than one (docs/api.md "TV renewals and months"). */
-export const tv_quantity_max = 12;
-export const SubscriptionType = Type.Enum(['change', 'renew'], {
-  description: 'change (default, as before: buy package_code) or renew (the smartcard\'s current package at its renewal amount; DStv and GOtv)',
-  errorMessage: 'must be change or renew',
-});
-
-export const TvBody = Type.Object({
-  provider: TvProviderName,
-  smartcard_number: Smartcard,
-  // Required for change, the default; optional for renew (the route checks which).
-  package_code: Type.Optional(FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a package_code from GET /v1/services/tv/packages' })),
-  amount: Amount('must equal the package price (change) or the renewal amount (renew), times quantity, in NGN'),
-  pin: Pin,
-  subscription_type: Type.Optional(SubscriptionType),
-  quantity: Type.Optional(Type.Integer({
-    minimum: 1,
-    maximum: tv_quantity_max,
-    description: `months, 1 to ${tv_quantity_max} (DStv and GOtv; StarTimes: 1), default 1`,
-    errorMessage: `must be a whole number of months from 1 to ${tv_quantity_max}`,
-  })),
-  ...purchase_extras,
-});
-
-export const VerifyMeterBody = Type.Object({
-  disco: ElectricityBody.properties.disco,
-  meter_number: MeterNumber,
-  meter_type: MeterType,
-});
-
-export const VerifySmartcardBody = Type.Object({
-  provider: TvProviderName,
-  smartcard_number: Smartcard,
-});
-
-export const PlanTypeName = Type.Enum(['sme', 'gifting', 'corporate', 'direct'], { description: 'how the network provisions the bundle (docs/api.md "Data plan types")' });
-
-export const DataPlanView = Type.Object({
-  plan_id: Type.String({ description: 'the value used as plan_code on purchase' }),
-  name: Type.String(),
-  network: Network,
-  plan_type: PlanTypeName,
-  amount: Naira,
-  amount_charged: Type.Number({ minimum: 0, description: 'what the calling account\'s wallet pays for it: amount less its tier\'s commission (docs/api.md "Pricing")' }),
-  validity: Type.String(),
-});
-
-export const TvPackageView = Type.Object({
-  package_code: Type.String(),
-  name: Type.String(),
-  provider: TvProviderName,
-  amount: Naira,
-  amount_charged: Type.Number({ minimum: 0, description: 'what the calling account\'s wallet pays for it: amount less its tier\'s commission (docs/api.md "Pricing")' }),
-});
-
-export const DiscoView = Type.Object({
-  code: Type.String({ description: 'e.g. IKEDC' }),
-  service_id: Type.String({ description: 'the value of the disco field, e.g. ikeja-electric' }),
-  name: Type.String(),
-});
-
 /** docs/api.md "Pricing": amount is the face value, amount_charged what the wallet was debited, commission the difference. */
-const AmountCharged = Type.Number({ minimum: 0, description: 'NGN debited from the wallet: amount − commission' });
-const Commission = Type.Number({ minimum: 0, description: 'NGN: the tier\'s rate applied to amount, rounded down to the kobo' });
+export const AmountCharged = Type.Number({ minimum: 0, description: 'NGN debited from the wallet: amount − commission' });
+export const Commission = Type.Number({ minimum: 0, description: 'NGN: the tier\'s rate applied to amount, rounded down to the kobo' });
 
-const Status = Type.Enum(['pending', 'processing', 'delivered', 'failed']);
+export const Status = Type.Enum(['pending', 'processing', 'delivered', 'failed']);
 
-export const AirtimeResult = Type.Object({
-  reference: Type.String(), status: Status, network: Network, phone: Type.String(), amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, ...extras_view,
-});
-export const DataResult = Type.Object({
-  reference: Type.String(), status: Status, network: Network, phone: Type.String(), plan: Type.String(), plan_code: Type.String(),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
-});
-export const ElectricityResult = Type.Object({
-  reference: Type.String(), status: Status,
-  token: Type.Union([Type.String({ description: 'prepaid meters: 20 digits in groups of 4' }), Type.Null()]),
-  units: Type.Union([Type.String({ description: 'e.g. 45.3 kWh' }), Type.Null()]),
-  meter_number: Type.String(), meter_type: MeterType, disco: Type.String(), customer_name: Type.Union([Type.String(), Type.Null()]),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
-});
-/** On TV orders whose request set them (docs/api.md "TV renewals and months"). */
-const tv_terms_view = {
-  subscription_type: Type.Optional(Type.Enum(['change', 'renew'])),
-  quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: tv_quantity_max, description: 'months paid for' })),
-};
-export const TvResult = Type.Object({
-  reference: Type.String(), status: Status, provider: TvProviderName, smartcard_number: Type.String(),
-  package_code: Type.Union([Type.String(), Type.Null()], { description: 'null only for a renewal whose current package the provider did not name' }),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, customer_name: Type.Union([Type.String(), Type.Null()]), wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
-  ...tv_terms_view,
-});
-
-const NullableNaira = (description: string) => Type.Optional(Type.Union([Type.Number({ minimum: 0, description }), Type.Null()]));
+/** What a verification answers (electricity, TV and the families after them add their own fields). */
 export const VerifyResultView = Type.Object({
   customer_name: Type.String(),
   address: Type.Union([Type.String(), Type.Null()]),
   current_package: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   due_date: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  // Meters (docs/api.md "Deeper verification"): null when the distribution company does not say.
-  arrears: NullableNaira('meters: NGN the customer owes the distribution company'),
-  minimum_amount: NullableNaira('meters: the least NGN a purchase for this meter may be; a purchase below it is 422 service.amount_below_minimum'),
-  can_vend: Type.Optional(Type.Union([Type.Boolean({ description: 'meters: false when the distribution company takes no payment for it now (a purchase is 422 service.meter_cannot_vend)' }), Type.Null()])),
-  // Smartcards: null when the provider does not say.
-  current_package_code: Type.Optional(Type.Union([Type.String({ description: 'smartcards: the package_code of the current package' }), Type.Null()])),
-  renewal_amount: NullableNaira('smartcards: NGN one month of the current package costs with subscription_type renew'),
 });
 
 export const OrderListItem = Type.Object({
   reference: Type.String({ description: 'BV-YYYYMMDD-XXXXXXXXXXXX' }),
-  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  service_type: Type.Enum([...service_type_names]),
   recipient: Type.String(),
   amount: Naira,
   amount_charged: AmountCharged,
@@ -210,7 +91,7 @@ export const UpstreamAttemptView = Type.Object({
 /** GET /v1/services/status: whether each product can be bought now (docs/api.md "Service status"). */
 export const ServiceStatusItem = Type.Object({
   product: Type.String({ description: 'service type, or service type/network, disco or TV provider' }),
-  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  service_type: Type.Enum([...service_type_names]),
   status: Type.Enum(['available', 'degraded', 'unavailable']),
   retry_after_s: Type.Union([Type.Integer(), Type.Null()]),
 });
@@ -218,7 +99,7 @@ export const ServiceStatusPage = Type.Object({ services: Type.Array(ServiceStatu
 
 export const OrderFull = Type.Object({
   reference: Type.String(),
-  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  service_type: Type.Enum([...service_type_names]),
   environment: Type.Enum(['live', 'test']),
   network: Nullable(Type.String()),
   disco: Nullable(Type.String()),
@@ -246,8 +127,14 @@ export const OrderFull = Type.Object({
   failed_at: Type.Union([Timestamp, Type.Null()]),
   reversed_at: Type.Union([Timestamp, Type.Null()]),
   status_history: Type.Array(Type.Object({ status: Status, at: Timestamp })),
-  ...tv_terms_view,
   /** Live orders: each upstream the order was handed to, in turn (docs/api.md "Upstream attempts"). */
   attempts: Type.Optional(Type.Array(UpstreamAttemptView)),
+  /** Education: PINs bought; internet and JAMB: the account or profile (docs/api.md "Education", "Internet"). */
+  quantity: Type.Optional(Type.Integer({ minimum: 1 })),
+  customer_id: Type.Optional(Nullable(Type.String())),
+  /** TV orders whose request set it (docs/api.md "TV renewals and months"). */
+  subscription_type: Type.Optional(Type.Enum(['change', 'renew'])),
+  /** The purchased PINs, on the key's own fetch only: never in lists, webhooks or exports. */
+  pins: Type.Optional(Type.Array(Type.Object({ serial: Nullable(Type.String()), pin: Type.String() }))),
   ...extras_view,
 });

@@ -6,7 +6,9 @@ import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
 import { fail } from '../lib/assert.js';
 
-export type ServiceType = 'airtime' | 'data' | 'electricity' | 'tv';
+/** Every service type on sale, in the order lists and documents show them (src/services/products/registry.ts). */
+export const service_type_names = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet'] as const;
+export type ServiceType = (typeof service_type_names)[number];
 export type OrderStatus = 'pending' | 'processing' | 'delivered' | 'failed';
 
 export interface OrderRecord {
@@ -70,18 +72,42 @@ export interface OrderRecord {
   client_reference?: string | null;
   metadata?: Record<string, string> | null;
   /**
-   * TV orders whose request set them (docs/api.md "TV renewals and months"): change (a package bought
-   * outright) or renew (the smartcard's current package), and the months paid for. Absent on every
-   * other order, including TV orders whose request left both out (today's behaviour: change, 1 month).
+   * TV orders whose request set it (docs/api.md "TV renewals and months"): change (a package bought
+   * outright) or renew (the smartcard's current package). Absent on every other order, including TV
+   * orders whose request left it out (today's behaviour: change).
    */
   subscription_type?: 'change' | 'renew';
-  quantity?: number;
   /**
    * Live orders of a routed provider: every upstream it was handed to, in turn; the last holds the order
    * (re-queries go there, with provider_request_id its request id). Absent on test orders and on
    * orders from before upstream routing.
    */
   attempts?: UpstreamAttempt[];
+  /**
+   * Education: how many PINs the order buys (amount = price × quantity); TV: the months paid for, where
+   * the request set it (docs/api.md "TV renewals and months"). Absent on other orders: 1.
+   */
+  quantity?: number;
+  /** The customer's ID with the biller where it is not the recipient: a JAMB profile ID, a Smile account. */
+  customer_id?: string | null;
+  /**
+   * Deliverables the reseller fetches again from the order (exam PINs, Spectranet PINs), sealed with the
+   * store's secret box as a JSON array of {serial, pin}: never in plain text at rest, in logs, webhooks or
+   * exports (docs/decisions.md "Product families").
+   */
+  pins_sealed?: string | null;
+}
+
+/** One purchased PIN: its serial number (null when the provider gives none) and the PIN itself. */
+export interface DeliveredPin {
+  serial: string | null;
+  pin: string;
+}
+
+/** The deliverables of an order, opened; null when it has none (yet). */
+export function pins_of(order: OrderRecord, secrets: { open(sealed: string): string }): DeliveredPin[] | null {
+  if (order.pins_sealed === undefined || order.pins_sealed === null) return null;
+  return JSON.parse(secrets.open(order.pins_sealed)) as DeliveredPin[];
 }
 
 export function client_reference_of(order: OrderRecord): string | null {
@@ -99,6 +125,11 @@ export function tv_terms_of(order: OrderRecord): { subscription_type?: 'change' 
     ...(order.subscription_type !== undefined ? { subscription_type: order.subscription_type } : {}),
     ...(order.quantity !== undefined ? { quantity: order.quantity } : {}),
   };
+}
+
+/** subscription_type alone, where set: the full view and webhooks show quantity for every family already. */
+export function subscription_type_of(order: OrderRecord): { subscription_type?: 'change' | 'renew' } {
+  return order.subscription_type === undefined ? {} : { subscription_type: order.subscription_type };
 }
 
 /** One hand-over of an order to an upstream (docs/api.md "attempts"). */
@@ -138,7 +169,7 @@ export function assert_order(order: OrderRecord): void {
   if (!Number.isSafeInteger(charged) || charged <= 0 || charged > order.amount_kobo) broken('charged amount is not a positive integer kobo amount up to the face value');
   if (charged + commission_of(order) !== order.amount_kobo) broken('charged amount and commission do not add up to the face value');
   if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - charged) broken('balances do not add up');
-  if ((order.subscription_type !== undefined || order.quantity !== undefined) && order.service_type !== 'tv') broken('carries TV terms but is not a TV order');
+  if (order.subscription_type !== undefined && order.service_type !== 'tv') broken('carries a subscription_type but is not a TV order');
   if (order.quantity !== undefined && !(Number.isSafeInteger(order.quantity) && order.quantity >= 1)) broken('quantity is not a positive integer');
 }
 
@@ -166,7 +197,8 @@ export function order_list_view(order: OrderRecord) {
 const iso_or_null = (us: number | null) => (us === null ? null : iso_us(us));
 
 /** GET /v1/transactions/{reference}: the full record of docs/decisions.md. */
-export function order_full_view(order: OrderRecord) {
+export function order_full_view(order: OrderRecord, secrets?: { open(sealed: string): string }) {
+  const pins = secrets === undefined ? null : pins_of(order, secrets);
   return {
     reference: order.reference,
     service_type: order.service_type,
@@ -199,8 +231,12 @@ export function order_full_view(order: OrderRecord) {
     status_history: order.status_history.map((h) => ({ status: h.status, at: iso_us(h.at_us) })),
     client_reference: client_reference_of(order),
     metadata: metadata_of(order),
-    ...tv_terms_of(order),
+    ...subscription_type_of(order),
     ...(order.attempts === undefined ? {} : { attempts: order.attempts.map(attempt_view) }),
+    ...(order.quantity === undefined ? {} : { quantity: order.quantity }),
+    ...(order.customer_id === undefined ? {} : { customer_id: order.customer_id }),
+    // Only with the key's own fetch (secrets given): the operator's views and lists never carry them.
+    ...(pins === null ? {} : { pins }),
   };
 }
 
