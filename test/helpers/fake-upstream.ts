@@ -43,6 +43,8 @@ interface UpstreamTransaction {
   becomes: 'delivered' | 'failed' | null;
   requeries_left: number;
   transaction_id: string;
+  /** PINs bought (education: WAEC, JAMB); 1 for everything else. */
+  quantity: number;
 }
 
 /** The token the fake issues for a prepaid meter paid under a request_id (stable across re-queries). */
@@ -51,6 +53,14 @@ export function upstream_token(request_id: string): string {
   let digits = '';
   for (let i = 0; digits.length < 20; i++) digits += String(digest[i] % 10);
   return digits.match(/.{4}/g)!.join('-');
+}
+
+/** The PIN the fake issues for the index-th PIN of a request_id (stable across re-queries). */
+export function upstream_pin(request_id: string, index: number): string {
+  const digest = createHash('sha256').update(`${request_id}#${index}`).digest();
+  let digits = '';
+  for (let i = 0; digits.length < 12; i++) digits += String(digest[i % digest.length] % 10);
+  return digits;
 }
 
 export const upstream_units = '14.7';
@@ -235,6 +245,14 @@ export class FakeUpstream {
       requestId: tx.request_id,
       amount: tx.amount,
     };
+    // PINs in VTpass's shapes: WAEC result checkers and Spectranet as cards, WAEC registration as tokens, JAMB as a Pin text.
+    if (status === 'delivered' && (tx.service_id === 'waec' || tx.service_id === 'spectranet')) {
+      out.cards = Array.from({ length: tx.quantity }, (_, i) => ({ Serial: `WRN${String(100000000 + i)}`, Pin: upstream_pin(tx.request_id, i) }));
+    } else if (status === 'delivered' && tx.service_id === 'waec-registration') {
+      out.tokens = Array.from({ length: tx.quantity }, (_, i) => upstream_pin(tx.request_id, i));
+    } else if (status === 'delivered' && tx.service_id === 'jamb') {
+      out.Pin = `Pin : ${upstream_pin(tx.request_id, 0)}`;
+    }
     if (status === 'delivered' && tx.service_id.endsWith('-electric')) {
       if (tx.variation_code === 'prepaid') out.purchased_code = `Token : ${upstream_token(tx.request_id)}`;
       out.units = upstream_units;
@@ -257,6 +275,7 @@ export class FakeUpstream {
       becomes: null,
       requeries_left: 0,
       transaction_id: `1700${String(this.transactions.size + 1).padStart(8, '0')}`,
+      quantity: Number.isInteger(body.quantity) && body.quantity > 0 ? body.quantity : 1,
     };
     switch (mode) {
       case 'deliver':

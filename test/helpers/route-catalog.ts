@@ -181,6 +181,17 @@ const documented_builders: Record<string, Builder> = {
     body_fields: ['product', 'profile_id'],
     build: (w) => api(w, 'POST', '/v1/services/education/verify', {}, { product: 'jamb-utme', profile_id: '1234567890' }),
   },
+  'GET /v1/services/internet/plans': { method: 'GET', template: '/v1/services/internet/plans', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/internet/plans', {}, undefined, 'provider=smile') },
+  'POST /v1/services/internet': {
+    method: 'POST', template: '/v1/services/internet', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['provider', 'plan_code', 'account', 'phone', 'amount', 'pin'],
+    build: (w) => api(w, 'POST', '/v1/services/internet', {}, { provider: 'smile', plan_code: 'smile-1-5gb-7d', account: '1234567890', phone: '08011111111', amount: 1000, pin: w.pin }),
+  },
+  'POST /v1/services/internet/verify': {
+    method: 'POST', template: '/v1/services/internet/verify', auth: 'api_key', port: 'public', changes_state: false,
+    body_fields: ['provider', 'account'],
+    build: (w) => api(w, 'POST', '/v1/services/internet/verify', {}, { provider: 'smile', account: '1234567890' }),
+  },
   'GET /v1/services/status': { method: 'GET', template: '/v1/services/status', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/status', {}) },
   'GET /v1/transactions': { method: 'GET', template: '/v1/transactions', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions', {}, undefined, 'per_page=5&page=1') },
   'GET /v1/transactions/export': {
@@ -316,6 +327,10 @@ const operator_builders: Record<string, Builder> = {
   'PATCH /admin/catalog/education-products/{code}': {
     method: 'PATCH', template: '/admin/catalog/education-products/{code}', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['enabled', 'amount'],
     build: (w) => operator(w, 'PATCH', '/admin/catalog/education-products/{code}', { code: 'waec-result-checker' }, { enabled: true, amount: 3900 }),
+  },
+  'PATCH /admin/catalog/internet-plans/{code}': {
+    method: 'PATCH', template: '/admin/catalog/internet-plans/{code}', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['enabled', 'amount'],
+    build: (w) => operator(w, 'PATCH', '/admin/catalog/internet-plans/{code}', { code: 'smile-1-5gb-7d' }, { enabled: true, amount: 1000 }),
   },
   'GET /admin/accounts': { method: 'GET', template: '/admin/accounts', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/accounts', {}) },
   'GET /admin/accounts/{id}': { method: 'GET', template: '/admin/accounts/{id}', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/accounts/{id}', { id: id(w.account_id) }) },

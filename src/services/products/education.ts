@@ -16,7 +16,7 @@ import { charged_kobo, client_reference_of, commission_of, metadata_of, pins_of,
 import type { CustomerCheck, ProviderResult, VerifyResult } from '../provider.js';
 import { provider_unavailable } from '../provider.js';
 import { iso_us } from '../../lib/time-format.js';
-import type { CatalogItem } from './item-list.js';
+import { shipped_attribute, type CatalogItem } from './item-list.js';
 import {
   invalid, sandbox_reference,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan, type Unsealer,
@@ -230,7 +230,7 @@ export const education_family: ProductFamily = {
     vtpass_service_id: (order) => (order.provider === 'jamb' ? 'jamb' : order.plan_code === 'waec-registration' ? 'waec-registration' : 'waec'),
     vtpass_pay_fields: (order) => ({
       billersCode: order.customer_id ?? order.recipient,
-      variation_code: vtpass_variation[order.plan_code ?? ''] ?? order.plan_code ?? undefined,
+      variation_code: vtpass_variation.get(order.plan_code ?? '') ?? order.plan_code ?? undefined,
       quantity: order.quantity ?? 1,
       phone: order.recipient,
     }),
@@ -239,13 +239,5 @@ export const education_family: ProductFamily = {
   },
 };
 
-/**
- * VTpass's variation codes of the shipped products (data/catalog/education-products.json holds the same):
- * the upstream adapter sees the order, not the catalog, so the codes an order was bought under stay fixed.
- */
-const vtpass_variation: Record<string, string> = {
-  'waec-result-checker': 'waecdirect',
-  'waec-registration': 'waec-registration',
-  'jamb-utme': 'utme-mock',
-  'jamb-de': 'de',
-};
+/** VTpass's variation codes of the shipped products, by product code (data/catalog/education-products.json). */
+const vtpass_variation = shipped_attribute(education_kind, 'variation_code');

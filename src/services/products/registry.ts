@@ -10,8 +10,9 @@ import { data_family } from './data.js';
 import { electricity_family } from './electricity.js';
 import { tv_family } from './tv.js';
 import { education_family } from './education.js';
+import { internet_family } from './internet.js';
 
-export const product_families: readonly ProductFamily[] = [airtime_family, data_family, electricity_family, tv_family, education_family];
+export const product_families: readonly ProductFamily[] = [airtime_family, data_family, electricity_family, tv_family, education_family, internet_family];
 
 const by_service_type = new Map<ServiceType, ProductFamily>(product_families.map((family) => [family.service_type, family]));
 

@@ -8,6 +8,7 @@ import type { Store } from '../../journal/store.js';
 import type { Catalog } from '../catalog.js';
 import { networks, tv_providers } from '../catalog.js';
 import { exams } from '../products/education.js';
+import { internet_providers } from '../products/internet.js';
 import type { ServiceType } from '../order.js';
 import { LiveProvider } from '../live-provider.js';
 import { FlutterwaveProvider } from './flutterwave.js';
@@ -23,6 +24,7 @@ export function catalog_products(catalog: Catalog): { product: string; service_t
   for (const disco of catalog.discos) out.push({ product: `electricity/${disco.service_id}`, service_type: 'electricity', narrow: disco.service_id });
   for (const provider of tv_providers) out.push({ product: `tv/${provider}`, service_type: 'tv', narrow: provider });
   for (const exam of exams) out.push({ product: `education/${exam}`, service_type: 'education', narrow: exam });
+  for (const provider of internet_providers) out.push({ product: `internet/${provider}`, service_type: 'internet', narrow: provider });
   return out;
 }
 
