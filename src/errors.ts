@@ -41,6 +41,10 @@ export const error_catalogue = {
 
   // Ours, where the spec and docs/decisions.md are silent (docs/decisions.md "Implementation decisions").
   'service.unavailable': { status: 503, message: 'The service cannot accept changes right now; retry shortly.' },
+  // docs/api.md "Deeper verification": refusals decided from the verification a purchase does anyway.
+  'service.amount_below_minimum': { status: 422, message: 'Amount is below the minimum the distribution company accepts for this meter.' },
+  'service.meter_cannot_vend': { status: 422, message: 'The distribution company does not accept payments for this meter now.' },
+  'service.renewal_unavailable': { status: 422, message: 'The provider gives no renewal amount for this smartcard; buy a package with subscription_type change.' },
   'account.not_found': { status: 404, message: 'Account unknown.' },
   'account.email_taken': { status: 409, message: 'An account with this email already exists.' },
   'operator.unauthorized': { status: 401, message: 'Operator token missing or wrong.' },

@@ -146,10 +146,10 @@ t.test('the export, the events feed (the webhook payloads) and the list show cli
   const csv = await server.api('GET', `/v1/transactions/export?from=${yesterday}&to=${tomorrow}`, { key: account.key });
   t.equal(csv.status, 200, 'the export answers 200');
   const lines = csv.text.trim().split('\r\n');
-  t.equal(lines[0], 'reference,service_type,recipient,amount,status,created_at,amount_charged,commission,client_reference,metadata', 'the header names the columns');
+  t.equal(lines[0], 'reference,service_type,recipient,amount,status,created_at,amount_charged,commission,client_reference,metadata,subscription_type,quantity', 'the header names the columns');
   const row_of = (reference: string) => lines.find((line) => line.startsWith(reference)) ?? '';
-  t.ok(row_of(with_both.body.data.reference).endsWith(',exp-1,"{""cart"":""C,1"",""note"":""say \\""hi\\""""}"'), `the row holds the client reference and the metadata as JSON text (${row_of(with_both.body.data.reference)})`);
-  t.ok(row_of(without.body.data.reference).endsWith(',,'), 'a row without them leaves both cells empty');
+  t.ok(row_of(with_both.body.data.reference).endsWith(',exp-1,"{""cart"":""C,1"",""note"":""say \\""hi\\""""}",,'), `the row holds the client reference and the metadata as JSON text (${row_of(with_both.body.data.reference)})`);
+  t.ok(row_of(without.body.data.reference).endsWith(',,,,'), 'a row without them leaves both cells empty, and the two TV columns after them');
   const filtered = await server.api('GET', `/v1/transactions/export?from=${yesterday}&to=${tomorrow}&client_reference=exp-1`, { key: account.key });
   t.equal(filtered.text.trim().split('\r\n').length, 2, 'the export filtered by client_reference holds the header and one row');
   const events = await server.api('GET', '/v1/events?limit=100&type=transaction.completed', { key: account.key });

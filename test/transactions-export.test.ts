@@ -9,7 +9,7 @@ import { buy_airtime, check_error, fast_reseller, sandbox } from './helpers/purc
 
 const server = await start_server(t, { env: { TIME_SCALE: '0.001', LOG_LEVEL: 'warn' } });
 
-const header_row = 'reference,service_type,recipient,amount,status,created_at,amount_charged,commission,client_reference,metadata';
+const header_row = 'reference,service_type,recipient,amount,status,created_at,amount_charged,commission,client_reference,metadata,subscription_type,quantity';
 /** More than two chunks of the export (500 rows each), so the stream's continuation is exercised. */
 const large_count = 1_203;
 
@@ -53,7 +53,7 @@ t.test('an export of a large range streams every order once, newest first, with 
   t.equal(response.status, 200, 'the export is 200');
   t.equal(response.headers.get('transfer-encoding'), 'chunked', 'it is streamed in chunks');
   const [header, ...rows] = rows_of(response.text);
-  t.equal(header.join(','), header_row, 'the header row names the list\'s fields and the four later columns');
+  t.equal(header.join(','), header_row, 'the header row names the list\'s fields and the six later columns');
   t.equal(rows.length, large_count, `all ${large_count} orders are exported`);
   t.equal(new Set(rows.map((r) => r[0])).size, large_count, 'each order once');
   t.same(new Set(rows.map((r) => r[0])), new Set(references), 'exactly this account\'s orders');
@@ -61,7 +61,7 @@ t.test('an export of a large range streams every order once, newest first, with 
   t.same(rows.slice(0, 3).map((r) => r[0]), list.body.data.transactions.map((o: { reference: string }) => o.reference), 'newest first, as the list');
   const first = list.body.data.transactions[0];
   t.same(rows[0].slice(0, 6), [first.reference, first.service_type, first.recipient, first.amount.toFixed(2), first.status, first.created_at], 'a row carries the list item\'s values');
-  t.same(rows[0].slice(6), [first.amount_charged.toFixed(2), first.commission.toFixed(2), '', ''], 'amount_charged and commission as the list shows them; client_reference and metadata empty');
+  t.same(rows[0].slice(6), [first.amount_charged.toFixed(2), first.commission.toFixed(2), '', '', '', ''], 'amount_charged and commission as the list shows them; client_reference, metadata, subscription_type and quantity empty');
   const failed = rows.filter((r) => r[4] === 'failed');
   t.equal(failed.length, 1, 'the failed order is listed failed');
   t.ok(rows.filter((r) => r[4] !== 'failed').every((r) => r[4] === 'successful'), 'the delivered ones are listed successful');

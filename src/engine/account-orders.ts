@@ -33,10 +33,12 @@ export interface OrderRequest {
   client_reference?: string | null;
   /** The reseller's key-value notes, stored and echoed back. */
   metadata?: Record<string, string> | null;
-  /** Education: PINs bought in the order (absent: one). */
+  /** Education: PINs bought in the order; TV: months, where the request set it (absent: one). */
   quantity?: number;
   /** The customer's ID with the biller where it is not the recipient (a JAMB profile, a Smile account). */
   customer_id?: string | null;
+  /** TV only, and only when the request set it (docs/api.md "TV renewals and months"). */
+  subscription_type?: 'change' | 'renew';
 }
 
 /** What the order desk assigns to a request when it places it. */
@@ -488,6 +490,7 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   };
   if (input.quantity !== undefined) order.quantity = input.quantity;
   if (input.customer_id !== undefined) order.customer_id = input.customer_id;
+  if (input.subscription_type !== undefined) order.subscription_type = input.subscription_type;
   if (placement.upstream !== undefined) order.attempts = [{ upstream: placement.upstream, request_id: placement.provider_request_id, outcome: 'sent', at_us: now_us }];
   if (client_reference !== null) remember_claim(actor, environment, client_reference, reference);
   if (placement.indexed) actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);

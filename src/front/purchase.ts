@@ -17,6 +17,7 @@ import { provider_unavailable } from '../services/order-desk.js';
 import { pin_check_busy_error } from '../engine/pin-cache.js';
 import type { VerifyResult } from '../services/provider.js';
 import type { PurchasePlan } from '../services/products/family.js';
+import type { OrderRequest } from '../engine/account-orders.js';
 import { fail } from '../lib/assert.js';
 
 /** Attempts to recompute a PIN verdict when the PIN changes while the first was being computed. */
@@ -70,13 +71,18 @@ export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun
     const refused = plan.check ? plan.check() : null;
     if (refused !== null) return error_reply(request_id, refused);
     let customer_name: string | null = null;
+    let decided: Partial<OrderRequest> | null = null;
     if (verification !== null) {
       if (verification.outcome === 'invalid') return error_reply(request_id, api_error(plan.invalid_code!));
       if (verification.outcome === 'unavailable') return provider_unavailable(request_id, 60);
       customer_name = verification.customer_name;
+      // A refusal or an addition decided from what the provider said (docs/api.md "Deeper verification").
+      const outcome = plan.on_verified ? plan.on_verified(verification) : null;
+      if (outcome !== null && 'code' in outcome) return error_reply(request_id, outcome);
+      decided = outcome;
     }
     return desk.place(actor, environment, request_id, key, run.fingerprint, {
-      ...plan.order, customer_name: customer_name ?? plan.order.customer_name, client_reference: run.client_reference, metadata: run.metadata,
+      ...plan.order, ...decided, customer_name: customer_name ?? plan.order.customer_name, client_reference: run.client_reference, metadata: run.metadata,
     });
   };
   if ('verified' in proof) {

@@ -8,6 +8,7 @@ import { error_reply, success_reply } from '../lib/reply.js';
 import { api_error } from '../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
 import type { Catalog } from '../services/catalog.js';
+import { plan_types } from '../services/catalog.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { order_full_view, order_operator_view } from '../services/order.js';
 import { resolve_order } from '../engine/account-orders.js';
@@ -17,6 +18,7 @@ import type { CatalogItem } from '../services/products/item-list.js';
 export const UpdatePlanBody = Type.Object({
   enabled: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   amount: Type.Optional(Type.Number({ errorMessage: 'must be a positive NGN amount with at most 2 decimals' })),
+  plan_type: Type.Optional(Type.Enum([...plan_types], { errorMessage: `must be one of: ${plan_types.join(', ')}` })),
 });
 
 export const ResolveOrderBody = Type.Object({
@@ -61,7 +63,7 @@ export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDe
       path: '/admin/catalog/data-plans/:plan_id',
       auth: 'operator',
       body: UpdatePlanBody,
-      doc: { summary: 'Re-price, enable or disable a data plan (no restart)', tags, errors: ['service.plan_not_found'] },
+      doc: { summary: 'Re-price, enable, disable or re-type (plan_type) a data plan (no restart)', tags, errors: ['service.plan_not_found'] },
       handler: (ctx) => {
         const body = ctx.body as Static<typeof UpdatePlanBody>;
         let amount_kobo: number | undefined;
@@ -73,10 +75,10 @@ export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDe
           }
           amount_kobo = parsed.kobo;
         }
-        const plan = catalog.update_plan(deps.engine.journal, ctx.params.plan_id, { enabled: body.enabled, amount_kobo });
+        const plan = catalog.update_plan(deps.engine.journal, ctx.params.plan_id, { enabled: body.enabled, amount_kobo, plan_type: body.plan_type });
         if (plan === undefined) return error_reply(ctx.request_id, api_error('service.plan_not_found', `No data plan "${ctx.params.plan_id.slice(0, 64)}".`));
         const reply = success_reply(ctx.request_id, 200, {
-          plan_id: plan.plan_id, name: plan.name, network: plan.network, amount: kobo_to_naira(plan.amount_kobo), validity: plan.validity, enabled: plan.enabled,
+          plan_id: plan.plan_id, name: plan.name, network: plan.network, plan_type: plan.plan_type, amount: kobo_to_naira(plan.amount_kobo), validity: plan.validity, enabled: plan.enabled,
         }, 'Plan updated.');
         return deps.engine.journal.durable().then(() => reply);
       },

@@ -195,16 +195,17 @@ const operator_commands: OperatorCommand[] = [
   },
   {
     words: ['plan', 'update'],
-    summary: 'Re-price, enable or disable a data plan, at once and across restarts.',
+    summary: 'Re-price, enable, disable or re-type a data plan, at once and across restarts.',
     positionals: [{ name: 'plan_id', summary: 'the plan\'s id, such as mtn-1gb-1d' }],
     options: [
       { name: 'enabled', value: 'true|false', summary: 'offer the plan or not' },
       { name: 'amount', value: 'NGN', summary: 'the new price in NGN' },
+      { name: 'plan-type', value: 'sme|gifting|corporate|direct', summary: 'how the network provisions it (the server checks the value)' },
     ],
     request: ({ positionals, values }, usage) => ({
       method: 'PATCH',
       path: `/admin/catalog/data-plans/${encodeURIComponent(positionals[0])}`,
-      body: { enabled: boolean_value(values.enabled, 'enabled', usage), amount: amount_value(values.amount, 'amount', usage) },
+      body: { enabled: boolean_value(values.enabled, 'enabled', usage), amount: amount_value(values.amount, 'amount', usage), plan_type: values['plan-type'] },
     }),
   },
   {

@@ -132,6 +132,8 @@ export const OrderFull = Type.Object({
   /** Education: PINs bought; internet and JAMB: the account or profile (docs/api.md "Education", "Internet"). */
   quantity: Type.Optional(Type.Integer({ minimum: 1 })),
   customer_id: Type.Optional(Nullable(Type.String())),
+  /** TV orders whose request set it (docs/api.md "TV renewals and months"). */
+  subscription_type: Type.Optional(Type.Enum(['change', 'renew'])),
   /** The purchased PINs, on the key's own fetch only: never in lists, webhooks or exports. */
   pins: Type.Optional(Type.Array(Type.Object({ serial: Nullable(Type.String()), pin: Type.String() }))),
   ...extras_view,

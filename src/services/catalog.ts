@@ -12,6 +12,12 @@ import { ItemList } from './products/item-list.js';
 
 export const networks = ['mtn', 'airtel', 'glo', '9mobile'] as const;
 export type Network = (typeof networks)[number];
+/**
+ * How the network provisions a data bundle (docs/api.md "Data plan types"): SME data share, gifting from a
+ * reseller SIM, corporate gifting, or the network's own retail bundle. Resellers price and route them apart.
+ */
+export const plan_types = ['sme', 'gifting', 'corporate', 'direct'] as const;
+export type PlanType = (typeof plan_types)[number];
 export const tv_providers = ['dstv', 'gotv', 'startimes'] as const;
 export type TvProvider = (typeof tv_providers)[number];
 
@@ -19,6 +25,7 @@ export interface DataPlan {
   plan_id: string;
   name: string;
   network: Network;
+  plan_type: PlanType;
   amount_kobo: number;
   validity: string;
   enabled: boolean;
@@ -60,14 +67,17 @@ export class Catalog {
   private readonly item_lists = new Map<string, ItemList>();
 
   constructor(private readonly store: Store) {
-    const shipped = read_json<{ plans: { plan_id: string; name: string; network: Network; amount: number; validity: string; enabled: boolean }[] }>('data-plans.json');
+    const shipped = read_json<{ plans: { plan_id: string; name: string; network: Network; plan_type: PlanType; amount: number; validity: string; enabled: boolean }[] }>('data-plans.json');
     for (const plan of shipped.plans) {
       if (!(networks as readonly string[]).includes(plan.network)) fail(`plan ${plan.plan_id} has unknown network ${plan.network}`);
-      const stored = store.catalog.get(`plan:${plan.plan_id}`) as DataPlan | undefined;
-      this.plans.set(plan.plan_id, stored ?? {
+      if (!(plan_types as readonly string[]).includes(plan.plan_type)) fail(`plan ${plan.plan_id} has unknown plan_type ${plan.plan_type}`);
+      const stored = store.catalog.get(`plan:${plan.plan_id}`) as (Omit<DataPlan, 'plan_type'> & { plan_type?: PlanType }) | undefined;
+      // A plan the operator changed before plan types existed is stored without one: it takes the shipped type.
+      this.plans.set(plan.plan_id, stored !== undefined ? { ...stored, plan_type: stored.plan_type ?? plan.plan_type } : {
         plan_id: plan.plan_id,
         name: plan.name,
         network: plan.network,
+        plan_type: plan.plan_type,
         amount_kobo: kobo(plan.amount, plan.plan_id),
         validity: plan.validity,
         enabled: plan.enabled,
@@ -90,10 +100,11 @@ export class Catalog {
     for (const plan of this.plans.values()) this.plans_by_network.get(plan.network)!.push(plan);
   }
 
-  enabled_plans(network: Network | null): DataPlan[] {
+  /** Enabled plans, in catalog order, of one network and one plan type when given (null: all). */
+  enabled_plans(network: Network | null, plan_type: PlanType | null = null): DataPlan[] {
     const out: DataPlan[] = [];
     for (const n of network === null ? networks : [network]) {
-      for (const plan of this.plans_by_network.get(n)!) if (plan.enabled) out.push(plan);
+      for (const plan of this.plans_by_network.get(n)!) if (plan.enabled && (plan_type === null || plan.plan_type === plan_type)) out.push(plan);
     }
     return out;
   }
@@ -103,13 +114,14 @@ export class Catalog {
   }
 
   /** Operator change: journaled, effective for the next request. */
-  update_plan(journal: Journal, plan_id: string, patch: { enabled?: boolean; amount_kobo?: number }): DataPlan | undefined {
+  update_plan(journal: Journal, plan_id: string, patch: { enabled?: boolean; amount_kobo?: number; plan_type?: PlanType }): DataPlan | undefined {
     const plan = this.plans.get(plan_id);
     if (plan === undefined) return undefined;
     const next: DataPlan = {
       ...plan,
       enabled: patch.enabled ?? plan.enabled,
       amount_kobo: patch.amount_kobo ?? plan.amount_kobo,
+      plan_type: patch.plan_type ?? plan.plan_type,
     };
     this.plans.set(plan_id, next);
     this.index_plans();

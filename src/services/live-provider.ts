@@ -41,6 +41,42 @@ export function commission_kobo_of(value: unknown): number | null {
   return Number(match[1]) * 100 + Number((match[2] ?? '').slice(0, 2).padEnd(2, '0'));
 }
 
+const naira_text = /^(\d{1,12})(?:\.(\d+))?$/;
+
+/**
+ * An amount VTpass gives in verification (Customer_Arrears, Minimum_Amount, Renewal_Amount: a number or
+ * a string such as "12,500.00") in kobo, read from its decimal text, rounded down; null when absent,
+ * empty or unreadable, so nothing is decided on a value we could not read.
+ */
+export function naira_text_kobo(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? commission_kobo_of(value) : null;
+  if (typeof value !== 'string') return null;
+  const match = naira_text.exec(value.trim().replace(/^(?:NGN|₦|N)\s*/i, '').replace(/,/g, ''));
+  if (match === null) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').slice(0, 2).padEnd(2, '0'));
+}
+
+/** VTpass Can_Vend: "yes" / "no" (or a boolean); null when absent or anything else. */
+export function can_vend_of(value: unknown): boolean | null {
+  if (value === true || value === false) return value;
+  if (typeof value !== 'string') return null;
+  const text = value.trim().toLowerCase();
+  return text === 'yes' || text === 'true' ? true : text === 'no' || text === 'false' ? false : null;
+}
+
+/** The deeper fields of a VTpass merchant-verify answer's content (docs/api.md "Deeper verification"). */
+export function verify_details(content: Record<string, any>): { arrears_kobo: number | null; minimum_amount_kobo: number | null; can_vend: boolean | null; current_package_code: string | null; renewal_amount_kobo: number | null } {
+  const code = content.Current_Bouquet_Code;
+  return {
+    arrears_kobo: naira_text_kobo(content.Customer_Arrears),
+    // Some discos answer Minimum_Amount, others Min_Purchase_Amount.
+    minimum_amount_kobo: naira_text_kobo(content.Minimum_Amount) ?? naira_text_kobo(content.Min_Purchase_Amount),
+    can_vend: can_vend_of(content.Can_Vend),
+    current_package_code: typeof code === 'string' && code.trim() !== '' ? code.trim().slice(0, 64) : null,
+    renewal_amount_kobo: naira_text_kobo(content.Renewal_Amount),
+  };
+}
+
 /** PINs a purchase bought, sealed on the order and capped so a runaway answer cannot grow a record. */
 export const delivered_pins_max = 50;
 
@@ -186,6 +222,7 @@ export class LiveProvider implements Provider {
       address: content.Address ?? null,
       current_package: content.Current_Bouquet ?? null,
       due_date: content.Due_Date ?? null,
+      ...verify_details(content),
     };
   }
 

@@ -72,12 +72,21 @@ export interface OrderRecord {
   client_reference?: string | null;
   metadata?: Record<string, string> | null;
   /**
+   * TV orders whose request set it (docs/api.md "TV renewals and months"): change (a package bought
+   * outright) or renew (the smartcard's current package). Absent on every other order, including TV
+   * orders whose request left it out (today's behaviour: change).
+   */
+  subscription_type?: 'change' | 'renew';
+  /**
    * Live orders of a routed provider: every upstream it was handed to, in turn; the last holds the order
    * (re-queries go there, with provider_request_id its request id). Absent on test orders and on
    * orders from before upstream routing.
    */
   attempts?: UpstreamAttempt[];
-  /** Education: how many PINs the order buys (amount = price × quantity). Absent on other orders: 1. */
+  /**
+   * Education: how many PINs the order buys (amount = price × quantity); TV: the months paid for, where
+   * the request set it (docs/api.md "TV renewals and months"). Absent on other orders: 1.
+   */
   quantity?: number;
   /** The customer's ID with the biller where it is not the recipient: a JAMB profile ID, a Smile account. */
   customer_id?: string | null;
@@ -107,6 +116,20 @@ export function client_reference_of(order: OrderRecord): string | null {
 
 export function metadata_of(order: OrderRecord): Record<string, string> | null {
   return order.metadata ?? null;
+}
+
+/** subscription_type and quantity of a TV order, only where its request set them; {} otherwise. */
+export function tv_terms_of(order: OrderRecord): { subscription_type?: 'change' | 'renew'; quantity?: number } {
+  if (order.subscription_type === undefined && order.quantity === undefined) return {};
+  return {
+    ...(order.subscription_type !== undefined ? { subscription_type: order.subscription_type } : {}),
+    ...(order.quantity !== undefined ? { quantity: order.quantity } : {}),
+  };
+}
+
+/** subscription_type alone, where set: the full view and webhooks show quantity for every family already. */
+export function subscription_type_of(order: OrderRecord): { subscription_type?: 'change' | 'renew' } {
+  return order.subscription_type === undefined ? {} : { subscription_type: order.subscription_type };
 }
 
 /** One hand-over of an order to an upstream (docs/api.md "attempts"). */
@@ -146,6 +169,8 @@ export function assert_order(order: OrderRecord): void {
   if (!Number.isSafeInteger(charged) || charged <= 0 || charged > order.amount_kobo) broken('charged amount is not a positive integer kobo amount up to the face value');
   if (charged + commission_of(order) !== order.amount_kobo) broken('charged amount and commission do not add up to the face value');
   if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - charged) broken('balances do not add up');
+  if (order.subscription_type !== undefined && order.service_type !== 'tv') broken('carries a subscription_type but is not a TV order');
+  if (order.quantity !== undefined && !(Number.isSafeInteger(order.quantity) && order.quantity >= 1)) broken('quantity is not a positive integer');
 }
 
 /** The status shown in lists: a delivered order is "successful" there (docs/spec.md section 3). */
@@ -206,6 +231,7 @@ export function order_full_view(order: OrderRecord, secrets?: { open(sealed: str
     status_history: order.status_history.map((h) => ({ status: h.status, at: iso_us(h.at_us) })),
     client_reference: client_reference_of(order),
     metadata: metadata_of(order),
+    ...subscription_type_of(order),
     ...(order.attempts === undefined ? {} : { attempts: order.attempts.map(attempt_view) }),
     ...(order.quantity === undefined ? {} : { quantity: order.quantity }),
     ...(order.customer_id === undefined ? {} : { customer_id: order.customer_id }),
@@ -270,6 +296,7 @@ export function purchase_result_view(order: OrderRecord) {
         delivered_at: iso_or_null(order.delivered_us),
         client_reference,
         metadata,
+        ...tv_terms_of(order),
       };
   }
 }

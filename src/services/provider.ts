@@ -30,8 +30,28 @@ export type ProviderResult =
   /** The provider has no such request (re-query only): it was never received. */
   | { outcome: 'not_found' };
 
+/**
+ * What the upstream knows beyond the name (docs/api.md "Deeper verification"). Each is absent or null when
+ * the upstream does not say: then nothing is decided on it.
+ */
+export interface MeterDetails {
+  /** What the customer owes the distribution company, in kobo (VTpass Customer_Arrears). */
+  arrears_kobo?: number | null;
+  /** The least a purchase for this meter may be, in kobo (VTpass Minimum_Amount / Min_Purchase_Amount). */
+  minimum_amount_kobo?: number | null;
+  /** Whether the distribution company accepts a payment for this meter now (VTpass Can_Vend). */
+  can_vend?: boolean | null;
+}
+
+export interface SmartcardDetails {
+  /** The catalog code of the smartcard's current package, when the upstream names it (VTpass Current_Bouquet_Code). */
+  current_package_code?: string | null;
+  /** What one month's renewal of the current package costs, in kobo (VTpass Renewal_Amount). */
+  renewal_amount_kobo?: number | null;
+}
+
 export type VerifyResult =
-  | { outcome: 'valid'; customer_name: string; address: string | null; current_package?: string | null; due_date?: string | null }
+  | ({ outcome: 'valid'; customer_name: string; address: string | null; current_package?: string | null; due_date?: string | null } & MeterDetails & SmartcardDetails)
   | { outcome: 'invalid' }
   | { outcome: 'unavailable'; reason: string };
 

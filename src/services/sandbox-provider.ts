@@ -18,7 +18,30 @@ export const sandbox_numbers = {
   invalid_meters: ['0000000000000', '00000000000'],
   valid_smartcard: '1212121212',
   invalid_smartcard: '0000000000',
+  // Deeper verification (docs/api.md "Deeper verification", "TV renewals and months").
+  /** Any disco, prepaid or postpaid: owes NGN 12,500 and may not buy below NGN 5,000. */
+  arrears_meter: '1313131313131',
+  /** Any disco, prepaid or postpaid: can_vend false, so a purchase is 422 service.meter_cannot_vend. */
+  blocked_meter: '1414141414141',
+  /** DStv and GOtv: a current package with a renewal amount (StarTimes gives none). */
+  renewal_smartcard: '1313131313',
 } as const;
+
+/** What the sandbox's arrears meter owes and the least it may buy, in kobo. */
+export const sandbox_arrears_kobo = 12_500_00;
+export const sandbox_minimum_kobo = 5_000_00;
+
+/**
+ * The renewal smartcard's current package per provider, with its renewal amount in kobo. The amounts
+ * differ from the catalog prices on purpose, as the real ones do when a smartcard carries add-ons, so a
+ * renewal priced at the package price is caught (service.amount_mismatch). StarTimes names the package
+ * but gives no renewal amount.
+ */
+export const sandbox_renewals: Record<string, { name: string; code: string; renewal_kobo: number | null }> = {
+  dstv: { name: 'DStv Compact', code: 'dstv-compact', renewal_kobo: 21_500_00 },
+  gotv: { name: 'GOtv Max', code: 'gotv-max', renewal_kobo: 8_500_00 },
+  startimes: { name: 'StarTimes Classic', code: 'startimes-classic', renewal_kobo: null },
+};
 
 /** Sandbox delays (processing, then an answer) last 30 s, scaled by TIME_SCALE. */
 export const sandbox_delay_ms = 30_000;
@@ -82,18 +105,31 @@ export class SandboxProvider implements Provider {
 
   verify_meter(_disco: string, meter_number: string, meter_type: 'prepaid' | 'postpaid'): VerifyResult {
     if ((sandbox_numbers.invalid_meters as readonly string[]).includes(meter_number)) return { outcome: 'invalid' };
+    const arrears = meter_number === sandbox_numbers.arrears_meter;
     return {
       outcome: 'valid',
       customer_name: 'Test Customer',
       address: meter_type === 'prepaid' ? '1 Sandbox Close, Ikeja, Lagos' : '2 Sandbox Close, Ikeja, Lagos',
+      arrears_kobo: arrears ? sandbox_arrears_kobo : 0,
+      minimum_amount_kobo: arrears ? sandbox_minimum_kobo : null,
+      can_vend: meter_number !== sandbox_numbers.blocked_meter,
     };
   }
 
   verify_smartcard(provider: string, smartcard_number: string): VerifyResult {
     if (smartcard_number === sandbox_numbers.invalid_smartcard) return { outcome: 'invalid' };
     const due = new Date(this.clock.now_ms() + 30 * 24 * 3600 * 1000).toISOString().slice(0, 10);
-    const current = { dstv: 'DStv Compact', gotv: 'GOtv Max', startimes: 'StarTimes Classic' }[provider] ?? null;
-    return { outcome: 'valid', customer_name: 'Test Customer', address: null, current_package: current, due_date: due };
+    const current = sandbox_renewals[provider];
+    const renewal = smartcard_number === sandbox_numbers.renewal_smartcard ? current : undefined;
+    return {
+      outcome: 'valid',
+      customer_name: 'Test Customer',
+      address: null,
+      current_package: current?.name ?? null,
+      due_date: due,
+      current_package_code: renewal?.code ?? null,
+      renewal_amount_kobo: renewal?.renewal_kobo ?? null,
+    };
   }
 
   /** Profiles and accounts: the family's sandbox numbers (src/services/products/). */

@@ -3,7 +3,7 @@
 // wallet transaction. Built once, when the event happens, and stored as the exact body sent.
 import type { EventKind, ProductStatusSubject } from '../engine/engine.js';
 import type { WalletEntry } from '../engine/records.js';
-import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../services/order.js';
+import { charged_kobo, client_reference_of, commission_of, metadata_of, subscription_type_of, type OrderRecord } from '../services/order.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
 
@@ -25,6 +25,8 @@ function service_fields(order: OrderRecord) {
     // never in a webhook (docs/decisions.md "Product families"): the reseller fetches the order with its key.
     ...(order.quantity !== undefined ? { quantity: order.quantity } : {}),
     ...(order.customer_id !== undefined && order.customer_id !== null ? { customer_id: order.customer_id } : {}),
+    // TV orders whose request set it (docs/api.md "TV renewals and months"); quantity is above.
+    ...subscription_type_of(order),
   };
 }
 

@@ -66,6 +66,9 @@ export function upstream_pin(request_id: string, index: number): string {
 export const upstream_units = '14.7';
 export const upstream_customer = 'Adaeze Okafor';
 export const upstream_address = '12 Allen Avenue, Ikeja, Lagos';
+/** What the fake's DStv and GOtv verification gives as the current bouquet's code and renewal amount (NGN text, as VTpass). */
+export const upstream_bouquet_code = 'dstv-compact';
+export const upstream_renewal_amount = '21500.00';
 
 export class FakeUpstream {
   port = 0;
@@ -84,6 +87,12 @@ export class FakeUpstream {
   processing_requeries = 1;
   /** billersCodes that /api/merchant-verify does not know (WrongBillersCode). */
   readonly invalid_billers = new Set<string>();
+  /**
+   * Content fields /api/merchant-verify gives for one billersCode on top of (or replacing) its defaults,
+   * in VTpass's names: Customer_Arrears, Minimum_Amount, Min_Purchase_Amount, Can_Vend, Renewal_Amount,
+   * Current_Bouquet_Code. A field set to undefined is left out of the answer.
+   */
+  readonly verify_content = new Map<string, Record<string, unknown>>();
   private readonly modes = new Map<string, UpstreamMode>();
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
@@ -322,10 +331,21 @@ export class FakeUpstream {
       return this.json(response, 200, { code: '000', content: { WrongBillersCode: true, error: 'This meter/IUC number is invalid.' } });
     }
     const content: Record<string, unknown> = { Customer_Name: upstream_customer, Address: upstream_address, Meter_Type: body.type };
-    if (!String(body.serviceID ?? '').endsWith('-electric')) {
+    const service_id = String(body.serviceID ?? '');
+    if (service_id.endsWith('-electric')) {
+      // VTpass sends these for every meter, empty when the disco says nothing.
+      content.Customer_Arrears = '';
+      content.Minimum_Amount = '';
+      content.Can_Vend = 'yes';
+    } else {
       content.Current_Bouquet = 'DStv Compact';
       content.Due_Date = '2030-01-31';
+      if (service_id === 'dstv' || service_id === 'gotv') {
+        content.Current_Bouquet_Code = upstream_bouquet_code;
+        content.Renewal_Amount = upstream_renewal_amount;
+      }
     }
+    Object.assign(content, this.verify_content.get(billers_code) ?? {});
     return this.json(response, 200, { code: '000', content });
   }
 }

@@ -24,6 +24,12 @@ export const sandbox = {
   invalid_meter_11: '00000000000',
   valid_smartcard: '1212121212',
   invalid_smartcard: '0000000000',
+  /** docs/api.md "Deeper verification": owes NGN 12,500, minimum NGN 5,000. */
+  arrears_meter: '1313131313131',
+  /** can_vend false. */
+  blocked_meter: '1414141414141',
+  /** DStv Compact renewed at NGN 21,500; GOtv Max at NGN 8,500; StarTimes gives no renewal amount. */
+  renewal_smartcard: '1313131313',
 } as const;
 
 /** NGN with at most 2 decimals as integer kobo, for sums without floating-point drift. */

@@ -130,12 +130,12 @@ function has_filter(filter: OrderFilter): boolean {
 /** The columns of the export: the list item's fields, then the ones other features fill. */
 export const export_columns = [
   'reference', 'service_type', 'recipient', 'amount', 'status', 'created_at',
-  'amount_charged', 'commission', 'client_reference', 'metadata',
+  'amount_charged', 'commission', 'client_reference', 'metadata', 'subscription_type', 'quantity',
 ] as const;
 
 /**
  * One export row. The single place later order fields join the export: client_reference and metadata
- * (as JSON text) stay empty when the order has none.
+ * (as JSON text), subscription_type and quantity stay empty when the order has none.
  */
 function export_row(order: OrderRecord): string {
   const item = order_list_view(order);
@@ -143,6 +143,8 @@ function export_row(order: OrderRecord): string {
     item.reference, item.service_type, item.recipient, kobo_to_naira(order.amount_kobo).toFixed(2), item.status, item.created_at,
     kobo_to_naira(charged_kobo(order)).toFixed(2), kobo_to_naira(commission_of(order)).toFixed(2),
     order.client_reference ?? '', order.metadata == null ? '' : JSON.stringify(order.metadata),
+    // TV orders whose request set them (docs/api.md "TV renewals and months"); empty otherwise.
+    order.subscription_type ?? '', order.quantity === undefined ? '' : String(order.quantity),
   ]);
 }
 

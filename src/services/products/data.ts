@@ -8,7 +8,7 @@ import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Network, Timestamp } from '../../schemas/common.js';
 import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, purchase_extras } from '../../schemas/service-schemas.js';
-import { networks, type DataPlan, type Network as NetworkName } from '../catalog.js';
+import { networks, plan_types, type DataPlan, type Network as NetworkName, type PlanType } from '../catalog.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
 import type { ProviderResult } from '../provider.js';
 import { iso_us } from '../../lib/time-format.js';
@@ -31,6 +31,7 @@ export const DataPlanView = Type.Object({
   plan_id: Type.String({ description: 'the value used as plan_code on purchase' }),
   name: Type.String(),
   network: Network,
+  plan_type: Type.Enum([...plan_types], { description: 'how the network provisions the bundle: sme, gifting, corporate or direct (docs/api.md "Data plan types")' }),
   amount: Naira,
   amount_charged: Type.Number({ minimum: 0, description: 'what the calling account\'s wallet pays for it: amount less its tier\'s commission (docs/api.md "Pricing")' }),
   validity: Type.String(),
@@ -43,7 +44,7 @@ export const DataResult = Type.Object({
 
 function data_plan_view(request: ProductRequest, plan: DataPlan) {
   return {
-    plan_id: plan.plan_id, name: plan.name, network: plan.network, amount: kobo_to_naira(plan.amount_kobo),
+    plan_id: plan.plan_id, name: plan.name, network: plan.network, plan_type: plan.plan_type, amount: kobo_to_naira(plan.amount_kobo),
     amount_charged: request.charged_naira('data', plan.network, plan.amount_kobo), validity: plan.validity,
   };
 }
@@ -53,7 +54,14 @@ function list_data_plans(request: ProductRequest): Reply {
   if (network !== null && !(networks as readonly string[]).includes(network)) {
     return error_reply(request.request_id, invalid('network', `must be one of: ${networks.join(', ')}`));
   }
-  return success_reply(request.request_id, 200, { plans: request.catalog.enabled_plans(network as NetworkName | null).map((plan) => data_plan_view(request, plan)) });
+  // docs/api.md "Data plan types": alone or with network; anything else (wrong case, empty) is refused.
+  const plan_type = request.query.get('plan_type');
+  if (plan_type !== null && !(plan_types as readonly string[]).includes(plan_type)) {
+    return error_reply(request.request_id, invalid('plan_type', `must be one of: ${plan_types.join(', ')}`));
+  }
+  return success_reply(request.request_id, 200, {
+    plans: request.catalog.enabled_plans(network as NetworkName | null, plan_type as PlanType | null).map((plan) => data_plan_view(request, plan)),
+  });
 }
 
 function data_plan(raw: unknown, context: PlanContext): PurchasePlan | ApiError {
@@ -104,10 +112,13 @@ export const data_family: ProductFamily = {
       path: '/v1/services/data/plans',
       scope: null,
       doc: {
-        summary: 'Enabled data plans, optionally of one network',
+        summary: 'Enabled data plans, optionally of one network and one plan type',
         tags: ['Data'],
         response: Type.Object({ plans: Type.Array(DataPlanView) }),
-        query: { network: { schema: Type.Enum([...networks]), description: 'mtn, airtel, glo or 9mobile' } },
+        query: {
+          network: { schema: Type.Enum([...networks]), description: 'mtn, airtel, glo or 9mobile' },
+          plan_type: { schema: Type.Enum([...plan_types]), description: 'sme, gifting, corporate or direct (docs/api.md "Data plan types")' },
+        },
         errors: ['validation.failed'],
       },
       handler: list_data_plans,

@@ -3,6 +3,7 @@
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import { kobo_to_naira } from '../../lib/money.js';
+import { api_error } from '../../errors.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import type { ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
@@ -14,8 +15,8 @@ import type { ProviderResult } from '../provider.js';
 import { format_units } from '../units.js';
 import { iso_us } from '../../lib/time-format.js';
 import {
-  amount_in, invalid, sandbox_reference, sandbox_token, verify_reply,
-  type FlutterwaveBill, type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan,
+  amount_in, invalid, naira_or_null, sandbox_reference, sandbox_token, verify_reply,
+  type FlutterwaveBill, type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan, type ValidVerification,
 } from './family.js';
 import { purchase_errors } from './purchase-errors.js';
 
@@ -60,6 +61,39 @@ const electricity_bills: Record<string, Record<'prepaid' | 'postpaid', Flutterwa
   },
 };
 
+const NullableNaira = (description: string) => Type.Union([Type.Number({ minimum: 0, description }), Type.Null()]);
+
+/** docs/api.md "Deeper verification": the meter's arrears, minimum and whether it can vend, each null when the disco does not say. */
+export const MeterVerifyView = Type.Object({
+  ...VerifyResultView.properties,
+  arrears: NullableNaira('NGN the customer owes the distribution company (VTpass Customer_Arrears)'),
+  minimum_amount: NullableNaira('the least NGN a purchase for this meter may be; below it a purchase is 422 service.amount_below_minimum'),
+  can_vend: Type.Union([Type.Boolean({ description: 'false: the distribution company takes no payment for this meter now (a purchase is 422 service.meter_cannot_vend)' }), Type.Null()]),
+});
+
+function meter_details_view(result: ValidVerification) {
+  return { arrears: naira_or_null(result.arrears_kobo), minimum_amount: naira_or_null(result.minimum_amount_kobo), can_vend: result.can_vend ?? null };
+}
+
+/**
+ * Refusals from the verification the purchase does anyway (docs/api.md "Deeper verification"): a meter
+ * the disco takes no payment for, and an amount below the meter's minimum (arrears often set one).
+ * Unknown values decide nothing.
+ */
+function meter_refusal(verification: ValidVerification, amount_kobo: number): ApiError | null {
+  if (verification.can_vend === false) {
+    return api_error('service.meter_cannot_vend', 'The distribution company takes no payment for this meter now (can_vend is false); nothing was debited.');
+  }
+  const minimum_kobo = verification.minimum_amount_kobo;
+  if (minimum_kobo != null && amount_kobo < minimum_kobo) {
+    return api_error('service.amount_below_minimum', `Amount ${kobo_to_naira(amount_kobo)} is below this meter's minimum of ${kobo_to_naira(minimum_kobo)} NGN; nothing was debited.`, {
+      details: [{ field: 'amount', message: `must be at least ${kobo_to_naira(minimum_kobo)} NGN for this meter` }],
+      extra: { minimum_amount: kobo_to_naira(minimum_kobo) },
+    });
+  }
+  return null;
+}
+
 function list_discos(request: ProductRequest): Reply {
   return success_reply(request.request_id, 200, { discos: request.catalog.discos });
 }
@@ -69,7 +103,7 @@ async function verify_meter(request: ProductRequest): Promise<Reply> {
   const disco = request.catalog.disco(body.disco);
   if (disco === undefined) return error_reply(request.request_id, invalid('disco', disco_rule));
   const result = await request.provider.verify_meter(disco.service_id, body.meter_number, body.meter_type);
-  return verify_reply(request.request_id, result, 'service.invalid_meter', 'Meter verified.', { disco: disco.service_id, meter_number: body.meter_number, meter_type: body.meter_type });
+  return verify_reply(request.request_id, result, 'service.invalid_meter', 'Meter verified.', { disco: disco.service_id, meter_number: body.meter_number, meter_type: body.meter_type }, meter_details_view);
 }
 
 function electricity_plan(raw: unknown, context: PlanContext): PurchasePlan | ApiError {
@@ -86,6 +120,7 @@ function electricity_plan(raw: unknown, context: PlanContext): PurchasePlan | Ap
     },
     verify: () => provider.verify_meter(disco.service_id, body.meter_number, body.meter_type),
     invalid_code: 'service.invalid_meter',
+    on_verified: (verification) => meter_refusal(verification, amount_kobo),
   };
 }
 
@@ -136,14 +171,17 @@ export const electricity_family: ProductFamily = {
       scope: 'services:purchase',
       body: VerifyMeterBody,
       idempotent: false,
-      doc: { summary: 'Verify a meter before paying: the customer name and address', tags: ['Electricity'], response: VerifyResultView, success_status: 200, errors: ['service.invalid_meter', 'transaction.provider_unavailable'] },
+      doc: { summary: 'Verify a meter before paying: the customer name and address, and where the disco gives them its arrears, minimum_amount and can_vend', tags: ['Electricity'], response: MeterVerifyView, success_status: 200, errors: ['service.invalid_meter', 'transaction.provider_unavailable'] },
       handler: verify_meter,
     },
   ],
   purchase: {
     path: '/v1/services/electricity',
     body: ElectricityBody,
-    doc: { summary: 'Pay for electricity (NGN 500 or more); prepaid meters get a token', tags: ['Electricity'], response: ElectricityResult, success_status: 201, errors: [...purchase_errors, 'service.invalid_meter'] },
+    doc: {
+      summary: 'Pay for electricity (NGN 500 or more, and at least the meter\'s minimum_amount); prepaid meters get a token', tags: ['Electricity'], response: ElectricityResult, success_status: 201,
+      errors: [...purchase_errors, 'service.invalid_meter', 'service.amount_below_minimum', 'service.meter_cannot_vend'],
+    },
     plan: electricity_plan,
   },
   result_view: electricity_result_view,

@@ -12,7 +12,7 @@ import type { OrderRequest } from '../../engine/account-orders.js';
 import type { Reply } from '../../lib/reply.js';
 import { error_reply, success_reply } from '../../lib/reply.js';
 import { api_error, type ApiError, type ErrorCode } from '../../errors.js';
-import { naira_to_kobo } from '../../lib/money.js';
+import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
 import type { Catalog } from '../catalog.js';
 import type { OrderRecord, ServiceType } from '../order.js';
 import type { CustomerCheck, Provider, ProviderResult, VerifyResult } from '../provider.js';
@@ -27,7 +27,15 @@ export interface PurchasePlan {
   verify?: () => VerifyResult | Promise<VerifyResult>;
   /** The code a failed verification answers with (422). */
   invalid_code?: ErrorCode;
+  /**
+   * Inside the command, after a valid verification: a refusal decided from what the provider said (a
+   * meter's minimum, a meter that cannot vend, a renewal's price), or what it adds to the order (the
+   * renewed package). docs/api.md "Deeper verification".
+   */
+  on_verified?: (verification: ValidVerification) => ApiError | Partial<OrderRequest> | null;
 }
+
+export type ValidVerification = Extract<VerifyResult, { outcome: 'valid' }>;
 
 /** What a family needs to turn a validated purchase body into its plan: read once per request. */
 export interface PlanContext {
@@ -140,7 +148,11 @@ export function amount_in(value: number, min_kobo: number, max_kobo: number | nu
 }
 
 /** The answer of a verification route: 200 with what the provider knows, 422 when it knows nothing. */
-export function verify_reply(request_id: string, result: VerifyResult, invalid_code: ErrorCode, message: string, extra: Record<string, unknown>): Reply {
+export function verify_reply(
+  request_id: string, result: VerifyResult, invalid_code: ErrorCode, message: string, extra: Record<string, unknown>,
+  /** What the family adds from a valid answer (a meter's arrears, a smartcard's renewal amount). */
+  details?: (result: ValidVerification) => Record<string, unknown>,
+): Reply {
   if (result.outcome === 'invalid') return error_reply(request_id, api_error(invalid_code));
   if (result.outcome === 'unavailable') return provider_unavailable(request_id, 60);
   return success_reply(request_id, 200, {
@@ -149,7 +161,13 @@ export function verify_reply(request_id: string, result: VerifyResult, invalid_c
     address: result.address,
     ...(result.current_package !== undefined ? { current_package: result.current_package } : {}),
     ...(result.due_date !== undefined ? { due_date: result.due_date } : {}),
+    ...(details === undefined ? {} : details(result)),
   }, message);
+}
+
+/** NGN of a kobo amount the provider may not have given. */
+export function naira_or_null(kobo: number | null | undefined): number | null {
+  return kobo == null ? null : kobo_to_naira(kobo);
 }
 
 /** A 20-digit token in groups of 4, derived from the reference so every re-query repeats it. */
