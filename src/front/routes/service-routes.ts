@@ -1,7 +1,7 @@
 // The four services, their verification endpoints and the catalog (docs/spec.md section 4, docs/decisions.md
 // "Services"). A purchase runs: validation → idempotency → PIN → catalog → recipient verification →
 // provider availability → daily limit → balance → debit, and the order desk takes it from there.
-import type { Static } from 'typebox';
+import type { Static, TSchema } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
@@ -15,6 +15,7 @@ import type { Catalog, Network, TvProvider } from '../../services/catalog.js';
 import { networks, tv_providers } from '../../services/catalog.js';
 import type { OrderDesk } from '../../services/order-desk.js';
 import type { OrderRequest } from '../../engine/account-orders.js';
+import type { Environment } from '../../engine/records.js';
 import { provider_unavailable } from '../../services/order-desk.js';
 import { pin_check_busy_error } from '../../engine/pin-cache.js';
 import type { VerifyResult } from '../../services/provider.js';
@@ -42,7 +43,7 @@ function amount_in(value: number, min_kobo: number, max_kobo: number | null, hin
   return parsed.kobo;
 }
 
-interface PurchasePlan {
+export interface PurchasePlan {
   order: OrderRequest;
   /** Catalog checks that run after the PIN (plan missing or disabled, price mismatch). */
   check?: () => ApiError | null;
@@ -137,8 +138,104 @@ function verify_reply(request_id: string, result: VerifyResult, invalid_code: 's
   }, invalid_code === 'service.invalid_meter' ? 'Meter verified.' : 'Smartcard verified.');
 }
 
+/** A service's purchase body and what turns a valid one into its plan (before the PIN). */
+export interface PlanBuilder {
+  body: TSchema;
+  plan(body: unknown, environment: Environment): PurchasePlan | ApiError;
+}
+
+/**
+ * The plan of each service's purchase, built from a body its schema accepted: shared by the purchase
+ * routes and bulk orders (src/services/bulk/item-purchaser.ts).
+ */
+export function purchase_plan_builders(catalog: Catalog, desk: OrderDesk): Record<'airtime' | 'data' | 'electricity' | 'tv', PlanBuilder> {
+  return {
+    airtime: {
+      body: AirtimeBody,
+      plan: (raw) => {
+        const body = raw as Static<typeof AirtimeBody>;
+        const amount_kobo = amount_in(body.amount, airtime_kobo_min, airtime_kobo_max, 'must be from 50 to 50000 NGN');
+        return typeof amount_kobo !== 'number' ? amount_kobo : {
+          order: {
+            service_type: 'airtime', network: body.network, disco: null, provider: null, recipient: body.phone,
+            plan_code: null, plan: null, package_code: null, meter_type: null, amount_kobo, customer_name: null,
+          },
+        };
+      },
+    },
+    data: {
+      body: DataBody,
+      plan: (raw) => {
+        const body = raw as Static<typeof DataBody>;
+        const amount = naira_to_kobo(body.amount);
+        if (!amount.ok) return invalid('amount', amount.reason);
+        const plan = catalog.plan(body.plan_code);
+        return {
+          order: {
+            service_type: 'data', network: body.network, disco: null, provider: null, recipient: body.phone,
+            plan_code: body.plan_code, plan: plan?.name ?? null, package_code: null, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
+          },
+          check: () => {
+            // Read at execution: the operator may have re-priced or disabled the plan meanwhile.
+            const current = catalog.plan(body.plan_code);
+            if (current === undefined || !current.enabled || current.network !== body.network) {
+              return api_error('service.plan_not_found', `Data plan "${body.plan_code}" of ${body.network} is missing or disabled.`);
+            }
+            if (current.amount_kobo !== amount.kobo) {
+              return api_error('service.amount_mismatch', `Amount ${body.amount} differs from the plan price ${kobo_to_naira(current.amount_kobo)}.`);
+            }
+            return null;
+          },
+        };
+      },
+    },
+    electricity: {
+      body: ElectricityBody,
+      plan: (raw, environment) => {
+        const body = raw as Static<typeof ElectricityBody>;
+        const disco = catalog.disco(body.disco);
+        if (disco === undefined) return invalid('disco', 'must be a distribution company service ID or code (GET /v1/services/electricity/discos)');
+        const amount_kobo = amount_in(body.amount, electricity_kobo_min, null, 'must be at least 500 NGN');
+        const provider = desk.providers[environment];
+        return typeof amount_kobo !== 'number' ? amount_kobo : {
+          order: {
+            service_type: 'electricity', network: null, disco: disco.service_id, provider: null, recipient: body.meter_number,
+            plan_code: null, plan: null, package_code: null, meter_type: body.meter_type, amount_kobo, customer_name: null,
+          },
+          verify: () => provider.verify_meter(disco.service_id, body.meter_number, body.meter_type),
+          invalid_code: 'service.invalid_meter',
+        };
+      },
+    },
+    tv: {
+      body: TvBody,
+      plan: (raw, environment) => {
+        const body = raw as Static<typeof TvBody>;
+        const amount = naira_to_kobo(body.amount);
+        if (!amount.ok) return invalid('amount', amount.reason);
+        const item = catalog.package(body.package_code);
+        const provider = desk.providers[environment];
+        return {
+          order: {
+            service_type: 'tv', network: null, disco: null, provider: body.provider, recipient: body.smartcard_number,
+            plan_code: null, plan: item?.name ?? null, package_code: body.package_code, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
+          },
+          check: () => {
+            if (item === undefined || item.provider !== body.provider) return api_error('service.plan_not_found', `Package "${body.package_code}" of ${body.provider} is not available.`);
+            if (item.amount_kobo !== amount.kobo) return api_error('service.amount_mismatch', `Amount ${body.amount} differs from the package price ${kobo_to_naira(item.amount_kobo)}.`);
+            return null;
+          },
+          verify: () => provider.verify_smartcard(body.provider, body.smartcard_number),
+          invalid_code: 'service.invalid_smartcard',
+        };
+      },
+    },
+  };
+}
+
 export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): RouteDef[] {
   const pricing = desk.pricing;
+  const builders = purchase_plan_builders(catalog, desk);
   /** What the calling account's wallet would pay for a product of this face value (docs/api.md "Pricing"). */
   const charged_naira = (ctx: RequestContext, service_type: 'data' | 'tv', narrow: string, amount_kobo: number) =>
     kobo_to_naira(amount_kobo - commission_kobo(amount_kobo, pricing.rate_bp(ctx.actor!.account.tier, service_type, narrow)));
@@ -221,16 +318,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       scope: 'services:purchase',
       body: AirtimeBody,
       doc: { summary: 'Buy airtime (NGN 50 to 50,000)', tags: ['Airtime'], response: AirtimeResult, success_status: 201, errors: purchase_errors },
-      handler: (ctx) => {
-        const body = ctx.body as Static<typeof AirtimeBody>;
-        const amount_kobo = amount_in(body.amount, airtime_kobo_min, airtime_kobo_max, 'must be from 50 to 50000 NGN');
-        return purchase(deps, desk, ctx, typeof amount_kobo !== 'number' ? amount_kobo : {
-          order: {
-            service_type: 'airtime', network: body.network, disco: null, provider: null, recipient: body.phone,
-            plan_code: null, plan: null, package_code: null, meter_type: null, amount_kobo, customer_name: null,
-          },
-        });
-      },
+      handler: (ctx) => purchase(deps, desk, ctx, builders.airtime.plan(ctx.body, ctx.environment)),
     },
     {
       method: 'post',
@@ -239,29 +327,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       scope: 'services:purchase',
       body: DataBody,
       doc: { summary: 'Buy a data bundle; amount must equal the plan price', tags: ['Data'], response: DataResult, success_status: 201, errors: [...purchase_errors, 'service.plan_not_found', 'service.amount_mismatch'] },
-      handler: (ctx) => {
-        const body = ctx.body as Static<typeof DataBody>;
-        const amount = naira_to_kobo(body.amount);
-        if (!amount.ok) return purchase(deps, desk, ctx, invalid('amount', amount.reason));
-        const plan = catalog.plan(body.plan_code);
-        return purchase(deps, desk, ctx, {
-          order: {
-            service_type: 'data', network: body.network, disco: null, provider: null, recipient: body.phone,
-            plan_code: body.plan_code, plan: plan?.name ?? null, package_code: null, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
-          },
-          check: () => {
-            // Read at execution: the operator may have re-priced or disabled the plan meanwhile.
-            const current = catalog.plan(body.plan_code);
-            if (current === undefined || !current.enabled || current.network !== body.network) {
-              return api_error('service.plan_not_found', `Data plan "${body.plan_code}" of ${body.network} is missing or disabled.`);
-            }
-            if (current.amount_kobo !== amount.kobo) {
-              return api_error('service.amount_mismatch', `Amount ${body.amount} differs from the plan price ${kobo_to_naira(current.amount_kobo)}.`);
-            }
-            return null;
-          },
-        });
-      },
+      handler: (ctx) => purchase(deps, desk, ctx, builders.data.plan(ctx.body, ctx.environment)),
     },
     {
       method: 'post',
@@ -270,21 +336,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       scope: 'services:purchase',
       body: ElectricityBody,
       doc: { summary: 'Pay for electricity (NGN 500 or more); prepaid meters get a token', tags: ['Electricity'], response: ElectricityResult, success_status: 201, errors: [...purchase_errors, 'service.invalid_meter'] },
-      handler: (ctx) => {
-        const body = ctx.body as Static<typeof ElectricityBody>;
-        const disco = catalog.disco(body.disco);
-        if (disco === undefined) return purchase(deps, desk, ctx, invalid('disco', 'must be a distribution company service ID or code (GET /v1/services/electricity/discos)'));
-        const amount_kobo = amount_in(body.amount, electricity_kobo_min, null, 'must be at least 500 NGN');
-        const provider = desk.providers[ctx.environment];
-        return purchase(deps, desk, ctx, typeof amount_kobo !== 'number' ? amount_kobo : {
-          order: {
-            service_type: 'electricity', network: null, disco: disco.service_id, provider: null, recipient: body.meter_number,
-            plan_code: null, plan: null, package_code: null, meter_type: body.meter_type, amount_kobo, customer_name: null,
-          },
-          verify: () => provider.verify_meter(disco.service_id, body.meter_number, body.meter_type),
-          invalid_code: 'service.invalid_meter',
-        });
-      },
+      handler: (ctx) => purchase(deps, desk, ctx, builders.electricity.plan(ctx.body, ctx.environment)),
     },
     {
       method: 'post',
@@ -293,26 +345,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       scope: 'services:purchase',
       body: TvBody,
       doc: { summary: 'Renew or change a cable TV subscription; amount must equal the package price', tags: ['Cable TV'], response: TvResult, success_status: 201, errors: [...purchase_errors, 'service.plan_not_found', 'service.amount_mismatch', 'service.invalid_smartcard'] },
-      handler: (ctx) => {
-        const body = ctx.body as Static<typeof TvBody>;
-        const amount = naira_to_kobo(body.amount);
-        if (!amount.ok) return purchase(deps, desk, ctx, invalid('amount', amount.reason));
-        const item = catalog.package(body.package_code);
-        const provider = desk.providers[ctx.environment];
-        return purchase(deps, desk, ctx, {
-          order: {
-            service_type: 'tv', network: null, disco: null, provider: body.provider, recipient: body.smartcard_number,
-            plan_code: null, plan: item?.name ?? null, package_code: body.package_code, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
-          },
-          check: () => {
-            if (item === undefined || item.provider !== body.provider) return api_error('service.plan_not_found', `Package "${body.package_code}" of ${body.provider} is not available.`);
-            if (item.amount_kobo !== amount.kobo) return api_error('service.amount_mismatch', `Amount ${body.amount} differs from the package price ${kobo_to_naira(item.amount_kobo)}.`);
-            return null;
-          },
-          verify: () => provider.verify_smartcard(body.provider, body.smartcard_number),
-          invalid_code: 'service.invalid_smartcard',
-        });
-      },
+      handler: (ctx) => purchase(deps, desk, ctx, builders.tv.plan(ctx.body, ctx.environment)),
     },
     {
       method: 'post',
