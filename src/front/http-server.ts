@@ -18,8 +18,13 @@ import { AssertionError, fail } from '../lib/assert.js';
 /** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT; its typings declare the enum, but the module does not export it. */
 const listen_exclusive_port = 1;
 
-/** Request bodies over 16 KiB are refused with 413 (docs/decisions.md). */
+/** Request bodies over 16 KiB are refused with 413 (docs/decisions.md); a route may allow more (RouteDef.body_bytes_max). */
 export const body_bytes_max = 16 * 1024;
+
+function too_large(route: CompiledRoute): ApiError {
+  const limit = route.body_bytes_max;
+  return limit === undefined ? api_error('request.too_large') : api_error('request.too_large', `The request body is larger than ${limit / 1024} KiB.`);
+}
 
 const status_lines: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 301: '301 Moved Permanently',
@@ -438,8 +443,8 @@ export class HttpFront {
       return;
     }
     const declared = headers.content_length === '' ? 0 : Number(headers.content_length);
-    if (declared > body_bytes_max) {
-      this.send(ctx, error_reply(ctx.request_id, api_error('request.too_large')), true);
+    if (declared > (route.body_bytes_max ?? body_bytes_max)) {
+      this.send(ctx, error_reply(ctx.request_id, too_large(route)), true);
       return;
     }
     this.read_body(res, ctx, route);
@@ -466,8 +471,8 @@ export class HttpFront {
     res.onData((chunk, is_last) => {
       if (ctx.done) return;
       size += chunk.byteLength;
-      if (size > body_bytes_max) {
-        this.send(ctx, error_reply(ctx.request_id, api_error('request.too_large')), true);
+      if (size > (route.body_bytes_max ?? body_bytes_max)) {
+        this.send(ctx, error_reply(ctx.request_id, too_large(route)), true);
         return;
       }
       // uWS reuses the chunk's memory after this callback returns: copy it.

@@ -30,12 +30,16 @@ export interface Store {
   delivery_queue: Database<any, Key>;
   dead_letters: Database<any, Key>;
   sessions: Database<any, string>;
+  /** [account, environment, batch id] → a bulk order (services/bulk/batch-records.ts). */
+  batches: Database<any, Key>;
+  /** [account, environment, batch id] → true while a bulk order has an item not final. */
+  open_batches: Database<any, Key>;
 }
 
 const database_names = [
   'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency',
   'funding_refs', 'orders', 'order_index', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
-  'deliveries', 'delivery_queue', 'dead_letters', 'sessions', 'event_feed',
+  'deliveries', 'delivery_queue', 'dead_letters', 'sessions', 'event_feed', 'batches', 'open_batches',
 ] as const;
 
 /** Owner-only (docs/operations.md "Files"): the store holds PIN and password hashes and sealed secrets. */
