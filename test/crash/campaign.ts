@@ -25,6 +25,7 @@ import { ApiChecker } from './api-checker.js';
 import { kill_in_flush_window } from './flush-window.js';
 import { NatsCluster, stream_leader, test_lease_ms, test_master_key, wait_leading, wait_until } from '../helpers/nats-cluster.js';
 import {
+  acked_batch,
   acked_reference,
   capped,
   environments,
@@ -954,11 +955,25 @@ export class Campaign {
     return kept;
   }
 
+  /** Bulk orders answered 202, and the items they placed. */
+  bulk_acknowledged(): { batches: number; items: number } {
+    let batches = 0;
+    let items = 0;
+    for (const op of this.model.ops) {
+      const batch = op.kind === 'bulk' && op.ack !== null ? acked_batch(op.ack) : null;
+      if (batch === null) continue;
+      batches++;
+      items += batch.references.filter((reference) => reference !== null).length;
+    }
+    return { batches, items };
+  }
+
   /** One line for the README and the tap output. */
   summary(duration_ms: number, stats: StoreStats | null): string {
     const t = this.totals;
     return `crash campaign: rounds ${t.rounds}, kills ${t.kills}, requests sent ${t.sent}, acknowledged ${t.acknowledged} `
       + `(re-sent after a restart ${t.resent}, unanswered without a key ${t.unknown}), API checks ${this.api.requests} (replays ${this.api.replays}), `
+      + `bulk orders acknowledged ${this.bulk_acknowledged().batches} (items placed ${this.bulk_acknowledged().items}), `
       + `orders ${stats?.orders ?? '?'}, wallet entries ${stats?.entries ?? '?'}, events ${stats?.events ?? '?'}, webhook requests ${this.receiver.received.length}, `
       + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`
       + (this.options.cluster
