@@ -147,6 +147,7 @@ t.test('an invalid item among valid ones is refused alone with its error; the ot
     airtime(sandbox.provider_down, 100),
     { service_type: 'electricity', disco: 'ikeja-electric', meter_number: sandbox.invalid_meter_13, meter_type: 'prepaid', amount: 500 },
     airtime(sandbox.delivered, 100),
+    airtime(sandbox.delivered, 100, { client_reference: 'bad ref' }),
   ];
   const answer = await post_bulk(server, account.key, items);
   t.equal(answer.status, 202, `the batch answers 202 (${answer.text.slice(0, 300)})`);
@@ -163,6 +164,7 @@ t.test('an invalid item among valid ones is refused alone with its error; the ot
     [8, 'transaction.provider_unavailable', null],
     [9, 'service.invalid_meter', null],
     [10, null, null],
+    [11, 'validation.failed', 'items.11.client_reference'],
   ];
   for (const [index, code, field] of expect) {
     const item = by_index[index];
@@ -179,7 +181,9 @@ t.test('an invalid item among valid ones is refused alone with its error; the ot
   }
   t.equal(by_index[5].error.reference, existing.body.data.reference, 'a taken client_reference names the existing order');
   t.equal(by_index[6].error.reference, by_index[0].reference, 'a client_reference repeated in the batch names the batch\'s first order with it');
-  t.equal(answer.body.data.counts.refused, 9, 'nine items are refused');
+  t.equal(by_index[11].client_reference, null, 'a client_reference that is not valid is not echoed');
+  t.equal(by_index[0].client_reference, 'ok-1', 'a valid one is');
+  t.equal(answer.body.data.counts.refused, 10, 'ten items are refused');
   t.equal((await all_orders(server, account.key)).length, 3, 'the first purchase and the two valid items are the only orders');
   await check_ledger(t, server, account.key, 'after a batch with refused items');
 });

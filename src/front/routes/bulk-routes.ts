@@ -19,6 +19,7 @@ import { fail } from '../../lib/assert.js';
 import { Journal } from '../../journal/journal.js';
 import type { VerifyResult } from '../../services/provider.js';
 import { BatchView, BulkBody, bulk_body_doc, bulk_items_max } from '../../schemas/bulk-schemas.js';
+import { client_reference_pattern } from '../../schemas/service-schemas.js';
 import { batch_view, item_status, type BatchDesk } from '../../services/bulk/batch-desk.js';
 import type { BatchItemError, BatchItemRecord } from '../../services/bulk/batch-records.js';
 import type { ItemPurchaser, PreparedItem } from '../../services/bulk/item-purchaser.js';
@@ -123,7 +124,8 @@ export function bulk_routes(deps: Deps, batches: BatchDesk, purchaser: ItemPurch
         const items: BatchItemRecord[] = prepared.map((item, index) => {
           const given = body.items[index] as { service_type: string; client_reference?: unknown };
           const service_type = given.service_type;
-          const client_reference = typeof given.client_reference === 'string' ? given.client_reference : null;
+          // Shown only when valid: an item refused for a bad one does not get it stored and echoed.
+          const client_reference = typeof given.client_reference === 'string' && client_reference_pattern.test(given.client_reference) ? given.client_reference : null;
           if ('code' in item) return { index, service_type, reference: null, status: 'refused', client_reference, error: item_error(item) };
           const placed = purchaser.place(actor, environment, ctx.request_id, item, verifications[index]);
           if ('error' in placed) return { index, service_type, reference: null, status: 'refused', client_reference, error: item_error(placed.error) };
