@@ -19,6 +19,8 @@ export const error_catalogue = {
   'service.invalid_meter': { status: 422, message: 'Meter number unknown to the distribution company.' },
   'service.invalid_smartcard': { status: 422, message: 'Smartcard or IUC number unknown.' },
   'service.amount_mismatch': { status: 422, message: 'Amount differs from the price.' },
+  'service.invalid_profile': { status: 422, message: 'JAMB profile ID unknown.' },
+  'service.invalid_account': { status: 422, message: 'Internet account unknown to the provider.' },
   'pin.incorrect': { status: 403, message: 'Wrong transaction PIN.' },
   'pin.locked': { status: 429, message: 'Too many wrong PIN attempts; purchases are locked for a while.' },
   'pin.not_set': { status: 403, message: 'No transaction PIN set; set it in the profile.' },

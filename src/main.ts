@@ -39,10 +39,10 @@ import { upstream_admin_routes, announce_status_changes } from './operator/upstr
 import { OrderDesk } from './services/order-desk.js';
 import { PriceLists } from './services/pricing.js';
 import { pricing_admin_routes } from './operator/pricing-routes.js';
-import { purchase_plan_builders, service_routes } from './front/routes/service-routes.js';
+import { service_routes } from './front/routes/service-routes.js';
 import { bulk_routes } from './front/routes/bulk-routes.js';
 import { BatchDesk } from './services/bulk/batch-desk.js';
-import { BuilderItemPurchaser } from './services/bulk/item-purchaser.js';
+import { RegistryItemPurchaser } from './services/bulk/item-purchaser.js';
 import { service_status_routes } from './front/routes/service-status-routes.js';
 import { transaction_routes } from './front/routes/transaction-routes.js';
 import { event_routes } from './front/routes/event-routes.js';
@@ -144,7 +144,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   // Bulk orders (src/services/bulk/): the batch desk follows the orders' final events, so it resumes
   // after the order desk has loaded the open orders.
   const batches: BatchDesk = new BatchDesk(engine, (reference) => item_purchaser.status_of(reference));
-  const item_purchaser: BuilderItemPurchaser = new BuilderItemPurchaser(purchase_plan_builders(catalog, desk), desk, batches.capture_placed);
+  const item_purchaser: RegistryItemPurchaser = new RegistryItemPurchaser(catalog, desk, batches.capture_placed);
   engine.extensions.push(dispatcher, desk, batches);
   const event_feed = new EventFeed(engine);
   engine.event_sink = batches.sink(counting_sink(metrics, new Outbox(dispatcher, event_feed)));

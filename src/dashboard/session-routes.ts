@@ -20,7 +20,7 @@ import { CreateWebhookBody } from '../schemas/webhook-schemas.js';
 import { Scope } from '../schemas/account-schemas.js';
 import { EnvironmentName, FreeText } from '../schemas/common.js';
 import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of } from '../webhooks/endpoints.js';
-import { charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
+import { service_type_names, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
 import { claim_of, find_orders, type OrderFilter, type OrderPage } from '../engine/account-orders.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { dead_listed_max, type Dispatcher } from '../webhooks/dispatcher.js';
@@ -96,7 +96,7 @@ function invalid_param(field: string, message: string): ApiError {
 function parse_order_query(params: URLSearchParams): OrderQuery | ApiError {
   const service = params.get('service');
   const status = params.get('status');
-  if (service !== null && service !== '' && !['airtime', 'data', 'electricity', 'tv'].includes(service)) {
+  if (service !== null && service !== '' && !(service_type_names as readonly string[]).includes(service)) {
     return invalid_param('service', 'must be airtime, data, electricity or tv');
   }
   if (status !== null && status !== '' && !['pending', 'processing', 'delivered', 'failed'].includes(status)) {
@@ -369,7 +369,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         await actor.settled();
         const today = lagos_day(clock.now_ms());
         const first_day = today - trend_days + 1;
-        const services: ServiceType[] = ['airtime', 'data', 'electricity', 'tv'];
+        const services: readonly ServiceType[] = service_type_names;
         const days = Array.from({ length: trend_days }, (_, i) => ({
           date: new Date((first_day + i) * 86_400_000).toISOString().slice(0, 10),
           spend_kobo: Object.fromEntries(services.map((name) => [name, 0])) as Record<ServiceType, number>,
@@ -457,7 +457,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const actor = ctx.actor!;
         if (order === null || order.account_id !== actor.id || order.environment !== ctx.environment) return error_reply(ctx.request_id, api_error('transaction.not_found'));
         await actor.settled();
-        return success_reply(ctx.request_id, 200, order_full_view(desk.find(order.reference) ?? order));
+        return success_reply(ctx.request_id, 200, order_full_view(desk.find(order.reference) ?? order, deps.secret_box));
       },
     },
     {

@@ -33,6 +33,10 @@ export interface OrderRequest {
   client_reference?: string | null;
   /** The reseller's key-value notes, stored and echoed back. */
   metadata?: Record<string, string> | null;
+  /** Education: PINs bought in the order (absent: one). */
+  quantity?: number;
+  /** The customer's ID with the biller where it is not the recipient (a JAMB profile, a Smile account). */
+  customer_id?: string | null;
 }
 
 /** What the order desk assigns to a request when it places it. */
@@ -482,6 +486,8 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
     client_reference,
     metadata: input.metadata ?? null,
   };
+  if (input.quantity !== undefined) order.quantity = input.quantity;
+  if (input.customer_id !== undefined) order.customer_id = input.customer_id;
   if (placement.upstream !== undefined) order.attempts = [{ upstream: placement.upstream, request_id: placement.provider_request_id, outcome: 'sent', at_us: now_us }];
   if (client_reference !== null) remember_claim(actor, environment, client_reference, reference);
   if (placement.indexed) actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);
@@ -490,6 +496,11 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   actor.engine.emit(actor, order.environment, 'wallet.debited', { entry, order });
   check_low_balance(actor, order.environment, entry);
   return ok(order);
+}
+
+/** Purchased PINs are sealed before they reach the order record, so the store never holds them in plain text. */
+function seal_pins(actor: AccountActor, pins: readonly { serial: string | null; pin: string }[]): string {
+  return actor.engine.secret_box.seal(JSON.stringify(pins.map((p) => ({ serial: p.serial, pin: p.pin }))));
 }
 
 function with_status(order: OrderRecord, status: OrderStatus, now_us: number, changes: Partial<OrderRecord> = {}): OrderRecord {
@@ -515,6 +526,7 @@ export function apply_provider_result(actor: AccountActor, reference: string, re
     order.customer_name = result.customer_name ?? order.customer_name;
     order.provider_reference = result.provider_reference ?? null;
     order.provider_commission_kobo = result.provider_commission_kobo ?? order.provider_commission_kobo ?? null;
+    if (result.pins) order.pins_sealed = seal_pins(actor, result.pins);
     order.delivered_us = now_us;
     order.updated_us = now_us;
     order.status_history.push({ status: 'processing', at_us: now_us }, { status: 'delivered', at_us: now_us });
@@ -530,6 +542,7 @@ export function apply_provider_result(actor: AccountActor, reference: string, re
         customer_name: result.customer_name ?? order.customer_name,
         provider_reference: result.provider_reference ?? order.provider_reference,
         provider_commission_kobo: result.provider_commission_kobo ?? order.provider_commission_kobo ?? null,
+        ...(result.pins ? { pins_sealed: seal_pins(actor, result.pins) } : {}),
         delivered_us: now_us,
         next_requery_ms: 0,
         status_history: ensure_processing(order, now_us),

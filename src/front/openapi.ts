@@ -3,6 +3,7 @@
 // test/openapi.test.ts lints it with Redocly's recommended rules and validates real answers of every
 // route against it.
 import Type, { type TSchema } from 'typebox';
+import { service_type_names } from '../services/order.js';
 import type { RouteDef } from './route.js';
 import { ErrorBody, Naira, Timestamp, success_envelope } from '../schemas/common.js';
 import { EventKindName } from '../schemas/webhook-schemas.js';
@@ -128,7 +129,7 @@ function error_schema(): unknown {
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
 const ServiceFields = {
   reference: Type.String(),
-  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  service_type: Type.Enum([...service_type_names]),
   network: Nullable(Type.String()),
   disco: Type.Optional(Type.String()),
   provider: Type.Optional(Type.String()),
@@ -169,7 +170,7 @@ event_payloads['wallet.low_balance'] = Type.Object({
 
 event_payloads['service.status_changed'] = Type.Object({
   product: Type.String(),
-  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  service_type: Type.Enum([...service_type_names]),
   status: Type.Enum(['available', 'degraded', 'unavailable']),
   retry_after_s: Type.Union([Type.Integer(), Type.Null()]),
   at: Timestamp,

@@ -11,6 +11,8 @@ import type { Catalog } from '../services/catalog.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { order_full_view, order_operator_view } from '../services/order.js';
 import { resolve_order } from '../engine/account-orders.js';
+import { product_families } from '../services/products/registry.js';
+import type { CatalogItem } from '../services/products/item-list.js';
 
 export const UpdatePlanBody = Type.Object({
   enabled: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
@@ -21,9 +23,39 @@ export const ResolveOrderBody = Type.Object({
   outcome: Type.Enum(['delivered', 'failed']),
 });
 
+/** The operator's view of a catalog item of a later family: what the API shows, plus `enabled`. */
+function item_view(item: CatalogItem) {
+  return { code: item.code, name: item.name, group: item.group, amount: kobo_to_naira(item.amount_kobo), enabled: item.enabled, ...item.attributes };
+}
+
 export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): RouteDef[] {
   const tags = ['Operator'];
+  // The later families' lists are managed like data plans: one PATCH route per list (docs/operations.md).
+  const item_routes: RouteDef[] = product_families.flatMap((family) => (family.catalog_kinds ?? []).map((kind): RouteDef => ({
+    method: 'patch',
+    path: `/admin/catalog/${kind}/:code`,
+    auth: 'operator',
+    body: UpdatePlanBody,
+    doc: { summary: `Re-price, enable or disable an item of ${kind} (no restart)`, tags, errors: ['service.plan_not_found'] },
+    handler: (ctx) => {
+      const body = ctx.body as Static<typeof UpdatePlanBody>;
+      let amount_kobo: number | undefined;
+      if (body.amount !== undefined) {
+        const parsed = naira_to_kobo(body.amount);
+        if (!parsed.ok || parsed.kobo === 0) {
+          const message = parsed.ok ? 'must be greater than 0' : parsed.reason;
+          return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: amount ${message}.`, { details: [{ field: 'amount', message }] }));
+        }
+        amount_kobo = parsed.kobo;
+      }
+      const item = catalog.item_list(kind).update(deps.engine.journal, ctx.params.code, { enabled: body.enabled, amount_kobo });
+      if (item === undefined) return error_reply(ctx.request_id, api_error('service.plan_not_found', `No item "${ctx.params.code.slice(0, 64)}" in ${kind}.`));
+      const reply = success_reply(ctx.request_id, 200, item_view(item), 'Item updated.');
+      return deps.engine.journal.durable().then(() => reply);
+    },
+  })));
   return [
+    ...item_routes,
     {
       method: 'patch',
       path: '/admin/catalog/data-plans/:plan_id',

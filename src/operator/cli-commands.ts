@@ -208,6 +208,23 @@ const operator_commands: OperatorCommand[] = [
     }),
   },
   {
+    words: ['product', 'update'],
+    summary: 'Re-price, enable or disable an education product or internet plan, at once and across restarts.',
+    positionals: [
+      { name: 'kind', summary: 'the list: education-products or internet-plans' },
+      { name: 'code', summary: 'the item\'s code, such as waec-result-checker' },
+    ],
+    options: [
+      { name: 'enabled', value: 'true|false', summary: 'offer the item or not' },
+      { name: 'amount', value: 'NGN', summary: 'the new price in NGN' },
+    ],
+    request: ({ positionals, values }, usage) => ({
+      method: 'PATCH',
+      path: `/admin/catalog/${encodeURIComponent(positionals[0])}/${encodeURIComponent(positionals[1])}`,
+      body: { enabled: boolean_value(values.enabled, 'enabled', usage), amount: amount_value(values.amount, 'amount', usage) },
+    }),
+  },
+  {
     words: ['pricing', 'list'],
     summary: 'List every tier\'s price rules (discount rates in basis points).',
     positionals: [],

@@ -1,10 +1,11 @@
 // Schemas of reseller pricing (docs/api.md "Pricing"): the operator's price lists, an account's
 // effective rates and the operator's margin report.
 import Type from 'typebox';
+import { service_type_names } from '../services/order.js';
 import { EnvironmentName, FreeText, Naira } from './common.js';
 import { rate_bp_max, rules_max } from '../services/pricing.js';
 
-const ServiceTypeName = Type.Enum(['airtime', 'data', 'electricity', 'tv']);
+const ServiceTypeName = Type.Enum([...service_type_names]);
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Enum>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const RateBp = Type.Integer({

@@ -1,7 +1,8 @@
 // Schemas of the four services, the catalog and the transaction history (docs/spec.md sections 2 and 4,
 // docs/decisions.md "Services" and "Transactions").
 import Type from 'typebox';
-import { FreeText, free_text_forbidden, Naira, Network, Pagination, Timestamp } from './common.js';
+import { service_type_names } from '../services/order.js';
+import { free_text_forbidden, Naira, Network, Pagination, Timestamp } from './common.js';
 
 export const Pin = Type.String({ pattern: '^[0-9]{5}$', errorMessage: 'must be the 5-digit transaction PIN' });
 export const LocalPhone = Type.String({ pattern: '^0[0-9]{10}$', errorMessage: 'must be an 11-digit local number such as 08012345678' });
@@ -12,7 +13,7 @@ export const TvProviderName = Type.Enum(['dstv', 'gotv', 'startimes']);
 /** Every amount: NGN with at most 2 decimals, at most 100,000,000 (docs/decisions.md "Money"); the routes
  * check the decimals and the plan or package price, the schema states the bounds for the document. */
 export const amount_naira_max = 100_000_000;
-const Amount = (hint: string, minimum = 0, maximum = amount_naira_max) =>
+export const Amount = (hint: string, minimum = 0, maximum = amount_naira_max) =>
   Type.Number({ minimum, maximum, description: 'NGN, at most 2 decimals', errorMessage: hint });
 
 // ---- Client reference and metadata (docs/api.md "Client references") --------------------------------
@@ -41,110 +42,23 @@ const Metadata = Type.Record(
     description: 'your own notes: stored on the order and echoed back',
   },
 );
-const purchase_extras = {
+export const purchase_extras = {
   client_reference: Type.Optional(ClientReference),
   metadata: Type.Optional(Metadata),
 };
 /** Both shown on every order; null when the purchase had none (and on orders from before them). */
-const extras_view = {
+export const extras_view = {
   client_reference: Type.Union([Type.String(), Type.Null()]),
   metadata: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
 };
 
-export const AirtimeBody = Type.Object({
-  network: Network,
-  phone: LocalPhone,
-  amount: Amount('must be an NGN amount from 50 to 50000 with at most 2 decimals', 50, 50_000),
-  pin: Pin,
-  ...purchase_extras,
-});
-
-export const DataBody = Type.Object({
-  network: Network,
-  plan_code: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a plan_id from GET /v1/services/data/plans' }),
-  phone: LocalPhone,
-  amount: Amount('must equal the plan price in NGN'),
-  pin: Pin,
-  ...purchase_extras,
-});
-
-export const ElectricityBody = Type.Object({
-  disco: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a distribution company service ID or code (GET /v1/services/electricity/discos)' }),
-  meter_number: MeterNumber,
-  meter_type: MeterType,
-  amount: Amount('must be an NGN amount of at least 500 with at most 2 decimals', 500),
-  pin: Pin,
-  ...purchase_extras,
-});
-
-export const TvBody = Type.Object({
-  provider: TvProviderName,
-  smartcard_number: Smartcard,
-  package_code: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a package_code from GET /v1/services/tv/packages' }),
-  amount: Amount('must equal the package price in NGN'),
-  pin: Pin,
-  ...purchase_extras,
-});
-
-export const VerifyMeterBody = Type.Object({
-  disco: ElectricityBody.properties.disco,
-  meter_number: MeterNumber,
-  meter_type: MeterType,
-});
-
-export const VerifySmartcardBody = Type.Object({
-  provider: TvProviderName,
-  smartcard_number: Smartcard,
-});
-
-export const DataPlanView = Type.Object({
-  plan_id: Type.String({ description: 'the value used as plan_code on purchase' }),
-  name: Type.String(),
-  network: Network,
-  amount: Naira,
-  amount_charged: Type.Number({ minimum: 0, description: 'what the calling account\'s wallet pays for it: amount less its tier\'s commission (docs/api.md "Pricing")' }),
-  validity: Type.String(),
-});
-
-export const TvPackageView = Type.Object({
-  package_code: Type.String(),
-  name: Type.String(),
-  provider: TvProviderName,
-  amount: Naira,
-  amount_charged: Type.Number({ minimum: 0, description: 'what the calling account\'s wallet pays for it: amount less its tier\'s commission (docs/api.md "Pricing")' }),
-});
-
-export const DiscoView = Type.Object({
-  code: Type.String({ description: 'e.g. IKEDC' }),
-  service_id: Type.String({ description: 'the value of the disco field, e.g. ikeja-electric' }),
-  name: Type.String(),
-});
-
 /** docs/api.md "Pricing": amount is the face value, amount_charged what the wallet was debited, commission the difference. */
-const AmountCharged = Type.Number({ minimum: 0, description: 'NGN debited from the wallet: amount − commission' });
-const Commission = Type.Number({ minimum: 0, description: 'NGN: the tier\'s rate applied to amount, rounded down to the kobo' });
+export const AmountCharged = Type.Number({ minimum: 0, description: 'NGN debited from the wallet: amount − commission' });
+export const Commission = Type.Number({ minimum: 0, description: 'NGN: the tier\'s rate applied to amount, rounded down to the kobo' });
 
-const Status = Type.Enum(['pending', 'processing', 'delivered', 'failed']);
+export const Status = Type.Enum(['pending', 'processing', 'delivered', 'failed']);
 
-export const AirtimeResult = Type.Object({
-  reference: Type.String(), status: Status, network: Network, phone: Type.String(), amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, ...extras_view,
-});
-export const DataResult = Type.Object({
-  reference: Type.String(), status: Status, network: Network, phone: Type.String(), plan: Type.String(), plan_code: Type.String(),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
-});
-export const ElectricityResult = Type.Object({
-  reference: Type.String(), status: Status,
-  token: Type.Union([Type.String({ description: 'prepaid meters: 20 digits in groups of 4' }), Type.Null()]),
-  units: Type.Union([Type.String({ description: 'e.g. 45.3 kWh' }), Type.Null()]),
-  meter_number: Type.String(), meter_type: MeterType, disco: Type.String(), customer_name: Type.Union([Type.String(), Type.Null()]),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
-});
-export const TvResult = Type.Object({
-  reference: Type.String(), status: Status, provider: TvProviderName, smartcard_number: Type.String(), package_code: Type.String(),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, customer_name: Type.Union([Type.String(), Type.Null()]), wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
-});
-
+/** What a verification answers (electricity, TV and the families after them add their own fields). */
 export const VerifyResultView = Type.Object({
   customer_name: Type.String(),
   address: Type.Union([Type.String(), Type.Null()]),
@@ -154,7 +68,7 @@ export const VerifyResultView = Type.Object({
 
 export const OrderListItem = Type.Object({
   reference: Type.String({ description: 'BV-YYYYMMDD-XXXXXXXXXXXX' }),
-  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  service_type: Type.Enum([...service_type_names]),
   recipient: Type.String(),
   amount: Naira,
   amount_charged: AmountCharged,
@@ -177,7 +91,7 @@ export const UpstreamAttemptView = Type.Object({
 /** GET /v1/services/status: whether each product can be bought now (docs/api.md "Service status"). */
 export const ServiceStatusItem = Type.Object({
   product: Type.String({ description: 'service type, or service type/network, disco or TV provider' }),
-  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  service_type: Type.Enum([...service_type_names]),
   status: Type.Enum(['available', 'degraded', 'unavailable']),
   retry_after_s: Type.Union([Type.Integer(), Type.Null()]),
 });
@@ -185,7 +99,7 @@ export const ServiceStatusPage = Type.Object({ services: Type.Array(ServiceStatu
 
 export const OrderFull = Type.Object({
   reference: Type.String(),
-  service_type: Type.Enum(['airtime', 'data', 'electricity', 'tv']),
+  service_type: Type.Enum([...service_type_names]),
   environment: Type.Enum(['live', 'test']),
   network: Nullable(Type.String()),
   disco: Nullable(Type.String()),
@@ -215,5 +129,10 @@ export const OrderFull = Type.Object({
   status_history: Type.Array(Type.Object({ status: Status, at: Timestamp })),
   /** Live orders: each upstream the order was handed to, in turn (docs/api.md "Upstream attempts"). */
   attempts: Type.Optional(Type.Array(UpstreamAttemptView)),
+  /** Education: PINs bought; internet and JAMB: the account or profile (docs/api.md "Education", "Internet"). */
+  quantity: Type.Optional(Type.Integer({ minimum: 1 })),
+  customer_id: Type.Optional(Nullable(Type.String())),
+  /** The purchased PINs, on the key's own fetch only: never in lists, webhooks or exports. */
+  pins: Type.Optional(Type.Array(Type.Object({ serial: Nullable(Type.String()), pin: Type.String() }))),
   ...extras_view,
 });

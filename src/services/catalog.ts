@@ -8,6 +8,7 @@ import type { Journal } from '../journal/journal.js';
 import type { Store } from '../journal/store.js';
 import { naira_to_kobo } from '../lib/money.js';
 import { fail } from '../lib/assert.js';
+import { ItemList } from './products/item-list.js';
 
 export const networks = ['mtn', 'airtel', 'glo', '9mobile'] as const;
 export type Network = (typeof networks)[number];
@@ -55,6 +56,8 @@ export class Catalog {
   private readonly packages = new Map<string, TvPackage>();
   readonly discos: Disco[];
   private readonly discos_by_key = new Map<string, Disco>();
+  /** The lists of the later product families (src/services/products/item-list.ts), by kind. */
+  private readonly item_lists = new Map<string, ItemList>();
 
   constructor(private readonly store: Store) {
     const shipped = read_json<{ plans: { plan_id: string; name: string; network: Network; amount: number; validity: string; enabled: boolean }[] }>('data-plans.json');
@@ -127,5 +130,21 @@ export class Catalog {
   /** The `disco` field takes the service ID; the code, in any case, is accepted too (docs/decisions.md). */
   disco(text: string): Disco | undefined {
     return this.discos_by_key.get(text) ?? this.discos_by_key.get(text.toLowerCase());
+  }
+
+  /** A family's list (data/catalog/<kind>.json), loaded on first use: the routes ask for theirs at start. */
+  item_list(kind: string): ItemList {
+    let list = this.item_lists.get(kind);
+    if (list === undefined) {
+      if (!/^[a-z-]{1,40}$/.test(kind)) fail(`catalog kind ${kind} is not a file name`);
+      list = new ItemList(this.store, kind, read_json(`${kind}.json`));
+      this.item_lists.set(kind, list);
+    }
+    return list;
+  }
+
+  /** Whether a kind is a list of a family on sale (loaded at start by the routes). */
+  has_item_list(kind: string): boolean {
+    return this.item_lists.has(kind);
   }
 }

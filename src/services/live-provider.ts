@@ -11,31 +11,20 @@ import type { Clock } from '../lib/clock.js';
 import type { TimerWheel } from '../lib/timer-wheel.js';
 import type { ProviderConfig } from '../config.js';
 import type { OrderRecord } from './order.js';
-import type { Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from './provider.js';
+import type { CustomerCheck, Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from './provider.js';
+import type { DeliveredPin } from './order.js';
 import type { CircuitBreaker, CircuitState } from './circuit-breaker.js';
 import { UpstreamClient, no_observer, type ProviderObserver, type UpstreamAnswer } from './upstreams/upstream-client.js';
 import { normalise_units } from './units.js';
 import { kobo_to_naira } from '../lib/money.js';
+import { family_of } from './products/registry.js';
 
 /** Codes that say the request was refused before anything was processed. */
 const definite_failure_codes = new Set(['011', '012', '013', '016', '017', '018', '019', '021', '022', '023', '024', '027', '030', '034', '035', '040', '085', '087']);
 
-/** VTpass names 9mobile "etisalat". */
-function upstream_network(network: string): string {
-  return network === '9mobile' ? 'etisalat' : network;
-}
-
+/** The VTpass serviceID of an order: its family's code (src/services/products/). */
 export function upstream_service_id(order: Pick<OrderRecord, 'service_type' | 'network' | 'disco' | 'provider'>): string {
-  switch (order.service_type) {
-    case 'airtime':
-      return upstream_network(order.network!);
-    case 'data':
-      return `${upstream_network(order.network!)}-data`;
-    case 'electricity':
-      return order.disco!;
-    case 'tv':
-      return order.provider!;
-  }
+  return family_of(order.service_type).upstream.vtpass_service_id(order);
 }
 
 const commission_text = /^(\d{1,12})(?:\.(\d+))?$/;
@@ -50,6 +39,44 @@ export function commission_kobo_of(value: unknown): number | null {
   const match = commission_text.exec(typeof value === 'number' ? String(value) : value.trim());
   if (match === null) return null;
   return Number(match[1]) * 100 + Number((match[2] ?? '').slice(0, 2).padEnd(2, '0'));
+}
+
+/** PINs a purchase bought, sealed on the order and capped so a runaway answer cannot grow a record. */
+export const delivered_pins_max = 50;
+
+/** The text after "Pin :" / "Serial No:" labels VTpass puts in its strings. */
+function unlabelled(value: unknown): string | null {
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const text = String(value).replace(/^\s*[A-Za-z ]*(pin|serial(\s*no)?|token)\s*[:\-]\s*/i, '').trim();
+  return text === '' ? null : text.slice(0, 100);
+}
+
+/**
+ * Purchased PINs in VTpass's shapes: `cards` [{Serial, Pin}] (WAEC result checker, Spectranet), `tokens`
+ * ["..."] (WAEC registration), `Pin` / `purchased_code` "Pin : ..." (JAMB). Absent on other services.
+ */
+export function vtpass_pins(answer: Record<string, any>): DeliveredPin[] | null {
+  const out: DeliveredPin[] = [];
+  if (Array.isArray(answer.cards)) {
+    for (const card of answer.cards.slice(0, delivered_pins_max)) {
+      const pin = unlabelled(card?.Pin ?? card?.pin);
+      if (pin !== null) out.push({ serial: unlabelled(card?.Serial ?? card?.serial), pin });
+    }
+  } else if (Array.isArray(answer.tokens)) {
+    for (const token of answer.tokens.slice(0, delivered_pins_max)) {
+      const pin = unlabelled(token);
+      if (pin !== null) out.push({ serial: null, pin });
+    }
+  } else {
+    const pin = unlabelled(answer.Pin ?? answer.pin ?? null);
+    if (pin !== null) out.push({ serial: null, pin });
+  }
+  return out.length === 0 ? null : out;
+}
+
+function pins_field(answer: Record<string, any>): { pins?: DeliveredPin[] } {
+  const pins = vtpass_pins(answer);
+  return pins === null ? {} : { pins };
 }
 
 /** Reads an upstream answer into a result; anything unclear is 'unknown'. */
@@ -73,6 +100,7 @@ export function interpret_answer(body: unknown, phase: 'pay' | 'requery'): Provi
         customer_name: answer.customerName ?? answer.content?.customerName ?? null,
         provider_reference,
         provider_commission_kobo: commission_kobo_of(transaction.commission ?? answer.commission),
+        ...pins_field(answer),
       };
     }
     if (status === 'failed' || status === 'reversed') return { outcome: 'failed', reason: `Provider: ${description}`, provider_reference };
@@ -124,14 +152,12 @@ export class LiveProvider implements Provider {
   }
 
   async pay(order: OrderRecord): Promise<ProviderResult> {
+    const family = family_of(order.service_type);
     const answer = await this.call('/api/pay', {
       request_id: order.provider_request_id,
-      serviceID: upstream_service_id(order),
-      billersCode: order.service_type === 'airtime' ? order.recipient : order.recipient,
-      variation_code: order.plan_code ?? order.package_code ?? order.meter_type ?? undefined,
+      serviceID: family.upstream.vtpass_service_id(order),
       amount: kobo_to_naira(order.amount_kobo),
-      phone: order.service_type === 'airtime' || order.service_type === 'data' ? order.recipient : '08000000000',
-      subscription_type: order.service_type === 'tv' ? 'change' : undefined,
+      ...family.upstream.vtpass_pay_fields(order),
     });
     if ('error' in answer) {
       this.log.warn({ reference: order.reference, error: answer.error, upstream: this.name }, answer.not_sent ? 'provider pay not sent' : 'provider pay answer unclear; will re-query');
@@ -171,6 +197,10 @@ export class LiveProvider implements Provider {
     return this.verify(provider, smartcard_number, undefined);
   }
 
+  verify_customer(check: CustomerCheck): Promise<VerifyResult> {
+    return this.verify(check.service_id, check.billers_code, check.type);
+  }
+
   /** Answers pushed by the upstream (callbacks) would arrive here; re-queries cover their absence. */
   notify(order: OrderRecord, result: ProviderResult): void {
     for (const listener of this.listeners) listener(order, result);
@@ -195,6 +225,9 @@ export class UnconfiguredProvider implements Provider {
     return { outcome: 'unavailable', reason: 'no live provider configured' };
   }
   verify_smartcard(): VerifyResult {
+    return { outcome: 'unavailable', reason: 'no live provider configured' };
+  }
+  verify_customer(): VerifyResult {
     return { outcome: 'unavailable', reason: 'no live provider configured' };
   }
 }

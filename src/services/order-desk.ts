@@ -24,8 +24,9 @@ import { random_text } from '../lib/ids.js';
 import { random_reference_code, reference_codec, ReferenceCodec } from './references.js';
 import { utc_yyyymmdd } from '../lib/time-format.js';
 import { JournalFailure } from '../journal/journal.js';
-import { assert_order, is_final, purchase_result_view, type OrderRecord } from './order.js';
-import type { Provider, ProviderResult } from './provider.js';
+import { assert_order, is_final, type OrderRecord } from './order.js';
+import { family_of, purchase_result_view } from './products/registry.js';
+import { provider_unavailable, type Provider, type ProviderResult } from './provider.js';
 import type { TimerHandle } from '../lib/timer-wheel.js';
 import { fail } from '../lib/assert.js';
 import { commission_kobo, narrow_value, type PriceLists } from './pricing.js';
@@ -38,13 +39,6 @@ export const requery_delays_ms = [30_000, 60_000, 120_000, 300_000];
 export const review_after_ms = 24 * 60 * 60 * 1000;
 /** A "no such request" from the provider is believed only this long after the order was created. */
 export const not_found_grace_ms = 120_000;
-
-const messages = {
-  airtime: ['Airtime purchase successful.', 'Airtime purchase is processing; the outcome follows by webhook and on GET /v1/transactions/{reference}.'],
-  data: ['Data purchase successful.', 'Data purchase is processing; the outcome follows by webhook and on GET /v1/transactions/{reference}.'],
-  electricity: ['Electricity payment successful.', 'Electricity payment is processing; the token follows by webhook and on GET /v1/transactions/{reference}.'],
-  tv: ['Cable TV subscription successful.', 'Cable TV subscription is processing; the outcome follows by webhook and on GET /v1/transactions/{reference}.'],
-} as const;
 
 let cached_minute = -1;
 let cached_minute_text = '';
@@ -308,11 +302,14 @@ export class OrderDesk implements EngineExtension {
         extra: { reference: order.reference },
       }));
     }
-    const [done, processing] = messages[order.service_type];
+    const { delivered: done, processing } = family_of(order.service_type).messages;
     // A purchase answers delivered or processing (docs/decisions.md); an order not yet handed over counts as
     // processing for the client, since its outcome will come the same way.
     const shown = order.status === 'pending' ? { ...order, status: 'processing' as const } : order;
-    return success_reply(request_id, 201, purchase_result_view(shown), order.status === 'delivered' ? done : processing);
+    const reply = success_reply(request_id, 201, purchase_result_view(shown, this.deps.engine.secret_box), order.status === 'delivered' ? done : processing);
+    // Purchased PINs are a secret: the answer remembered for a replay is sealed like a new API key.
+    if (order.pins_sealed !== undefined && order.pins_sealed !== null) reply.secret = true;
+    return reply;
   }
 
   /**
@@ -521,10 +518,6 @@ function settle_after(actor: AccountActor, reply: Reply): Promise<Reply> {
   return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
 }
 
-export function provider_unavailable(request_id: string, retry_after_s: number): Reply {
-  return error_reply(request_id, api_error('transaction.provider_unavailable', `Provider temporarily unavailable; nothing was debited. Retry in ${retry_after_s} seconds.`, {
-    headers: { 'Retry-After': String(retry_after_s) },
-  }));
-}
+export { provider_unavailable };
 
 export type { ApiError };

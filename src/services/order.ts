@@ -6,7 +6,9 @@ import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
 import { fail } from '../lib/assert.js';
 
-export type ServiceType = 'airtime' | 'data' | 'electricity' | 'tv';
+/** Every service type on sale, in the order lists and documents show them (src/services/products/registry.ts). */
+export const service_type_names = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet'] as const;
+export type ServiceType = (typeof service_type_names)[number];
 export type OrderStatus = 'pending' | 'processing' | 'delivered' | 'failed';
 
 export interface OrderRecord {
@@ -75,6 +77,28 @@ export interface OrderRecord {
    * orders from before upstream routing.
    */
   attempts?: UpstreamAttempt[];
+  /** Education: how many PINs the order buys (amount = price × quantity). Absent on other orders: 1. */
+  quantity?: number;
+  /** The customer's ID with the biller where it is not the recipient: a JAMB profile ID, a Smile account. */
+  customer_id?: string | null;
+  /**
+   * Deliverables the reseller fetches again from the order (exam PINs, Spectranet PINs), sealed with the
+   * store's secret box as a JSON array of {serial, pin}: never in plain text at rest, in logs, webhooks or
+   * exports (docs/decisions.md "Product families").
+   */
+  pins_sealed?: string | null;
+}
+
+/** One purchased PIN: its serial number (null when the provider gives none) and the PIN itself. */
+export interface DeliveredPin {
+  serial: string | null;
+  pin: string;
+}
+
+/** The deliverables of an order, opened; null when it has none (yet). */
+export function pins_of(order: OrderRecord, secrets: { open(sealed: string): string }): DeliveredPin[] | null {
+  if (order.pins_sealed === undefined || order.pins_sealed === null) return null;
+  return JSON.parse(secrets.open(order.pins_sealed)) as DeliveredPin[];
 }
 
 export function client_reference_of(order: OrderRecord): string | null {
@@ -148,7 +172,8 @@ export function order_list_view(order: OrderRecord) {
 const iso_or_null = (us: number | null) => (us === null ? null : iso_us(us));
 
 /** GET /v1/transactions/{reference}: the full record of docs/decisions.md. */
-export function order_full_view(order: OrderRecord) {
+export function order_full_view(order: OrderRecord, secrets?: { open(sealed: string): string }) {
+  const pins = secrets === undefined ? null : pins_of(order, secrets);
   return {
     reference: order.reference,
     service_type: order.service_type,
@@ -182,6 +207,10 @@ export function order_full_view(order: OrderRecord) {
     client_reference: client_reference_of(order),
     metadata: metadata_of(order),
     ...(order.attempts === undefined ? {} : { attempts: order.attempts.map(attempt_view) }),
+    ...(order.quantity === undefined ? {} : { quantity: order.quantity }),
+    ...(order.customer_id === undefined ? {} : { customer_id: order.customer_id }),
+    // Only with the key's own fetch (secrets given): the operator's views and lists never carry them.
+    ...(pins === null ? {} : { pins }),
   };
 }
 

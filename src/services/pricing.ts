@@ -14,7 +14,7 @@ import type { ServiceType } from './order.js';
 import { networks, tv_providers, type Catalog } from './catalog.js';
 import { fail } from '../lib/assert.js';
 
-export const pricing_service_types: readonly ServiceType[] = ['airtime', 'data', 'electricity', 'tv'];
+export const pricing_service_types: readonly ServiceType[] = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet'];
 /** Rules of one tier: one per product is at most 4 + 4 + 9 + 3 + 4 = 24 today; room for services to come. */
 export const rules_max = 200;
 /** Tiers that may hold rules at once (accounts may name any tier; those without rules are 0%). */
@@ -30,7 +30,9 @@ export const pricing_rounding_rule = 'commission = floor(amount_kobo * rate_bp /
 
 /** Which field narrows a rule of each service type. */
 export type NarrowField = 'network' | 'disco' | 'provider';
-export const narrow_field_of: Record<ServiceType, NarrowField> = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider' };
+export const narrow_field_of: Record<ServiceType, NarrowField> = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider', education: 'provider', internet: 'provider' };
+/** The providers of the families narrowed by provider (exam bodies for education, ISPs for internet). */
+const providers_of: Partial<Record<ServiceType, readonly string[]>> = { tv: tv_providers, education: ['waec', 'jamb'], internet: ['smile', 'spectranet'] };
 const narrow_fields: readonly NarrowField[] = ['network', 'disco', 'provider'];
 
 export interface PriceRule {
@@ -73,6 +75,8 @@ export function narrow_value(order: { service_type: ServiceType; network: string
     case 'electricity':
       return order.disco;
     case 'tv':
+    case 'education':
+    case 'internet':
       return order.provider;
   }
 }
@@ -196,7 +200,7 @@ export class PriceLists {
     const out: { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; rate_bp: number }[] = [];
     for (const service_type of pricing_service_types) {
       const values = narrow_field_of[service_type] === 'network' ? networks
-        : narrow_field_of[service_type] === 'provider' ? tv_providers
+        : narrow_field_of[service_type] === 'provider' ? providers_of[service_type] ?? []
           : this.catalog.discos.map((d) => d.service_id);
       for (const value of values) {
         out.push({

@@ -1,12 +1,16 @@
 // What the order desk needs from an upstream: pay, re-query and verify. The sandbox serves test keys,
 // the live adapter serves live keys (docs/decisions.md "Sandbox", "Transactions").
-import type { OrderRecord } from './order.js';
+import type { DeliveredPin, OrderRecord } from './order.js';
+import { error_reply, type Reply } from '../lib/reply.js';
+import { api_error } from '../errors.js';
 
 export type ProviderResult =
   | {
     outcome: 'delivered'; token?: string | null; units?: string | null; customer_name?: string | null; provider_reference?: string | null;
     /** The provider's own commission on the order (VTpass `commission`), in kobo, when it says. */
     provider_commission_kobo?: number | null;
+    /** Purchased PINs (exam PINs, Spectranet PINs): sealed on the order as soon as they arrive. */
+    pins?: DeliveredPin[] | null;
   }
   /** A definite "failed / not processed" from the provider: the only answer that fails an order. */
   | { outcome: 'failed'; reason: string; provider_reference?: string | null }
@@ -30,6 +34,19 @@ export type VerifyResult =
   | { outcome: 'valid'; customer_name: string; address: string | null; current_package?: string | null; due_date?: string | null }
   | { outcome: 'invalid' }
   | { outcome: 'unavailable'; reason: string };
+
+/** A customer check of a family after the first four: a JAMB profile, a Smile account. */
+export interface CustomerCheck {
+  service_type: OrderRecord['service_type'];
+  /** What narrows the route (exam, internet provider). */
+  provider: string;
+  /** The upstream's service ID (VTpass serviceID: jamb, smile-direct). */
+  service_id: string;
+  /** What is checked: the profile ID, the account, e-mail or phone. */
+  billers_code: string;
+  /** VTpass's `type` of merchant-verify, where the service has one. */
+  type?: string;
+}
 
 export interface PurchaseIntent {
   service_type: OrderRecord['service_type'];
@@ -56,6 +73,7 @@ export interface Provider {
   requery(order: OrderRecord): ProviderResult | Promise<ProviderResult>;
   verify_meter(disco_service_id: string, meter_number: string, meter_type: 'prepaid' | 'postpaid'): VerifyResult | Promise<VerifyResult>;
   verify_smartcard(provider: string, smartcard_number: string): VerifyResult | Promise<VerifyResult>;
+  verify_customer(check: CustomerCheck): VerifyResult | Promise<VerifyResult>;
   on_update(listener: UpdateListener): void;
   /**
    * A provider that routes over several upstreams (src/services/upstreams/router.ts): the upstream a new
@@ -64,4 +82,11 @@ export interface Provider {
   first_upstream?(intent: PurchaseIntent): string | null;
   /** After a definite refusal: the next healthy upstream of the order's route it was not tried on, or null. */
   next_upstream?(order: OrderRecord): string | null;
+}
+
+/** A purchase or verification refused because the provider is down: nothing was debited (503). */
+export function provider_unavailable(request_id: string, retry_after_s: number): Reply {
+  return error_reply(request_id, api_error('transaction.provider_unavailable', `Provider temporarily unavailable; nothing was debited. Retry in ${retry_after_s} seconds.`, {
+    headers: { 'Retry-After': String(retry_after_s) },
+  }));
 }

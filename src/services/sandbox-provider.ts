@@ -1,12 +1,11 @@
 // The sandbox provider for test keys (docs/decisions.md "Sandbox"): answers instantly and by the numbers
 // below, so integrators can produce every outcome on purpose. It is stateless: a re-query derives the
 // answer from the order itself, so a restart in the middle changes nothing.
-import { createHash } from 'node:crypto';
 import type { TimerWheel } from '../lib/timer-wheel.js';
 import type { Clock } from '../lib/clock.js';
 import type { OrderRecord } from './order.js';
-import type { Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from './provider.js';
-import { format_units } from './units.js';
+import type { CustomerCheck, Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from './provider.js';
+import { family_of } from './products/registry.js';
 
 export const sandbox_numbers = {
   delivered: '08011111111',
@@ -24,13 +23,7 @@ export const sandbox_numbers = {
 /** Sandbox delays (processing, then an answer) last 30 s, scaled by TIME_SCALE. */
 export const sandbox_delay_ms = 30_000;
 
-/** A 20-digit token in groups of 4, derived from the reference so every re-query repeats it. */
-export function sandbox_token(reference: string): string {
-  const digest = createHash('sha256').update(reference).digest();
-  let digits = '';
-  for (let i = 0; digits.length < 20; i++) digits += String(digest[i % digest.length] % 10);
-  return digits.match(/.{4}/g)!.join('-');
-}
+export { sandbox_token } from './products/family.js';
 
 export class SandboxProvider implements Provider {
   readonly name = 'sandbox';
@@ -47,21 +40,9 @@ export class SandboxProvider implements Provider {
     return intent.recipient === sandbox_numbers.provider_down ? { retry_after_s: 60 } : null;
   }
 
+  /** What a delivery carries (token, units, customer name) is the family's (src/services/products/). */
   private delivered(order: OrderRecord): ProviderResult {
-    if (order.service_type === 'electricity') {
-      return {
-        outcome: 'delivered',
-        token: order.meter_type === 'prepaid' ? sandbox_token(order.reference) : null,
-        units: format_units(order.amount_kobo),
-        customer_name: 'Test Customer',
-        provider_reference: `SBX-${order.provider_request_id}`,
-      };
-    }
-    return {
-      outcome: 'delivered',
-      customer_name: order.service_type === 'tv' ? 'Test Customer' : null,
-      provider_reference: `SBX-${order.provider_request_id}`,
-    };
+    return family_of(order.service_type).sandbox_delivered(order);
   }
 
   /** The final answer for a delayed number once its 30 s have passed. */
@@ -113,5 +94,11 @@ export class SandboxProvider implements Provider {
     const due = new Date(this.clock.now_ms() + 30 * 24 * 3600 * 1000).toISOString().slice(0, 10);
     const current = { dstv: 'DStv Compact', gotv: 'GOtv Max', startimes: 'StarTimes Classic' }[provider] ?? null;
     return { outcome: 'valid', customer_name: 'Test Customer', address: null, current_package: current, due_date: due };
+  }
+
+  /** Profiles and accounts: the family's sandbox numbers (src/services/products/). */
+  verify_customer(check: CustomerCheck): VerifyResult {
+    const verify = family_of(check.service_type).sandbox_verify;
+    return verify === undefined ? { outcome: 'invalid' } : verify(check);
   }
 }

@@ -23,6 +23,10 @@ function service_fields(order: OrderRecord) {
     status: order.status,
     client_reference: client_reference_of(order),
     metadata: metadata_of(order),
+    // Education and internet orders: how many PINs and whose profile or account. The PINs themselves are
+    // never in a webhook (docs/decisions.md "Product families"): the reseller fetches the order with its key.
+    ...(order.quantity !== undefined ? { quantity: order.quantity } : {}),
+    ...(order.customer_id !== undefined && order.customer_id !== null ? { customer_id: order.customer_id } : {}),
   };
 }
 

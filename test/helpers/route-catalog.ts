@@ -178,6 +178,17 @@ const documented_builders: Record<string, Builder> = {
     build: (w) => api(w, 'POST', '/v1/services/bulk', {}, { pin: w.pin, items: [{ service_type: 'airtime', network: 'mtn', phone: '08011111111', amount: 100 }, { service_type: 'data', network: 'mtn', plan_code: w.plan.plan_id, phone: '08011111111', amount: w.plan.amount }] }),
   },
   'GET /v1/services/bulk/{id}': { method: 'GET', template: '/v1/services/bulk/{id}', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/bulk/{id}', { id: w.batch_id }) },
+  'GET /v1/services/education/products': { method: 'GET', template: '/v1/services/education/products', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/education/products', {}, undefined, 'exam=waec') },
+  'POST /v1/services/education': {
+    method: 'POST', template: '/v1/services/education', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['product', 'quantity', 'phone', 'amount', 'pin'],
+    build: (w) => api(w, 'POST', '/v1/services/education', {}, { product: 'waec-result-checker', quantity: 1, phone: '08011111111', amount: 3900, pin: w.pin }),
+  },
+  'POST /v1/services/education/verify': {
+    method: 'POST', template: '/v1/services/education/verify', auth: 'api_key', port: 'public', changes_state: false,
+    body_fields: ['product', 'profile_id'],
+    build: (w) => api(w, 'POST', '/v1/services/education/verify', {}, { product: 'jamb-utme', profile_id: '1234567890' }),
+  },
   'GET /v1/services/status': { method: 'GET', template: '/v1/services/status', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/status', {}) },
   'GET /v1/transactions': { method: 'GET', template: '/v1/transactions', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions', {}, undefined, 'per_page=5&page=1') },
   'GET /v1/transactions/export': {
@@ -309,6 +320,10 @@ const operator_builders: Record<string, Builder> = {
   'PATCH /admin/catalog/data-plans/{plan_id}': {
     method: 'PATCH', template: '/admin/catalog/data-plans/{plan_id}', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['enabled', 'amount'],
     build: (w) => operator(w, 'PATCH', '/admin/catalog/data-plans/{plan_id}', { plan_id: w.plan.plan_id }, { enabled: true, amount: w.plan.amount }),
+  },
+  'PATCH /admin/catalog/education-products/{code}': {
+    method: 'PATCH', template: '/admin/catalog/education-products/{code}', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['enabled', 'amount'],
+    build: (w) => operator(w, 'PATCH', '/admin/catalog/education-products/{code}', { code: 'waec-result-checker' }, { enabled: true, amount: 3900 }),
   },
   'GET /admin/accounts': { method: 'GET', template: '/admin/accounts', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/accounts', {}) },
   'GET /admin/accounts/{id}': { method: 'GET', template: '/admin/accounts/{id}', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/accounts/{id}', { id: id(w.account_id) }) },

@@ -15,7 +15,7 @@ import { kobo_to_naira } from '../../lib/money.js';
 import { lagos_day_end_ms, parse_date_days, parse_timestamp_us } from '../../lib/time-format.js';
 import type { BodyStream } from '../../lib/reply.js';
 import { read_record } from '../../engine/idempotency.js';
-import { assert_order, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../../services/order.js';
+import { service_type_names, assert_order, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../../services/order.js';
 import type { OrderDesk } from '../../services/order-desk.js';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
@@ -43,7 +43,7 @@ export function read_orders(store: Store, actor: AccountActor, environment: Envi
 
 /** The statuses the list shows, and the stored status each stands for: a delivered order is "successful". */
 const list_statuses: Record<string, OrderStatus> = { pending: 'pending', processing: 'processing', successful: 'delivered', failed: 'failed' };
-const service_types: readonly ServiceType[] = ['airtime', 'data', 'electricity', 'tv'];
+const service_types: readonly ServiceType[] = service_type_names;
 /** Every recipient the services accept: phone (11 digits), meter (11 or 13), smartcard (10 to 12). */
 const recipient_pattern = /^[0-9]{10,13}$/;
 const day_us = 86_400_000_000;
@@ -190,7 +190,7 @@ function export_stream(store: Store, actor: AccountActor, environment: Environme
 /** The filters' query parameters, for the document. */
 const history_query = {
   status: { schema: Type.Enum(['pending', 'processing', 'successful', 'failed']), description: 'the status as the list shows it (a delivered order is successful)' },
-  service_type: { schema: Type.Enum(['airtime', 'data', 'electricity', 'tv']), description: 'the service' },
+  service_type: { schema: Type.Enum([...service_type_names]), description: 'the service' },
   recipient: { schema: Type.String({ pattern: '^[0-9]{10,13}$' }), description: 'the exact phone, meter or smartcard number' },
   client_reference: { schema: Type.String({ pattern: client_reference_pattern.source }), description: 'the exact client_reference the purchase carried: it names one order at most' },
   from: { schema: Type.String({ maxLength: 40 }), description: 'a date YYYY-MM-DD (from the start of that Africa/Lagos day) or an ISO 8601 timestamp, inclusive' },
@@ -299,7 +299,7 @@ export function transaction_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
         const order = desk.find(reference);
         if (order === null || order.account_id !== actor.id || order.environment !== ctx.environment) return not_found();
         await actor.settled();
-        return success_reply(ctx.request_id, 200, order_full_view(desk.find(reference) ?? order));
+        return success_reply(ctx.request_id, 200, order_full_view(desk.find(reference) ?? order, deps.secret_box));
       },
     },
   ];

@@ -2,9 +2,13 @@
 // validated and planned, and how it is placed inside the batch's command. Everything else of bulk
 // orders (the batch records, the route, the events) speaks only through the ItemPurchaser interface.
 //
-// This implementation sits on the purchase routes' plan builders (src/front/routes/service-routes.ts):
-// the same body schema (without pin), the same plan, the same catalog check and recipient verification
-// as a single purchase, and the order desk's place() for the debit, so an item is an ordinary order.
+// This implementation sits on the product registry (src/services/products/registry.ts): every family
+// registered there can be an item, with its purchase body without pin (purchase_item_schema), its plan,
+// catalog check and recipient verification exactly as its single purchase, and the order desk's place()
+// for the debit, so an item is an ordinary order. It does not use the shared runner's per-item path
+// (run_purchase with a verified PIN): that places each item under its own run_idempotent and commit,
+// while a batch places all its items in one command and one commit (see batch-desk.ts); what the runner
+// does after the PIN (check, verification verdict, place) is repeated in place() below.
 import Type, { type TSchema } from 'typebox';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
@@ -12,7 +16,9 @@ import type { OrderDesk } from '../order-desk.js';
 import { provider_unavailable } from '../order-desk.js';
 import type { OrderStatus } from '../order.js';
 import type { VerifyResult } from '../provider.js';
-import type { PlanBuilder, PurchasePlan } from '../../front/routes/service-routes.js';
+import type { Catalog } from '../catalog.js';
+import type { PurchasePlan } from '../products/family.js';
+import { family_of, is_service_type, product_families, purchase_item_schema } from '../products/registry.js';
 import { compile_schema, type CompiledSchema } from '../../front/validation.js';
 import { api_error, type ApiError } from '../../errors.js';
 import type { Reply } from '../../lib/reply.js';
@@ -50,52 +56,46 @@ export interface ItemPurchaser {
 /** Calls a placing command and returns the reference of the order it placed (from its wallet.debited event). */
 export type PlacedOrderCapture = (place: () => Reply | Promise<Reply>) => { reply: Reply | Promise<Reply>; reference: string | null };
 
-interface ServiceItem {
-  builder: PlanBuilder;
-  schema: CompiledSchema;
-}
 
 function field_error(index: number, field: string, message: string): ApiError {
   const name = `items.${index}.${field}`;
   return api_error('validation.failed', `The request is not valid: ${name} ${message}.`, { details: [{ field: name, message }] });
 }
 
-/** The item schema of a service: its purchase body without pin, with service_type naming it. */
-function item_schema(service_type: string, body: TSchema): TSchema {
-  const properties = { ...(body as unknown as { properties: Record<string, TSchema> }).properties };
-  delete properties.pin;
+/** The item schema of a family: its purchase body without pin, with service_type naming it. */
+function item_schema(service_type: string): TSchema {
+  const properties = (purchase_item_schema(service_type as Parameters<typeof purchase_item_schema>[0]) as unknown as { properties: Record<string, TSchema> }).properties;
   return Type.Object({ service_type: Type.Literal(service_type), ...properties }, { title: `${service_type} item` });
 }
 
-export class BuilderItemPurchaser implements ItemPurchaser {
+export class RegistryItemPurchaser implements ItemPurchaser {
   readonly service_types: readonly string[];
   readonly item_schemas: TSchema[];
-  private readonly services = new Map<string, ServiceItem>();
+  /** Each family's item validator, compiled once at start-up. */
+  private readonly validators = new Map<string, CompiledSchema>();
 
-  constructor(builders: Record<string, PlanBuilder>, private readonly desk: OrderDesk, private readonly capture: PlacedOrderCapture) {
-    for (const [service_type, builder] of Object.entries(builders)) {
-      this.services.set(service_type, { builder, schema: compile_schema(item_schema(service_type, builder.body)) });
-    }
-    this.service_types = [...this.services.keys()];
-    this.item_schemas = this.service_types.map((service_type) => item_schema(service_type, this.services.get(service_type)!.builder.body));
+  constructor(private readonly catalog: Catalog, private readonly desk: OrderDesk, private readonly capture: PlacedOrderCapture) {
+    this.service_types = product_families.map((family) => family.service_type);
+    this.item_schemas = this.service_types.map((service_type) => item_schema(service_type));
+    this.service_types.forEach((service_type, i) => this.validators.set(service_type, compile_schema(this.item_schemas[i])));
   }
 
   prepare(environment: Environment, index: number, item: Record<string, unknown>): PreparedItem | ApiError {
     const service_type = item.service_type as string;
-    const service = this.services.get(service_type);
-    if (service === undefined) return field_error(index, 'service_type', `must be one of: ${this.service_types.join(', ')}`);
+    const validator = this.validators.get(service_type);
+    if (validator === undefined || !is_service_type(service_type)) return field_error(index, 'service_type', `must be one of: ${this.service_types.join(', ')}`);
     // The batch's pin authorises every item; one in an item would be a second secret in the request.
     if ('pin' in item) return field_error(index, 'pin', 'must not be given in an item: the batch\'s pin authorises every item');
-    const details = service.schema.check(item);
+    const details = validator.check(item);
     if (details !== null) {
       const named = details.map((d) => ({ field: d.field === 'body' ? `items.${index}` : `items.${index}.${d.field}`, message: d.message }));
       return api_error('validation.failed', 'The request is not valid: ' + named.map((d) => `${d.field} ${d.message}`).join('; ') + '.', { details: named });
     }
-    const plan = service.builder.plan(item, environment);
+    const plan = family_of(service_type).purchase.plan(item, { catalog: this.catalog, provider: this.desk.providers[environment] });
     if ('code' in plan) {
       // The builders name the body's fields; in a batch they are the item's.
-      const named = plan.details?.map((d) => ({ field: `items.${index}.${d.field}`, message: d.message }));
-      return named === undefined ? plan : api_error(plan.code, 'The request is not valid: ' + named.map((d) => `${d.field} ${d.message}`).join('; ') + '.', { details: named });
+      const named = plan.details?.map((d: { field: string; message: string }) => ({ field: `items.${index}.${d.field}`, message: d.message }));
+      return named === undefined ? plan : api_error(plan.code, 'The request is not valid: ' + named.map((d: { field: string; message: string }) => `${d.field} ${d.message}`).join('; ') + '.', { details: named });
     }
     return {
       index,

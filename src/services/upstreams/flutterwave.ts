@@ -24,54 +24,18 @@ import type { ProductIntent, UpstreamAdapter } from './router.js';
 import { UpstreamClient, no_observer, type ProviderObserver } from './upstream-client.js';
 import { kobo_to_naira } from '../../lib/money.js';
 import { normalise_units } from '../units.js';
+import { family_of } from '../products/registry.js';
+import { international_phone, type FlutterwaveBill } from '../products/family.js';
 
-/** A Flutterwave bill: the biller_name sent as `type`, and the codes its validation takes. */
-interface FlutterwaveBill {
-  type: string;
-  biller_code: string;
-  item_code: string;
-}
-
-/** Airtime of every Nigerian network is one biller (BIL099/AT099); the network follows the number. */
-const airtime_bill: FlutterwaveBill = { type: 'AIRTIME', biller_code: 'BIL099', item_code: 'AT099' };
-
-/** Electricity by disco and meter type (bill categories: EKEDC PREPAID TOPUP UB134, POSTPAID UB135). */
-const electricity_bills: Record<string, Record<'prepaid' | 'postpaid', FlutterwaveBill>> = {
-  'eko-electric': {
-    prepaid: { type: 'EKEDC PREPAID TOPUP', biller_code: 'BIL110', item_code: 'UB134' },
-    postpaid: { type: 'EKEDC POSTPAID TOPUP', biller_code: 'BIL110', item_code: 'UB135' },
-  },
-};
-
-/** Cable TV by provider (bill categories: DSTV CB141). */
-const tv_bills: Record<string, FlutterwaveBill> = {
-  dstv: { type: 'DSTV', biller_code: 'BIL119', item_code: 'CB141' },
-};
-
-/** The Flutterwave bill of a purchase, or null when this upstream does not offer it. */
+/** The Flutterwave bill of a purchase, or null when this upstream does not offer it: the family's table. */
 export function flutterwave_bill(intent: Pick<OrderRecord, 'service_type' | 'disco' | 'provider' | 'meter_type'> | ProductIntent): FlutterwaveBill | null {
-  switch (intent.service_type) {
-    case 'airtime':
-      return airtime_bill;
-    case 'data':
-      // Data bundles are items of per-network billers whose codes change with the bundles on sale: not
-      // offered until they are listed here.
-      return null;
-    case 'electricity': {
-      const bills = electricity_bills[intent.disco ?? ''];
-      if (bills === undefined) return null;
-      const meter_type = 'meter_type' in intent ? intent.meter_type : null;
-      return bills[meter_type ?? 'prepaid'];
-    }
-    case 'tv':
-      return tv_bills[intent.provider ?? ''] ?? null;
-  }
+  return family_of(intent.service_type).upstream.flutterwave_bill({
+    service_type: intent.service_type, network: 'network' in intent ? intent.network ?? null : null, disco: intent.disco ?? null, provider: intent.provider ?? null,
+    meter_type: 'meter_type' in intent ? intent.meter_type : null,
+  });
 }
 
-/** Flutterwave writes Nigerian numbers internationally (+234…), as its examples do. */
-export function international_phone(phone: string): string {
-  return /^0\d{10}$/.test(phone) ? `+234${phone.slice(1)}` : phone;
-}
+export { international_phone };
 
 /** Reads a Flutterwave answer into a result; anything unclear is 'unknown'. */
 export function interpret_flutterwave(status: number, body: unknown, phase: 'pay' | 'requery'): ProviderResult {
@@ -145,7 +109,7 @@ export class FlutterwaveProvider implements UpstreamAdapter {
     if (bill === null) return { outcome: 'failed', reason: `Provider: ${order.service_type} is not offered by upstream ${this.name}` };
     const answer = await this.client.call('pay', 'POST', '/v3/bills', this.headers, {
       country: 'NG',
-      customer: order.service_type === 'airtime' || order.service_type === 'data' ? international_phone(order.recipient) : order.recipient,
+      customer: family_of(order.service_type).upstream.flutterwave_customer(order),
       amount: kobo_to_naira(order.amount_kobo),
       recurrence: 'ONCE',
       type: bill.type,
@@ -184,5 +148,10 @@ export class FlutterwaveProvider implements UpstreamAdapter {
 
   verify_smartcard(provider: string, smartcard_number: string): Promise<VerifyResult> {
     return this.validate(flutterwave_bill({ service_type: 'tv', disco: null, provider, meter_type: null }), smartcard_number);
+  }
+
+  /** Profiles and accounts of the later families: not in Flutterwave's bill list here (the router skips it). */
+  verify_customer(): VerifyResult {
+    return { outcome: 'unavailable', reason: `not offered by upstream ${this.name}` };
   }
 }

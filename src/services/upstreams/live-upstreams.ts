@@ -7,6 +7,7 @@ import type { UpstreamConfig } from '../../config.js';
 import type { Store } from '../../journal/store.js';
 import type { Catalog } from '../catalog.js';
 import { networks, tv_providers } from '../catalog.js';
+import { exams } from '../products/education.js';
 import type { ServiceType } from '../order.js';
 import { LiveProvider } from '../live-provider.js';
 import { FlutterwaveProvider } from './flutterwave.js';
@@ -21,6 +22,7 @@ export function catalog_products(catalog: Catalog): { product: string; service_t
   for (const network of networks) out.push({ product: `data/${network}`, service_type: 'data', narrow: network });
   for (const disco of catalog.discos) out.push({ product: `electricity/${disco.service_id}`, service_type: 'electricity', narrow: disco.service_id });
   for (const provider of tv_providers) out.push({ product: `tv/${provider}`, service_type: 'tv', narrow: provider });
+  for (const exam of exams) out.push({ product: `education/${exam}`, service_type: 'education', narrow: exam });
   return out;
 }
 

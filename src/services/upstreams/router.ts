@@ -6,7 +6,7 @@
 // bought while one upstream of its route is healthy; 503 transaction.provider_unavailable only when none is.
 import type { Logger } from 'pino';
 import type { OrderRecord, ServiceType } from '../order.js';
-import type { Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from '../provider.js';
+import type { CustomerCheck, Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from '../provider.js';
 import type { CircuitBreaker } from '../circuit-breaker.js';
 import { route_for, type RouteTable } from './routes.js';
 
@@ -178,5 +178,9 @@ export class UpstreamRouter implements Provider {
 
   verify_smartcard(provider: string, smartcard_number: string): Promise<VerifyResult> {
     return this.verify({ service_type: 'tv', provider }, (u) => u.verify_smartcard(provider, smartcard_number));
+  }
+
+  verify_customer(check: CustomerCheck): Promise<VerifyResult> {
+    return this.verify({ service_type: check.service_type, provider: check.provider }, (u) => u.verify_customer(check));
   }
 }

@@ -6,7 +6,7 @@
 import type { Journal } from '../../journal/journal.js';
 import type { Store } from '../../journal/store.js';
 import type { PurchaseIntent } from '../provider.js';
-import type { ServiceType } from '../order.js';
+import { service_type_names, type ServiceType } from '../order.js';
 
 export interface RouteTable {
   /** The route of every product without one of its own. */
@@ -21,7 +21,7 @@ export const route_upstreams_max = 16;
 
 export const routes_store_key = 'upstream-routes';
 
-export const service_types: readonly ServiceType[] = ['airtime', 'data', 'electricity', 'tv'];
+export const service_types: readonly ServiceType[] = service_type_names;
 
 /** "airtime", or "airtime/mtn": the narrowing value of a purchase for its service type. */
 export function product_of(intent: Pick<PurchaseIntent, 'service_type' | 'network' | 'disco' | 'provider'>): string | null {
@@ -32,6 +32,8 @@ export function product_of(intent: Pick<PurchaseIntent, 'service_type' | 'networ
     case 'electricity':
       return intent.disco ?? null;
     case 'tv':
+    case 'education':
+    case 'internet':
       return intent.provider ?? null;
   }
 }

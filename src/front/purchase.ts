@@ -1,0 +1,132 @@
+// The purchase runner every product family shares (docs/decisions.md "Product families"): validation →
+// idempotency → PIN → catalog check → recipient verification → provider availability → daily limit →
+// balance → debit; the order desk takes it from there. A family only makes the plan
+// (src/services/products/); bulk orders check the PIN once and then run each item here with the PIN
+// already verified.
+import type { Deps } from './deps.js';
+import type { RequestContext } from './route.js';
+import type { AccountActor } from '../engine/account-actor.js';
+import type { Environment } from '../engine/records.js';
+import { error_reply, type Reply } from '../lib/reply.js';
+import { fingerprint, idempotency_key } from './request-helpers.js';
+import { api_error, type ApiError } from '../errors.js';
+import { peek_idempotent, run_idempotent } from '../engine/idempotency.js';
+import { remembered_error } from './remembered.js';
+import type { OrderDesk } from '../services/order-desk.js';
+import { provider_unavailable } from '../services/order-desk.js';
+import { pin_check_busy_error } from '../engine/pin-cache.js';
+import type { VerifyResult } from '../services/provider.js';
+import type { PurchasePlan } from '../services/products/family.js';
+import { fail } from '../lib/assert.js';
+
+/** Attempts to recompute a PIN verdict when the PIN changes while the first was being computed. */
+const pin_attempts_max = 3;
+
+/** One placement: who buys, under which idempotency key, with which of the reseller's references. */
+export interface PurchaseRun {
+  request_id: string;
+  actor: AccountActor;
+  environment: Environment;
+  /** The idempotency key of this placement, or null (no replay protection). */
+  key: string | null;
+  /** What a repeat under the same key must match (request_helpers fingerprint: method, URL, body without pin). */
+  fingerprint: string;
+  client_reference: string | null;
+  metadata: Record<string, string> | null;
+}
+
+/**
+ * The PIN: checked here (`{ pin }`, with lock-out and attempts counted), or already checked by the caller
+ * in this request (`{ verified: true }`: a bulk order checks it once for all its items).
+ */
+export type PinProof = { pin: string } | { verified: true };
+
+/** The POST of a family's purchase route: the body's idempotency key, PIN and references. */
+export async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext, plan: PurchasePlan | ApiError): Promise<Reply> {
+  const key = idempotency_key(ctx);
+  if (key !== null && typeof key === 'object') return error_reply(ctx.request_id, key);
+  if ('code' in plan) return remembered_error(deps, ctx, plan);
+  // Validated by the body schema (docs/api.md "Client references"); claimed in the command that debits.
+  const body = ctx.body as { pin: string; client_reference?: string; metadata?: Record<string, string> };
+  return run_purchase(deps, desk, {
+    request_id: ctx.request_id,
+    actor: ctx.actor!,
+    environment: ctx.environment,
+    key,
+    fingerprint: fingerprint(ctx),
+    client_reference: body.client_reference ?? null,
+    metadata: body.metadata ?? null,
+  }, plan, { pin: body.pin });
+}
+
+export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun, plan: PurchasePlan, proof: PinProof): Promise<Reply> {
+  const { actor, environment, key, request_id } = run;
+  const request = { actor, environment, key, fingerprint: run.fingerprint, request_id, now_ms: deps.clock.now_ms() };
+  const resume = (record: Parameters<OrderDesk['resume']>[4]) => desk.resume(actor, environment, request_id, key!, record);
+  // A replay, or a repeat of a request in flight, costs neither a PIN check nor a provider call.
+  const earlier = peek_idempotent(request, resume);
+  if (earlier !== null) return earlier;
+  const place = (verification: VerifyResult | null): Reply | Promise<Reply> => {
+    const refused = plan.check ? plan.check() : null;
+    if (refused !== null) return error_reply(request_id, refused);
+    let customer_name: string | null = null;
+    if (verification !== null) {
+      if (verification.outcome === 'invalid') return error_reply(request_id, api_error(plan.invalid_code!));
+      if (verification.outcome === 'unavailable') return provider_unavailable(request_id, 60);
+      customer_name = verification.customer_name;
+    }
+    return desk.place(actor, environment, request_id, key, run.fingerprint, {
+      ...plan.order, customer_name: customer_name ?? plan.order.customer_name, client_reference: run.client_reference, metadata: run.metadata,
+    });
+  };
+  if ('verified' in proof) {
+    const catalog_error = plan.check ? plan.check() : null;
+    let verification: VerifyResult | null = null;
+    let awaited = false;
+    if (catalog_error === null && plan.verify) {
+      const result = plan.verify();
+      if (result instanceof Promise) {
+        awaited = true;
+        verification = await result;
+      } else verification = result;
+    }
+    return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => place(verification), resume, !awaited);
+  }
+  // Whether anything was awaited since the peek: if not, the peek still holds and run_idempotent
+  // need not read the store again (the common case: PIN known, sandbox verification instant).
+  let awaited = false;
+  for (let attempt = 0; attempt < pin_attempts_max; attempt++) {
+    const account = actor.account;
+    const generation = account.pin_generation;
+    let correct = false;
+    if (account.pin_hash !== null && actor.pin_lock_remaining_ms(deps.clock.now_ms()) === 0) {
+      const verdict = deps.engine.pin_cache.verify(actor.id, generation, proof.pin, account.pin_hash);
+      let answer: boolean | 'busy';
+      if (verdict instanceof Promise) {
+        awaited = true;
+        answer = await verdict;
+      } else answer = verdict;
+      // The PIN lane is full (a flood of first purchases): no verdict, so not a wrong PIN either.
+      if (answer === 'busy') return error_reply(request_id, pin_check_busy_error());
+      correct = answer;
+    }
+    const catalog_error = correct && plan.check ? plan.check() : null;
+    let verification: VerifyResult | null = null;
+    if (correct && catalog_error === null && plan.verify) {
+      const result = plan.verify();
+      if (result instanceof Promise) {
+        awaited = true;
+        verification = await result;
+      } else verification = result;
+    }
+    // The PIN changed while we waited: the verdict is about the old one, compute it again.
+    if (actor.account.pin_generation !== generation) continue;
+    return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
+      const verdict = actor.apply_pin_verdict(correct, generation, deps.clock.now_ms());
+      if (verdict === 'stale') fail('PIN verdict went stale inside one command');
+      if (verdict !== 'ok') return error_reply(request_id, verdict);
+      return place(verification);
+    }, resume, !awaited);
+  }
+  return error_reply(request_id, api_error('service.unavailable', 'The transaction PIN kept changing during this request; retry.', { headers: { 'Retry-After': '1' } }));
+}

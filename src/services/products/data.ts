@@ -1,0 +1,132 @@
+// Data bundles (docs/api.md "Data"): a plan of the catalog, bought at exactly its price. The operator
+// enables, disables and re-prices plans (src/operator/catalog-routes.ts); a purchase reads the plan again
+// after the PIN, so a change made meanwhile holds.
+import type { Static } from 'typebox';
+import Type from 'typebox';
+import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
+import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
+import { api_error, type ApiError } from '../../errors.js';
+import { FreeText, Naira, Network, Timestamp } from '../../schemas/common.js';
+import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, purchase_extras } from '../../schemas/service-schemas.js';
+import { networks, type DataPlan, type Network as NetworkName } from '../catalog.js';
+import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
+import type { ProviderResult } from '../provider.js';
+import { iso_us } from '../../lib/time-format.js';
+import {
+  international_phone, invalid, sandbox_reference, vtpass_network,
+  type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan,
+} from './family.js';
+import { purchase_errors } from './purchase-errors.js';
+
+export const DataBody = Type.Object({
+  network: Network,
+  plan_code: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a plan_id from GET /v1/services/data/plans' }),
+  phone: LocalPhone,
+  amount: Amount('must equal the plan price in NGN'),
+  pin: Pin,
+  ...purchase_extras,
+});
+
+export const DataPlanView = Type.Object({
+  plan_id: Type.String({ description: 'the value used as plan_code on purchase' }),
+  name: Type.String(),
+  network: Network,
+  amount: Naira,
+  amount_charged: Type.Number({ minimum: 0, description: 'what the calling account\'s wallet pays for it: amount less its tier\'s commission (docs/api.md "Pricing")' }),
+  validity: Type.String(),
+});
+
+export const DataResult = Type.Object({
+  reference: Type.String(), status: Status, network: Network, phone: Type.String(), plan: Type.String(), plan_code: Type.String(),
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
+});
+
+function data_plan_view(request: ProductRequest, plan: DataPlan) {
+  return {
+    plan_id: plan.plan_id, name: plan.name, network: plan.network, amount: kobo_to_naira(plan.amount_kobo),
+    amount_charged: request.charged_naira('data', plan.network, plan.amount_kobo), validity: plan.validity,
+  };
+}
+
+function list_data_plans(request: ProductRequest): Reply {
+  const network = request.query.get('network');
+  if (network !== null && !(networks as readonly string[]).includes(network)) {
+    return error_reply(request.request_id, invalid('network', `must be one of: ${networks.join(', ')}`));
+  }
+  return success_reply(request.request_id, 200, { plans: request.catalog.enabled_plans(network as NetworkName | null).map((plan) => data_plan_view(request, plan)) });
+}
+
+function data_plan(raw: unknown, context: PlanContext): PurchasePlan | ApiError {
+  const body = raw as Static<typeof DataBody>;
+  const amount = naira_to_kobo(body.amount);
+  if (!amount.ok) return invalid('amount', amount.reason);
+  const catalog = context.catalog;
+  const plan = catalog.plan(body.plan_code);
+  return {
+    order: {
+      service_type: 'data', network: body.network, disco: null, provider: null, recipient: body.phone,
+      plan_code: body.plan_code, plan: plan?.name ?? null, package_code: null, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
+    },
+    check: () => {
+      // Read at execution: the operator may have re-priced or disabled the plan meanwhile.
+      const current = catalog.plan(body.plan_code);
+      if (current === undefined || !current.enabled || current.network !== body.network) {
+        return api_error('service.plan_not_found', `Data plan "${body.plan_code}" of ${body.network} is missing or disabled.`);
+      }
+      if (current.amount_kobo !== amount.kobo) {
+        return api_error('service.amount_mismatch', `Amount ${body.amount} differs from the plan price ${kobo_to_naira(current.amount_kobo)}.`);
+      }
+      return null;
+    },
+  };
+}
+
+function data_result_view(order: OrderRecord) {
+  return {
+    reference: order.reference, status: order.status, network: order.network, phone: order.recipient, plan: order.plan,
+    plan_code: order.plan_code, amount: kobo_to_naira(order.amount_kobo), amount_charged: kobo_to_naira(charged_kobo(order)),
+    commission: kobo_to_naira(commission_of(order)), wallet_balance_after: kobo_to_naira(order.wallet_balance_after_kobo),
+    delivered_at: order.delivered_us === null ? null : iso_us(order.delivered_us),
+    client_reference: client_reference_of(order), metadata: metadata_of(order),
+  };
+}
+
+function data_sandbox_delivered(order: OrderRecord): ProviderResult {
+  return { outcome: 'delivered', customer_name: null, provider_reference: sandbox_reference(order) };
+}
+
+export const data_family: ProductFamily = {
+  service_type: 'data',
+  messages: { delivered: 'Data purchase successful.', processing: 'Data purchase is processing; the outcome follows by webhook and on GET /v1/transactions/{reference}.' },
+  routes: [
+    {
+      method: 'get',
+      path: '/v1/services/data/plans',
+      scope: null,
+      doc: {
+        summary: 'Enabled data plans, optionally of one network',
+        tags: ['Data'],
+        response: Type.Object({ plans: Type.Array(DataPlanView) }),
+        query: { network: { schema: Type.Enum([...networks]), description: 'mtn, airtel, glo or 9mobile' } },
+        errors: ['validation.failed'],
+      },
+      handler: list_data_plans,
+    },
+  ],
+  purchase: {
+    path: '/v1/services/data/purchase',
+    body: DataBody,
+    doc: { summary: 'Buy a data bundle; amount must equal the plan price', tags: ['Data'], response: DataResult, success_status: 201, errors: [...purchase_errors, 'service.plan_not_found', 'service.amount_mismatch'] },
+    plan: data_plan,
+  },
+  result_view: data_result_view,
+  sandbox_delivered: data_sandbox_delivered,
+  upstream: {
+    vtpass_service_id: (order) => `${vtpass_network(order.network!)}-data`,
+    vtpass_pay_fields: (order) => ({ billersCode: order.recipient, variation_code: order.plan_code ?? undefined, phone: order.recipient }),
+    // Data bundles are items of per-network Flutterwave billers whose codes change with the bundles on
+    // sale: not offered until they are listed here.
+    flutterwave_bill: () => null,
+    flutterwave_customer: (order) => international_phone(order.recipient),
+  },
+};

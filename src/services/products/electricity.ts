@@ -1,0 +1,160 @@
+// Electricity (docs/api.md "Electricity"): NGN 500 or more to a meter of one of the nine distribution
+// companies, verified with the provider first; a prepaid meter gets a token.
+import type { Static } from 'typebox';
+import Type from 'typebox';
+import { kobo_to_naira } from '../../lib/money.js';
+import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
+import type { ApiError } from '../../errors.js';
+import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
+import {
+  Amount, AmountCharged, Commission, MeterNumber, MeterType, Pin, Status, VerifyResultView, extras_view, purchase_extras,
+} from '../../schemas/service-schemas.js';
+import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
+import type { ProviderResult } from '../provider.js';
+import { format_units } from '../units.js';
+import { iso_us } from '../../lib/time-format.js';
+import {
+  amount_in, invalid, sandbox_reference, sandbox_token, verify_reply,
+  type FlutterwaveBill, type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan,
+} from './family.js';
+import { purchase_errors } from './purchase-errors.js';
+
+export const electricity_kobo_min = 500_00;
+
+const disco_rule = 'must be a distribution company service ID or code (GET /v1/services/electricity/discos)';
+
+export const ElectricityBody = Type.Object({
+  disco: FreeText({ minLength: 1, maxLength: 64, errorMessage: disco_rule }),
+  meter_number: MeterNumber,
+  meter_type: MeterType,
+  amount: Amount('must be an NGN amount of at least 500 with at most 2 decimals', 500),
+  pin: Pin,
+  ...purchase_extras,
+});
+
+export const VerifyMeterBody = Type.Object({
+  disco: ElectricityBody.properties.disco,
+  meter_number: MeterNumber,
+  meter_type: MeterType,
+});
+
+export const DiscoView = Type.Object({
+  code: Type.String({ description: 'e.g. IKEDC' }),
+  service_id: Type.String({ description: 'the value of the disco field, e.g. ikeja-electric' }),
+  name: Type.String(),
+});
+
+export const ElectricityResult = Type.Object({
+  reference: Type.String(), status: Status,
+  token: Type.Union([Type.String({ description: 'prepaid meters: 20 digits in groups of 4' }), Type.Null()]),
+  units: Type.Union([Type.String({ description: 'e.g. 45.3 kWh' }), Type.Null()]),
+  meter_number: Type.String(), meter_type: MeterType, disco: Type.String(), customer_name: Type.Union([Type.String(), Type.Null()]),
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
+});
+
+/** Electricity by disco and meter type on Flutterwave (bill categories: EKEDC PREPAID TOPUP UB134, POSTPAID UB135). */
+const electricity_bills: Record<string, Record<'prepaid' | 'postpaid', FlutterwaveBill>> = {
+  'eko-electric': {
+    prepaid: { type: 'EKEDC PREPAID TOPUP', biller_code: 'BIL110', item_code: 'UB134' },
+    postpaid: { type: 'EKEDC POSTPAID TOPUP', biller_code: 'BIL110', item_code: 'UB135' },
+  },
+};
+
+function list_discos(request: ProductRequest): Reply {
+  return success_reply(request.request_id, 200, { discos: request.catalog.discos });
+}
+
+async function verify_meter(request: ProductRequest): Promise<Reply> {
+  const body = request.body as Static<typeof VerifyMeterBody>;
+  const disco = request.catalog.disco(body.disco);
+  if (disco === undefined) return error_reply(request.request_id, invalid('disco', disco_rule));
+  const result = await request.provider.verify_meter(disco.service_id, body.meter_number, body.meter_type);
+  return verify_reply(request.request_id, result, 'service.invalid_meter', 'Meter verified.', { disco: disco.service_id, meter_number: body.meter_number, meter_type: body.meter_type });
+}
+
+function electricity_plan(raw: unknown, context: PlanContext): PurchasePlan | ApiError {
+  const body = raw as Static<typeof ElectricityBody>;
+  const disco = context.catalog.disco(body.disco);
+  if (disco === undefined) return invalid('disco', disco_rule);
+  const amount_kobo = amount_in(body.amount, electricity_kobo_min, null, 'must be at least 500 NGN');
+  if (typeof amount_kobo !== 'number') return amount_kobo;
+  const provider = context.provider;
+  return {
+    order: {
+      service_type: 'electricity', network: null, disco: disco.service_id, provider: null, recipient: body.meter_number,
+      plan_code: null, plan: null, package_code: null, meter_type: body.meter_type, amount_kobo, customer_name: null,
+    },
+    verify: () => provider.verify_meter(disco.service_id, body.meter_number, body.meter_type),
+    invalid_code: 'service.invalid_meter',
+  };
+}
+
+function electricity_result_view(order: OrderRecord) {
+  return {
+    reference: order.reference,
+    status: order.status,
+    token: order.token,
+    units: order.units,
+    meter_number: order.recipient,
+    meter_type: order.meter_type,
+    disco: order.disco,
+    customer_name: order.customer_name,
+    amount: kobo_to_naira(order.amount_kobo),
+    amount_charged: kobo_to_naira(charged_kobo(order)),
+    commission: kobo_to_naira(commission_of(order)),
+    wallet_balance_after: kobo_to_naira(order.wallet_balance_after_kobo),
+    delivered_at: order.delivered_us === null ? null : iso_us(order.delivered_us),
+    client_reference: client_reference_of(order),
+    metadata: metadata_of(order),
+  };
+}
+
+function electricity_sandbox_delivered(order: OrderRecord): ProviderResult {
+  return {
+    outcome: 'delivered',
+    token: order.meter_type === 'prepaid' ? sandbox_token(order.reference) : null,
+    units: format_units(order.amount_kobo),
+    customer_name: 'Test Customer',
+    provider_reference: sandbox_reference(order),
+  };
+}
+
+export const electricity_family: ProductFamily = {
+  service_type: 'electricity',
+  messages: { delivered: 'Electricity payment successful.', processing: 'Electricity payment is processing; the token follows by webhook and on GET /v1/transactions/{reference}.' },
+  routes: [
+    {
+      method: 'get',
+      path: '/v1/services/electricity/discos',
+      scope: null,
+      doc: { summary: 'The nine distribution companies and their service IDs', tags: ['Electricity'], response: Type.Object({ discos: Type.Array(DiscoView) }) },
+      handler: list_discos,
+    },
+    {
+      method: 'post',
+      path: '/v1/services/electricity/verify',
+      scope: 'services:purchase',
+      body: VerifyMeterBody,
+      idempotent: false,
+      doc: { summary: 'Verify a meter before paying: the customer name and address', tags: ['Electricity'], response: VerifyResultView, success_status: 200, errors: ['service.invalid_meter', 'transaction.provider_unavailable'] },
+      handler: verify_meter,
+    },
+  ],
+  purchase: {
+    path: '/v1/services/electricity',
+    body: ElectricityBody,
+    doc: { summary: 'Pay for electricity (NGN 500 or more); prepaid meters get a token', tags: ['Electricity'], response: ElectricityResult, success_status: 201, errors: [...purchase_errors, 'service.invalid_meter'] },
+    plan: electricity_plan,
+  },
+  result_view: electricity_result_view,
+  sandbox_delivered: electricity_sandbox_delivered,
+  upstream: {
+    vtpass_service_id: (order) => order.disco!,
+    vtpass_pay_fields: (order) => ({ billersCode: order.recipient, variation_code: order.meter_type ?? undefined, phone: '08000000000' }),
+    flutterwave_bill: (product) => {
+      const bills = electricity_bills[product.disco ?? ''];
+      return bills === undefined ? null : bills[product.meter_type ?? 'prepaid'];
+    },
+    flutterwave_customer: (order) => order.recipient,
+  },
+};

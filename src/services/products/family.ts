@@ -1,0 +1,176 @@
+// The shape of a product family (docs/decisions.md "Product families"): everything that differs between
+// airtime, data, electricity, TV and the families after them lives in one module of this folder: its
+// catalog access, request and result schemas, routes (catalog lists, verification, the purchase body and
+// the order it makes), sandbox outcomes and upstream codes. What every family shares stays in one place:
+// the purchase runner (idempotency, PIN, catalog check, verification; src/front/purchase.ts), the order
+// desk (debit, pricing, life cycle, refunds; ../order-desk.ts) and the webhooks. A family never sees the
+// HTTP request: the front end turns its routes into route definitions (src/front/routes/service-routes.ts).
+import { createHash } from 'node:crypto';
+import type { TSchema } from 'typebox';
+import type { Environment } from '../../engine/records.js';
+import type { OrderRequest } from '../../engine/account-orders.js';
+import type { Reply } from '../../lib/reply.js';
+import { error_reply, success_reply } from '../../lib/reply.js';
+import { api_error, type ApiError, type ErrorCode } from '../../errors.js';
+import { naira_to_kobo } from '../../lib/money.js';
+import type { Catalog } from '../catalog.js';
+import type { OrderRecord, ServiceType } from '../order.js';
+import type { CustomerCheck, Provider, ProviderResult, VerifyResult } from '../provider.js';
+import { provider_unavailable } from '../provider.js';
+
+/** What a purchase of any family is, once its body is read: the shared runner consumes it. */
+export interface PurchasePlan {
+  order: OrderRequest;
+  /** Catalog checks that run after the PIN (plan missing or disabled, price mismatch). */
+  check?: () => ApiError | null;
+  /** Recipient verification with the provider (meters, smartcards, profiles), after the PIN and the catalog. */
+  verify?: () => VerifyResult | Promise<VerifyResult>;
+  /** The code a failed verification answers with (422). */
+  invalid_code?: ErrorCode;
+}
+
+/** What a family needs to turn a validated purchase body into its plan: read once per request. */
+export interface PlanContext {
+  catalog: Catalog;
+  /** The provider of the request's environment (sandbox for test keys). */
+  provider: Provider;
+}
+
+/** A catalog or verification request as a family sees it: no socket, no headers. */
+export interface ProductRequest extends PlanContext {
+  request_id: string;
+  environment: Environment;
+  /** The validated body (routes with a body schema), else null. */
+  body: unknown;
+  query: URLSearchParams;
+  /** What the calling account's wallet would pay for a product of this face value (docs/api.md "Pricing"). */
+  charged_naira(service_type: ServiceType, narrow: string | null, amount_kobo: number): number;
+}
+
+/** The part of a route's OpenAPI entry a family states (src/front/route.ts RouteDoc, same field names). */
+export interface ProductRouteDoc {
+  summary: string;
+  description?: string;
+  tags: string[];
+  response?: TSchema;
+  success_status?: number;
+  errors?: string[];
+  query?: Record<string, { schema: TSchema; description: string; required?: boolean }>;
+}
+
+/** A catalog list or a verification: any valid API key for lists, services:purchase for verification. */
+export interface ProductRoute {
+  method: 'get' | 'post';
+  path: string;
+  scope: 'services:purchase' | null;
+  body?: TSchema;
+  /** Verification is not a change: it does not honour X-Idempotency-Key. */
+  idempotent?: boolean;
+  doc: ProductRouteDoc;
+  handler: (request: ProductRequest) => Reply | Promise<Reply>;
+}
+
+/** A family's purchase route: the shared runner answers it, the family only makes the plan. */
+export interface PurchaseRoute {
+  path: string;
+  /** The body schema, `pin` included: bulk orders take it without `pin` (see purchase_item_schema). */
+  body: TSchema;
+  doc: ProductRouteDoc;
+  /**
+   * A validated body (its `pin` is not read) → the plan, or the validation error. Pure apart from catalog
+   * reads: called again for each item of a bulk order.
+   */
+  plan(body: unknown, context: PlanContext): PurchasePlan | ApiError;
+}
+
+/** A Flutterwave bill: the biller_name sent as `type`, and the codes its validation takes. */
+export interface FlutterwaveBill {
+  type: string;
+  biller_code: string;
+  item_code: string;
+}
+
+export type ProductKey = Pick<OrderRecord, 'service_type' | 'network' | 'disco' | 'provider'> & { meter_type?: OrderRecord['meter_type'] };
+
+/** What an upstream adapter needs from a family: its codes, in each upstream's terms. */
+export interface UpstreamCodes {
+  /** VTpass serviceID of an order (or of a product: network, disco or provider). */
+  vtpass_service_id(order: Pick<OrderRecord, 'service_type' | 'network' | 'disco' | 'provider'> & Partial<Pick<OrderRecord, 'plan_code'>>): string;
+  /** The fields of VTpass's POST /api/pay beyond request_id, serviceID and amount. */
+  vtpass_pay_fields(order: OrderRecord): Record<string, unknown>;
+  /** The Flutterwave bill of a product, or null when Flutterwave does not sell it (the router skips it). */
+  flutterwave_bill(product: ProductKey): FlutterwaveBill | null;
+  /** The customer Flutterwave is sent on payment. */
+  flutterwave_customer(order: OrderRecord): string;
+}
+
+/** Opens what the store keeps sealed (the engine's secret box): deliverables such as exam PINs. */
+export interface Unsealer {
+  open(sealed: string): string;
+}
+
+export interface ProductFamily {
+  service_type: ServiceType;
+  /** The `message` of a purchase's 201: delivered, or still processing. */
+  messages: { delivered: string; processing: string };
+  /** Catalog lists and verification, in the order the document shows them. */
+  routes: ProductRoute[];
+  purchase: PurchaseRoute;
+  /** The 201 body of a purchase and of its replay (docs/api.md "Purchase results"). */
+  result_view(order: OrderRecord, secrets: Unsealer): Record<string, unknown>;
+  /** The sandbox's delivery of an order of this family (what it fills in beyond the reference). */
+  sandbox_delivered(order: OrderRecord): ProviderResult;
+  /** The sandbox's answer to a customer check (Provider.verify_customer) of this family, if it has one. */
+  sandbox_verify?(check: CustomerCheck): VerifyResult;
+  /** The catalog lists (data/catalog/<kind>.json) the family sells from, managed by the operator. */
+  catalog_kinds?: readonly string[];
+  upstream: UpstreamCodes;
+}
+
+export function invalid(field: string, message: string): ApiError {
+  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
+}
+
+/** Amount in kobo within [min, max], or the validation error (limits of docs/spec.md section 8). */
+export function amount_in(value: number, min_kobo: number, max_kobo: number | null, hint: string): number | ApiError {
+  const parsed = naira_to_kobo(value);
+  if (!parsed.ok) return invalid('amount', parsed.reason);
+  if (parsed.kobo < min_kobo || (max_kobo !== null && parsed.kobo > max_kobo)) return invalid('amount', hint);
+  return parsed.kobo;
+}
+
+/** The answer of a verification route: 200 with what the provider knows, 422 when it knows nothing. */
+export function verify_reply(request_id: string, result: VerifyResult, invalid_code: ErrorCode, message: string, extra: Record<string, unknown>): Reply {
+  if (result.outcome === 'invalid') return error_reply(request_id, api_error(invalid_code));
+  if (result.outcome === 'unavailable') return provider_unavailable(request_id, 60);
+  return success_reply(request_id, 200, {
+    ...extra,
+    customer_name: result.customer_name,
+    address: result.address,
+    ...(result.current_package !== undefined ? { current_package: result.current_package } : {}),
+    ...(result.due_date !== undefined ? { due_date: result.due_date } : {}),
+  }, message);
+}
+
+/** A 20-digit token in groups of 4, derived from the reference so every re-query repeats it. */
+export function sandbox_token(reference: string): string {
+  const digest = createHash('sha256').update(reference).digest();
+  let digits = '';
+  for (let i = 0; digits.length < 20; i++) digits += String(digest[i % digest.length] % 10);
+  return digits.match(/.{4}/g)!.join('-');
+}
+
+/** The provider reference the sandbox gives every order. */
+export function sandbox_reference(order: OrderRecord): string {
+  return `SBX-${order.provider_request_id}`;
+}
+
+/** VTpass names 9mobile "etisalat". */
+export function vtpass_network(network: string): string {
+  return network === '9mobile' ? 'etisalat' : network;
+}
+
+/** Flutterwave writes Nigerian numbers internationally (+234…), as its examples do. */
+export function international_phone(phone: string): string {
+  return /^0\d{10}$/.test(phone) ? `+234${phone.slice(1)}` : phone;
+}
