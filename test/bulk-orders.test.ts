@@ -283,3 +283,20 @@ t.test('a bulk body over 16 KiB is taken up to 256 KiB; beyond, 413 request.too_
   const single = await server.api('POST', '/v1/services/airtime', { key: account.key, body: { network: 'mtn', phone: sandbox.delivered, amount: 50, pin: '12345', metadata: { a: 'x'.repeat(500) }, padding: 'p'.repeat(17_000) } });
   check_error(t, single, 413, 'request.too_large', 'a single purchase keeps its 16 KiB limit');
 });
+
+t.test('a product family registered after the four services (education) is a bulk item like them', async (t) => {
+  const account = await fast_reseller(server, 20_000);
+  const answer = await post_bulk(server, account.key, [
+    { service_type: 'education', product: 'waec-result-checker', quantity: 1, phone: sandbox.delivered, amount: 3900, client_reference: 'exam-1' },
+    airtime(sandbox.delivered),
+  ]);
+  t.equal(answer.status, 202, `the batch answers 202 (${answer.text.slice(0, 300)})`);
+  const [exam, top_up] = answer.body.data.items;
+  t.equal(exam.service_type, 'education', 'the first item is an education order');
+  t.match(exam.reference, reference_pattern, 'it placed an order');
+  t.equal(exam.status, 'delivered', 'the sandbox delivered it');
+  t.equal(top_up.status, 'delivered', 'the airtime item too');
+  const order = await server.api('GET', `/v1/transactions/${exam.reference}`, { key: account.key });
+  t.equal(order.body.data.service_type, 'education', 'the order is an ordinary education order');
+  t.equal(order.body.data.client_reference, 'exam-1', 'with its client_reference');
+});
