@@ -58,6 +58,7 @@ export const error_catalogue = {
   'session.locked': { status: 429, message: 'Too many wrong passwords; sign-in is locked for a while.' },
   'transaction.duplicate_reference': { status: 409, message: 'This client_reference already names an order of this account and environment; nothing was debited.' },
   'session.csrf_failed': { status: 403, message: 'Missing or wrong CSRF token, or a cross-site request.' },
+  'batch.not_found': { status: 404, message: 'Bulk order id unknown.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

@@ -40,6 +40,9 @@ import { OrderDesk } from './services/order-desk.js';
 import { PriceLists } from './services/pricing.js';
 import { pricing_admin_routes } from './operator/pricing-routes.js';
 import { service_routes } from './front/routes/service-routes.js';
+import { bulk_routes } from './front/routes/bulk-routes.js';
+import { BatchDesk } from './services/bulk/batch-desk.js';
+import { RegistryItemPurchaser } from './services/bulk/item-purchaser.js';
 import { service_status_routes } from './front/routes/service-status-routes.js';
 import { transaction_routes } from './front/routes/transaction-routes.js';
 import { event_routes } from './front/routes/event-routes.js';
@@ -138,9 +141,13 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const signer = new SignerPool();
   const dispatcher = new Dispatcher(deps, signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
   // Webhook endpoints load first, so that events the order desk emits while resuming reach them.
-  engine.extensions.push(dispatcher, desk);
+  // Bulk orders (src/services/bulk/): the batch desk follows the orders' final events, so it resumes
+  // after the order desk has loaded the open orders.
+  const batches: BatchDesk = new BatchDesk(engine, (reference) => item_purchaser.status_of(reference));
+  const item_purchaser: RegistryItemPurchaser = new RegistryItemPurchaser(catalog, desk, batches.capture_placed);
+  engine.extensions.push(dispatcher, desk, batches);
   const event_feed = new EventFeed(engine);
-  engine.event_sink = counting_sink(metrics, new Outbox(dispatcher, event_feed));
+  engine.event_sink = batches.sink(counting_sink(metrics, new Outbox(dispatcher, event_feed)));
   const sessions = new SessionStore(engine, wheel, clock);
   const site = new StaticSite();
   // Gauges read counts kept as they change: walking every account took 37-70 ms per scrape at a
@@ -204,6 +211,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...account_routes(deps),
     ...key_routes(deps),
     ...service_routes(deps, catalog, desk),
+    ...bulk_routes(deps, batches, item_purchaser),
     ...service_status_routes(deps, router, catalog),
     ...transaction_routes(deps, desk),
     ...webhook_routes(deps, dispatcher),

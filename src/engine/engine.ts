@@ -55,7 +55,9 @@ export type EventKind =
   | 'wallet.reversed'
   | 'wallet.low_balance'
   /** A product's availability changed (docs/api.md "Service status"); subscribed to explicitly. */
-  | 'service.status_changed';
+  | 'service.status_changed'
+  /** Every item of a bulk order is final (docs/api.md "Bulk orders"). */
+  | 'batch.completed';
 
 /** What a service.status_changed event is about: a product's availability (services/upstreams/router.ts). */
 export interface ProductStatusSubject {
@@ -67,7 +69,7 @@ export interface ProductStatusSubject {
 
 /** Receives every event in the command that causes it, so it can stage it in the same commit. */
 export interface EventSink {
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject }): void;
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: import('../services/bulk/batch-records.js').BatchRecord }): void;
 }
 
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */

@@ -12,14 +12,14 @@ import type { Clock } from '../lib/clock.js';
 import { new_request_id } from '../lib/ids.js';
 import { api_error, type ApiError } from '../errors.js';
 import { error_reply, type Reply } from '../lib/reply.js';
-import type { RequestContext, RouteDef } from './route.js';
+import type { CompiledRoute, RequestContext, RouteDef } from './route.js';
 import type { Metrics, RouteStats } from '../operator/metrics.js';
 import { free_port, free_port_attempts_max } from '../lib/free-port.js';
 import { compile_routes, no_needs, type FrontRoute } from './front-route.js';
 import { FrontRequest, read_headers } from './front-request.js';
 import { duplicated_content_length, header_refusal } from './header-refusal.js';
 import { allowed_origin, cors_headers, preflight_headers } from './cors.js';
-import { declares_too_large, read_body } from './request-body.js';
+import { body_bytes_max, declares_too_large, read_body } from './request-body.js';
 import { parse_body } from './json-body.js';
 import { exit_on_assertion, failure_reply, is_store_refusal } from './request-failure.js';
 import { status_lines } from './status-lines.js';
@@ -33,6 +33,12 @@ export { json_security_headers } from './security-headers.js';
 
 /** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT; its typings declare the enum, but the module does not export it. */
 const listen_exclusive_port = 1;
+
+/** The 413 of a route: a route with its own limit (RouteDef.body_bytes_max) names it. */
+function too_large(route: CompiledRoute): ApiError {
+  const limit = route.body_bytes_max;
+  return limit === undefined ? api_error('request.too_large') : api_error('request.too_large', `The request body is larger than ${limit / 1024} KiB.`);
+}
 
 export interface FrontOptions {
   name: string;
@@ -218,11 +224,12 @@ export class HttpFront {
       this.run(ctx, route);
       return;
     }
-    if (declares_too_large(headers.content_length)) {
-      this.send(ctx, error_reply(ctx.request_id, api_error('request.too_large')), true);
+    const limit = route.body_bytes_max ?? body_bytes_max;
+    if (declares_too_large(headers.content_length, limit)) {
+      this.send(ctx, error_reply(ctx.request_id, too_large(route)), true);
       return;
     }
-    read_body(res, ctx, () => this.run(ctx, route), () => this.send(ctx, error_reply(ctx.request_id, api_error('request.too_large')), true));
+    read_body(res, ctx, limit, () => this.run(ctx, route), () => this.send(ctx, error_reply(ctx.request_id, too_large(route)), true));
   }
 
   private preflight(ctx: FrontRequest, origin: string | null, allowed: string): void {

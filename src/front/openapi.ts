@@ -7,6 +7,7 @@ import { service_type_names } from '../services/order.js';
 import type { RouteDef } from './route.js';
 import { ErrorBody, Naira, Timestamp, success_envelope } from '../schemas/common.js';
 import { EventKindName } from '../schemas/webhook-schemas.js';
+import { BatchView } from '../schemas/bulk-schemas.js';
 import { error_catalogue } from '../errors.js';
 import { fail } from '../lib/assert.js';
 
@@ -88,6 +89,13 @@ const examples: Record<string, unknown> = {
   'post /v1/keys': { name: 'POS fleet', environment: 'test', scopes: ['services:purchase', 'wallet:read'] },
   'post /v1/webhooks': { url: 'https://example.ng/billvend/hooks', events: ['transaction.completed', 'transaction.failed'] },
   'post /v1/sandbox/wallet/fund': { amount: 50000, reference: 'TOPUP-0001' },
+  'post /v1/services/bulk': {
+    pin: '12345',
+    items: [
+      { service_type: 'airtime', network: 'mtn', phone: '08011111111', amount: 100, client_reference: 'inv-0001' },
+      { service_type: 'data', network: 'mtn', plan_code: 'mtn-1gb-1d', phone: '08011111111', amount: 350 },
+    ],
+  },
 };
 
 function error_response(status: number, codes: string[]): unknown {
@@ -167,6 +175,8 @@ event_payloads['service.status_changed'] = Type.Object({
   retry_after_s: Type.Union([Type.Integer(), Type.Null()]),
   at: Timestamp,
 });
+
+event_payloads['batch.completed'] = BatchView;
 
 function webhooks(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -280,7 +290,9 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
     } else {
       operation.security = [];
     }
-    const request_schema = route.body ?? route.doc.request;
+    // doc.request, when given, describes the body more closely than the schema that validates it
+    // (bulk orders validate each item apart, docs/api.md "Bulk orders").
+    const request_schema = route.doc.request ?? route.body;
     if (request_schema !== undefined) {
       const media: Record<string, unknown> = { schema: with_formats(plain(request_schema)) };
       if (examples[key] !== undefined) media.example = examples[key];
@@ -294,7 +306,7 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
     info: {
       title: 'billvend API',
       version: '1.0.0',
-      description: 'Wallet-funded vending of airtime, data bundles, electricity and cable TV in Nigeria. Amounts are NGN numbers with at most 2 decimals. Every response carries request_id; errors carry a stable error.code. Limits: 5 active API keys per account, 10 webhook endpoints per account and environment, request bodies up to 16 KiB, request heads up to 16 KiB.',
+      description: 'Wallet-funded vending of airtime, data bundles, electricity and cable TV in Nigeria. Amounts are NGN numbers with at most 2 decimals. Every response carries request_id; errors carry a stable error.code. Limits: 5 active API keys per account, 10 webhook endpoints per account and environment, request bodies up to 16 KiB (bulk orders 256 KiB), request heads up to 16 KiB.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-billvend' },
     },
     servers: [{ url: server_url }],

@@ -3,26 +3,26 @@
 import type * as uWS from 'uWebSockets.js';
 import type { FrontRequest } from './front-request.js';
 
-/** Request bodies over 16 KiB are refused with 413 (docs/decisions.md). */
+/** Request bodies over 16 KiB are refused with 413 (docs/decisions.md); a route may allow more (RouteDef.body_bytes_max). */
 export const body_bytes_max = 16 * 1024;
 
-/** Whether a Content-Length header ("" when absent) declares more than body_bytes_max. */
-export function declares_too_large(content_length: string): boolean {
+/** Whether a Content-Length header ("" when absent) declares more than the route's limit. */
+export function declares_too_large(content_length: string, limit: number): boolean {
   const declared = content_length === '' ? 0 : Number(content_length);
-  return declared > body_bytes_max;
+  return declared > limit;
 }
 
 /**
  * Collects the body into ctx.raw_body and calls on_body once it is complete, or on_too_large as soon as
- * it grows past body_bytes_max (on_too_large answers, so later chunks find ctx.done and are dropped).
+ * it grows past the route's limit (on_too_large answers, so later chunks find ctx.done and are dropped).
  */
-export function read_body(res: uWS.HttpResponse, ctx: FrontRequest, on_body: () => void, on_too_large: () => void): void {
+export function read_body(res: uWS.HttpResponse, ctx: FrontRequest, limit: number, on_body: () => void, on_too_large: () => void): void {
   let chunks: Buffer[] | null = null;
   let size = 0;
   res.onData((chunk, is_last) => {
     if (ctx.done) return;
     size += chunk.byteLength;
-    if (size > body_bytes_max) {
+    if (size > limit) {
       on_too_large();
       return;
     }

@@ -45,6 +45,8 @@ export interface RouteDef {
   body?: TSchema;
   /** POSTs honour X-Idempotency-Key unless this is false. */
   idempotent?: boolean;
+  /** A larger body limit than the front end's body_bytes_max, for this route only (bulk orders). */
+  body_bytes_max?: number;
   /** Accept a raw body of another type (bank notifications are verified over their raw bytes). */
   raw_body?: boolean;
   doc: RouteDoc;

@@ -178,6 +178,15 @@ export class Journal {
   }
 
   /**
+   * Makes sure the next `changes` staged in this event-loop turn go into one commit: the open batch is
+   * closed first when they might not fit in it (bulk orders, whose items must be placed all or none).
+   */
+  ensure_room(changes: number): void {
+    if (changes > Journal.batch_changes_max) fail(`${changes} changes cannot share one commit`);
+    if (this.batch.changes.length + changes > Journal.batch_changes_max) this.seal();
+  }
+
+  /**
    * A promise that resolves when everything staged so far is durable on disk. Batches are committed
    * and flushed in order, so the promise of the open batch also covers every earlier one.
    */

@@ -36,13 +36,17 @@ export interface Store {
   key_hashes: Database<any, string>;
   /** [account id, key id] → true: an account's keys, read when its actor is built. */
   account_keys: Database<any, Key>;
+  /** [account, environment, batch id] → a bulk order (services/bulk/batch-records.ts). */
+  batches: Database<any, Key>;
+  /** [account, environment, batch id] → true while a bulk order has an item not final. */
+  open_batches: Database<any, Key>;
 }
 
 const database_names = [
   'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency',
   'funding_refs', 'orders', 'order_index', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions', 'event_feed',
-  'account_emails', 'key_hashes', 'account_keys',
+  'account_emails', 'key_hashes', 'account_keys', 'batches', 'open_batches',
 ] as const;
 
 /** Owner-only (docs/operations.md "Files"): the store holds PIN and password hashes and sealed secrets. */

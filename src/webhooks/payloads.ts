@@ -6,6 +6,8 @@ import type { WalletEntry } from '../engine/records.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, subscription_type_of, type OrderRecord } from '../services/order.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
+import type { BatchRecord } from '../services/bulk/batch-records.js';
+import { batch_view } from '../services/bulk/batch-desk.js';
 
 function service_fields(order: OrderRecord) {
   return {
@@ -30,8 +32,11 @@ function service_fields(order: OrderRecord) {
   };
 }
 
-export function event_data(kind: EventKind, subject: { entry?: WalletEntry; order?: OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject }, now_us: number): Record<string, unknown> {
+export function event_data(kind: EventKind, subject: { entry?: WalletEntry; order?: OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: BatchRecord }, now_us: number): Record<string, unknown> {
   switch (kind) {
+    // The batch as GET /v1/services/bulk/{id} shows it once every item is final.
+    case 'batch.completed':
+      return batch_view(subject.batch!);
     case 'service.status_changed': {
       const state = subject.status!;
       return { product: state.product, service_type: state.service_type, status: state.status, retry_after_s: state.retry_after_s, at: iso_us(now_us) };

@@ -13,6 +13,7 @@ export const event_kinds: readonly EventKind[] = [
   'wallet.reversed',
   'wallet.low_balance',
   'service.status_changed',
+  'batch.completed',
 ];
 
 /**

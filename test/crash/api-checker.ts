@@ -7,6 +7,7 @@
 import type { ApiResponse, TestServer } from '../helpers/server.js';
 import type { CrashReceiver } from './receiver.js';
 import {
+  acked_batch,
   acked_reference,
   expected_charged_kobo,
   final_status_of,
@@ -217,6 +218,33 @@ export class ApiChecker {
           }
           break;
         }
+        case 'bulk': {
+          // The batch as the answer named it: the same order per item, each an ordinary order with
+          // one debit and a refund exactly when it failed; the key replays the 202 byte for byte.
+          const batch = acked_batch(ack);
+          if (batch === null) break;
+          const shown = await this.call('GET', `/v1/services/bulk/${batch.id}`, { key: wallet.key });
+          if (shown.status !== 200) {
+            v.push(`${at}: GET /v1/services/bulk/${batch.id} answered ${shown.status} ${shown.text.slice(0, 200)} — an acknowledged bulk order is not there`);
+            break;
+          }
+          const now_references = (shown.body.data.items as { reference: string | null }[]).map((item) => item.reference);
+          if (JSON.stringify(now_references) !== JSON.stringify(batch.references)) v.push(`${at}: batch ${batch.id} now names orders ${JSON.stringify(now_references)}, the answer ${JSON.stringify(batch.references)}`);
+          batch.references.forEach((reference, index) => {
+            if (reference === null) return;
+            const entries = ledger.by_reference.get(reference) ?? [];
+            const debits = entries.filter((e) => e.type === 'debit').length;
+            const reversals = entries.filter((e) => e.type === 'reversal').length;
+            const status = shown.body.data.items[index]?.status;
+            if (debits !== 1) v.push(`${at}: item ${index}'s order ${reference} has ${debits} debits (exactly 1 expected)`);
+            if (status === 'failed' ? reversals !== 1 : reversals !== 0) v.push(`${at}: item ${index}'s order ${reference} is ${status} with ${reversals} refunds`);
+          });
+          if (replayable && fresh) {
+            this.replays++;
+            this.check_answer_replay(op, await this.resend(op), v, at);
+          }
+          break;
+        }
         case 'credit':
         case 'topup': {
           if (ack.status !== 201) break;
@@ -388,7 +416,8 @@ export class ApiChecker {
     const acknowledged = new Set<string>();
     for (const r of receiver.received) {
       if (r.json === null) continue;
-      const name = `${r.tag}|${r.json.event}|${r.json.data?.reference}`;
+      // A batch.completed event is about its batch, named by data.id.
+      const name = `${r.tag}|${r.json.event}|${r.json.data?.reference ?? r.json.data?.id}`;
       received.set(name, (received.get(name) ?? new Set()).add(r.event_id ?? '?'));
       if (r.answered === 200) acknowledged.add(name);
     }
@@ -424,6 +453,35 @@ export class ApiChecker {
           expect_event(wallet, 'wallet.reversed', reference, at);
         }
         if (ack.status === 201 && ack.body.data.status === 'processing') expect_event(wallet, 'transaction.processing', reference, at);
+      } else if (op.kind === 'bulk') {
+        const batch = acked_batch(ack);
+        if (batch === null) continue;
+        const shown = await this.call('GET', `/v1/services/bulk/${batch.id}`, { key: wallet.key });
+        if (shown.status !== 200 || shown.body?.data?.status !== 'completed') {
+          v.push(`${at}: batch ${batch.id} is ${shown.status === 200 ? shown.body.data.status : `answered ${shown.status}`} after everything settled`);
+          continue;
+        }
+        batch.references.forEach((reference, index) => {
+          if (reference === null) return;
+          const item = op.bulk!.items[index];
+          const order = orders_by_reference.get(reference);
+          if (order === undefined || order.wallet !== wallet) {
+            v.push(`${at}: item ${index}'s order ${reference} is not in the wallet's history`);
+            return;
+          }
+          const status = order.status === 'successful' ? 'delivered' : order.status;
+          if (order.client_reference !== item.client_reference) v.push(`${at}: item ${index}'s order ${reference} carries client_reference ${order.client_reference}`);
+          if (shown.body.data.items[index]?.status !== status) v.push(`${at}: the batch shows item ${index} ${shown.body.data.items[index]?.status}, its order ended ${status}`);
+          const final = final_status_of(item.expect);
+          if (final !== null && status !== final) v.push(`${at}: item ${index}'s order ${reference} ended ${status}; the sandbox says ${item.recipient} ends ${final}`);
+          expect_event(wallet, 'wallet.debited', reference, at);
+          if (status === 'delivered') expect_event(wallet, 'transaction.completed', reference, at);
+          if (status === 'failed') {
+            expect_event(wallet, 'transaction.failed', reference, at);
+            expect_event(wallet, 'wallet.reversed', reference, at);
+          }
+        });
+        expect_event(wallet, 'batch.completed', batch.id, at);
       } else if ((op.kind === 'credit' || op.kind === 'topup') && ack.status === 201) {
         const credits = (ledger.by_reference.get(op.credit!.reference) ?? []).filter((e) => e.type === 'credit');
         if (credits.length !== 1) v.push(`${at}: ${credits.length} credits of ${op.credit!.reference} (exactly 1 expected)`);

@@ -59,6 +59,8 @@ t.test(`${rounds} rounds of kill -9 under mixed load: every acknowledged answer 
   t.ok(rounds_run >= min_rounds, `at least ${min_rounds} rounds ran (${rounds_run})`);
   t.equal(campaign.totals.kills, rounds_run, `the server was killed with SIGKILL ${rounds_run} times`);
   t.ok(campaign.totals.acknowledged > rounds_run * 20, `${campaign.totals.acknowledged} answers were acknowledged`);
+  const bulk = campaign.bulk_acknowledged();
+  t.ok(bulk.batches > 0 && bulk.items > 0, `${bulk.batches} bulk orders were acknowledged, placing ${bulk.items} items`);
 
   const final = await campaign.finish();
   stats = final.store_stats ?? stats;

@@ -25,6 +25,7 @@ import { ApiChecker } from './api-checker.js';
 import { kill_in_flush_window } from './flush-window.js';
 import { NatsCluster, stream_leader, test_lease_ms, test_master_key, wait_leading, wait_until } from '../helpers/nats-cluster.js';
 import {
+  acked_batch,
   acked_reference,
   capped,
   environments,
@@ -33,6 +34,7 @@ import {
   sandbox_phones,
   type Account,
   type Ack,
+  type BulkSpec,
   type CreatedKey,
   type Environment,
   type Expectation,
@@ -40,10 +42,20 @@ import {
   type Op,
   type OpKind,
   type PriceRuleSpec,
+  type PurchaseSpec,
   type Wallet,
 } from './model.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The sandbox numbers and what each must end in (docs/api.md "Sandbox"). */
+const sandbox_outcomes: readonly [string, Expectation][] = [
+  [sandbox_phones.delivered, 'delivered'],
+  [sandbox_phones.failed, 'failed'],
+  [sandbox_phones.delayed_delivered, 'delayed_delivered'],
+  [sandbox_phones.delayed_failed, 'delayed_failed'],
+  [sandbox_phones.unavailable, 'unavailable'],
+];
 
 export interface CampaignOptions {
   rounds: number;
@@ -137,6 +149,40 @@ function seeded(seed: number): () => number {
 }
 
 /** The answer each purchase may get, by what the sandbox table or the upstream says of it. */
+/**
+ * A bulk order's answer: 202, every item listed in order, each placed or refused as its number says
+ * (docs/api.md "Bulk orders"); completed exactly when no item is still processing.
+ */
+function judge_bulk(spec: BulkSpec, ack: Ack): boolean {
+  const data = ack.body?.data;
+  if (ack.status !== 202 || !Array.isArray(data?.items) || data.items.length !== spec.items.length) return false;
+  let processing = 0;
+  const fits = spec.items.every((item, index) => {
+    const shown = data.items[index];
+    if (shown?.index !== index || shown.client_reference !== item.client_reference) return false;
+    if (shown.status === 'processing') processing++;
+    if (item.reused_of !== undefined && item.expect !== 'unavailable') {
+      return shown.status === 'refused' && shown.error?.code === 'transaction.duplicate_reference' && shown.error?.reference === item.reused_of;
+    }
+    const placed = typeof shown.reference === 'string' && shown.error === null;
+    switch (item.expect) {
+      case 'delivered':
+        return placed && shown.status === 'delivered';
+      case 'failed':
+        return placed && shown.status === 'failed';
+      case 'delayed_delivered':
+        return placed && (shown.status === 'processing' || shown.status === 'delivered');
+      case 'delayed_failed':
+        return placed && (shown.status === 'processing' || shown.status === 'failed');
+      case 'unavailable':
+        return shown.reference === null && shown.status === 'refused' && shown.error?.code === 'transaction.provider_unavailable';
+      default:
+        return false;
+    }
+  });
+  return fits && data.status === (processing === 0 ? 'completed' : 'processing');
+}
+
 function judge_purchase(expect: Expectation, ack: Ack, reused_of?: string): boolean {
   const code = ack.body?.error?.code;
   // A repeated client reference is refused in the command that debits; a provider that is down or a meter or
@@ -376,13 +422,7 @@ export class Campaign {
       return op;
     }
     const service = this.pick(['airtime', 'airtime', 'data', 'data', 'electricity', 'tv', 'education', 'internet'] as const);
-    const phone_outcomes: [string, Expectation][] = [
-      [sandbox_phones.delivered, 'delivered'],
-      [sandbox_phones.failed, 'failed'],
-      [sandbox_phones.delayed_delivered, 'delayed_delivered'],
-      [sandbox_phones.delayed_failed, 'delayed_failed'],
-      [sandbox_phones.unavailable, 'unavailable'],
-    ];
+    const phone_outcomes = sandbox_outcomes;
     if (service === 'education' || service === 'internet') {
       // PIN products (WAEC result checkers by the 1 to 3, Spectranet PINs): the phone decides the outcome,
       // and a delivered order's PINs are sealed in the same commit as its debit.
@@ -428,10 +468,38 @@ export class Campaign {
     return op;
   }
 
+  /**
+   * A bulk order of 1 to 6 sandbox airtime items, each with its own client_reference (so the checkers
+   * can tell which order an item placed); one item in twenty repeats the client_reference of a test
+   * purchase already answered with an order, and must be refused alone.
+   */
+  private bulk_op(round: number, account: Account): Op {
+    const op = this.base_op(round, 'bulk', account, 'test');
+    if (this.random() < 0.85) op.idem = this.idem_key(op);
+    op.twin = op.idem !== null && this.random() < 0.1;
+    op.path = '/v1/services/bulk';
+    const count = 1 + Math.floor(this.random() * 6);
+    const answered = (this.client_reference_ops.get(`${account.id}:test`) ?? []).filter((o) => o.ack !== null && acked_reference(o.ack) !== null);
+    const items: Record<string, unknown>[] = [];
+    const specs: PurchaseSpec[] = [];
+    for (let i = 0; i < count; i++) {
+      const [phone, expect] = this.pick(sandbox_outcomes);
+      const amount_kobo = this.amount_kobo(50, 1_000);
+      const original = answered.length > 0 && this.random() < 0.05 ? this.pick(answered) : null;
+      const client_reference = original === null ? `crash-${op.n}-${i}` : original.purchase!.client_reference!;
+      items.push({ service_type: 'airtime', network: 'mtn', phone, amount: naira_of(amount_kobo), client_reference });
+      specs.push({ service: 'airtime', recipient: phone, amount_kobo, expect, client_reference, ...(original === null ? {} : { reused_of: acked_reference(original.ack!)! }) });
+    }
+    op.body = { pin: '12345', items };
+    op.bulk = { items: specs };
+    return op;
+  }
+
   private next_op(round: number): Op {
     const account = this.pick(this.model.accounts);
     const roll = this.random();
-    if (roll < 0.62) return this.purchase_op(round, account);
+    if (roll < 0.57) return this.purchase_op(round, account);
+    if (roll < 0.62) return this.bulk_op(round, account);
     if (roll < 0.74) {
       const op = this.credit_op(round, account, this.pick(environments), this.amount_kobo(1_000, 50_000));
       op.twin = this.random() < 0.1;
@@ -531,6 +599,9 @@ export class Campaign {
     switch (op.kind) {
       case 'purchase':
         expected = judge_purchase(op.purchase!.expect, ack, op.purchase!.reused_of);
+        break;
+      case 'bulk':
+        expected = judge_bulk(op.bulk!, ack);
         break;
       case 'credit':
       case 'topup':
@@ -819,7 +890,8 @@ export class Campaign {
       const resend_started = Date.now();
       const unanswered = this.model.ops.filter((op) => op.n >= first_op && op.ack === null);
       report.unanswered = unanswered.length;
-      const resendable = unanswered.filter((op) => op.kind !== 'purchase' || op.idem !== null);
+      // An unkeyed purchase or bulk order is not sent again: a second copy would be a second purchase.
+      const resendable = unanswered.filter((op) => (op.kind !== 'purchase' && op.kind !== 'bulk') || op.idem !== null);
       report.unknown = unanswered.length - resendable.length;
       this.totals.unknown += report.unknown;
       let next = 0;
@@ -898,11 +970,25 @@ export class Campaign {
     return kept;
   }
 
+  /** Bulk orders answered 202, and the items they placed. */
+  bulk_acknowledged(): { batches: number; items: number } {
+    let batches = 0;
+    let items = 0;
+    for (const op of this.model.ops) {
+      const batch = op.kind === 'bulk' && op.ack !== null ? acked_batch(op.ack) : null;
+      if (batch === null) continue;
+      batches++;
+      items += batch.references.filter((reference) => reference !== null).length;
+    }
+    return { batches, items };
+  }
+
   /** One line for the README and the tap output. */
   summary(duration_ms: number, stats: StoreStats | null): string {
     const t = this.totals;
     return `crash campaign: rounds ${t.rounds}, kills ${t.kills}, requests sent ${t.sent}, acknowledged ${t.acknowledged} `
       + `(re-sent after a restart ${t.resent}, unanswered without a key ${t.unknown}), API checks ${this.api.requests} (replays ${this.api.replays}), `
+      + `bulk orders acknowledged ${this.bulk_acknowledged().batches} (items placed ${this.bulk_acknowledged().items}), `
       + `orders ${stats?.orders ?? '?'}, wallet entries ${stats?.entries ?? '?'}, events ${stats?.events ?? '?'}, webhook requests ${this.receiver.received.length}, `
       + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`
       + (this.options.cluster

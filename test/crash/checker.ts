@@ -16,23 +16,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AccountRecord, IdempotencyRecord, KeyRecord, WalletEntry, WalletRecord } from '../../src/engine/records.js';
 import type { OrderRecord } from '../../src/services/order.js';
+import type { BatchRecord } from '../../src/services/bulk/batch-records.js';
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../../src/webhooks/records.js';
 import type { FakeUpstream } from '../helpers/fake-upstream.js';
 import type { ReferenceCodec } from '../../src/services/references.js';
 import { store_reference_codec } from '../helpers/server.js';
-import { acked_reference, expected_charged_kobo, final_status_of, local_recipient, rememberable, type Environment, type Model, type Op } from './model.js';
+import { acked_batch, acked_reference, expected_charged_kobo, final_status_of, local_recipient, rememberable, type Environment, type Model, type Op } from './model.js';
 
 /** The databases of src/journal/store.ts. */
 const database_names = [
   'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency',
   'funding_refs', 'orders', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions',
-  'account_emails', 'key_hashes', 'account_keys',
+  'account_emails', 'key_hashes', 'account_keys', 'batches', 'open_batches',
 ] as const;
 
 const reference_pattern = /^BV-\d{8}-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{12}$/;
 const event_id_pattern = /^evt_[0-9A-Za-z]{24}$/;
-const event_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed'];
+const event_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'batch.completed'];
 const active_keys_max = 5;
 
 type Location = [number, Environment, number];
@@ -74,6 +75,10 @@ interface Snapshot {
   deliveries: { key: [number, number]; delivery: DeliveryRecord }[];
   delivery_queue: Map<number, { endpoint_id: number; account_id: number; due_ms: number }>;
   dead_letters: Map<number, { endpoint_id: number; account_id: number }>;
+  /** Bulk orders by wallet and batch id ("7:test:bat_…"). */
+  batches: Map<string, BatchRecord>;
+  /** The open_batches markers, same keys. */
+  open_batches: Set<string>;
   data_bytes: number;
   /** Commits the dead process made that were not flushed: the safe restart discards them. */
   commits_discarded: number;
@@ -127,6 +132,8 @@ export async function read_snapshot(data_dir: string): Promise<Snapshot> {
         deliveries: [],
         delivery_queue: new Map(),
         dead_letters: new Map(),
+        batches: new Map(),
+        open_batches: new Set(),
         data_bytes,
         commits_discarded: last_txn - safe_txn,
       };
@@ -189,12 +196,23 @@ export async function read_snapshot(data_dir: string): Promise<Snapshot> {
           kind: event.kind,
           account_id: event.account_id,
           environment: event.environment,
-          reference: typeof data.reference === 'string' ? data.reference : null,
+          // A batch.completed event is about its batch, named by data.id.
+          reference: typeof data.reference === 'string' ? data.reference : event.kind === 'batch.completed' && typeof data.id === 'string' ? data.id : null,
           wallet_transaction_id: typeof data.wallet_transaction_id === 'number' ? data.wallet_transaction_id : null,
           amount_kobo: typeof data.amount === 'number' ? Math.round(data.amount * 100) : null,
         });
       }
       check_lookups(db, snapshot);
+      for (const { key, value } of db.batches.getRange({})) {
+        if (!Array.isArray(key)) continue; // msgpack's shared structures
+        const [account_id, environment, id] = key as [number, Environment, string];
+        snapshot.batches.set(`${wallet_key(account_id, environment)}:${id}`, value as BatchRecord);
+      }
+      for (const { key } of db.open_batches.getRange({})) {
+        if (!Array.isArray(key)) continue;
+        const [account_id, environment, id] = key as [number, Environment, string];
+        snapshot.open_batches.add(`${wallet_key(account_id, environment)}:${id}`);
+      }
       for (const { key, value } of db.deliveries.getRange({})) snapshot.deliveries.push({ key: key as [number, number], delivery: value as DeliveryRecord });
       for (const { key, value } of db.delivery_queue.getRange({})) snapshot.delivery_queue.set(key as number, value as { endpoint_id: number; account_id: number; due_ms: number });
       for (const { key, value } of db.dead_letters.getRange({})) snapshot.dead_letters.set(key as number, value as { endpoint_id: number; account_id: number });
@@ -540,6 +558,9 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if (entry === undefined || entry.type !== type || entry.reference !== event.reference || entry.amount_kobo !== event.amount_kobo) {
         v.push(`event ${event.id} ${event.kind} of ${event.reference} (entry ${event.wallet_transaction_id}, ${event.amount_kobo} kobo) matches no ${type} entry of wallet ${wk}`);
       }
+    } else if (event.kind === 'batch.completed') {
+      const batch = snapshot.batches.get(`${wk}:${event.reference}`);
+      if (batch === undefined || batch.completed_us === null) v.push(`event ${event.id} batch.completed names ${event.reference}, ${batch === undefined ? 'no batch' : 'a batch still processing'} of wallet ${wk}`);
     } else {
       const order = orders_by_reference.get(event.reference);
       const wanted = { 'transaction.completed': ['delivered'], 'transaction.failed': ['failed'], 'transaction.processing': ['processing', 'delivered', 'failed'] }[event.kind] ?? [];
@@ -560,6 +581,9 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       const kind = { credit: 'wallet.credited', debit: 'wallet.debited', reversal: 'wallet.reversed' }[entry.type];
       expect_event(wk, kind, entry.reference, `wallet ${wk} ${entry.type} entry ${entry.id} (${entry.reference})`);
     }
+  }
+  for (const [bk, batch] of snapshot.batches) {
+    if (batch.completed_us !== null) expect_event(wallet_key(batch.account_id, batch.environment), 'batch.completed', batch.id, `completed batch ${bk}`);
   }
   for (const order of orders_by_reference.values()) {
     const wk = wallet_key(order.account_id, order.environment);
@@ -612,6 +636,14 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
   const unkeyed = new Map<string, Op[]>();
   const purchase_signature = (account_id: number, environment: string, service: string, recipient: string, amount_kobo: number) =>
     `${account_id}:${environment}:${service}:${local_recipient(recipient)}:${amount_kobo}`;
+  /** Each bulk item the driver sent, by wallet and its own client_reference (unique unless it repeats a purchase's). */
+  const bulk_items = new Map<string, { op: Op; index: number }>();
+  for (const op of model.ops) {
+    if (op.kind !== 'bulk' || op.bulk === undefined) continue;
+    op.bulk.items.forEach((item, index) => {
+      if (item.reused_of === undefined) bulk_items.set(`${wallet_key(op.account_id, op.environment)}:${item.client_reference}`, { op, index });
+    });
+  }
   for (const op of model.ops) {
     if (op.kind !== 'purchase' || op.purchase === undefined) continue;
     if (op.idem !== null) ops_by_idem.set(`${op.account_id}:${op.environment}:${op.idem}`, op);
@@ -626,7 +658,17 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
     const at = `order ${order.reference} (${order.account_id}:${order.environment} ${order.service_type} ${order.recipient}, ${order.amount_kobo} kobo, ${order.status})`;
     // No phantom orders: each one answers a request the driver sent, with what that request asked.
     let op: Op | undefined;
-    if (order.idempotency_key !== null) {
+    const bulk_item = order.idempotency_key === null && order.client_reference != null ? bulk_items.get(`${wallet_key(order.account_id, order.environment)}:${order.client_reference}`) : undefined;
+    if (bulk_item !== undefined) {
+      // An item of a bulk order: what that item asked for, and the sandbox's outcome of its number.
+      const item = bulk_item.op.bulk!.items[bulk_item.index];
+      if (item.service !== order.service_type || local_recipient(order.recipient) !== item.recipient || item.amount_kobo !== order.amount_kobo) {
+        v.push(`${at}: item ${bulk_item.index} of bulk request ${bulk_item.op.n} asked for ${item.service} ${item.recipient} ${item.amount_kobo} kobo`);
+      }
+      if (item.expect === 'unavailable') v.push(`${at}: item ${bulk_item.index} of bulk request ${bulk_item.op.n} must be refused before any debit, yet an order exists`);
+      const final = final_status_of(item.expect);
+      if (final !== null && (order.status === 'delivered' || order.status === 'failed') && order.status !== final) v.push(`${at}: the sandbox says ${item.recipient} ends ${final}`);
+    } else if (order.idempotency_key !== null) {
       op = ops_by_idem.get(`${order.account_id}:${order.environment}:${order.idempotency_key}`);
       if (op === undefined) v.push(`${at}: created with key ${order.idempotency_key}, which the driver never sent to this wallet`);
     } else {
@@ -659,6 +701,52 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
   }
   const paid_twice = options.upstream.paid_twice();
   if (paid_twice.length > 0) v.push(`the upstream was paid twice under request_ids ${paid_twice.join(', ')}`);
+
+  // ---- Bulk orders: each batch names its items' orders, none twice; open exactly while one is open --
+  const batch_of_order = new Map<string, string>();
+  const batches_of_op = new Map<Op, string[]>();
+  for (const [bk, batch] of snapshot.batches) {
+    const wk = wallet_key(batch.account_id, batch.environment);
+    const at = `batch ${bk}`;
+    if (`${wk}:${batch.id}` !== bk) v.push(`${at}: the record says it is ${wk}:${batch.id}`);
+    let open_items = 0;
+    let matched: Op | undefined;
+    batch.items.forEach((item, index) => {
+      if (item.index !== index) v.push(`${at}: item ${index} says index ${item.index}`);
+      const sent = item.client_reference === null ? undefined : bulk_items.get(`${wk}:${item.client_reference}`);
+      if (sent !== undefined && sent.index === index) matched ??= sent.op;
+      if (item.reference === null) {
+        if (item.status !== 'refused' || item.error === null) v.push(`${at}: item ${index} placed nothing yet is ${item.status}`);
+        return;
+      }
+      const order = orders_by_reference.get(item.reference);
+      if (order === undefined || wallet_key(order.account_id, order.environment) !== wk) {
+        v.push(`${at}: item ${index} names ${item.reference}, no order of wallet ${wk}: the batch was kept without its order`);
+        return;
+      }
+      if ((order.client_reference ?? null) !== item.client_reference) v.push(`${at}: item ${index}'s order ${item.reference} carries client reference ${order.client_reference}, the item ${item.client_reference}`);
+      const other = batch_of_order.get(item.reference);
+      if (other !== undefined) v.push(`${at}: item ${index}'s order ${item.reference} is also an item of ${other}: an item placed twice`);
+      batch_of_order.set(item.reference, `${at} item ${index}`);
+      const final = order.status === 'delivered' || order.status === 'failed';
+      if (!final) open_items++;
+      if (batch.completed_us !== null && item.status !== order.status) v.push(`${at}: completed with item ${index} ${item.status}, its order is ${order.status}`);
+    });
+    if (matched === undefined) v.push(`${at}: no bulk order the driver sent has these items`);
+    else batches_of_op.set(matched, [...(batches_of_op.get(matched) ?? []), batch.id]);
+    if (batch.completed_us === null && open_items === 0) v.push(`${at}: still processing, yet every item's order is final: batch.completed was lost`);
+    if (batch.completed_us !== null && open_items > 0) v.push(`${at}: completed with ${open_items} orders still open`);
+    if (snapshot.open_batches.has(bk) !== (batch.completed_us === null)) v.push(`${at}: ${batch.completed_us === null ? 'processing' : 'completed'} but ${snapshot.open_batches.has(bk) ? 'still in' : 'not in'} open_batches`);
+  }
+  for (const bk of snapshot.open_batches) if (!snapshot.batches.has(bk)) v.push(`open_batches holds ${bk}, which is no stored batch`);
+  for (const [op, ids] of batches_of_op) if (ids.length > 1) v.push(`bulk request ${op.n} made ${ids.length} batches (${ids.join(', ')}): processed twice`);
+  // Every order of a bulk item is in exactly one batch: no item placed outside its batch.
+  for (const order of orders_by_reference.values()) {
+    if (order.idempotency_key !== null || order.client_reference == null) continue;
+    if (bulk_items.has(`${wallet_key(order.account_id, order.environment)}:${order.client_reference}`) && !batch_of_order.has(order.reference)) {
+      v.push(`order ${order.reference} of a bulk item (${order.client_reference}) is in no stored batch`);
+    }
+  }
 
   // No phantom credits or keys: each answers a request the driver sent.
   const credit_ops = new Map<string, Op>();
@@ -741,6 +829,17 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if (op.idem !== null && keyed_orders.length !== 1) v.push(`${at}: key ${op.idem} created ${keyed_orders.length} orders (exactly 1 expected)`);
       const answered = ack.status === 201 ? ack.body.data.status : 'failed';
       if ((answered === 'delivered' || answered === 'failed') && order.status !== answered) v.push(`${at}: answered ${answered}, the stored order ${reference} is ${order.status}`);
+    } else if (op.kind === 'bulk') {
+      const acked = acked_batch(ack);
+      if (acked === null) continue;
+      const batch = snapshot.batches.get(`${wk}:${acked.id}`);
+      if (batch === undefined) {
+        v.push(`${at}: batch ${acked.id} is not in the store — an acknowledged bulk order was lost`);
+        continue;
+      }
+      const stored = batch.items.map((item) => item.reference);
+      if (JSON.stringify(stored) !== JSON.stringify(acked.references)) v.push(`${at}: batch ${acked.id} names orders ${JSON.stringify(stored)}, the answer ${JSON.stringify(acked.references)}`);
+      for (const reference of acked.references) if (reference !== null && !orders_by_reference.has(reference)) v.push(`${at}: its item's order ${reference} is not in the store — an acknowledged placement was lost`);
     } else if (op.kind === 'credit' || op.kind === 'topup') {
       if (ack.status !== 201) continue;
       const entries = (entries_by_ref.get(`${wk}:${op.credit!.reference}`) ?? []).filter((e) => e.type === 'credit');

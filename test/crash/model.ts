@@ -40,7 +40,15 @@ export interface Ack {
   resent: boolean;
 }
 
-export type OpKind = 'purchase' | 'credit' | 'topup' | 'key_create' | 'key_revoke';
+export type OpKind = 'purchase' | 'credit' | 'topup' | 'key_create' | 'key_revoke' | 'bulk';
+
+/**
+ * A bulk order (docs/api.md "Bulk orders"): sandbox items, each with a client_reference of its own, so
+ * that the checkers can tell every order an item placed, and that no item was placed twice.
+ */
+export interface BulkSpec {
+  items: PurchaseSpec[];
+}
 
 export interface PurchaseSpec {
   service: ServiceType;
@@ -93,6 +101,7 @@ export interface Op {
   /** Sent as two identical copies at once (same key, same body). */
   twin: boolean;
   purchase?: PurchaseSpec;
+  bulk?: BulkSpec;
   credit?: CreditSpec;
   key_name?: string;
   revoke_target?: CreatedKey;
@@ -157,6 +166,12 @@ export function acked_reference(ack: Ack): string | null {
   if (ack.status === 201 && typeof ack.body?.data?.reference === 'string') return ack.body.data.reference;
   if (ack.status === 422 && ack.body?.error?.code === 'transaction.failed' && typeof ack.body?.error?.reference === 'string') return ack.body.error.reference;
   return null;
+}
+
+/** The items of an acknowledged bulk order (202), by index: the order each placed, or null when refused. */
+export function acked_batch(ack: Ack): { id: string; references: (string | null)[] } | null {
+  if (ack.status !== 202 || typeof ack.body?.data?.id !== 'string' || !Array.isArray(ack.body?.data?.items)) return null;
+  return { id: ack.body.data.id, references: ack.body.data.items.map((item: { reference: unknown }) => (typeof item.reference === 'string' ? item.reference : null)) };
 }
 
 /** Error answers to POSTs are remembered for idempotency except 5xx, 429 and 401 (docs/decisions.md). */

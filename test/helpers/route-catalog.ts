@@ -64,6 +64,8 @@ export interface World {
   reference: string;
   /** The X-Idempotency-Key that created that order. */
   order_idempotency_key: string;
+  /** A bulk order of this account (GET /v1/services/bulk/{id} reads it). */
+  batch_id: string;
   plan: { plan_id: string; amount: number };
   tv_package: { package_code: string; amount: number };
   session: { cookie: string; csrf: string };
@@ -170,6 +172,12 @@ const documented_builders: Record<string, Builder> = {
     body_fields: ['provider', 'smartcard_number'],
     build: (w) => api(w, 'POST', '/v1/services/tv/verify', {}, { provider: 'gotv', smartcard_number: '1212121212' }),
   },
+  'POST /v1/services/bulk': {
+    method: 'POST', template: '/v1/services/bulk', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['pin', 'items'],
+    build: (w) => api(w, 'POST', '/v1/services/bulk', {}, { pin: w.pin, items: [{ service_type: 'airtime', network: 'mtn', phone: '08011111111', amount: 100 }, { service_type: 'data', network: 'mtn', plan_code: w.plan.plan_id, phone: '08011111111', amount: w.plan.amount }] }),
+  },
+  'GET /v1/services/bulk/{id}': { method: 'GET', template: '/v1/services/bulk/{id}', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/bulk/{id}', { id: w.batch_id }) },
   'GET /v1/services/education/products': { method: 'GET', template: '/v1/services/education/products', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/education/products', {}, undefined, 'exam=waec') },
   'POST /v1/services/education': {
     method: 'POST', template: '/v1/services/education', auth: 'api_key', port: 'public', changes_state: true,
@@ -793,6 +801,7 @@ export async function make_world(server: TestServer, options: WorldOptions): Pro
   const packages = await ok<{ packages: { package_code: string; amount: number }[] }>('packages', server.api('GET', '/v1/services/tv/packages?provider=gotv', { key: key.api_key }), 200);
   const order_idempotency_key = fresh_idempotency_key('world-order');
   const order = await ok<{ reference: string }>('order', server.api('POST', '/v1/services/airtime', { key: key.api_key, idempotency_key: order_idempotency_key, body: { network: 'mtn', phone: '08011111111', amount: 100, pin } }));
+  const batch = await ok<{ id: string }>('bulk order', server.api('POST', '/v1/services/bulk', { key: key.api_key, body: { pin, items: [{ service_type: 'airtime', network: 'mtn', phone: '08011111111', amount: 100 }] } }), 202);
   // The credit produced a wallet.credited delivery to the endpoint; wait until it is listed.
   let delivery_id = 0;
   for (let attempt = 0; attempt < 200 && delivery_id === 0; attempt++) {
@@ -819,6 +828,7 @@ export async function make_world(server: TestServer, options: WorldOptions): Pro
     roll_endpoint_id: roll_endpoint.id,
     reference: order.reference,
     order_idempotency_key,
+    batch_id: batch.id,
     plan: plans.plans[0],
     tv_package: packages.packages[0],
     session,
