@@ -76,7 +76,9 @@ export class OrderDesk implements EngineExtension {
     readonly pricing: PriceLists,
   ) {
     this.codec = reference_codec(deps.engine.secret_box);
-    this.index_in_use = deps.engine.store.order_refs.getKeysCount({ limit: 1 }) > 0;
+    // One key read: getKeysCount counts every key whatever its limit option (src/main.ts, the same check).
+    this.index_in_use = false;
+    for (const _ of deps.engine.store.order_refs.getKeys({ limit: 1 })) this.index_in_use = true;
     for (const provider of Object.values(providers)) {
       provider.on_update((order, result) => this.on_provider_update(order, result));
     }
