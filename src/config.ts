@@ -3,7 +3,6 @@
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { parse_cidr, type CidrBlock } from './lib/ip-address.js';
-import { actors_resident_max_default } from './engine/actor-cache.js';
 
 export interface ProviderConfig {
   base_url: string;
@@ -25,6 +24,9 @@ export interface UpstreamConfig extends ProviderConfig {
 
 /** Upstreams one server may name: each has a circuit, metrics series and a place in routes. */
 export const upstreams_max = 16;
+
+/** ACTORS_RESIDENT_MAX's default (docs/operations.md "Actors in memory"): about 250 MiB of heap at ~2.5 KiB an actor. */
+export const actors_resident_max_default = 100_000;
 
 /** Cluster mode (docs/cluster.md): set by CLUSTER_NATS_URL; null runs a single node, as before. */
 export interface ClusterConfig {

@@ -41,6 +41,7 @@ const A_observer = { server, test_key: A.key, live_key: A.live_key };
 const not_found_code: Record<string, string> = {
   '/v1/keys/{id}': 'keys.not_found',
   '/v1/transactions/{reference}': 'transaction.not_found',
+  '/v1/services/bulk/{id}': 'batch.not_found',
   '/v1/webhooks/{id}': 'webhooks.not_found',
   '/v1/webhooks/{id}/deliveries': 'webhooks.not_found',
   '/v1/webhooks/{id}/deliveries/{delivery_id}/replay': 'webhooks.not_found',
@@ -69,6 +70,7 @@ function code(response: WireResponse): string | undefined {
 /** A's ids for each parameter of a route: keys for key routes, endpoints and deliveries for webhook routes. */
 function foreign_params(route: RouteEntry, owner: World, extra: { endpoints?: number[]; deliveries?: number[] } = {}): Record<string, string>[] {
   if (route.params.includes('reference')) return [{ reference: owner.reference }];
+  if (route.template.includes('/bulk/')) return [{ id: owner.batch_id }];
   if (route.template.includes('/keys/')) return [owner.key_id, owner.live_key_id, owner.victim_key_id, marker.id].map((id) => ({ id: String(id) }));
   const endpoints = extra.endpoints ?? [owner.endpoint_id, owner.victim_endpoint_id, A_live.endpoint_id];
   if (route.params.includes('delivery_id')) {

@@ -10,8 +10,9 @@
 // collector take it, and then the store holds everything it knew.
 import type { AccountActor } from './account-actor.js';
 
-/** Resident actors by default (ACTORS_RESIDENT_MAX): about 250 MiB of heap at ~2.5 KiB each. */
-export const actors_resident_max_default = 100_000;
+import { actors_resident_max_default } from '../config.js';
+
+export { actors_resident_max_default };
 /** Resident actors looked at per admission when looking for ones to let go: bounds the work of one lookup. */
 const eviction_scan_max = 64;
 

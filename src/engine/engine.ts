@@ -60,6 +60,15 @@ export type EventKind =
   | 'batch.completed';
 
 /** What a service.status_changed event is about: a product's availability (services/upstreams/router.ts). */
+/**
+ * The subject of batch.completed: a bulk order's record (services/bulk/batch-records.ts), opaque here so that
+ * the engine names no service type (test/layers.test.ts); the payload builder reads it as that record.
+ */
+export interface BatchSubject {
+  readonly id: string;
+  readonly account_id: number;
+}
+
 export interface ProductStatusSubject {
   product: string;
   service_type: string;
@@ -69,7 +78,7 @@ export interface ProductStatusSubject {
 
 /** Receives every event in the command that causes it, so it can stage it in the same commit. */
 export interface EventSink {
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: import('../services/bulk/batch-records.js').BatchRecord }): void;
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: BatchSubject }): void;
 }
 
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */

@@ -1,6 +1,6 @@
 // A route as the front end holds it: compiled once at start-up with its body validator, the request
 // headers it reads and its metrics.
-import { compile_schema } from './validation.js';
+import { compile_schema } from '../lib/validation.js';
 import type { CompiledRoute, RouteDef } from './route.js';
 import type { Metrics, RouteStats } from '../operator/metrics.js';
 

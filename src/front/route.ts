@@ -3,7 +3,7 @@
 import type { TSchema } from 'typebox';
 import type { Scope, Environment } from '../engine/records.js';
 import type { AccountActor, KeyState } from '../engine/account-actor.js';
-import type { CompiledSchema } from './validation.js';
+import type { CompiledSchema } from '../lib/validation.js';
 import type { Reply } from '../lib/reply.js';
 import type { HttpResponse } from 'uWebSockets.js';
 

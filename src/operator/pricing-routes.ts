@@ -15,7 +15,7 @@ import { charged_kobo, commission_of, provider_commission_of, type OrderRecord, 
 import { tiers_max, type PriceLists, type PriceRule } from '../services/pricing.js';
 import { Tier } from '../schemas/operator-schemas.js';
 import { MarginReport, PutPricingBody, TierPricingView } from '../schemas/pricing-schemas.js';
-import { compile_schema } from '../front/validation.js';
+import { compile_schema } from '../lib/validation.js';
 
 /** Days one margin report may span: a year, so that one request reads a bounded range of orders per account. */
 export const margin_report_days_max = 366;

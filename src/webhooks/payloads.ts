@@ -1,7 +1,7 @@
 // Event payloads (docs/spec.md section 6, docs/decisions.md "Webhooks"): transaction.completed as the spec;
 // transaction.processing and transaction.failed with failure_reason and `at`; wallet events with the
 // wallet transaction. Built once, when the event happens, and stored as the exact body sent.
-import type { EventKind, ProductStatusSubject } from '../engine/engine.js';
+import type { BatchSubject, EventKind, ProductStatusSubject } from '../engine/engine.js';
 import type { WalletEntry } from '../engine/records.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, subscription_type_of, type OrderRecord } from '../services/order.js';
 import { kobo_to_naira } from '../lib/money.js';
@@ -32,11 +32,11 @@ function service_fields(order: OrderRecord) {
   };
 }
 
-export function event_data(kind: EventKind, subject: { entry?: WalletEntry; order?: OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: BatchRecord }, now_us: number): Record<string, unknown> {
+export function event_data(kind: EventKind, subject: { entry?: WalletEntry; order?: OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: BatchSubject }, now_us: number): Record<string, unknown> {
   switch (kind) {
     // The batch as GET /v1/services/bulk/{id} shows it once every item is final.
     case 'batch.completed':
-      return batch_view(subject.batch!);
+      return batch_view(subject.batch as BatchRecord);
     case 'service.status_changed': {
       const state = subject.status!;
       return { product: state.product, service_type: state.service_type, status: state.status, retry_after_s: state.retry_after_s, at: iso_us(now_us) };

@@ -16,7 +16,7 @@ import { run_idempotent, replayed } from '../../engine/idempotency.js';
 import { api_error } from '../../errors.js';
 import { naira_to_kobo } from '../../lib/money.js';
 import { constant_time_equal } from '../../lib/secrets.js';
-import { compile_schema } from '../validation.js';
+import { compile_schema } from '../../lib/validation.js';
 import { random_crockford } from '../../lib/ids.js';
 import { BankTransferBody, SandboxFundBody, WalletEntryView } from '../../schemas/webhook-schemas.js';
 

@@ -19,7 +19,7 @@ import type { VerifyResult } from '../provider.js';
 import type { Catalog } from '../catalog.js';
 import type { PurchasePlan } from '../products/family.js';
 import { family_of, is_service_type, product_families, purchase_item_schema } from '../products/registry.js';
-import { compile_schema, type CompiledSchema } from '../../front/validation.js';
+import { compile_schema, type CompiledSchema } from '../../lib/validation.js';
 import { api_error, type ApiError } from '../../errors.js';
 import type { Reply } from '../../lib/reply.js';
 import { fail } from '../../lib/assert.js';
