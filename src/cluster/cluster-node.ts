@@ -516,29 +516,53 @@ export class ClusterNode implements JournalAppender {
     return this.role === 'leader' && Date.now() < this.lease_valid_until_ms;
   }
 
+  /** Renewals run one at a time: two with the same revision would make one fail and depose the node. */
+  private renewing: Promise<unknown> = Promise.resolve();
+
+  /**
+   * One renewal from the current revision: 'renewed', 'lost' (the key holds another node's revision)
+   * or 'failed' (no answer; the lease keeps counting from the last renewal). The lease is counted
+   * from when the renewal was sent, so it ends no later than the key's TTL on the server.
+   */
+  private renew_once(timeout_ms: number): Promise<'renewed' | 'lost' | 'failed'> {
+    const run = this.renewing.then(async (): Promise<'renewed' | 'lost' | 'failed'> => {
+      if (this.role !== 'leader' || this.stopped) return 'lost';
+      const sent_ms = Date.now();
+      try {
+        this.lease_revision = await this.kv.update(lease_key, this.node, this.lease_revision, timeout_ms);
+        if (this.role === 'leader') this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
+        return 'renewed';
+      } catch (error) {
+        if (api_code(error) !== wrong_last_sequence) {
+          this.log.warn({ err: error }, 'cluster: lease renewal failed; retrying');
+          return 'failed';
+        }
+        // A renewal that timed out may still have landed, moving the revision on: the lease is
+        // then still ours. Only a create by another node (after ours expired) puts another name there.
+        const entry = await this.kv.get(lease_key).catch(() => null);
+        if (entry !== null && entry.operation === 'PUT' && entry.string() === this.node && entry.revision > this.lease_revision) {
+          this.lease_revision = entry.revision;
+          this.log.warn({ revision: entry.revision }, 'cluster: an earlier lease renewal landed after its timeout; renewing from its revision');
+          return 'failed'; // renewed from the new revision at once
+        }
+        return 'lost';
+      }
+    });
+    this.renewing = run.catch(() => {});
+    return run;
+  }
+
   /**
    * Renews the lease now and waits for the answer. A new leader calls it just before it recovers its
-   * accounts, timers and queues: that recovery runs on the event loop, where no renewal can run, so
-   * it must start with a whole lease rather than what the take-over (epoch append, catch-up, the
-   * standby listeners' drain) left of it. Another node holding the lease deposes this one; a renewal
-   * that only failed leaves the lease counting from the last one that worked.
+   * accounts, timers and queues: that recovery runs on the event loop, where no lease renewal can
+   * run, so it must start with a whole lease rather than what the take-over (epoch append, catch-up,
+   * the standby listeners' drain) left of it. Another node holding the lease deposes this one; a
+   * renewal that only failed leaves the lease counting from the last one that worked.
    */
   async confirm_lease(): Promise<void> {
     if (this.role !== 'leader') throw new Deposed('this node does not lead the cluster');
-    const sent_ms = Date.now();
-    try {
-      this.lease_revision = await this.kv.update(lease_key, this.node, this.lease_revision, Math.max(100, Math.floor(this.config.lease_ms / 3)));
-      if (this.role === 'leader') this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
-    } catch (error) {
-      if (api_code(error) !== wrong_last_sequence) {
-        this.log.warn({ err: error }, 'cluster: the lease renewal before recovery failed; the lease counts from the last one');
-        return;
-      }
-      const entry = await this.kv.get(lease_key).catch(() => null);
-      if (entry !== null && entry.operation === 'PUT' && entry.string() === this.node && entry.revision > this.lease_revision) {
-        this.lease_revision = entry.revision; // a timed-out renewal landed; the next tick renews from it
-        return;
-      }
+    const outcome = await this.renew_once(Math.max(100, Math.floor(this.config.lease_ms / 3)));
+    if (outcome === 'lost') {
       this.depose('another node holds the lease');
       throw new Deposed('another node holds the lease');
     }
@@ -554,37 +578,24 @@ export class ClusterNode implements JournalAppender {
       // it: a node can take the lease only after the key expired or was deleted, and either changes
       // or removes that revision. If it fails, this node is deposed.
       const late = !this.lease_valid();
-      const sent_ms = Date.now();
-      try {
-        this.lease_revision = await this.kv.update(lease_key, this.node, this.lease_revision, period_ms);
-        if (this.role === 'leader') this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
-        if (late) this.log.warn({ revision: this.lease_revision }, 'cluster: the lease ran out here before it was renewed, but nobody took it: renewed from the same revision');
-      } catch (error) {
-        if (api_code(error) === wrong_last_sequence) {
-          // A renewal that timed out may still have landed, moving the revision on: the lease is
-          // then still ours. Only a create by another node (after ours expired) puts another name there.
-          const entry = await this.kv.get(lease_key).catch(() => null);
-          if (entry !== null && entry.operation === 'PUT' && entry.string() === this.node && entry.revision > this.lease_revision) {
-            this.lease_revision = entry.revision;
-            this.log.warn({ revision: entry.revision }, 'cluster: an earlier lease renewal landed after its timeout; renewing from its revision');
-            this.later(0, tick);
-            return;
-          }
-          this.depose(late ? 'the lease ran out before it was renewed' : 'another node holds the lease');
-          return;
-        }
-        if (late && Date.now() >= this.lease_valid_until_ms + this.config.lease_ms) {
-          // A whole lease past its end without an answer from NATS: give up rather than wait on.
-          this.depose('the lease ran out before it was renewed');
-          return;
-        }
-        // Retried soon, not a whole period later: after one timed-out renewal (period_ms) a whole
-        // period more would reach the end of the lease, and one slow answer would depose the leader.
-        this.log.warn({ err: error }, 'cluster: lease renewal failed; retrying');
-        this.later(renewal_retry_ms, tick);
+      const outcome = await this.renew_once(period_ms);
+      if (outcome === 'lost') {
+        this.depose(late ? 'the lease ran out before it was renewed' : 'another node holds the lease');
         return;
       }
-      this.later(period_ms, tick);
+      if (outcome === 'renewed') {
+        if (late) this.log.warn({ revision: this.lease_revision }, 'cluster: the lease ran out here before it was renewed, but nobody took it: renewed from the same revision');
+        this.later(period_ms, tick);
+        return;
+      }
+      if (late && Date.now() >= this.lease_valid_until_ms + this.config.lease_ms) {
+        // A whole lease past its end without an answer from NATS: give up rather than wait on.
+        this.depose('the lease ran out before it was renewed');
+        return;
+      }
+      // Retried soon, not a whole period later: after one timed-out renewal (period_ms) a whole
+      // period more would reach the end of the lease, and one slow answer would depose the leader.
+      this.later(renewal_retry_ms, tick);
     };
     this.later(period_ms, tick);
   }
@@ -603,7 +614,13 @@ export class ClusterNode implements JournalAppender {
     if (this.role !== 'leader' || this.store === null) {
       const refused = Promise.reject(new Deposed('this node does not lead the cluster'));
       refused.catch(() => {});
-      return { changes: [], appended: refused };
+      // The journal still writes the refused batch to the local store (it learns of the refusal
+      // only from `appended`), so the batch records a position the stream cannot hold: the
+      // start-up check then finds the store diverged and rebuilds it. Recording none would leave
+      // the last replicated position in place, and the restarted node would follow the stream
+      // on a store holding writes that were never replicated.
+      const changes = this.store === null ? [] : [applied_change(this.store, { seq: this.last_seq + 1, digest: 'unreplicated' })];
+      return { changes, appended: refused };
     }
     const bytes = encode_message(this.names!, 'batch', this.node, changes);
     const digest = digest_of(bytes);
