@@ -516,6 +516,21 @@ export class ClusterNode implements JournalAppender {
     return this.role === 'leader' && Date.now() < this.lease_valid_until_ms;
   }
 
+  /**
+   * The lease key as the lease bucket's stream leader holds it (node name and revision; null when
+   * absent or deleted). Not kv.get: the bucket allows direct gets, which any replica answers, and a
+   * replica behind the leader (a loaded machine, a restarted NATS server) returns an older revision;
+   * after a renewal that timed out but landed, that stale answer made a leader that still held the
+   * lease depose itself ("another node holds the lease"; seen in the cluster crash campaign).
+   */
+  private async lease_entry(): Promise<{ node: string; revision: number } | null> {
+    const stored = await this.jsm.streams.getMessage(`KV_${lease_bucket}`, { last_by_subj: `$KV.${lease_bucket}.${lease_key}` });
+    if (stored === null) return null;
+    const operation = stored.header?.get('KV-Operation') ?? '';
+    if (operation === 'DEL' || operation === 'PURGE') return null;
+    return { node: stored.string(), revision: stored.seq };
+  }
+
   /** Renewals run one at a time: two with the same revision would make one fail and depose the node. */
   private renewing: Promise<unknown> = Promise.resolve();
 
@@ -539,8 +554,8 @@ export class ClusterNode implements JournalAppender {
         }
         // A renewal that timed out may still have landed, moving the revision on: the lease is
         // then still ours. Only a create by another node (after ours expired) puts another name there.
-        const entry = await this.kv.get(lease_key).catch(() => null);
-        if (entry !== null && entry.operation === 'PUT' && entry.string() === this.node && entry.revision > this.lease_revision) {
+        const entry = await this.lease_entry().catch(() => null);
+        if (entry !== null && entry.node === this.node && entry.revision > this.lease_revision) {
           this.lease_revision = entry.revision;
           this.log.warn({ revision: entry.revision }, 'cluster: an earlier lease renewal landed after its timeout; renewing from its revision');
           return 'failed'; // renewed from the new revision at once
