@@ -32,8 +32,9 @@ t.test('a node started while JetStream has no quorum waits for the NATS servers 
   await t.resolves(starting, 'the node comes up (it did not exit while JetStream was electing)');
   if (a === null) return;
   const node: TestServer = a;
+  // Which step waits (a request that blocks until JetStream answers, or one that fails and is tried
+  // again, logging `start-up is waiting for`) depends on timing; either way the node must not exit.
   await wait_leading(node, 60_000);
-  t.ok(node.logs.some((line) => line.includes('start-up is waiting for')), 'it logged that start-up was waiting for JetStream');
   const answer = await node.admin('GET', '/admin/cluster');
   t.match(answer.body.data, { role: 'leader', node: 'a' }, 'it leads the cluster');
 });
