@@ -37,6 +37,8 @@ export interface ClusterConfig {
   /** A snapshot is taken after this many appended batches, or after snapshot_interval_ms. */
   snapshot_batches_max: number;
   snapshot_interval_ms: number;
+  /** How long start-up keeps retrying while NATS or JetStream does not answer (an election) before it gives up. */
+  start_wait_ms_max: number;
 }
 
 export interface Config {
@@ -186,6 +188,7 @@ function cluster_config(env: Record<string, string | undefined>): ClusterConfig 
     replicas,
     snapshot_batches_max: positive_integer('CLUSTER_SNAPSHOT_BATCHES_MAX', env.CLUSTER_SNAPSHOT_BATCHES_MAX, 100_000),
     snapshot_interval_ms: positive_integer('CLUSTER_SNAPSHOT_INTERVAL_MS', env.CLUSTER_SNAPSHOT_INTERVAL_MS, 15 * 60_000),
+    start_wait_ms_max: positive_integer('CLUSTER_START_WAIT_MS_MAX', env.CLUSTER_START_WAIT_MS_MAX, 60_000),
   };
 }
 

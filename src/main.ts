@@ -336,7 +336,6 @@ async function start_cluster_node(config: Config, log: Logger, basis: Basis): Pr
     setTimeout(() => process.exit(deposed_exit_code), 250);
   });
   await cluster.prepare_store(() => open_store(config.data_dir));
-  const store = open_store(config.data_dir);
   const clock = system_clock;
   const metrics = new Metrics();
   const standby_operator = new HttpFront({
@@ -380,12 +379,16 @@ async function start_cluster_node(config: Config, log: Logger, basis: Basis): Pr
 
   let leading: Server | null = null;
   let stopping = false;
-  const promoted = cluster.follow(store).then(async () => {
+  // The standby may replace its store (a snapshot installed when the stream was trimmed past it):
+  // the leader serves the one it holds when it takes over.
+  const promoted = cluster.follow(() => open_store(config.data_dir)).then(async (store) => {
     await standby_public.drain();
     await standby_operator.drain();
     standby_public.close();
     standby_operator.close();
     if (stopping) return;
+    // Recovery holds the event loop, where no lease renewal runs: it starts with a whole lease.
+    await cluster.confirm_lease();
     leading = await serve_store({ ...config, port, admin_port }, log, basis, store, cluster);
   });
   promoted.catch((error) => {
@@ -409,7 +412,7 @@ async function start_cluster_node(config: Config, log: Logger, basis: Basis): Pr
       await cluster.stop();
       standby_public.close();
       standby_operator.close();
-      await store.root.close();
+      await cluster.current_store()?.root.close();
       basis.store_lock.release();
     },
   };

@@ -28,6 +28,7 @@ t.test('bad cluster settings exit 2 with the setting named', async (t) => {
     [{ CLUSTER_NATS_URL: 'nats://127.0.0.1:1', MASTER_KEY: key, CLUSTER_LEASE_MS: '10' }, /CLUSTER_LEASE_MS/],
     [{ CLUSTER_NATS_URL: 'nats://127.0.0.1:1', MASTER_KEY: key, CLUSTER_REPLICAS: '7' }, /CLUSTER_REPLICAS/],
     [{ CLUSTER_NATS_URL: 'nats://127.0.0.1:1', MASTER_KEY: key, NODE_NAME: 'a b' }, /NODE_NAME/],
+    [{ CLUSTER_NATS_URL: 'nats://127.0.0.1:1', MASTER_KEY: key, CLUSTER_START_WAIT_MS_MAX: '0' }, /CLUSTER_START_WAIT_MS_MAX/],
   ] as [Record<string, string>, RegExp][]) {
     const run = serve(env);
     t.equal(run.status, 2, `${JSON.stringify(env)}: exit 2`);
