@@ -53,6 +53,7 @@ export const serve_variables: readonly ServeVariable[] = [
   { variable: 'CLUSTER_REPLICAS', value: 'N', summary: 'JetStream copies of the journal, lease and snapshots, default 3' },
   { variable: 'CLUSTER_SNAPSHOT_BATCHES_MAX', value: 'N', summary: 'snapshot the store after this many batches, default 100000' },
   { variable: 'CLUSTER_SNAPSHOT_INTERVAL_MS', value: 'MS', summary: 'or after this long, default 900000' },
+  { variable: 'CLUSTER_START_WAIT_MS_MAX', value: 'MS', summary: 'how long start-up waits for a JetStream quorum before exit 1, default 60000' },
 ];
 
 export function flag_of(variable: string): string {
