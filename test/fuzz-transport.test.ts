@@ -8,6 +8,8 @@
 // of garbled request lines and header blocks. Never a 500, never a crash.
 //
 // FUZZ_RUNS=<n> multiplies the run counts; FUZZ_SEED=<n> replays the garbled-request run.
+import { body_bytes_max } from '../src/front/request-body.js';
+import { bulk_body_bytes_max } from '../src/front/routes/bulk-routes.js';
 import t from 'tap';
 import fc from 'fast-check';
 import { connect, type Socket } from 'node:net';
@@ -33,6 +35,11 @@ const scale = fuzz_scale();
 const seed = fuzz_seed();
 let requests_sent = 0;
 
+/** The body limit the front end enforces on a route: 16 KiB, the bulk route's own 256 KiB (docs/api.md "Limits"). */
+function body_limit(route: RouteEntry): number {
+  return route.name === 'POST /v1/services/bulk' ? bulk_body_bytes_max : body_bytes_max;
+}
+
 function padded(route: RouteEntry, bytes: number): RequestSpec {
   return mutate(route, world, [{ kind: 'pad', bytes }]).spec;
 }
@@ -50,26 +57,27 @@ async function answer(spec: RequestSpec): Promise<WireResponse> {
   return send(server, spec);
 }
 
-t.test('a body of 16384 bytes is read and one of 16385 bytes is 413 request.too_large, on every route that takes a body', async (t) => {
+t.test('a body at the route\'s limit is read and one byte more is 413 request.too_large, on every route that takes a body (16 KiB; the bulk route 256 KiB)', async (t) => {
   for (const route of body_routes) {
-    const at_limit = padded(route, 16_384);
-    t.equal(at_limit.raw_body?.length, 16_384, `${route.name}: the padded body is 16384 bytes`);
+    const limit = body_limit(route);
+    const at_limit = padded(route, limit);
+    t.equal(at_limit.raw_body?.length, limit, `${route.name}: the padded body is ${limit} bytes`);
     const under = await answer(at_limit);
-    t.not(under.status, 413, `${route.name}: 16384 bytes are read (${under.status} ${under.body.slice(0, 120)})`);
-    t.same(judge(under).problems, [], `${route.name}: the answer to 16384 bytes passes every check`);
-    const over = await answer(padded(route, 16_385));
-    t.equal(over.status, 413, `${route.name}: 16385 bytes are 413`);
-    t.equal(parsed(over)?.error?.code, 'request.too_large', `${route.name}: 16385 bytes are request.too_large`);
+    t.not(under.status, 413, `${route.name}: ${limit} bytes are read (${under.status} ${under.body.slice(0, 120)})`);
+    t.same(judge(under).problems, [], `${route.name}: the answer to ${limit} bytes passes every check`);
+    const over = await answer(padded(route, limit + 1));
+    t.equal(over.status, 413, `${route.name}: ${limit + 1} bytes are 413`);
+    t.equal(parsed(over)?.error?.code, 'request.too_large', `${route.name}: ${limit + 1} bytes are request.too_large`);
     t.same(judge(over).problems, [], `${route.name}: the 413 passes every check`);
-    const chunked = await answer({ ...padded(route, 40_000), chunked: true });
-    t.equal(chunked.status, 413, `${route.name}: a chunked body of 40000 bytes (no Content-Length) is 413`);
+    const chunked = await answer({ ...padded(route, limit + 23_616), chunked: true });
+    t.equal(chunked.status, 413, `${route.name}: a chunked body of ${limit + 23_616} bytes (no Content-Length) is 413`);
   }
 });
 
 t.test('a declared Content-Length over 16 KiB is refused before any body is sent, on every route that takes a body', async (t) => {
   const before = await snapshot(observer);
   for (const route of body_routes) {
-    for (const length of ['16385', '1000000000', '9007199254740993', '99999999999999999999']) {
+    for (const length of [String(body_limit(route) + 1), '1000000000', '9007199254740993', '99999999999999999999']) {
       const spec = route.build(world);
       spec.body = undefined;
       spec.headers = [...spec.headers.filter(([n]) => n.toLowerCase() !== 'content-length'), ['Content-Length', length]];
