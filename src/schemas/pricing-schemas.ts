@@ -19,7 +19,7 @@ export const PriceRuleBody = Type.Object({
   service_type: FreeText({ minLength: 1, maxLength: 32, description: 'airtime, data, electricity or tv', errorMessage: 'must be one of: airtime, data, electricity, tv' }),
   network: Type.Optional(Type.Union([FreeText({ maxLength: 32, description: 'airtime and data only: mtn, airtel, glo or 9mobile' }), Type.Null()])),
   disco: Type.Optional(Type.Union([FreeText({ maxLength: 64, description: 'electricity only: a disco service ID or code' }), Type.Null()])),
-  provider: Type.Optional(Type.Union([FreeText({ maxLength: 32, description: 'tv only: dstv, gotv or startimes' }), Type.Null()])),
+  provider: Type.Optional(Type.Union([FreeText({ maxLength: 32, description: 'tv: dstv, gotv or startimes; education: waec or jamb; internet: smile or spectranet' }), Type.Null()])),
   rate_bp: RateBp,
 });
 

@@ -157,7 +157,9 @@ export class PriceLists {
           if (!(networks as readonly string[]).includes(text)) problems.push({ field: `${at}.network`, message: `must be one of: ${networks.join(', ')}` });
           else rule.network = text;
         } else if (field === 'provider') {
-          if (!(tv_providers as readonly string[]).includes(text)) problems.push({ field: `${at}.provider`, message: `must be one of: ${tv_providers.join(', ')}` });
+          // The providers of this family: TV's, the exam bodies of education, the ISPs of internet.
+          const providers = providers_of[service_type] ?? [];
+          if (!providers.includes(text)) problems.push({ field: `${at}.provider`, message: `must be one of: ${providers.join(', ')}` });
           else rule.provider = text;
         } else {
           const disco = this.catalog.disco(text);
