@@ -48,3 +48,16 @@ t.test('an electricity item below its meter\'s minimum, or for a meter that cann
   t.equal(await balance_kobo(server, account.key), 45_000_00, 'only the item at the minimum was debited');
   t.equal((await all_orders(server, account.key)).length, 1, 'one order was made');
 });
+
+t.test('a TV renewal item is held to the smartcard\'s renewal amount and gets its current package, as a single renewal is', async (t) => {
+  const account = await fast_reseller(server, 100_000);
+  const renewal = (amount: number) => ({ service_type: 'tv', provider: 'dstv', smartcard_number: sandbox.renewal_smartcard, subscription_type: 'renew', amount });
+  const bulk = await server.api('POST', '/v1/services/bulk', { key: account.key, body: { pin: '12345', items: [renewal(1_000), renewal(21_500)] } });
+  t.equal(bulk.status, 202, `the bulk order is answered (${bulk.text.slice(0, 300)})`);
+  const items = bulk.body.data.items;
+  t.same([items[0].status, items[0].reference, items[0].error?.code], ['refused', null, 'service.amount_mismatch'], 'a renewal at another amount than the renewal amount is refused');
+  t.equal(items[1].status, 'delivered', `the renewal at its amount is delivered (${JSON.stringify(items[1])})`);
+  const order = await server.api('GET', `/v1/transactions/${items[1].reference}`, { key: account.key });
+  t.ok(typeof order.body.data.package_code === 'string' && order.body.data.package_code !== '', `its order names the smartcard's current package (${order.body.data.package_code})`);
+  t.equal(await balance_kobo(server, account.key), 100_000_00 - 21_500_00, 'only the renewal at its amount was debited');
+});
