@@ -242,7 +242,10 @@ export class ApiChecker {
             const reversals = entries.filter((e) => e.type === 'reversal').length;
             const status = shown.body.data.items[index]?.status;
             if (debits !== 1) v.push(`${at}: item ${index}'s order ${reference} has ${debits} debits (exactly 1 expected)`);
-            if (status === 'failed' ? reversals !== 1 : reversals !== 0) v.push(`${at}: item ${index}'s order ${reference} is ${status} with ${reversals} refunds`);
+            // As for a single purchase: the batch was read before the ledger, so an item still processing
+            // then may have failed and been refunded since (at most once); a final one is as it was.
+            const refunds_ok = status === 'failed' ? reversals === 1 : status === 'delivered' ? reversals === 0 : reversals <= 1;
+            if (!refunds_ok) v.push(`${at}: item ${index}'s order ${reference} is ${status} with ${reversals} refunds`);
           });
           if (replayable && fresh) {
             this.replays++;
