@@ -140,10 +140,14 @@ export class ApiChecker {
   async check_acks(ops: Op[]): Promise<string[]> {
     const v: string[] = [];
     const now = Date.now();
-    // 1. The orders the answers name, as they stand now (read before the ledgers, see 3).
+    // 1. The orders and bulk orders the answers name, as they stand now, read before the ledgers (2):
+    // an order that fails after its ledger was read shows a refund the ledger cannot hold yet. Orders
+    // still open here (re-queried after the restart) go on settling while the checks run.
     const orders = new Map<Op, ApiResponse>();
-    await pooled(ops.filter((op) => op.kind === 'purchase' && acked_reference(op.ack!) !== null), 16, async (op) => {
-      orders.set(op, await this.call('GET', `/v1/transactions/${acked_reference(op.ack!)}`, { key: this.wallet(op).key }));
+    const batches = new Map<Op, ApiResponse>();
+    await pooled(ops.filter((op) => (op.kind === 'purchase' && acked_reference(op.ack!) !== null) || (op.kind === 'bulk' && acked_batch(op.ack!) !== null)), 16, async (op) => {
+      if (op.kind === 'purchase') orders.set(op, await this.call('GET', `/v1/transactions/${acked_reference(op.ack!)}`, { key: this.wallet(op).key }));
+      else batches.set(op, await this.call('GET', `/v1/services/bulk/${acked_batch(op.ack!)!.id}`, { key: this.wallet(op).key }));
     });
     // 2. The entries of every wallet, read after the orders: a reversal the order shows is in them.
     const wallets = new Set(ops.map((op) => this.wallet(op)));
@@ -223,7 +227,8 @@ export class ApiChecker {
           // one debit and a refund exactly when it failed; the key replays the 202 byte for byte.
           const batch = acked_batch(ack);
           if (batch === null) break;
-          const shown = await this.call('GET', `/v1/services/bulk/${batch.id}`, { key: wallet.key });
+          // Read in 1, before the ledger: an item that failed later has its refund in it (see 1).
+          const shown = batches.get(op)!;
           if (shown.status !== 200) {
             v.push(`${at}: GET /v1/services/bulk/${batch.id} answered ${shown.status} ${shown.text.slice(0, 200)} — an acknowledged bulk order is not there`);
             break;
@@ -237,7 +242,10 @@ export class ApiChecker {
             const reversals = entries.filter((e) => e.type === 'reversal').length;
             const status = shown.body.data.items[index]?.status;
             if (debits !== 1) v.push(`${at}: item ${index}'s order ${reference} has ${debits} debits (exactly 1 expected)`);
-            if (status === 'failed' ? reversals !== 1 : reversals !== 0) v.push(`${at}: item ${index}'s order ${reference} is ${status} with ${reversals} refunds`);
+            // As for a single purchase: the batch was read before the ledger, so an item still processing
+            // then may have failed and been refunded since (at most once); a final one is as it was.
+            const refunds_ok = status === 'failed' ? reversals === 1 : status === 'delivered' ? reversals === 0 : reversals <= 1;
+            if (!refunds_ok) v.push(`${at}: item ${index}'s order ${reference} is ${status} with ${reversals} refunds`);
           });
           if (replayable && fresh) {
             this.replays++;

@@ -705,12 +705,26 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
   // ---- Bulk orders: each batch names its items' orders, none twice; open exactly while one is open --
   const batch_of_order = new Map<string, string>();
   const batches_of_op = new Map<Op, string[]>();
+  // Which request made a batch: the one whose 202 named it; else the one that sent an item of its own
+  // client_reference at that index; else (every item repeats a purchase's client_reference, e.g. one
+  // item) a request of that wallet that sent the same client_references in the same order.
+  const bulk_op_of_batch = new Map<string, Op>();
+  const bulk_ops_by_references = new Map<string, Op[]>();
+  const references_signature = (wk: string, references: (string | null | undefined)[]) => `${wk}:${JSON.stringify(references.map((r) => r ?? null))}`;
+  for (const op of model.ops) {
+    if (op.kind !== 'bulk' || op.bulk === undefined) continue;
+    const wk = wallet_key(op.account_id, op.environment);
+    const acked = op.ack === null ? null : acked_batch(op.ack);
+    if (acked !== null) bulk_op_of_batch.set(`${wk}:${acked.id}`, op);
+    const signature = references_signature(wk, op.bulk.items.map((item) => item.client_reference));
+    bulk_ops_by_references.set(signature, [...(bulk_ops_by_references.get(signature) ?? []), op]);
+  }
   for (const [bk, batch] of snapshot.batches) {
     const wk = wallet_key(batch.account_id, batch.environment);
     const at = `batch ${bk}`;
     if (`${wk}:${batch.id}` !== bk) v.push(`${at}: the record says it is ${wk}:${batch.id}`);
     let open_items = 0;
-    let matched: Op | undefined;
+    let matched: Op | undefined = bulk_op_of_batch.get(bk);
     batch.items.forEach((item, index) => {
       if (item.index !== index) v.push(`${at}: item ${index} says index ${item.index}`);
       const sent = item.client_reference === null ? undefined : bulk_items.get(`${wk}:${item.client_reference}`);
@@ -732,8 +746,30 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if (!final) open_items++;
       if (batch.completed_us !== null && item.status !== order.status) v.push(`${at}: completed with item ${index} ${item.status}, its order is ${order.status}`);
     });
+    if (matched === undefined) {
+      // Only requests whose every item repeats a purchase's reference are left; one not matched yet first.
+      const candidates = bulk_ops_by_references.get(references_signature(wk, batch.items.map((item) => item.client_reference))) ?? [];
+      matched = candidates.find((op) => !batches_of_op.has(op) && (op.ack === null || acked_batch(op.ack) === null)) ?? candidates[0];
+    }
     if (matched === undefined) v.push(`${at}: no bulk order the driver sent has these items`);
-    else batches_of_op.set(matched, [...(batches_of_op.get(matched) ?? []), batch.id]);
+    else {
+      batches_of_op.set(matched, [...(batches_of_op.get(matched) ?? []), batch.id]);
+      // An item repeating a purchase's client_reference is refused with nothing debited: 409's
+      // transaction.duplicate_reference naming that order, unless a check that comes before the claim
+      // refuses it first, as for a single purchase (docs/api.md "Client references and metadata"):
+      // the sandbox's provider-down number is transaction.provider_unavailable.
+      const sent = matched.bulk!.items;
+      batch.items.forEach((item, index) => {
+        const spec = sent[index];
+        if (spec?.reused_of === undefined) return;
+        const expected = spec.expect === 'unavailable'
+          ? item.error?.code === 'transaction.provider_unavailable'
+          : item.error?.code === 'transaction.duplicate_reference' && item.error.reference === spec.reused_of;
+        if (item.reference !== null || item.status !== 'refused' || !expected) {
+          v.push(`${at}: item ${index} repeats the client_reference of ${spec.reused_of} (${spec.recipient}), yet is ${item.status} ${item.reference ?? ''} ${JSON.stringify(item.error)}`);
+        }
+      });
+    }
     if (batch.completed_us === null && open_items === 0) v.push(`${at}: still processing, yet every item's order is final: batch.completed was lost`);
     if (batch.completed_us !== null && open_items > 0) v.push(`${at}: completed with ${open_items} orders still open`);
     if (snapshot.open_batches.has(bk) !== (batch.completed_us === null)) v.push(`${at}: ${batch.completed_us === null ? 'processing' : 'completed'} but ${snapshot.open_batches.has(bk) ? 'still in' : 'not in'} open_batches`);

@@ -15,6 +15,7 @@ import type { Environment } from '../../engine/records.js';
 import type { OrderDesk } from '../order-desk.js';
 import { provider_unavailable } from '../order-desk.js';
 import type { OrderStatus } from '../order.js';
+import type { OrderRequest } from '../../engine/account-orders.js';
 import type { VerifyResult } from '../provider.js';
 import type { Catalog } from '../catalog.js';
 import type { PurchasePlan } from '../products/family.js';
@@ -111,15 +112,22 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     const refused = plan.check ? plan.check() : null;
     if (refused !== null) return { error: refused };
     let customer_name: string | null = null;
+    let decided: Partial<OrderRequest> | null = null;
     if (plan.verify !== undefined) {
       if (verification === null) fail(`item ${item.index} placed without its verification`);
       if (verification.outcome === 'invalid') return { error: api_error(plan.invalid_code!) };
       if (verification.outcome === 'unavailable') return { error: error_of(provider_unavailable(request_id, 60)) };
       customer_name = verification.customer_name;
+      // What the provider said may refuse the item or complete its order (a meter's minimum or can_vend,
+      // a TV renewal's amount: docs/api.md "Deeper verification"), as for a single purchase.
+      const outcome = plan.on_verified ? plan.on_verified(verification) : null;
+      if (outcome !== null && 'code' in outcome) return { error: outcome };
+      decided = outcome;
     }
     // No idempotency key of its own: the batch's key covers it, and its record is in the same commit.
+    // desk.place checks the provider's availability before place_order claims the client_reference.
     const { reply, reference } = this.capture(() => this.desk.place(actor, environment, request_id, null, '', {
-      ...plan.order, customer_name: customer_name ?? plan.order.customer_name, client_reference: item.client_reference, metadata,
+      ...plan.order, ...decided, customer_name: customer_name ?? plan.order.customer_name, client_reference: item.client_reference, metadata,
     }));
     if (reply instanceof Promise) {
       // The item's own answer (the order's first outcome) is not awaited: the batch answers 202 once its
