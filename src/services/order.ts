@@ -244,63 +244,6 @@ export function attempt_view(attempt: UpstreamAttempt) {
   return { upstream: attempt.upstream, request_id: attempt.request_id, outcome: attempt.outcome, at: iso_us(attempt.at_us) };
 }
 
-/** The purchase response of each service (docs/spec.md section 2 "Purchase results", docs/decisions.md for TV). */
-export function purchase_result_view(order: OrderRecord) {
-  // Written out field by field rather than spread from a common base: this runs on every purchase
-  // and object spreads showed in the purchase-one-account profile.
-  const amount = kobo_to_naira(order.amount_kobo);
-  const amount_charged = kobo_to_naira(charged_kobo(order));
-  const commission = kobo_to_naira(commission_of(order));
-  const wallet_balance_after = kobo_to_naira(order.wallet_balance_after_kobo);
-  const client_reference = client_reference_of(order);
-  const metadata = metadata_of(order);
-  switch (order.service_type) {
-    case 'airtime':
-      return { reference: order.reference, status: order.status, network: order.network, phone: order.recipient, amount, amount_charged, commission, wallet_balance_after, client_reference, metadata };
-    case 'data':
-      return {
-        reference: order.reference, status: order.status, network: order.network, phone: order.recipient, plan: order.plan,
-        plan_code: order.plan_code, amount, amount_charged, commission, wallet_balance_after, delivered_at: iso_or_null(order.delivered_us),
-        client_reference, metadata,
-      };
-    case 'electricity':
-      return {
-        reference: order.reference,
-        status: order.status,
-        token: order.token,
-        units: order.units,
-        meter_number: order.recipient,
-        meter_type: order.meter_type,
-        disco: order.disco,
-        customer_name: order.customer_name,
-        amount,
-        amount_charged,
-        commission,
-        wallet_balance_after,
-        delivered_at: iso_or_null(order.delivered_us),
-        client_reference,
-        metadata,
-      };
-    case 'tv':
-      return {
-        reference: order.reference,
-        status: order.status,
-        provider: order.provider,
-        smartcard_number: order.recipient,
-        package_code: order.package_code,
-        amount,
-        amount_charged,
-        commission,
-        customer_name: order.customer_name,
-        wallet_balance_after,
-        delivered_at: iso_or_null(order.delivered_us),
-        client_reference,
-        metadata,
-        ...tv_terms_of(order),
-      };
-  }
-}
-
 /** The operator's view of an order: the full record plus what only the operator sees. */
 export function order_operator_view(order: OrderRecord) {
   const commission = provider_commission_of(order);
