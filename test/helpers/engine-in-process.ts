@@ -1,0 +1,154 @@
+// The account engine in this process, with no HTTP in between (test/actor-table.test.ts): a real LMDB
+// store in a temp folder, the engine built as src/main.ts builds it (minus the order desk, the webhooks
+// and the front end), a manual clock, and a sink that records the events each command emits. Commands
+// are called on the actors directly; read_back() builds the account again from the store through a
+// second engine, which is what a restart does.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
+import { open_store, type Store } from '../../src/journal/store.js';
+import { Engine, type EventKind } from '../../src/engine/engine.js';
+import { ensure_order_index } from '../../src/engine/account-orders.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { TimerWheel } from '../../src/lib/timer-wheel.js';
+import { SecretBox } from '../../src/lib/secrets.js';
+import type { AccountActor } from '../../src/engine/account-actor.js';
+import type { Environment, KeyRecord, WalletEntry } from '../../src/engine/records.js';
+import type { OrderRecord } from '../../src/services/order.js';
+
+/** One event a command emitted, as the webhook outbox would receive it. */
+export interface RecordedEvent {
+  account_id: number;
+  environment: Environment;
+  kind: EventKind;
+}
+
+export interface InProcessEngine {
+  engine: Engine;
+  store: Store;
+  clock: ManualClock;
+  /** Every event emitted since start, oldest first. */
+  events: RecordedEvent[];
+  /**
+   * Commits what is staged, closes the store and opens its folder again, as a restart does: the store
+   * returned is read from disk, not through the handle the engine wrote with. The engine is done with.
+   */
+  reopen(): Promise<Store>;
+  /** Closes the store (the reopened one, if any) and removes its folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * The engine over a store, as src/main.ts builds it: the one place that knows the constructor, so
+ * that a change of its parameters (an injected random source, say) is made here only. The logger is
+ * silent: the tables print nothing but tap's own lines.
+ */
+export function build_engine(store: Store, clock: ManualClock, master_key: Buffer): Engine {
+  const wheel = new TimerWheel({ clock });
+  const engine = new Engine(store, clock, wheel, new SecretBox(master_key), pino({ level: 'silent' }), { on_commit() {} });
+  engine.recover();
+  return engine;
+}
+
+/** A fresh store in a temp folder and the engine on it, the clock standing at start_ms. */
+export function open_in_process(start_ms: number): InProcessEngine & { master_key: Buffer } {
+  const data_dir = mkdtempSync(join(tmpdir(), 'billvend-actor-'));
+  const store = open_store(data_dir);
+  // As the server does before recovery (src/main.ts): an empty store gets the current index version.
+  ensure_order_index(store);
+  const clock = new ManualClock(start_ms);
+  const master_key = randomBytes(32);
+  const engine = build_engine(store, clock, master_key);
+  const events: RecordedEvent[] = [];
+  engine.event_sink = {
+    emit(actor, environment, kind) {
+      events.push({ account_id: actor.id, environment, kind });
+    },
+  };
+  let current = store;
+  return {
+    engine,
+    store,
+    clock,
+    events,
+    master_key,
+    async reopen() {
+      await engine.journal.drain();
+      await current.root.close();
+      current = open_store(data_dir);
+      return current;
+    },
+    async close() {
+      await engine.journal.drain();
+      await current.root.close();
+      rmSync(data_dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What an account is, as far as memory or the store can tell: compared as JSON (what msgpack keeps). */
+export interface AccountState {
+  account: unknown;
+  wallets: unknown;
+  keys: KeyRecord[];
+  open_orders: OrderRecord[];
+}
+
+function as_data<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** The account as its actor holds it in memory. */
+export function memory_state(actor: AccountActor): AccountState {
+  return as_data({
+    account: actor.account,
+    wallets: actor.wallets,
+    keys: [...actor.keys.values()].map((k) => k.record).sort((a, b) => a.id - b.id),
+    open_orders: [...actor.open_orders.values()].sort((a, b) => a.reference.localeCompare(b.reference)),
+  });
+}
+
+/**
+ * The account built again from the store by a second engine over the same folder (what a restart
+ * reads: its records checked by the engine's load as they are read), with its open orders from the
+ * store's open_orders index, which the order desk reads at recovery.
+ */
+export function read_back(store: Store, master_key: Buffer, clock: ManualClock, account_id: number): AccountState {
+  const fresh = build_engine(store, clock, master_key);
+  const actor = fresh.accounts.get(account_id);
+  if (actor === undefined) throw new Error(`account ${account_id} is not in the store`);
+  const open_orders: OrderRecord[] = [];
+  for (const { value } of store.open_orders.getRange({})) {
+    const [owner, environment, seq] = value as [number, Environment, number];
+    if (owner !== account_id) continue;
+    const order = store.orders.get([owner, environment, seq]) as OrderRecord | undefined;
+    if (order === undefined) throw new Error(`open order ${owner}/${environment}/${seq} is missing`);
+    open_orders.push(order);
+  }
+  const state = memory_state(actor);
+  state.open_orders = as_data(open_orders.sort((a, b) => a.reference.localeCompare(b.reference)));
+  return state;
+}
+
+/** A wallet's entries as committed, oldest first. */
+export function stored_entries(store: Store, account_id: number, environment: Environment): WalletEntry[] {
+  const entries: WalletEntry[] = [];
+  for (const { value } of store.wallet_entries.getRange({ start: [account_id, environment, 0], end: [account_id, environment, Number.MAX_SAFE_INTEGER] })) {
+    entries.push(value as WalletEntry);
+  }
+  return entries;
+}
+
+/** The balance the entries add up to, and whether each entry starts where the one before ended. */
+export function sum_of_entries(entries: readonly WalletEntry[]): { balance_kobo: number; chained: boolean } {
+  let balance_kobo = 0;
+  let chained = true;
+  for (const entry of entries) {
+    if (entry.balance_before_kobo !== balance_kobo) chained = false;
+    balance_kobo += entry.type === 'debit' ? -entry.amount_kobo : entry.amount_kobo;
+    if (entry.balance_after_kobo !== balance_kobo) chained = false;
+  }
+  return { balance_kobo, chained };
+}
