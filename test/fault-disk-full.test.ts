@@ -442,11 +442,12 @@ if (mount_error !== null) {
     t.same(other_errors.map((r) => r.msg).slice(0, 5), [], 'no error but the disk-full ones was logged across the run');
   });
 
-  t.test('a purchase whose debit was saved just before the disk filled is answered 201 processing, not "nothing was changed"', async (t) => {
+  t.test('a purchase whose debit was saved just before the disk filled answers 503 naming its order, and a retry with the key answers its outcome for good', async (t) => {
     // TIME_SCALE 0.2: the purchase waits 1 s for the sandbox, whose delayed number answers after 6 s.
     // The debit and the order commit first; the disk fills during the wait; then the answer's own
-    // commit is refused. The client must not be told that nothing was changed: its wallet was debited
-    // and its order stands (docs/decisions.md "Transactions": an outcome still unknown is 201 processing).
+    // commit is refused. The client must not be told that nothing was changed (its wallet was debited
+    // and its order stands), nor be answered 201 that its key could not replay: the retry resumes the
+    // order and answers how it ended (docs/decisions.md, the disk-full entry).
     await server.stop();
     await server.start({ TIME_SCALE: '0.2' });
     const account = accounts[0];
@@ -464,8 +465,11 @@ if (mount_error !== null) {
     const answer = await answer_promise;
     const debited = await balance_kobo(server, account.key);
     t.equal(debited, before - 100_00, 'the wallet was debited for the order');
-    t.equal(answer.status, 201, `the purchase answers 201 although the disk filled after its debit was saved (got ${answer.status}: ${answer.text.slice(0, 200)})`);
-    t.equal(answer.body?.data?.reference, placed?.reference, 'the answer names the order that was debited');
+    t.equal(answer.status, 503, `the purchase answers 503, its answer unsaved (got ${answer.status}: ${answer.text.slice(0, 200)})`);
+    t.equal(answer.body?.error?.code, 'service.unavailable', 'with service.unavailable');
+    t.match(answer.body?.error?.message, /placed, but its answer could not be saved; retry with the same X-Idempotency-Key/, 'saying the purchase was placed, not that nothing changed');
+    t.equal(answer.body?.error?.reference, placed?.reference, 'the answer names the order that was debited');
+    t.ok(answer.headers.get('retry-after') !== null, 'with Retry-After');
 
     rmSync(ballast);
     await wait_for_async_status(() => server.admin('GET', '/readyz'), 200, resume_limit_ms);
@@ -482,8 +486,13 @@ if (mount_error !== null) {
     t.same(entries.map((e) => [e.type, kobo(e.amount)]), [['debit', 100_00]], 'the order has one debit and nothing else');
     t.equal(await balance_kobo(server, account.key), before - 100_00, 'the wallet paid once');
     const retry = await server.api('POST', '/v1/services/airtime', { key: account.key, idempotency_key: key, body: { network: 'mtn', phone: sandbox.delayed_delivered, amount: 100, pin: '12345' } });
-    t.equal(retry.body?.data?.reference ?? retry.body?.error?.reference, placed?.reference, `a retry with the same key answers for the same order (${retry.status})`);
+    t.equal(retry.status, 201, `a retry with the same key answers the order's outcome (${retry.status} ${retry.text.slice(0, 160)})`);
+    t.equal(retry.body?.data?.reference, placed?.reference, 'for the same order');
+    t.equal(retry.body?.data?.status, 'delivered', 'as it ended: delivered');
     t.equal(await balance_kobo(server, account.key), before - 100_00, 'and debits nothing more');
+    const replay = await server.api('POST', '/v1/services/airtime', { key: account.key, idempotency_key: key, body: { network: 'mtn', phone: sandbox.delayed_delivered, amount: 100, pin: '12345' } });
+    t.equal(replay.headers.get('idempotent-replayed'), 'true', 'a second retry is a replay');
+    t.same(JSON.parse(replay.text).data, JSON.parse(retry.text).data, 'of the retry\'s answer');
   });
 
   function new_op_of(kind: Kind, account: Account): Op {

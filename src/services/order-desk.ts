@@ -186,20 +186,29 @@ export class OrderDesk implements EngineExtension {
         if (placement !== null) await placement;
         return this.finish(actor, environment, request_id, idempotency_key, fingerprint, final_order, now_ms);
       })
-      .catch((error: unknown) => this.answer_as_placed(error, placement, request_id, placed_order));
+      .catch((error: unknown) => this.answer_as_placed(error, placement, request_id, idempotency_key, placed_order));
   }
 
   /**
-   * A purchase whose answer could not be saved: if its order was saved before, it answers with the
-   * order as saved (processing: the reloaded order is re-queried and ends like any other; a retry with
-   * the idempotency key finds it). If the order itself was not saved, nothing was: the error stands.
+   * A purchase whose answer could not be saved (the disk filled, or in cluster mode this node lost its
+   * lease) while its order was saved before. If the order itself was not saved, nothing was: the error
+   * stands. With an idempotency key, the answer is 503 with the order's reference: the key's record was
+   * saved with the order, so a retry with the key finds the order and answers its outcome, and that
+   * answer is the one remembered. A 201 "processing" here would be contradicted by that retry, which
+   * answers the order as it ends (found by the cluster crash campaign: leaders deposed mid-purchase
+   * answered 201 processing, and the same key then answered 422 transaction.failed). Without a key no
+   * answer is remembered, so nothing can contradict the 201 "processing" with the order as saved.
    */
-  private async answer_as_placed(error: unknown, placement: Promise<void> | null, request_id: string, placed_order: OrderRecord): Promise<Reply> {
+  private async answer_as_placed(error: unknown, placement: Promise<void> | null, request_id: string, idempotency_key: string | null, placed_order: OrderRecord): Promise<Reply> {
     if (!(error instanceof JournalFailure) || placement === null) throw error;
     const saved = await placement.then(() => true, () => false);
     if (!saved) throw error;
-    this.deps.log.warn({ reference: placed_order.reference, request_id }, 'the answer of a saved order could not be saved; answered as processing');
-    return this.reply_for(request_id, placed_order);
+    this.deps.log.warn({ reference: placed_order.reference, request_id, with_key: idempotency_key !== null }, 'the answer of a saved order could not be saved');
+    if (idempotency_key === null) return this.reply_for(request_id, placed_order);
+    return error_reply(request_id, api_error('service.unavailable', 'The purchase was placed, but its answer could not be saved; retry with the same X-Idempotency-Key for its outcome.', {
+      extra: { reference: placed_order.reference },
+      headers: { 'Retry-After': '1' },
+    }));
   }
 
   /** Sends a live order once its debit is durable, then waits (up to 5 s) for an answer. */

@@ -13,7 +13,7 @@
 // left unanswered is sent again with its idempotency key or reference, so its fate becomes known (and
 // the "a key is never processed twice, even across a crash" path runs every round).
 import { randomBytes } from 'node:crypto';
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestServer, temp_dir, type ApiResponse } from '../helpers/server.js';
 import { FakeUpstream, type UpstreamMode } from '../helpers/fake-upstream.js';
@@ -271,7 +271,7 @@ export class Campaign {
     this.upstream.processing_requeries = 1;
     // A generous upstream timeout: the machine is shared, and an answer that misses it only makes
     // the order processing (then re-queried), which the campaign covers anyway.
-    const env = webhook_env({ TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: 'warn', ...this.upstream.env(2_000) });
+    const env = webhook_env({ TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: process.env.CRASH_CLUSTER_LOG ? 'info' : 'warn', ...this.upstream.env(2_000) });
     if (this.options.cluster) {
       this.nats = await NatsCluster.start(3);
       const cluster_env = (name: string) => ({ ...env, CLUSTER_NATS_URL: this.nats!.url, NODE_NAME: name, CLUSTER_LEASE_MS: String(test_lease_ms), MASTER_KEY: test_master_key });
@@ -720,7 +720,10 @@ export class Campaign {
     const sent_before = this.totals.sent;
     const acked_before = this.totals.acknowledged;
     const first_op = this.sequence + 1;
-    const extra: ExtraKill = this.options.cluster ? extra_kills[Math.floor((round - 1) / 3) % extra_kills.length] : 'none';
+    const logged = [this.server.logs.length, this.standby?.logs.length ?? 0];
+    // CRASH_EXTRA=nats|standby|none: every round the same extra kill (to dwell on one failure).
+    const forced = process.env.CRASH_EXTRA as ExtraKill | undefined;
+    const extra: ExtraKill = this.options.cluster ? (forced !== undefined && extra_kills.includes(forced) ? forced : extra_kills[Math.floor((round - 1) / 3) % extra_kills.length]) : 'none';
     report.extra_kill = extra;
     // The NATS server to kill: in turn the one that leads the journal stream's Raft group (the worst
     // case: writes wait for a re-election) and another one.
@@ -852,6 +855,11 @@ export class Campaign {
         const standby = this.standby;
         if (standby_restart !== null) await standby_restart.catch(() => {});
         const leader = await this.fail_over(standby, killed, report);
+        // CRASH_CLUSTER_LOG=file: both nodes' cluster lines of every failover (positions at deposal and take-over).
+        if (process.env.CRASH_CLUSTER_LOG) {
+          const lines = (node: TestServer, from: number) => node.logs.slice(Math.min(from, node.logs.length)).filter((line) => line.includes('cluster'));
+          appendFileSync(process.env.CRASH_CLUSTER_LOG, `--- round ${round} (${report.extra_detail}; ${report.kill_detail})\n[killed]\n${lines(killed, logged[0]).join('\n')}\n[standby]\n${lines(standby, logged[1]).join('\n')}\n`);
+        }
         this.server = leader;
         this.standby = leader === standby ? killed : standby;
         this.data_dir = this.server.data_dir;
