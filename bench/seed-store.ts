@@ -78,6 +78,7 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
   const { Engine } = await load('engine/engine.js');
   const { place_order, apply_provider_result } = await load('engine/account-orders.js');
   const { system_clock } = await load('lib/clock.js');
+  const { crypto_random } = await load('lib/random.js');
   const { TimerWheel } = await load('lib/timer-wheel.js');
   const { SecretBox, hash_secret, random_crockford } = { ...(await load('lib/secrets.js')), ...(await load('lib/ids.js')) };
   const { create_logger } = await load('log.js');
@@ -87,7 +88,7 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
   const store = open_store(data_dir);
   // Marks the (empty) store's order index as current, so that the server does not rebuild it at start.
   ensure_order_index(store);
-  const engine = new Engine(store, system_clock, new TimerWheel({ clock: system_clock }), new SecretBox(master_key), create_logger('warn', true), { on_commit() {} });
+  const engine = new Engine(store, system_clock, crypto_random, new TimerWheel({ clock: system_clock }), new SecretBox(master_key), create_logger('warn', true), { on_commit() {} });
   engine.recover();
   const secret_hash = await hash_secret('bench password 12345');
   const created = engine.create_account({
@@ -119,7 +120,7 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
       plan_code: null, plan: null, package_code: null, meter_type: service_type === 'electricity' ? 'prepaid' : null,
       amount_kobo: (100 + (i % 3) * 50) * 100, customer_name: null,
     }, {
-      environment: 'test', reference: `BV-${day}-${random_crockford(12)}`, idempotency_key: null,
+      environment: 'test', reference: `BV-${day}-${random_crockford(crypto_random, 12)}`, idempotency_key: null,
       provider_request_id: `${day}0000${randomBytes(6).toString('hex')}`, indexed: true, commission_kobo: 0,
     }, now_us, false);
     if (!placed.ok) throw new Error(`order ${i}: ${placed.error.code}`);
@@ -151,6 +152,7 @@ async function main(): Promise<void> {
   const { Engine } = await load('engine/engine.js');
   const { place_order, apply_provider_result, ensure_order_index } = await load('engine/account-orders.js');
   const { system_clock } = await load('lib/clock.js');
+  const { crypto_random } = await load('lib/random.js');
   const { TimerWheel } = await load('lib/timer-wheel.js');
   const { SecretBox, hash_secret, sha256_hex } = await load('lib/secrets.js');
   const { new_api_key, random_text } = await load('lib/ids.js');
@@ -168,7 +170,7 @@ async function main(): Promise<void> {
   ensure_order_index(store);
   const wheel = new TimerWheel({ clock: system_clock });
   const secret_box = new SecretBox(master_key);
-  const engine = new Engine(store, system_clock, wheel, secret_box, create_logger('warn', true), { on_commit() {} });
+  const engine = new Engine(store, system_clock, crypto_random, wheel, secret_box, create_logger('warn', true), { on_commit() {} });
   engine.recover();
   const codec = reference_codec(secret_box);
   const sandbox = new SandboxProvider(wheel, system_clock);
@@ -196,7 +198,7 @@ async function main(): Promise<void> {
       const updated = actor.update_profile({ daily_limit_kobo: daily_limit_naira * 100 });
       if (!updated.ok) throw new Error(`daily limit of account ${actor.id}: ${updated.error.code}`);
     }
-    const api_key: string = new_api_key('test');
+    const api_key: string = new_api_key(crypto_random, 'test');
     const key = actor.create_key({
       name: 'bench', environment: 'test', scopes: ['*'], ip_allowlist: [], expires_ms: null,
       rate_limit_per_minute: for_load ? rate_limit_per_minute_max : 600,
@@ -221,7 +223,7 @@ async function main(): Promise<void> {
         plan_code: null, plan: null, package_code: null, meter_type: null, amount_kobo: order_kobo, customer_name: null,
       }, {
         environment: 'test', reference, idempotency_key: null,
-        provider_request_id: minute + random_text('abcdefghijklmnopqrstuvwxyz0123456789', 12), indexed: false,
+        provider_request_id: minute + random_text(crypto_random, 'abcdefghijklmnopqrstuvwxyz0123456789', 12), indexed: false,
         // The standard tier: no commission (docs/api.md "Pricing").
         commission_kobo: 0,
       }, now_us, false);

@@ -5,13 +5,13 @@ import './lib/node-version.js';
 import './front/uws-settings.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { load_config, flags_to_env, ConfigError, type Config } from './config.js';
 import { create_logger, type Logger } from './log.js';
 import { open_store, make_store_dir } from './journal/store.js';
 import { lock_store } from './journal/store-lock.js';
 import { ensure_order_index } from './engine/account-orders.js';
-import { system_clock } from './lib/clock.js';
+import { SystemClock, type Clock } from './lib/clock.js';
+import { crypto_random, type RandomSource } from './lib/random.js';
 import { TimerWheel } from './lib/timer-wheel.js';
 import { HashLane, SecretBox, constant_time_equal } from './lib/secrets.js';
 import { random_base62 } from './lib/ids.js';
@@ -80,40 +80,53 @@ function secret_file(path: string, make: () => string): string {
   return value;
 }
 
-function master_key(config: Config): Buffer {
+function master_key(config: Config, random: RandomSource): Buffer {
   if (config.master_key !== null) {
     const key = /^[0-9a-f]{64}$/i.test(config.master_key) ? Buffer.from(config.master_key, 'hex') : Buffer.from(config.master_key, 'base64');
     if (key.length !== 32) throw new ConfigError('MASTER_KEY must be 32 bytes, as 64 hex digits or base64');
     return key;
   }
-  return Buffer.from(secret_file(join(config.data_dir, 'master.key'), () => randomBytes(32).toString('base64')), 'base64');
+  return Buffer.from(secret_file(join(config.data_dir, 'master.key'), () => random.bytes(32).toString('base64')), 'base64');
 }
 
-/** What start() settles before it serves: the lock, the secrets and the store. */
+/** What start() settles before it serves: the lock, the secrets, where time and randomness come from. */
 interface Basis {
   store_lock: StoreLock;
   admin_token: string;
   secret_box: SecretBox;
+  clock: Clock;
+  random: RandomSource;
 }
 
-export async function start(config: Config, log: Logger): Promise<Server> {
+/**
+ * Where the server takes time and randomness from (ARCHITECTURE.md "Time and randomness"). A server
+ * leaves both out: the system clock scaled by TIME_SCALE, and the OS CSPRNG. An in-process test passes
+ * a ManualClock (and may pass a SeededRandom) to drive every schedule without sleeping.
+ */
+export interface StartOptions {
+  clock?: Clock;
+  random?: RandomSource;
+}
+
+export async function start(config: Config, log: Logger, options: StartOptions = {}): Promise<Server> {
+  // Made once here and passed down: nothing below reads TIME_SCALE or draws randomness of its own.
+  const clock = options.clock ?? new SystemClock(config.time_scale);
+  const random = options.random ?? crypto_random;
   make_store_dir(config.data_dir);
   // First of all: a second process on the same store stops here, having touched nothing.
   const store_lock = lock_store(config.data_dir);
-  const admin_token = config.admin_token ?? secret_file(join(config.data_dir, 'admin-token'), () => random_base62(40));
-  const basis: Basis = { store_lock, admin_token, secret_box: new SecretBox(master_key(config)) };
+  const admin_token = config.admin_token ?? secret_file(join(config.data_dir, 'admin-token'), () => random_base62(random, 40));
+  const basis: Basis = { store_lock, admin_token, secret_box: new SecretBox(master_key(config, random)), clock, random };
   if (config.cluster !== null) return start_cluster_node(config, log, basis);
   return serve_store(config, log, basis, open_store(config.data_dir), null);
 }
 
 /** Recovers the store and serves it: a single node at once, a cluster node once it leads. */
 async function serve_store(config: Config, log: Logger, basis: Basis, store: Store, cluster: ClusterNode | null): Promise<Server> {
-  const { store_lock, admin_token, secret_box } = basis;
-  const clock = system_clock;
+  const { store_lock, admin_token, secret_box, clock, random } = basis;
   const metrics = new Metrics();
   const wheel = new TimerWheel({
     clock,
-    time_scale: config.time_scale,
     on_error: (error) => {
       log.fatal({ err: error }, 'a scheduled task failed; exiting');
       process.exit(70);
@@ -121,14 +134,14 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   });
   let engine_ref: Engine | null = null;
   const disk_guard = new DiskGuard(config.data_dir, config.store_free_bytes_min, 250, (low) => engine_ref?.store_space_changed(low));
-  const engine = new Engine(store, clock, wheel, secret_box, log, metrics, disk_guard);
+  const engine = new Engine(store, clock, random, wheel, secret_box, log, metrics, disk_guard);
   engine_ref = engine;
   engine.pin_cache.use_lane(new HashLane('pin', config.pin_hash_running_max, config.pin_hash_waiting_max));
   // Cluster mode: every group commit is replicated before it counts as durable (src/cluster/).
   engine.journal.appender = cluster;
   if (disk_guard.is_low) engine.store_space_changed(true);
   metrics.gauge('billvend_store_disk_free_bytes', 'Free space on the store\'s disk, in bytes (-1 when unknown); below STORE_FREE_BYTES_MIN writes are refused.', () => (Number.isFinite(disk_guard.free) ? disk_guard.free : -1));
-  const deps: Deps = { engine, clock, wheel, config, log, metrics, secret_box };
+  const deps: Deps = { engine, clock, random, wheel, config, log, metrics, secret_box };
   const catalog = new Catalog(store);
   const pricing = new PriceLists(store, catalog);
   metrics.upstreams_configured(config.upstreams.map((u) => u.name));
@@ -281,7 +294,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
 
   engine.ready = true;
   // Always logged (even at LOG_LEVEL=warn): supervisors, tests and benches read the ports from it.
-  log.child({}, { level: log.level === 'silent' ? 'silent' : 'info' }).info({ port, admin_port, data_dir: config.data_dir, time_scale: config.time_scale }, 'listening');
+  log.child({}, { level: log.level === 'silent' ? 'silent' : 'info' }).info({ port, admin_port, data_dir: config.data_dir, time_scale: clock.time_scale }, 'listening');
   // Production logging buffers 4 KiB before writing: push this line out now.
   log.flush();
 
@@ -336,7 +349,7 @@ async function start_cluster_node(config: Config, log: Logger, basis: Basis): Pr
     setTimeout(() => process.exit(deposed_exit_code), 250);
   });
   await cluster.prepare_store(() => open_store(config.data_dir));
-  const clock = system_clock;
+  const clock = basis.clock;
   const metrics = new Metrics();
   const standby_operator = new HttpFront({
     name: 'operator',

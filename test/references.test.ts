@@ -6,6 +6,7 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { open_store, start_server } from './helpers/server.js';
+import { crypto_random } from '../src/lib/random.js';
 import { all_orders, buy_airtime, fast_reseller, order, reference_pattern, sandbox } from './helpers/purchases.js';
 import { account_id_limit, random_reference_code, ReferenceCodec, seq_limit, type OrderPlace } from '../src/services/references.js';
 
@@ -74,7 +75,7 @@ t.test('the permutation depends on the store secret', async (t) => {
 t.test('random references carry the kind bit 1 and never decode to a place; malformed codes do not either', async (t) => {
   const codec = new ReferenceCodec(randomBytes(32));
   for (let i = 0; i < 10_000; i++) {
-    const code = random_reference_code();
+    const code = random_reference_code(crypto_random);
     if (!crockford_12.test(code)) t.fail(`random code ${code} is not 12 Crockford characters`);
     if (codec.decode(code) !== null) t.fail(`random code ${code} decoded to a place`);
   }
@@ -115,7 +116,7 @@ t.test('through the server: references name their orders, and a store with index
 
   // Make the first order look like one from before references named their place: a random reference
   // and an entry in the order_refs index, as older stores hold.
-  const legacy_reference = `BV-20251231-${random_reference_code()}`;
+  const legacy_reference = `BV-20251231-${random_reference_code(crypto_random)}`;
   const legacy_looking = `BV-20251231-${'0'.repeat(11)}1`;
   const { root, db } = open_store(server.data_dir);
   try {

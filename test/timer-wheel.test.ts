@@ -19,8 +19,8 @@ interface Harness {
 }
 
 function harness(t: { teardown(fn: () => void): void }, start_ms = aligned_start_ms, options: { tick_ms?: number; time_scale?: number } = {}): Harness {
-  const clock = new ManualClock(start_ms);
-  const wheel = new TimerWheel({ clock, ...options });
+  const clock = new ManualClock(start_ms, options.time_scale);
+  const wheel = new TimerWheel({ clock, tick_ms: options.tick_ms });
   t.teardown(() => wheel.stop());
   return {
     clock,
@@ -206,7 +206,7 @@ t.test('timers set while the cursor lags the clock fire at their time, whatever 
     const h = harness(t, start_ms);
     // A far timer keeps the wheel from jumping to the present when the next ones are set.
     h.wheel.schedule(30 * day, () => {});
-    h.clock.advance(lag_ms);
+    h.clock.skew(lag_ms);
     // Every tick around a full turn of level 1 (64² ticks) and of level 2 (64³ ticks) from the cursor.
     const delays: number[] = [1, 200];
     for (const turn_ms of [4 * 64 ** 2, 4 * 64 ** 3]) {
@@ -243,4 +243,20 @@ t.test('a timer set long after the wheel last ran fires after its own delay, not
   clearTimeout(keep_alive);
   t.ok(waited >= 50, `not before its delay (${waited} ms)`);
   t.ok(waited < 300, `about its 50 ms, not the 400 ms the wheel lagged more (${waited} ms)`);
+});
+
+t.test('a wheel on a manual clock fires what is due when the clock is advanced, with no OS timer and no call of its own', async (t) => {
+  const clock = new ManualClock(aligned_start_ms);
+  const wheel = new TimerWheel({ clock });
+  t.teardown(() => wheel.stop());
+  const fired: string[] = [];
+  wheel.schedule(30 * second, () => fired.push('30 s'));
+  wheel.schedule(5 * minute, () => fired.push('5 min'));
+  clock.advance(30 * second - 1);
+  t.same(fired, [], 'nothing has fired 1 ms before the first timer is due');
+  clock.advance(1 + wheel.tick_ms);
+  t.same(fired, ['30 s'], 'the 30 s timer fired when the clock passed it');
+  clock.advance(5 * minute);
+  t.same(fired, ['30 s', '5 min'], 'and the 5 min timer when the clock passed that');
+  t.equal(wheel.size, 0, 'nothing is left on the wheel');
 });

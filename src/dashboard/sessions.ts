@@ -6,7 +6,6 @@
 // Sign-in is open to anyone, so its cost is bounded (SignInGuard): per client address and overall
 // rates, a bounded scrypt lane, and 5 wrong passwords lock that email for that address only. A lock
 // anyone could set on the account itself would let anyone keep its owner out.
-import { randomBytes } from 'node:crypto';
 import type { Engine } from '../engine/engine.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { TimerWheel } from '../lib/timer-wheel.js';
@@ -39,11 +38,11 @@ export class SessionStore {
 
   /** Opens a session for a signed-in account; returns the cookie value (shown only to the browser). */
   open(actor: AccountActor): { id: string; record: SessionRecord } {
-    const id = randomBytes(32).toString('base64url');
+    const id = this.engine.random.bytes(32).toString('base64url');
     const now_ms = this.clock.now_ms();
     const record: SessionRecord = {
       account_id: actor.id,
-      csrf_token: randomBytes(24).toString('base64url'),
+      csrf_token: this.engine.random.bytes(24).toString('base64url'),
       created_ms: now_ms,
       expires_ms: now_ms + this.wheel.scaled(session_absolute_ms),
       last_seen_ms: now_ms,

@@ -3,6 +3,7 @@
 // through it; it never changes an account's state itself.
 import type { Logger } from 'pino';
 import type { Clock } from '../lib/clock.js';
+import type { RandomSource } from '../lib/random.js';
 import type { TimerWheel } from '../lib/timer-wheel.js';
 import type { SecretBox } from '../lib/secrets.js';
 import type { Store } from '../journal/store.js';
@@ -78,7 +79,8 @@ export interface ProductStatusSubject {
 
 /** Receives every event in the command that causes it, so it can stage it in the same commit. */
 export interface EventSink {
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: BatchSubject }): void;
+  /** now_us: when the event happened, read once from the engine's clock; the sink reads no clock of its own. */
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: BatchSubject }, now_us: number): void;
 }
 
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */
@@ -129,6 +131,7 @@ export class Engine {
   constructor(
     readonly store: Store,
     readonly clock: Clock,
+    readonly random: RandomSource,
     readonly wheel: TimerWheel,
     readonly secret_box: SecretBox,
     readonly log: Logger,
@@ -261,7 +264,7 @@ export class Engine {
   private schedule_probe(): void {
     if (this.probe_scheduled) return;
     this.probe_scheduled = true;
-    this.wheel.schedule(1000 / this.wheel.time_scale, () => {
+    this.wheel.schedule_wall(1000, () => {
       this.probe_scheduled = false;
       this.journal.put(0, this.store.meta, 'probe_ms', this.clock.now_ms());
       this.journal.durable().then(
@@ -275,7 +278,7 @@ export class Engine {
   }
 
   emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3]): void {
-    this.event_sink?.emit(actor, environment, kind, subject);
+    this.event_sink?.emit(actor, environment, kind, subject, this.clock.now_us());
   }
 
   // ---- Indexes and counters ---------------------------------------------------------------------

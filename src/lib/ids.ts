@@ -1,39 +1,21 @@
-// Identifiers (docs/decisions.md "Names"). Randomness comes from the OS CSPRNG, drawn from a pooled buffer
-// so that the request path does not make one syscall per id.
-import { randomFillSync } from 'node:crypto';
+// Identifiers (docs/decisions.md "Names"). The random ones are drawn from the RandomSource start()
+// passes down (src/lib/random.ts): the OS CSPRNG in a server.
+import { crypto_random, type RandomSource } from './random.js';
 
 export const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-const random_pool_bytes_max = 8192;
-const random_pool = Buffer.allocUnsafe(random_pool_bytes_max);
-let random_pool_offset = random_pool_bytes_max;
-
-function random_byte(): number {
-  if (random_pool_offset === random_pool_bytes_max) {
-    randomFillSync(random_pool);
-    random_pool_offset = 0;
-  }
-  return random_pool[random_pool_offset++];
+/** Uniform random text over an alphabet. */
+export function random_text(random: RandomSource, alphabet: string, length: number): string {
+  return random.text(alphabet, length);
 }
 
-/** Uniform random text over an alphabet, by rejection sampling (no modulo bias). */
-export function random_text(alphabet: string, length: number): string {
-  const limit = 256 - (256 % alphabet.length);
-  let out = '';
-  while (out.length < length) {
-    const byte = random_byte();
-    if (byte < limit) out += alphabet[byte % alphabet.length];
-  }
-  return out;
+export function random_base62(random: RandomSource, length: number): string {
+  return random.text(base62, length);
 }
 
-export function random_base62(length: number): string {
-  return random_text(base62, length);
-}
-
-export function random_crockford(length: number): string {
-  return random_text(crockford, length);
+export function random_crockford(random: RandomSource, length: number): string {
+  return random.text(crockford, length);
 }
 
 function crockford_number(value: number, length: number): string {
@@ -45,7 +27,8 @@ function crockford_number(value: number, length: number): string {
   return out;
 }
 
-const process_tag = random_crockford(4);
+// Drawn once at load, before start() runs: it only tells processes apart in request ids, which decide nothing.
+const process_tag = random_crockford(crypto_random, 4);
 let request_counter = 0;
 
 /**
@@ -59,16 +42,16 @@ export function new_request_id(now_ms: number): string {
 
 export const api_key_random_length = 40;
 
-export function new_api_key(environment: 'live' | 'test'): string {
-  return `bv_${environment}_${random_base62(api_key_random_length)}`;
+export function new_api_key(random: RandomSource, environment: 'live' | 'test'): string {
+  return `bv_${environment}_${random_base62(random, api_key_random_length)}`;
 }
 
-export function new_webhook_secret(): string {
-  return 'whsec_' + random_base62(32);
+export function new_webhook_secret(random: RandomSource): string {
+  return 'whsec_' + random_base62(random, 32);
 }
 
-export function new_event_id(): string {
-  return 'evt_' + random_base62(24);
+export function new_event_id(random: RandomSource): string {
+  return 'evt_' + random_base62(random, 24);
 }
 
 export const reference_pattern = /^BV-\d{8}-[0-9A-HJKMNP-TV-Z]{12}$/;

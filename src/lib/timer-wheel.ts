@@ -1,6 +1,7 @@
 // One hierarchical timer wheel drives every delay in the process (refunds, provider re-queries,
-// webhook retries, expiries, sandbox delays). Delays are multiplied by TIME_SCALE when scheduled
-// (docs/decisions.md "Time") so the whole schedule can run in seconds under test.
+// webhook retries, expiries, sandbox delays). Delays are durations of the spec, turned into wall time
+// by the clock (Clock.scaled, docs/decisions.md "Time") so the whole schedule can run in seconds under
+// test; on a ManualClock the wheel fires when the clock is advanced, not on OS timers.
 //
 // Four levels of 64 slots: level 0 holds timers due within 64 ticks, level 1 within 64^2 ticks, and
 // so on; a timer moves down a level each time its slot comes round, so each timer is touched at most
@@ -28,7 +29,6 @@ const span_ticks_max = slots_per_level ** levels;
 export interface TimerWheelOptions {
   clock: Clock;
   tick_ms?: number;
-  time_scale?: number;
   /** Bound on live timers; scheduling past it is a bug (docs/style.md: every queue has a stated bound). */
   timers_max?: number;
   /** Called when a callback throws: it is a bug, and the process should crash loudly. */
@@ -37,7 +37,6 @@ export interface TimerWheelOptions {
 
 export class TimerWheel {
   readonly tick_ms: number;
-  readonly time_scale: number;
   private readonly clock: Clock;
   private readonly timers_max: number;
   private readonly slots: (Timer | null)[][];
@@ -46,28 +45,41 @@ export class TimerWheel {
   private os_timer: NodeJS.Timeout | null = null;
   private armed_tick = Number.POSITIVE_INFINITY;
   private stopped = false;
+  /** True on a clock that tells the wheel when it moves (a ManualClock): no OS timers then. */
+  private readonly driven_by_clock: boolean;
   private readonly on_error: (error: unknown) => void;
 
   constructor(options: TimerWheelOptions) {
     this.clock = options.clock;
     this.tick_ms = options.tick_ms ?? 4;
-    this.time_scale = options.time_scale ?? 1;
     this.timers_max = options.timers_max ?? 1_000_000;
     this.on_error = options.on_error ?? ((error) => { throw error; });
     this.slots = Array.from({ length: levels }, () => new Array<Timer | null>(slots_per_level).fill(null));
     this.current_tick = Math.floor(this.clock.now_ms() / this.tick_ms);
+    this.driven_by_clock = this.clock.on_advance !== undefined;
+    this.clock.on_advance?.(() => {
+      if (!this.stopped) this.advance();
+    });
   }
 
   get size(): number {
     return this.live;
   }
 
-  /** Schedules after a delay given in unscaled milliseconds; TIME_SCALE applies. */
+  /** Schedules after a duration of the spec; the clock scales it (TIME_SCALE). */
   schedule(delay_ms: number, callback: () => void): TimerHandle {
-    return this.schedule_raw(delay_ms * this.time_scale, callback);
+    return this.schedule_raw(this.clock.scaled(delay_ms), callback);
   }
 
-  /** Runs a task every interval (unscaled ms; TIME_SCALE applies), one timer at a time. */
+  /**
+   * Schedules after a wall-clock delay, not scaled: for pauses that are no duration of the spec (a
+   * probe of the disk once a second, the spread of re-queries at start).
+   */
+  schedule_wall(delay_ms: number, callback: () => void): TimerHandle {
+    return this.schedule_raw(delay_ms, callback);
+  }
+
+  /** Runs a task every interval (a duration of the spec; the clock scales it), one timer at a time. */
   every(interval_ms: number, task: () => void): TimerHandle {
     let current: TimerHandle;
     let cancelled = false;
@@ -89,9 +101,9 @@ export class TimerWheel {
     return this.schedule_raw(due_ms - this.clock.now_ms(), callback);
   }
 
-  /** Scaled delay a schedule of delay_ms would really wait, for recording due times. */
+  /** The wall time a schedule of delay_ms really waits, for recording due times (the clock's scaled()). */
   scaled(delay_ms: number): number {
-    return delay_ms * this.time_scale;
+    return this.clock.scaled(delay_ms);
   }
 
   private schedule_raw(delay_ms: number, callback: () => void): TimerHandle {
@@ -213,7 +225,7 @@ export class TimerWheel {
   }
 
   private arm(due_tick = Number.POSITIVE_INFINITY): void {
-    if (this.stopped || this.live === 0) return;
+    if (this.stopped || this.live === 0 || this.driven_by_clock) return;
     if (this.os_timer !== null) {
       if (due_tick >= this.armed_tick) return;
       clearTimeout(this.os_timer);

@@ -10,8 +10,8 @@ export const demo_email = 'demo@billvend.test';
 export const demo_funding_kobo = 1_000_000_00;
 
 export async function seed_demo(deps: Deps, public_url: string): Promise<void> {
-  const password = random_base62(16);
-  const pin = random_text('0123456789', 5);
+  const password = random_base62(deps.random, 16);
+  const pin = random_text(deps.random, '0123456789', 5);
   const [password_hash, pin_hash] = await Promise.all([hash_secret(password), hash_secret(pin)]);
   const created = deps.engine.create_account({
     name: 'Demo Reseller',

@@ -265,7 +265,7 @@ export class Metrics implements JournalObserver, WebhookObserver {
  */
 export function counting_sink(metrics: Metrics, next: EventSink): EventSink {
   return {
-    emit(actor, environment, kind, subject) {
+    emit(actor, environment, kind, subject, now_us) {
       const order = subject.order;
       if (order !== undefined) {
         if (kind === 'wallet.debited') metrics.purchase(order.service_type, environment, 'placed');
@@ -273,7 +273,7 @@ export function counting_sink(metrics: Metrics, next: EventSink): EventSink {
         else if (kind === 'transaction.failed') metrics.purchase(order.service_type, environment, 'failed');
         else if (kind === 'wallet.reversed') metrics.refund(order.service_type, environment, subject.entry?.amount_kobo ?? order.amount_kobo);
       }
-      next.emit(actor, environment, kind, subject);
+      next.emit(actor, environment, kind, subject, now_us);
     },
   };
 }

@@ -21,6 +21,7 @@ import { make_record, stage_record } from '../engine/idempotency.js';
 import { error_reply, success_reply, type Reply } from '../lib/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { random_text } from '../lib/ids.js';
+import type { RandomSource } from '../lib/random.js';
 import { random_reference_code, reference_codec, ReferenceCodec } from './references.js';
 import { utc_yyyymmdd } from '../lib/time-format.js';
 import { JournalFailure } from '../journal/journal.js';
@@ -44,13 +45,13 @@ let cached_minute = -1;
 let cached_minute_text = '';
 
 /** VTpass-style request id: Africa/Lagos YYYYMMDDHHmm (cached per minute) then 12 random characters. */
-function provider_request_id(now_ms: number): string {
+function provider_request_id(random: RandomSource, now_ms: number): string {
   const minute = Math.floor(now_ms / 60_000);
   if (minute !== cached_minute) {
     cached_minute = minute;
     cached_minute_text = new Date(minute * 60_000 + 60 * 60 * 1000).toISOString().slice(0, 16).replace(/[-T:]/g, '');
   }
-  return cached_minute_text + random_text('abcdefghijklmnopqrstuvwxyz0123456789', 12);
+  return cached_minute_text + random_text(random, 'abcdefghijklmnopqrstuvwxyz0123456789', 12);
 }
 
 /** Longer than any reference billvend makes (BV- + date + 12 characters), far below LMDB's key limit. */
@@ -119,7 +120,7 @@ export class OrderDesk implements EngineExtension {
     }
     // seq null: a random reference, kept in the index.
     for (;;) {
-      const reference = `BV-${day}-${random_reference_code()}`;
+      const reference = `BV-${day}-${random_reference_code(this.deps.random)}`;
       if (this.fresh_references.has(reference) || this.engine.store.order_refs.get(reference) !== undefined) continue;
       this.fresh_references.add(reference);
       return { reference, seq: null };
@@ -147,7 +148,7 @@ export class OrderDesk implements EngineExtension {
     // The tier is read in the command that debits: a tier or price change applies to the next purchase.
     const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
     const commission = commission_kobo(input.amount_kobo, rate_bp);
-    const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(now_ms), indexed, commission_kobo: commission, upstream }, now_us, !provider.instant);
+    const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream }, now_us, !provider.instant);
     if (!placed.ok) {
       if (indexed) this.fresh_references.delete(reference);
       return error_reply(request_id, placed.error);
@@ -258,7 +259,7 @@ export class OrderDesk implements EngineExtension {
     }
     const now_ms = this.deps.clock.now_ms();
     const from = order.attempts?.[order.attempts.length - 1]?.upstream ?? null;
-    const moved = move_order_upstream(actor, order, result.outcome === 'failed' ? 'failed' : 'refused', next, provider_request_id(now_ms), this.deps.clock.now_us());
+    const moved = move_order_upstream(actor, order, result.outcome === 'failed' ? 'failed' : 'refused', next, provider_request_id(this.deps.random, now_ms), this.deps.clock.now_us());
     this.deps.log.warn({ reference, from, to: next, reason: result.reason }, 'order refused before processing; sent to the next upstream');
     try {
       await actor.settled();
@@ -390,8 +391,11 @@ export class OrderDesk implements EngineExtension {
     this.apply(actor, order.reference, result);
   }
 
-  /** Schedules the next re-query, or hands the order to the operator after 24 h. */
-  private plan_requery(actor: AccountActor, order: OrderRecord, delay_override_ms?: number): void {
+  /**
+   * Schedules the next re-query, or hands the order to the operator after 24 h. An override is a
+   * duration of the spec, or wall time when it is no such duration (the spread at start).
+   */
+  private plan_requery(actor: AccountActor, order: OrderRecord, delay_override?: { spec_ms: number } | { wall_ms: number }): void {
     const now_ms = this.deps.clock.now_ms();
     const wheel = this.deps.wheel;
     if (now_ms - order.created_us / 1000 >= wheel.scaled(review_after_ms)) {
@@ -401,13 +405,17 @@ export class OrderDesk implements EngineExtension {
       }
       return;
     }
-    const delay_ms = delay_override_ms ?? requery_delays_ms[Math.min(order.requery_count, requery_delays_ms.length - 1)];
-    const updated = delay_override_ms === undefined ? schedule_order_requery(actor, order, now_ms + wheel.scaled(delay_ms), false) : order;
+    const delay_ms = delay_override === undefined ? requery_delays_ms[Math.min(order.requery_count, requery_delays_ms.length - 1)] : 0;
+    const updated = delay_override === undefined ? schedule_order_requery(actor, order, now_ms + wheel.scaled(delay_ms), false) : order;
     const reference = updated.reference;
-    this.requery_timers.set(reference, wheel.schedule(delay_ms, () => {
+    const run = () => {
       this.requery_timers.delete(reference);
       this.requery(reference, updated.account_id);
-    }));
+    };
+    const timer = delay_override === undefined ? wheel.schedule(delay_ms, run)
+      : 'wall_ms' in delay_override ? wheel.schedule_wall(delay_override.wall_ms, run)
+      : wheel.schedule(delay_override.spec_ms, run);
+    this.requery_timers.set(reference, timer);
   }
 
   private requery(reference: string, account_id: number): void {
@@ -416,7 +424,7 @@ export class OrderDesk implements EngineExtension {
     if (actor === undefined || order === undefined) return;
     if (this.engine.degraded) {
       // The store refuses writes: try again later rather than lose the answer.
-      this.plan_requery(actor, order, requery_delays_ms[0]);
+      this.plan_requery(actor, order, { spec_ms: requery_delays_ms[0] });
       return;
     }
     const provider = this.providers[order.environment];
@@ -461,7 +469,7 @@ export class OrderDesk implements EngineExtension {
     for (const actor of engine.accounts.values()) {
       for (const order of actor.open_orders.values()) {
         if (order.needs_review) continue;
-        this.plan_requery(actor, order, Math.floor(Math.random() * 1000) / this.deps.wheel.time_scale);
+        this.plan_requery(actor, order, { wall_ms: Math.floor(this.deps.random.fraction() * 1000) });
       }
     }
     if (count > 0) engine.log.info({ open_orders: count }, 'open orders resumed');
@@ -475,7 +483,7 @@ export class OrderDesk implements EngineExtension {
       const order = this.engine.store.orders.get([account_id, environment, seq]) as OrderRecord | undefined;
       if (order !== undefined && order.reference === key) {
         actor.open_orders.set(order.reference, order);
-        if (!this.requery_timers.has(order.reference)) this.plan_requery(actor, order, requery_delays_ms[0]);
+        if (!this.requery_timers.has(order.reference)) this.plan_requery(actor, order, { spec_ms: requery_delays_ms[0] });
       }
     }
   }

@@ -17,6 +17,7 @@ import { createHmac } from 'node:crypto';
 import type { Environment } from '../engine/records.js';
 import type { SecretBox } from '../lib/secrets.js';
 import { crockford, random_crockford } from '../lib/ids.js';
+import type { RandomSource } from '../lib/random.js';
 import { fail } from '../lib/assert.js';
 
 const crockford_value = new Map([...crockford].map((c, i) => [c, i]));
@@ -144,7 +145,7 @@ export function reference_codec(secret_box: SecretBox): ReferenceCodec {
 }
 
 /** 12 random Crockford characters with the top bit set: never equal to a constructed reference. */
-export function random_reference_code(): string {
-  const code = random_crockford(12);
+export function random_reference_code(random: RandomSource): string {
+  const code = random_crockford(random, 12);
   return crockford[crockford.indexOf(code[0]) | 16] + code.slice(1);
 }

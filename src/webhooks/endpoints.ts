@@ -74,7 +74,7 @@ export function endpoints_of(actor: AccountActor, environment: Environment): End
 
 export function create_endpoint(actor: AccountActor, environment: Environment, url: string, events: EventKind[], description: string, now_us: number): Outcome<{ record: EndpointRecord; secret: string }> {
   if (endpoints_of(actor, environment).length >= endpoints_max) return failed(api_error('webhooks.limit_reached'));
-  const secret = new_webhook_secret();
+  const secret = new_webhook_secret(actor.engine.random);
   const record: EndpointRecord = {
     id: actor.engine.next_id('webhook_endpoint_id'),
     account_id: actor.id,
@@ -127,7 +127,7 @@ export function update_endpoint(actor: AccountActor, environment: Environment, i
 export function roll_secret(actor: AccountActor, environment: Environment, id: number, now_us: number, grace_us: number): Outcome<{ record: EndpointRecord; secret: string }> {
   const endpoint = endpoint_in(actor, environment, id);
   if (endpoint === null) return failed(api_error('webhooks.not_found'));
-  const secret = new_webhook_secret();
+  const secret = new_webhook_secret(actor.engine.random);
   const kept = previous_secret_of(endpoint, now_us);
   const previous_secret = kept ?? endpoint.secret;
   const record: EndpointRecord = {

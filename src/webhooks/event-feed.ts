@@ -10,6 +10,7 @@ import type { AccountActor } from '../engine/account-actor.js';
 import type { Engine, EventKind } from '../engine/engine.js';
 import type { Environment } from '../engine/records.js';
 import { random_base62 } from '../lib/ids.js';
+import type { RandomSource } from '../lib/random.js';
 import { assert_feed_event } from './records.js';
 
 /** How long the feed keeps an event. */
@@ -33,13 +34,13 @@ const seq_max = 62 ** seq_chars - 1;
 const event_id_pattern = /^evt_[0-9A-Za-z]{24}$/;
 
 /** evt_ and 24 base62 characters (docs/decisions.md "Names"): the first 8 the feed position, 16 random. */
-export function feed_event_id(seq: number): string {
+export function feed_event_id(random: RandomSource, seq: number): string {
   let text = '';
   for (let value = seq, i = 0; i < seq_chars; i++) {
     text = base62[value % 62] + text;
     value = Math.floor(value / 62);
   }
-  return 'evt_' + text + random_base62(24 - seq_chars);
+  return 'evt_' + text + random_base62(random, 24 - seq_chars);
 }
 
 /** The feed position an event id names, or null when it is not one of ours. */
@@ -78,7 +79,7 @@ export class EventFeed {
     seq += 1;
     if (seq > seq_max) seq = 1; // 218 trillion events of one account: never, but ids must stay 24 characters
     this.last_seq.set(name, seq);
-    const id = feed_event_id(seq);
+    const id = feed_event_id(this.engine.random, seq);
     const event: FeedEvent = { id, kind, created_us, body: make_body(id) };
     assert_feed_event(event);
     actor.stage_put(this.engine.store.event_feed, [actor.id, environment, seq], event);
@@ -99,7 +100,7 @@ export class EventFeed {
    */
   read(account_id: number, environment: Environment, after: string | null, kind: EventKind | null, limit: number, now_us: number): FeedPage | null {
     const db = this.engine.store.event_feed;
-    const oldest_us = now_us - feed_retention_ms * 1000 * this.engine.wheel.time_scale;
+    const oldest_us = now_us - this.engine.clock.scaled(feed_retention_ms) * 1000;
     let start_seq = 0;
     if (after !== null) {
       const seq = feed_seq_of(after);
@@ -143,7 +144,7 @@ export class EventFeed {
    */
   sweep(now_us: number): number {
     const db = this.engine.store.event_feed;
-    const oldest_us = now_us - feed_retention_ms * 1000 * this.engine.wheel.time_scale;
+    const oldest_us = now_us - this.engine.clock.scaled(feed_retention_ms) * 1000;
     let removed = 0;
     // From the first account's key on: the database also holds msgpack's shared structures under a key
     // of its own, which is no event.

@@ -15,9 +15,9 @@ import type { Dispatcher } from './dispatcher.js';
 export class Outbox implements EventSink {
   constructor(private readonly dispatcher: Dispatcher, private readonly feed: EventFeed) {}
 
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3]): void {
+  /** now_us comes from the engine (Engine.emit), and the event id from the feed's random source: the outbox reads neither clock nor randomness itself. */
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3], now_us: number): void {
     const engine = actor.engine;
-    const now_us = engine.clock.now_us();
     let body = '';
     const id = this.feed.append(actor, environment, kind, now_us, (event_id) => {
       body = JSON.stringify({ event: kind, id: event_id, created_at: iso_us(now_us), data: event_data(kind, subject, now_us) });

@@ -20,7 +20,7 @@ export function send_test_event(actor: AccountActor, dispatcher: Dispatcher, env
   const engine = actor.engine;
   const now_us = engine.clock.now_us();
   const now_ms = Math.floor(now_us / 1000);
-  const id = new_event_id();
+  const id = new_event_id(engine.random);
   const data = { endpoint_id, environment, message: 'A test event sent from billvend on request. It changes nothing.' };
   const delivery_id = engine.next_id('webhook_delivery_id');
   const event: EventRecord = {

@@ -54,7 +54,7 @@ export function funding_routes(deps: Deps): RouteDef[] {
           return remembered_error(deps, ctx, api_error('validation.failed', `The request is not valid: amount ${message}.`, { details: [{ field: 'amount', message }] }));
         }
         const actor = ctx.actor!;
-        const reference = body.reference ?? `SANDBOX-${random_crockford(12)}`;
+        const reference = body.reference ?? `SANDBOX-${random_crockford(deps.random, 12)}`;
         return run_idempotent(
           { actor, environment: 'test', key, fingerprint: fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
           () => {

@@ -56,7 +56,7 @@ export function check_key_request(body: { ip_allowlist?: string[]; expires_at?: 
 
 /** Creates a key for an actor: the secret exists only in this reply (and sealed in its idempotency record). */
 export function create_key_reply(deps: Deps, actor: AccountActor, request_id: string, input: KeyRequest): Reply {
-  const api_key = new_api_key(input.environment);
+  const api_key = new_api_key(deps.random, input.environment);
   const outcome = actor.create_key({ ...input, key_hash: sha256_hex(api_key), key_hint: key_hint(api_key) }, deps.clock.now_us());
   if (!outcome.ok) return error_reply(request_id, outcome.error);
   const reply = success_reply(request_id, 201, created_key_view(outcome.value, api_key), 'Save this API key now: it is shown only once. A lost key must be revoked and replaced.');

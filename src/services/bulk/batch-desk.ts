@@ -68,7 +68,7 @@ export class BatchDesk implements EngineExtension {
 
   /** A new batch id: bat_ and 24 base62 characters, random (the batch's key also names its account). */
   new_id(): string {
-    return 'bat_' + random_base62(24);
+    return 'bat_' + random_base62(this.engine.random, 24);
   }
 
   /**
@@ -128,8 +128,8 @@ export class BatchDesk implements EngineExtension {
    */
   sink(next: EventSink): EventSink {
     return {
-      emit: (actor, environment, kind, subject) => {
-        next.emit(actor, environment, kind, subject);
+      emit: (actor, environment, kind, subject, now_us) => {
+        next.emit(actor, environment, kind, subject, now_us);
         if (kind === 'wallet.debited' && this.capturing !== null && subject.order !== undefined) {
           if (this.capturing.reference !== null) fail(`one item placed orders ${this.capturing.reference} and ${subject.order.reference}`);
           this.capturing.reference = subject.order.reference;
