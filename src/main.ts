@@ -171,6 +171,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   metrics.gauge('billvend_actors_evicted', 'Idle account actors let go since start (ACTORS_RESIDENT_MAX).', () => engine.accounts.evictions);
   metrics.gauge('billvend_open_orders', 'Orders waiting for the provider\'s final answer (pending or processing).', () => engine.counts.open_orders);
   metrics.gauge('billvend_timers_pending', 'Timers waiting on the timer wheel (retries, re-queries, expiries).', () => wheel.size);
+  metrics.counter('billvend_reads_waited_total', 'Reads of an account (wallet, entries, profile) that waited for a commit of that account\'s changes.', () => engine.counts.reads_waited);
   metrics.gauge('billvend_api_keys_active', 'API keys that are not revoked, across accounts.', () => engine.counts.api_keys_active);
 
   let draining = false;

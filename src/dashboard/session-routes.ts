@@ -604,7 +604,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const id = parse_id(ctx.params.id);
         const endpoint = id === null ? undefined : actor.webhooks.get(id);
         if (endpoint === undefined || endpoint.record.environment !== ctx.environment) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
-        await actor.settled();
+        await dispatcher.settled(actor);
         const { deliveries, total } = read_deliveries(deps, endpoint.record.id, paging.page, paging.per_page);
         return success_reply(ctx.request_id, 200, { deliveries: deliveries.map(delivery_view), pagination: pagination(total, paging.per_page, paging.page) });
       },
@@ -635,7 +635,9 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         if (delivery_id === null) return error_reply(ctx.request_id, api_error('webhooks.delivery_not_found'));
         const outcome = dispatcher.replay(actor, ctx.environment, id, delivery_id);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
-        return settled(actor, success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Replay scheduled.'));
+        const reply = success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Replay scheduled.');
+        const pending = dispatcher.settled(actor);
+        return pending === null ? reply : pending.then(() => reply);
       },
     },
     {

@@ -208,6 +208,16 @@ export class AccountActor {
     return this.pending;
   }
 
+  /**
+   * settled() for a read of the account's state (wallet, entries, profile), counting the reads that
+   * had to wait for a commit (billvend_reads_waited_total): webhook bookkeeping is not account state
+   * and never makes a read wait (webhooks/dispatcher.ts stages it apart).
+   */
+  read_settled(): Promise<void> | null {
+    if (this.pending !== null) this.engine.counts.reads_waited++;
+    return this.pending;
+  }
+
   private stage_account(): void {
     assert_account(this.account);
     this.stage_put(this.engine.store.accounts, this.id, this.account);

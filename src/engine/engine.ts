@@ -112,7 +112,7 @@ export class Engine {
   /** Emails of accounts created but maybe not yet committed (lower case); the store's account_emails answers for the rest. */
   private readonly staged_emails = new Map<string, number>();
   /** Counts kept as they change, for the metrics gauges (no walk over accounts). */
-  readonly counts = { open_orders: 0, api_keys_active: 0 };
+  readonly counts = { open_orders: 0, api_keys_active: 0, reads_waited: 0 };
   /** Funding references staged but maybe not yet committed; the store answers for the rest. */
   private readonly staged_funding = new Map<string, { ref: FundingRef; entry: WalletEntry }>();
   readonly pin_cache = new PinCache();

@@ -199,6 +199,19 @@ export class Metrics implements JournalObserver, WebhookObserver {
     });
   }
 
+  /** A counter kept elsewhere as a plain number that only grows, read at scrape time. */
+  counter(name: string, help: string, read: () => number): void {
+    new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  }
+
   purchase(service_type: string, environment: string, outcome: PurchaseOutcome): void {
     this.purchases.labels(service_type, environment, outcome).inc();
   }

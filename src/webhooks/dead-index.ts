@@ -3,7 +3,7 @@
 // deliveries of all accounts and filtered them, so another tenant's could hide one's own;
 // test/hardening-inputs.test.ts). Kept as deliveries die and are replayed, rebuilt from the store's dead
 // letters on recovery. An entry is a hint: the delivery's own record decides (a commit that failed leaves
-// an entry whose delivery is not dead; the dispatcher's reloaded() drops it). Bounded by the dead letters
+// an entry whose delivery is not dead; the dispatcher's lost() reads the lists again). Bounded by the dead letters
 // in the store, ids only.
 import type { Environment } from '../engine/records.js';
 

@@ -5,7 +5,15 @@
 // endpoint is disabled. Anything else: retried 30 s, 5 min, 30 min, 2 h and 8 h after the previous
 // failure (scaled by TIME_SCALE), then dead, until a replay starts a new series. Concurrency is
 // bounded per endpoint and overall. Pending deliveries survive restarts: recovery re-schedules the
-// queue, so every event is delivered at least once. Beside this file: delivery-bounds.ts (the bounds and
+// queue, so every event is delivered at least once.
+//
+// Delivery state (the delivery records, the queue, the dead letters and the dead index) is kept apart
+// from the account: the dispatcher stages it straight in the journal, not through the account's actor,
+// so an attempt's bookkeeping never makes a read of the account wait for a commit (regression:
+// test/webhook-reads-apart.test.ts). What the dispatcher has staged but is not durable yet is in
+// staged-deliveries.ts; a failed commit drops it there and the dead index is read again from the store
+// (lost()), as the engine reloads the accounts it touched. The endpoint records (disabled after a 410)
+// are account state and go through the actor. Beside this file: delivery-bounds.ts (the bounds and
 // the retry schedule), delivery-transport.ts (the POST), staged-deliveries.ts (changes not durable yet),
 // dead-index.ts (each account's dead list) and webhook-observer.ts (what the dispatcher reports).
 import type { AccountActor, Outcome } from '../engine/account-actor.js';
@@ -46,7 +54,7 @@ export class Dispatcher implements EngineExtension {
   private readonly waiting_ids = new Set<number>();
   private total_in_flight = 0;
   /** Deliveries changed in a batch not durable yet: read before the store, which lags until the commit. */
-  private readonly staged = new StagedDeliveries();
+  private readonly staged = new StagedDeliveries((lost) => this.lost(lost));
   private readonly transport: DeliveryTransport;
   private stopped = false;
   /** The dead deliveries of each account and environment, for the dashboard (dead-index.ts). */
@@ -229,7 +237,7 @@ export class Dispatcher implements EngineExtension {
     if (actor === undefined || delivery === undefined || delivery.status !== 'pending') return;
     const endpoint = actor.webhooks.get(endpoint_id);
     if (endpoint === undefined || !endpoint.record.enabled) {
-      this.settle(actor, { ...delivery, status: 'cancelled', next_attempt_ms: 0, updated_us: this.deps.clock.now_us() });
+      this.settle({ ...delivery, status: 'cancelled', next_attempt_ms: 0, updated_us: this.deps.clock.now_us() });
       return;
     }
     const event = this.known.get(delivery_id)?.event ?? (store.events.get(delivery.event_key ?? delivery.event_id) as EventRecord | undefined);
@@ -279,13 +287,13 @@ export class Dispatcher implements EngineExtension {
     const code = result.status_code;
     if (code !== null && code >= 200 && code < 300) {
       this.deps.metrics.webhook_attempt('delivered', now_ms - current.created_us / 1000);
-      this.settle(actor, { ...current, attempts, status: 'delivered', next_attempt_ms: 0, updated_us: now_us });
+      this.settle({ ...current, attempts, status: 'delivered', next_attempt_ms: 0, updated_us: now_us });
       return;
     }
     if (code === 410) {
       this.deps.metrics.webhook_attempt('gone', null);
       disable_endpoint(actor, endpoint.record.id, 'The receiver answered 410 Gone.', now_us);
-      this.settle(actor, { ...current, attempts, status: 'cancelled', next_attempt_ms: 0, updated_us: now_us });
+      this.settle({ ...current, attempts, status: 'cancelled', next_attempt_ms: 0, updated_us: now_us });
       this.deps.log.warn({ endpoint_id: endpoint.record.id, account: actor.id }, 'webhook endpoint answered 410; disabled');
       return;
     }
@@ -293,39 +301,90 @@ export class Dispatcher implements EngineExtension {
     this.deps.metrics.webhook_attempt('failed', null);
     if (failures > retry_delays_ms.length) {
       this.deps.metrics.webhook_dead_delivery();
-      this.settle(actor, { ...current, attempts, failures, status: 'dead', next_attempt_ms: 0, updated_us: now_us });
+      this.settle({ ...current, attempts, failures, status: 'dead', next_attempt_ms: 0, updated_us: now_us });
       return;
     }
     const due_ms = now_ms + this.deps.wheel.scaled(retry_delays_ms[failures - 1]);
     const next: DeliveryRecord = { ...current, attempts, failures, next_attempt_ms: due_ms, updated_us: now_us };
-    this.stage(actor, next);
+    this.stage(next);
     // The attempt is still in flight here, and schedule() ignores a delivery in flight: the retry is
     // planned when the attempt ends (start()). Planned from here, it waited for the next sweep, 40-59 s
     // after the failure instead of 30 (test/webhook-retry-timing).
     this.retry_after_attempt.set(next.id, due_ms);
   }
 
-  private stage(actor: AccountActor, delivery: DeliveryRecord): void {
+  /**
+   * Stages a delivery's new record, its queue entry and its dead letter straight in the journal, as
+   * no account's change (account 0): a failed commit then reloads no account for it, and lost() puts
+   * the dispatcher's own state back instead.
+   */
+  private stage(delivery: DeliveryRecord): void {
     assert_delivery(delivery);
     const store = this.engine.store;
+    const journal = this.engine.journal;
     this.known.delete(delivery.id);
-    actor.stage_put(store.deliveries, [delivery.endpoint_id, delivery.id], delivery);
-    this.staged.remember(delivery, this.engine.journal.durable());
+    journal.put(0, store.deliveries, [delivery.endpoint_id, delivery.id], delivery);
     if (delivery.status === 'pending') {
-      actor.stage_put(store.delivery_queue, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id, due_ms: delivery.next_attempt_ms } satisfies QueueEntry);
+      journal.put(0, store.delivery_queue, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: delivery.account_id, due_ms: delivery.next_attempt_ms } satisfies QueueEntry);
     } else {
-      actor.stage_remove(store.delivery_queue, delivery.id);
+      journal.remove(0, store.delivery_queue, delivery.id);
     }
     if (delivery.status === 'dead') {
-      actor.stage_put(store.dead_letters, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id });
-      this.dead_index.add(actor.id, delivery.environment, delivery.id, delivery.endpoint_id);
+      journal.put(0, store.dead_letters, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: delivery.account_id });
+      this.dead_index.add(delivery.account_id, delivery.environment, delivery.id, delivery.endpoint_id);
     }
+    // After the puts: the batch they are in is the one whose durability the record waits for.
+    this.staged.remember(delivery, journal.durable());
   }
 
-  private settle(actor: AccountActor, delivery: DeliveryRecord): void {
+  private settle(delivery: DeliveryRecord): void {
     this.timers.get(delivery.id)?.cancel();
     this.timers.delete(delivery.id);
-    this.stage(actor, delivery);
+    this.stage(delivery);
+  }
+
+  /**
+   * What an answer about an account's webhooks waits for before it leaves (a replay, a retry, a page of
+   * deliveries): the account's own changes and its deliveries' changes durable. Null: nothing to wait for.
+   */
+  settled(actor: AccountActor): Promise<void> | null {
+    const own = actor.settled();
+    const deliveries = this.staged.settled(actor.id);
+    if (deliveries === null) return own;
+    if (own === null) return deliveries;
+    return Promise.all([own, deliveries]).then(() => {});
+  }
+
+  /**
+   * A commit holding these deliveries' changes failed (its batch refused before it reached the disk):
+   * staged-deliveries.ts has dropped them, so reads go to the store again, which holds what was
+   * committed. A delivery that died or was replayed in the lost batch left the dead index wrong: the
+   * accounts' lists are read again. Timers stay: an attempt reads the delivery before it starts and
+   * skips one that is no longer pending, and the sweep brings back a pending one that has none.
+   */
+  private lost(deliveries: readonly DeliveryRecord[]): void {
+    if (this.stopped) return;
+    const accounts = new Set(deliveries.map((delivery) => delivery.account_id));
+    this.deps.log.warn({ deliveries: deliveries.length, accounts: accounts.size }, 'webhook delivery changes lost with a failed commit; reading them from the store again');
+    this.reindex_dead(accounts);
+  }
+
+  /**
+   * Reads the dead lists of these accounts again: the store's dead letters (a full read, on the rare
+   * paths of a failed commit only), then deliveries staged dead since, in batches not durable yet.
+   */
+  private reindex_dead(accounts: ReadonlySet<number>): void {
+    for (const account_id of accounts) this.dead_index.forget_account(account_id);
+    for (const { key, value } of this.engine.store.dead_letters.getRange({})) {
+      const entry = value as { endpoint_id: number; account_id: number };
+      if (!accounts.has(entry.account_id)) continue;
+      const delivery = this.engine.store.deliveries.get([entry.endpoint_id, key as number]) as DeliveryRecord | undefined;
+      if (delivery !== undefined) assert_delivery(delivery);
+      if (delivery !== undefined) this.dead_index.add(entry.account_id, delivery.environment, delivery.id, entry.endpoint_id);
+    }
+    for (const delivery of this.staged.values()) {
+      if (accounts.has(delivery.account_id) && delivery.status === 'dead') this.dead_index.add(delivery.account_id, delivery.environment, delivery.id, delivery.endpoint_id);
+    }
   }
 
   // ---- Replay, listing --------------------------------------------------------------------------
@@ -339,8 +398,8 @@ export class Dispatcher implements EngineExtension {
     if (delivery.status === 'pending' || this.in_flight.has(delivery_id)) return ok(delivery);
     const now_ms = this.deps.clock.now_ms();
     const next: DeliveryRecord = { ...delivery, status: 'pending', series: delivery.series + 1, failures: 0, next_attempt_ms: now_ms, updated_us: this.deps.clock.now_us() };
-    this.stage(actor, next);
-    actor.stage_remove(this.engine.store.dead_letters, delivery_id);
+    this.engine.journal.remove(0, this.engine.store.dead_letters, delivery_id);
+    this.stage(next);
     this.dead_index.remove(actor.id, delivery.environment, delivery_id);
     this.engine.journal.durable().then(() => this.schedule(endpoint_id, delivery_id, actor.id, now_ms), () => {});
     return ok(next);
@@ -364,7 +423,7 @@ export class Dispatcher implements EngineExtension {
     const now_ms = this.deps.clock.now_ms();
     if (this.in_flight.has(delivery_id) || delivery.next_attempt_ms <= now_ms || this.awaiting_commit.has(delivery_id)) return ok(delivery);
     const next: DeliveryRecord = { ...delivery, next_attempt_ms: now_ms, updated_us: this.deps.clock.now_us() };
-    this.stage(actor, next);
+    this.stage(next);
     this.engine.journal.durable().then(() => this.schedule(endpoint_id, delivery_id, actor.id, now_ms), () => {});
     return ok(next);
   }
@@ -424,16 +483,8 @@ export class Dispatcher implements EngineExtension {
   }
 
   reloaded(actor: AccountActor): void {
-    // The lost commit may have killed or replayed deliveries: the account's dead lists are read again
-    // from the store (a full read of the dead letters, on this rare path only).
-    this.dead_index.forget_account(actor.id);
-    for (const { key, value } of this.engine.store.dead_letters.getRange({})) {
-      const entry = value as { endpoint_id: number; account_id: number };
-      if (entry.account_id !== actor.id) continue;
-      const delivery = this.engine.store.deliveries.get([entry.endpoint_id, key as number]) as DeliveryRecord | undefined;
-      if (delivery !== undefined) assert_delivery(delivery);
-      if (delivery !== undefined) this.dead_index.add(actor.id, delivery.environment, delivery.id, entry.endpoint_id);
-    }
+    // The lost commit may have deleted or disabled endpoints, or added some: the account's endpoints
+    // are read again from the store. Its deliveries' changes in that commit are put back by lost().
     actor.webhooks.clear();
     for (const { value } of this.engine.store.webhook_endpoints.getRange({})) {
       const record = value as EndpointRecord;

@@ -49,7 +49,7 @@ export function account_routes(deps: Deps): RouteDef[] {
       handler: (ctx) => {
         const actor = ctx.actor!;
         const reply = () => success_reply(ctx.request_id, 200, account_settings_view(ctx));
-        const pending = actor.settled();
+        const pending = actor.read_settled();
         return pending === null ? reply() : pending.then(reply);
       },
     },
@@ -98,7 +98,7 @@ export function account_routes(deps: Deps): RouteDef[] {
         const actor = ctx.actor!;
         // The balance is read now and sent once everything that produced it is durable.
         const body = success_reply(ctx.request_id, 200, wallet_view(actor.wallets[ctx.environment]));
-        const pending = actor.settled();
+        const pending = actor.read_settled();
         return pending === null ? body : pending.then(() => body);
       },
     },
@@ -121,7 +121,7 @@ export function account_routes(deps: Deps): RouteDef[] {
         const environment = ctx.environment;
         // The page is a snapshot as of the request's arrival: entries staged later are not counted.
         const total = actor.wallets[environment].entries_count;
-        await actor.settled();
+        await actor.read_settled();
         const entries = read_wallet_entries(deps.engine.store, actor, environment, total, paging.page, paging.per_page);
         return success_reply(ctx.request_id, 200, {
           transactions: entries.map(wallet_entry_view),

@@ -154,7 +154,8 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const actor = ctx.actor!;
         const endpoint = endpoint_of(actor, ctx.environment, ctx.params.id);
         if (endpoint === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
-        await actor.settled();
+        // Delivery bookkeeping is staged apart from the account (webhooks/dispatcher.ts): wait for both.
+        await dispatcher.settled(actor);
         const { deliveries, total } = read_deliveries(deps, endpoint.record.id, paging.page, paging.per_page);
         return success_reply(ctx.request_id, 200, { deliveries: deliveries.map(delivery_view), pagination: pagination(total, paging.per_page, paging.page) });
       },
@@ -182,7 +183,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const outcome = dispatcher.replay(actor, ctx.environment, endpoint.record.id, delivery_id);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Replay scheduled.');
-        const pending = actor.settled();
+        const pending = dispatcher.settled(actor);
         return pending === null ? reply : pending.then(() => reply);
       },
     },
@@ -282,7 +283,9 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const outcome = dispatcher.retry_now(actor, ctx.environment, endpoint.record.id, delivery_id);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const message = outcome.value.status === 'delivered' ? 'Already delivered; nothing to retry.' : 'Retry scheduled.';
-        return settled_reply(actor, success_reply(ctx.request_id, 202, delivery_view(outcome.value), message));
+        const reply = success_reply(ctx.request_id, 202, delivery_view(outcome.value), message);
+        const pending = dispatcher.settled(actor);
+        return pending === null ? reply : pending.then(() => reply);
       },
     },
   ];
