@@ -13,6 +13,7 @@ import { Engine, type EventKind } from '../../src/engine/engine.js';
 import { ensure_order_index } from '../../src/engine/account-orders.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { TimerWheel } from '../../src/lib/timer-wheel.js';
+import { SeededRandom } from '../../src/lib/random.js';
 import { SecretBox } from '../../src/lib/secrets.js';
 import type { AccountActor } from '../../src/engine/account-actor.js';
 import type { Environment, KeyRecord, WalletEntry } from '../../src/engine/records.js';
@@ -47,7 +48,8 @@ export interface InProcessEngine {
  */
 export function build_engine(store: Store, clock: ManualClock, master_key: Buffer): Engine {
   const wheel = new TimerWheel({ clock });
-  const engine = new Engine(store, clock, wheel, new SecretBox(master_key), pino({ level: 'silent' }), { on_commit() {} });
+  // A seeded source: the same rows draw the same ids and keys on every run.
+  const engine = new Engine(store, clock, new SeededRandom(20261124), wheel, new SecretBox(master_key), pino({ level: 'silent' }), { on_commit() {} });
   engine.recover();
   return engine;
 }
