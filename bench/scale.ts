@@ -304,7 +304,8 @@ export async function measure_size(root: string, size: ScaleSize, settings: Load
     say(`  ${Math.round(l.requests_per_s)} purchases/s, p99 ${l.latency_p99_ms} ms, ${l.server_cpu_us_per_request?.toFixed(1) ?? '?'} µs of server CPU each` +
       `${l.non_2xx > 0 ? `, ${l.non_2xx} not 2xx ${JSON.stringify(l.error_codes)}` : ''}; other work ${l.other_cpu_cores?.toFixed(2) ?? '?'} cores`);
     const history_keys = seeded.history_keys?.length > 0 ? seeded.history_keys : seeded.keys;
-    row.history = await read_history(running.base_url, history_keys);
+    // The suite's tiny runs bound their requests (requests_max): the history reads follow.
+    row.history = await read_history(running.base_url, history_keys, settings.requests_max ?? history_warm_requests);
     const h = row.history;
     say(`  filtered history pages over ${h.accounts} accounts: cold p50 ${h.cold.p50_ms} ms p99 ${h.cold.p99_ms} ms; ` +
       `warm (${h.warm.requests}) p50 ${h.warm.p50_ms} ms p99 ${h.warm.p99_ms} ms max ${h.warm.max_ms} ms${h.not_ok > 0 ? `; ${h.not_ok} not 200` : ''}`);

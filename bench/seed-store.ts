@@ -302,7 +302,10 @@ async function main(): Promise<void> {
   process.stdout.write(JSON.stringify({ accounts, orders: staged_orders, seed_ms: Math.round(performance.now() - started), keys, history_keys }) + '\n');
 }
 
-main().catch((error) => {
-  process.stderr.write(`seed-store: ${(error as Error).stack ?? error}\n`);
-  process.exit(1);
-});
+// Run as a script (the benches spawn it); the test suite imports its bounds.
+if (process.argv[1] !== undefined && import.meta.filename === process.argv[1]) {
+  main().catch((error) => {
+    process.stderr.write(`seed-store: ${(error as Error).stack ?? error}\n`);
+    process.exit(1);
+  });
+}

@@ -6,7 +6,11 @@
 //  - A filtered total without the actor's block counts (the dashboard's lists) was one getKeysCount
 //    over the account's whole range, which ignores its limit option: now counted window by window
 //    and capped at the documented 1,000,000 (docs/api.md "History filters").
+//  - Priming the scale bench's 1,000 load accounts cost one full scrypt each (16 to 42 s a server): the
+//    seeder now hashes their PIN at a lower cost the server verifies as any other (the purchases of
+//    test/bench-scenarios.test.ts's tiny scale run are answered 201 with it).
 import t from 'tap';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +18,8 @@ import { open_store } from '../src/journal/store.js';
 import { count_index_range, count_window_seqs } from '../src/engine/account-orders.js';
 import { NatsCluster, start_node, test_master_key, wait_leading } from './helpers/nats-cluster.js';
 import { TestServer, temp_dir } from './helpers/server.js';
+import { bench_script } from '../bench/server-process.js';
+import { load_pin_scrypt_n } from '../bench/seed-store.js';
 
 t.test('a cluster node reads one key to tell a store of its own accounts (refused) from an empty one (joins)', async (t) => {
   const nats = await NatsCluster.start(3);
@@ -72,4 +78,24 @@ t.test('a filtered total counted without the actor\'s block counts stops at its 
   t.equal(count_index_range(store, prefix, 100, 199, 1_000_000), 100, 'a seq range counts only its own keys');
   t.equal(count_index_range(store, prefix, count_window_seqs - 10, count_window_seqs + 10, 1_000_000), 21, 'a range across a window\'s edge counts each key once');
   t.equal(count_index_range(store, prefix, matching + 1, matching + 1000, 1_000_000), 0, 'a range past the newest order counts nothing');
+});
+
+t.test('the scale seeder hashes the load accounts\' PIN at the lower bench cost and the others\' at the full one, and prints keys spread over the store', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'billvend-seed-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const seeder = bench_script('seed-store');
+  const run = spawnSync(process.execPath, [...seeder.node_flags, seeder.script, dir, '12', '24', '2'], { env: { ...process.env, ...seeder.env }, encoding: 'utf8' });
+  t.equal(run.status, 0, `the seeder exits 0 (${run.stderr})`);
+  const printed = JSON.parse(run.stdout.trim().split('\n').pop()!);
+  t.same(printed.keys.map((k: { account_id: number }) => k.account_id), [1, 2], 'the load accounts\' keys are printed');
+  t.ok(printed.history_keys.length === 10 && printed.history_keys.every((k: { account_id: number }) => k.account_id > 2), `the history reads get the other accounts' keys (${JSON.stringify(printed.history_keys.map((k: { account_id: number }) => k.account_id))})`);
+  const store = open_store(dir);
+  try {
+    const cost = (id: number) => String((store.accounts.get(id) as { pin_hash: string }).pin_hash).split('$')[1];
+    t.equal(cost(1), String(load_pin_scrypt_n), 'a load account\'s PIN hash has the bench cost');
+    t.equal(cost(2), String(load_pin_scrypt_n), 'every load account\'s does');
+    t.equal(cost(3), '16384', 'the other accounts keep the production cost');
+  } finally {
+    await store.root.close();
+  }
 });
