@@ -56,6 +56,29 @@ t.test('a cluster node reads one key to tell a store of its own accounts (refuse
   t.not(status.body?.data?.role, 'leader', 'it joined as a standby of the cluster, not as a leader of its own');
 });
 
+t.test('the first node of a new cluster started on a single-node store of its own keeps its accounts and leads', async (t) => {
+  const nats = await NatsCluster.start(3);
+  const servers: TestServer[] = [];
+  t.teardown(async () => {
+    for (const server of servers) {
+      await server.kill();
+      rmSync(server.data_dir, { recursive: true, force: true });
+    }
+    await nats.stop();
+  });
+  const own = new TestServer(temp_dir('billvend-first-'), { MASTER_KEY: test_master_key });
+  servers.push(own);
+  await own.start();
+  const account = await own.create_account();
+  t.equal(await own.stop(), 0, 'the single node stops cleanly');
+  const first = await start_node(nats, 'a', { data_dir: own.data_dir });
+  servers.push(first);
+  await wait_leading(first);
+  const found = await first.admin('GET', `/admin/accounts/${account.id}`);
+  t.equal(found.status, 200, 'the account made on the single node is still there: the store was followed, not emptied');
+  t.equal(found.body?.data?.email, account.email, 'with its email');
+});
+
 t.test('a filtered total counted without the actor\'s block counts stops at its bound instead of walking every matching key', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'billvend-count-'));
   const store = open_store(dir);
