@@ -161,6 +161,7 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
   const credited = actor.credit('test', orders * 300_00, 'BENCH-HISTORY-FUND', 'Bench funding', system_clock.now_us());
   if (!credited.ok) throw new Error(`credit: ${credited.error.code}`);
   const started = performance.now();
+  const flushes = new FlushPipeline(() => engine.journal.durable());
   const end_us = system_clock.now_us();
   const start_us = end_us - history_days * 86_400_000_000;
   const step_us = (end_us - start_us) / orders;
@@ -182,7 +183,7 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
     const result = i % 20 === 13 ? { outcome: 'failed', reason: 'Seeded failure.' } : { outcome: 'delivered' };
     apply_provider_result(actor, placed.value.reference, result, now_us, false, placed.value);
     if ((i + 1) % orders_per_flush === 0) {
-      await engine.journal.durable();
+      await flushes.point();
       if ((i + 1) % 100_000 === 0) process.stderr.write(`  seeded ${i + 1} orders (${Math.round(performance.now() - started)} ms)\n`);
     }
   }
