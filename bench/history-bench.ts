@@ -50,7 +50,8 @@ function run_seeder(dir: string, orders: number): Promise<string> {
     // file through the same TypeScript loader this process runs with.
     const from_source = import.meta.url.endsWith('.ts');
     const script = from_source ? join(repo_root, 'bench', 'seed-store.ts') : join(repo_root, 'dist', 'bench', 'seed-store.js');
-    const child = spawn(process.execPath, [...(from_source ? process.execArgv : []), script, dir, 'history', String(orders)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The young generation the scale bench gives the seeder (bench/scale.ts): it allocates records by the million.
+    const child = spawn(process.execPath, [...(from_source ? process.execArgv : []), '--max-semi-space-size=64', script, dir, 'history', String(orders)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.on('data', (chunk) => (out += chunk));
     child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`seed-store exited with ${code}`))));

@@ -38,11 +38,23 @@ function heading(report: ScaleReport): string[] {
   return lines;
 }
 
-function row_cells(row: ScaleRow): string[] {
+/** Purchases/s against the first size's (the empty store, when the sizes start with one). */
+function ratio(row: ScaleRow, first: ScaleRow | undefined): string {
+  const base = first?.load?.requests_per_s;
+  const value = row.load?.requests_per_s;
+  return base == null || value == null || base <= 0 ? '?' : `${(value / base).toFixed(2)} ×`;
+}
+
+function history_cells(row: ScaleRow): string[] {
+  const h = row.history;
+  return h === null ? ['?', '?'] : [`${h.warm.p50_ms} / ${h.warm.p99_ms}`, `${h.cold.p50_ms} / ${h.cold.p99_ms}`];
+}
+
+function row_cells(row: ScaleRow, first?: ScaleRow): string[] {
   const l = row.load;
   const size = `${row.size.label} (${count(row.size.accounts)} accounts, ${count(row.size.orders)} orders)`;
   if (row.failure !== null && l === null) {
-    return [size, seconds(row.seed_ms, 1), mib(row.store_bytes), seconds(row.ready_ms), mib(row.rss_ready_bytes), 'failed', '', '', '', ''];
+    return [size, seconds(row.seed_ms, 1), mib(row.store_bytes), seconds(row.ready_ms), mib(row.rss_ready_bytes), 'failed', '', '', '', '', '', '', ''];
   }
   return [
     size,
@@ -51,8 +63,10 @@ function row_cells(row: ScaleRow): string[] {
     seconds(row.ready_ms),
     mib(row.rss_ready_bytes),
     l === null ? '?' : count(Math.round(l.requests_per_s)),
+    ratio(row, first),
     l === null ? '?' : `${l.latency_p99_ms}`,
     l?.server_cpu_us_per_request == null ? '?' : l.server_cpu_us_per_request.toFixed(1),
+    ...history_cells(row),
     mib(row.rss_after_load_bytes),
     l?.other_cpu_cores == null ? '?' : l.other_cpu_cores.toFixed(2),
   ];
@@ -61,9 +75,9 @@ function row_cells(row: ScaleRow): string[] {
 export function render_scale_markdown(report: ScaleReport): string {
   const out = heading(report).map((line, i) => (i === 0 ? `## ${line}` : `${line}  `));
   out.push('');
-  out.push('| store | seeding | disk | ready | RSS ready | purchases/s | p99 ms | server CPU µs/purchase | RSS after load | other cores |');
-  out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const row of report.rows) out.push(`| ${row_cells(row).join(' | ')} |`);
+  out.push('| store | seeding | disk | ready | RSS ready | purchases/s | × first | p99 ms | server CPU µs/purchase | history page p50 / p99 ms | cold page p50 / p99 ms | RSS after load | other cores |');
+  out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const row of report.rows) out.push(`| ${row_cells(row, report.rows[0]).join(' | ')} |`);
   const notes: string[] = [];
   for (const row of report.rows) {
     if (row.failure !== null) notes.push(`- ${row.size.label}: FAILED: ${row.failure.split('\n')[0]}`);
@@ -71,7 +85,10 @@ export function render_scale_markdown(report: ScaleReport): string {
   }
   if (notes.length > 0) out.push('', ...notes);
   out.push('', 'ready: from the process start until /readyz answers 200 (recovery: counters and open work; accounts are built from the store on first use). ' +
-    'server CPU µs/purchase: from /proc/<pid>/stat over the measured window; it holds when other work shakes purchases/s.');
+    'server CPU µs/purchase: from /proc/<pid>/stat over the measured window; it holds when other work shakes purchases/s. ' +
+    '× first: purchases/s against the first size\'s. history page: GET /v1/transactions with a filter (service, status, both, ' +
+    'recipient and status, failed), 20 a page, one request at a time over accounts spread across the store; cold: each account\'s first page, ' +
+    'its actor built from the store by that request.');
   return out.join('\n') + '\n';
 }
 

@@ -6,10 +6,16 @@
 // curve (purchases/s and CPU µs per purchase as the store grows) is written as a hand-drawn SVG chart
 // and a Markdown table under bench/results/, beside the JSON.
 //
+// After the purchases, a filtered history page (GET /v1/transactions with a filter, one request at a
+// time) is read over accounts spread across the store: once per account cold (its actor built from the
+// store by that request), then warm, each with its p50 and p99.
+//
 // A size is <accounts>[:<orders>] with k and m suffixes (orders default to one per account):
-// 10k = 10,000 accounts and 10,000 orders, 1m:10m = 1,000,000 accounts and 10,000,000 orders.
+// 10k = 10,000 accounts and 10,000 orders, 1m:10m = 1,000,000 accounts and 10,000,000 orders,
+// 1k:0 = the load's 1,000 accounts and no orders (the "empty store" the others are compared with).
 // SCALE_DIR: where the stores are seeded (default: the OS temp folder).
 import { spawn } from 'node:child_process';
+import { Pool } from 'undici';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
 import { freemem, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -37,7 +43,27 @@ export interface ScaleRow {
   rss_ready_bytes: number | null;
   rss_after_load_bytes: number | null;
   load: LoadResult | null;
+  /** Filtered history pages read one at a time after the load (null when not measured). */
+  history: HistoryReads | null;
   failure: string | null;
+}
+
+/** Latencies of GET /v1/transactions with a filter, measured by the client one request at a time. */
+export interface HistoryReads {
+  accounts: number;
+  /** Each account's first page: its actor is built from the store by that request. */
+  cold: LatencySummary;
+  /** Pages after every account was read once, filters in turn. */
+  warm: LatencySummary;
+  /** Answers other than 200. */
+  not_ok: number;
+}
+
+export interface LatencySummary {
+  requests: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
 }
 
 export interface ScaleReport {
@@ -47,14 +73,16 @@ export interface ScaleReport {
   rows: ScaleRow[];
 }
 
+export const default_sizes = '1k:0,10k,100k,1m,1m:10m';
+
 const usage = `usage: npm run bench:scale [-- --sizes <size>,...] [--load-accounts <n>] [--duration <s>] [--warmup <s>]
-sizes: <accounts>[:<orders>] with k/m suffixes, orders default to one per account; default ${'10k,100k,1m,1m:10m'}
-       (10,000 / 100,000 / 1,000,000 accounts, and 1,000,000 accounts with 10,000,000 orders)
+sizes: <accounts>[:<orders>] with k/m suffixes, orders default to one per account (0 allowed); default ${default_sizes}
+       (the load's 1,000 accounts and no orders, the store every size is compared with; 10,000 / 100,000 /
+       1,000,000 accounts; and 1,000,000 accounts with 10,000,000 orders)
 --load-accounts: accounts the purchase load spreads over (1000, at most the store's)
 --duration / --warmup: measured and warm-up seconds of the load (10 / 2)
 environment: SCALE_DIR=<dir> where the stores are seeded (the OS temp folder); each is removed after its size`;
 
-export const default_sizes = '10k,100k,1m,1m:10m';
 /** A bigger store recovers for longer: give up on a start after this long. */
 const ready_timeout_ms = 30 * 60 * 1000;
 /**
@@ -91,7 +119,7 @@ export function parse_sizes(text: string): { sizes: ScaleSize[] } | { bad: strin
   for (const token of text.split(',').map((t) => t.trim()).filter((t) => t !== '')) {
     const [accounts_text, orders_text, extra] = token.split(':');
     const accounts = parse_count(accounts_text);
-    const orders = orders_text === undefined ? accounts : parse_count(orders_text);
+    const orders = orders_text === undefined ? accounts : orders_text.trim() === '0' ? 0 : parse_count(orders_text);
     if (accounts === null || orders === null || extra !== undefined) return { bad: token };
     sizes.push({ label: token.toLowerCase(), accounts, orders });
   }
@@ -154,13 +182,68 @@ export function gib(bytes: number): string {
 interface Seeded {
   seed_ms: number;
   keys: { account_id: number; api_key: string }[];
+  /** Keys of accounts spread over the store, for the history reads. */
+  history_keys: { account_id: number; api_key: string }[];
+}
+
+/** The filters the history reads take in turn: each is answered from the order index. */
+export const history_filters: readonly string[] = [
+  'service_type=airtime',
+  'status=successful',
+  'service_type=airtime&status=successful',
+  'recipient=08011111111&status=successful',
+  'status=failed',
+];
+/** Warm history pages read per size (one at a time), after one cold page per account. */
+const history_warm_requests = 2_000;
+const history_per_page = 20;
+
+export function summarize(latencies_ms: number[]): LatencySummary {
+  const sorted = [...latencies_ms].sort((a, b) => a - b);
+  const at = (q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]);
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return { requests: sorted.length, p50_ms: round(at(0.5)), p99_ms: round(at(0.99)), max_ms: round(sorted.at(-1) ?? 0) };
+}
+
+/**
+ * Reads filtered history pages one at a time (a single keep-alive connection, so the latency is the
+ * server's work plus one local round trip, not a queue): one per account first (cold), then
+ * warm_requests more over the accounts and filters in turn.
+ */
+export async function read_history(base_url: string, accounts: readonly { api_key: string }[], warm_requests: number = history_warm_requests): Promise<HistoryReads> {
+  const pool = new Pool(base_url, { connections: 1, pipelining: 1 });
+  let not_ok = 0;
+  const read = async (index: number): Promise<number> => {
+    const filter = history_filters[index % history_filters.length];
+    const started = performance.now();
+    const answer = await pool.request({
+      method: 'GET',
+      path: `/v1/transactions?${filter}&per_page=${history_per_page}`,
+      headers: { authorization: `Bearer ${accounts[index % accounts.length].api_key}` },
+    });
+    await answer.body.arrayBuffer();
+    const elapsed = performance.now() - started;
+    if (answer.statusCode !== 200) not_ok++;
+    return elapsed;
+  };
+  try {
+    const cold: number[] = [];
+    for (let i = 0; i < accounts.length; i++) cold.push(await read(i));
+    const warm: number[] = [];
+    for (let i = 0; i < warm_requests; i++) warm.push(await read(accounts.length + i));
+    return { accounts: accounts.length, cold: summarize(cold), warm: summarize(warm), not_ok };
+  } finally {
+    await pool.close();
+  }
 }
 
 /** Runs bench/seed-store.js as its own process, its progress on our stderr. */
 function seed(dir: string, size: ScaleSize, load_accounts: number): Promise<Seeded> {
   return new Promise((resolve, reject) => {
     const seeder = bench_script('seed-store');
-    const child = spawn(process.execPath, [...seeder.node_flags, seeder.script, dir, String(size.accounts), String(size.orders), String(load_accounts)], {
+    // A larger young generation: the seeder allocates short-lived records by the million, and the
+    // default semi-space made scavenges a quarter of its CPU (--cpu-prof, 1,000,000 orders).
+    const child = spawn(process.execPath, [...seeder.node_flags, '--max-semi-space-size=64', seeder.script, dir, String(size.accounts), String(size.orders), String(load_accounts)], {
       env: { ...process.env, ...seeder.env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -180,7 +263,7 @@ function seed(dir: string, size: ScaleSize, load_accounts: number): Promise<Seed
 
 /** One size: seed, start, load, stop; the store is removed whatever happens. */
 export async function measure_size(root: string, size: ScaleSize, settings: LoadSettings, load_accounts: number, say: (line: string) => void = log): Promise<ScaleRow> {
-  const row: ScaleRow = { size, seed_ms: null, store_bytes: null, ready_ms: null, rss_ready_bytes: null, rss_after_load_bytes: null, load: null, failure: null };
+  const row: ScaleRow = { size, seed_ms: null, store_bytes: null, ready_ms: null, rss_ready_bytes: null, rss_after_load_bytes: null, load: null, history: null, failure: null };
   const dir = join(root, `store-${size.accounts}x${size.orders}`);
   let server: ServerProcess | null = null;
   try {
@@ -220,6 +303,13 @@ export async function measure_size(root: string, size: ScaleSize, settings: Load
     const l = row.load;
     say(`  ${Math.round(l.requests_per_s)} purchases/s, p99 ${l.latency_p99_ms} ms, ${l.server_cpu_us_per_request?.toFixed(1) ?? '?'} µs of server CPU each` +
       `${l.non_2xx > 0 ? `, ${l.non_2xx} not 2xx ${JSON.stringify(l.error_codes)}` : ''}; other work ${l.other_cpu_cores?.toFixed(2) ?? '?'} cores`);
+    const history_keys = seeded.history_keys?.length > 0 ? seeded.history_keys : seeded.keys;
+    // The suite's tiny runs bound their requests (requests_max): the history reads follow.
+    row.history = await read_history(running.base_url, history_keys, settings.requests_max ?? history_warm_requests);
+    const h = row.history;
+    say(`  filtered history pages over ${h.accounts} accounts: cold p50 ${h.cold.p50_ms} ms p99 ${h.cold.p99_ms} ms; ` +
+      `warm (${h.warm.requests}) p50 ${h.warm.p50_ms} ms p99 ${h.warm.p99_ms} ms max ${h.warm.max_ms} ms${h.not_ok > 0 ? `; ${h.not_ok} not 200` : ''}`);
+    if (h.not_ok > 0) throw new Error(`history reads: ${h.not_ok} answers were not 200`);
   } catch (error) {
     row.failure = (error as Error).message;
     say(`  failed: ${row.failure}`);

@@ -144,11 +144,15 @@ async function scale_at_tiny_size(t: Test): Promise<void> {
     t.same(Object.keys(load.status_counts), ['201'], `every purchase on the seeded store was answered 201 (${JSON.stringify(load.status_counts)} ${JSON.stringify(load.error_codes)})`);
     t.equal(load.errors, 0, 'no connection failed or timed out');
   }
+  const history = row.history;
+  t.ok(history !== null && history.cold.requests > 0 && history.warm.requests > 0, `filtered history pages were read cold and warm (${JSON.stringify(history)})`);
+  t.equal(history?.not_ok, 0, 'every filtered history page was answered 200');
   t.same(readdirSync(root), [], 'the seeded store was removed after its size');
   const report: ScaleReport = { machine: describe_machine(new Date()), load_average: [0, 0, 0], settings: { ...tiny, load_accounts: 3 }, rows: [row] };
   const markdown = render_scale_markdown(report);
   t.match(markdown, /\| 300:900 \(300 accounts, 900 orders\) \|/, `the Markdown table has the size's row:\n${markdown}`);
   t.match(markdown, report.machine.date, 'the table carries its date');
+  t.match(markdown, /history page p50 \/ p99 ms/, 'the table has the filtered history page column');
   const svg = render_scale_svg(report);
   t.match(svg, /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/, 'the chart is an SVG document');
   t.match(svg, /300 accounts/, 'the chart labels the size');

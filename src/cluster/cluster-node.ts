@@ -226,7 +226,9 @@ export class ClusterNode implements JournalAppender {
   private async prepare_store_once(open: () => Store): Promise<void> {
     const store = open();
     const local = applied_position(store);
-    const empty = local === null && store.accounts.getKeysCount() === 0;
+    // One key read: getKeysCount counts every account (1.2 s at a million, docs/benchmarks.md "Scale").
+    let empty = local === null;
+    if (empty) for (const _ of store.accounts.getKeys({ limit: 1 })) empty = false;
     await store.root.close();
     const info = await this.jsm.streams.info(stream_name);
     const first = info.state.first_seq;

@@ -340,6 +340,24 @@ function block_counts(actor: AccountActor, environment: Environment, plan: Index
   return blocks;
 }
 
+/**
+ * Seqs one native count covers at most. lmdb-js's getKeysCount ignores its limit option and counts the
+ * whole range (200,000 keys counted with limit 1,000), so a total asked without the actor's block
+ * counts (the dashboard's lists) walked every matching key of the account, however many. Counting
+ * window by window, newest first, and stopping at count_max walks at most count_max + this many keys.
+ */
+export const count_window_seqs = 65_536;
+
+/** Keys of one index value within seqs [low, high], counted to count_max at most. */
+export function count_index_range(store: Store, prefix: readonly (string | number)[], low: number, high: number, count_max: number): number {
+  let count = 0;
+  for (let top = high; top >= low && count < count_max; top -= count_window_seqs) {
+    const bottom = Math.max(low, top - count_window_seqs + 1);
+    count += store.order_index.getKeysCount({ start: [...prefix, bottom], end: [...prefix, top + 1] });
+  }
+  return Math.min(count, count_max);
+}
+
 /** How many orders within [low, high] match the plan, counted to order_filter_count_max at most. */
 function count_matching(store: Store, account_id: number, environment: Environment, plan: IndexPlan, low: number, high: number, actor?: AccountActor): number {
   const blocks = actor === undefined || plan.field === 'recipient' ? null : block_counts(actor, environment, plan);
@@ -353,7 +371,7 @@ function count_matching(store: Store, account_id: number, environment: Environme
   }
   const prefix = [account_id, environment, plan.field, plan.value];
   const range = { start: [...prefix, low], end: [...prefix, high + 1] };
-  if (plan.match === null) return store.order_index.getKeysCount({ ...range, limit: order_filter_count_max });
+  if (plan.match === null) return count_index_range(store, prefix, low, high, order_filter_count_max);
   let count = 0;
   for (const { value } of store.order_index.getRange(range)) {
     if (plan.match(value as string) && ++count >= order_filter_count_max) break;
