@@ -2,9 +2,12 @@
 // metric has HELP and TYPE, times are in seconds and sizes in bytes, counters end in _total, and the
 // process metrics (CPU, memory, event-loop lag, GC, file descriptors) are prom-client's defaults.
 //
-// Hot path: a request's counter and histogram children are looked up once per route and status and
-// kept (RouteStats), because prom-client's labels() hashes its label set on every call.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+// Hot path: a request's counter and histogram series are plain numbers kept per route and status
+// (RouteStats), handed to prom-client only when /metrics is read. prom-client checks and hashes the
+// label set on every inc() and observe(), even through a labels() child: in the 2026-11-24 profile
+// that was 1.5 of a wallet read's 6.5 µs of JavaScript, and the purchase counters of counting_sink
+// paid it twice per purchase (docs/benchmarks.md "Where a purchase's CPU goes").
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type LabelValues } from 'prom-client';
 import type { JournalObserver } from '../journal/journal.js';
 import type { EventSink } from '../engine/engine.js';
 import type { WebhookAttemptResult, WebhookObserver } from '../webhooks/webhook-observer.js';
@@ -21,23 +24,129 @@ export type ProviderCallResult = 'answered' | 'error' | 'timeout' | 'circuit_ope
 
 const circuit_values = { closed: 0, half_open: 1, open: 2 } as const;
 
+/** One series of a labelled counter: increments counted here until a scrape hands them to prom-client. */
+interface CounterSlot {
+  labels: LabelValues<string>;
+  pending: number;
+}
+
+/**
+ * The series of one labelled counter, kept as plain numbers between scrapes. A series is created on
+ * its first increment and flushed in creation order, so /metrics lists the series as prom-client did
+ * when it was incremented directly (a series appears once it has counted something).
+ */
+class PendingCounter {
+  private readonly slots: CounterSlot[] = [];
+
+  constructor(readonly counter: Counter<string>) {}
+
+  slot(labels: LabelValues<string>): CounterSlot {
+    const slot = { labels, pending: 0 };
+    this.slots.push(slot);
+    return slot;
+  }
+
+  /** Called by prom-client (the counter's collect) before it reads the counter for /metrics. */
+  flush(): void {
+    for (const slot of this.slots) {
+      if (slot.pending === 0) continue;
+      this.counter.inc(slot.labels, slot.pending);
+      slot.pending = 0;
+    }
+  }
+}
+
+/** One series of LatencyHistogram: observations per bucket (not cumulative), their sum and count. */
+interface LatencySeries {
+  labels: LabelValues<string>;
+  per_bucket: Float64Array;
+  sum: number;
+  count: number;
+}
+
+/**
+ * A labelled histogram that prom-client's registry renders like its own Histogram (the same lines in
+ * the same order: each series' buckets, +Inf, _sum and _count, series in the order of their first
+ * observation), observed without prom-client's per-call label check and hash.
+ */
+class LatencyHistogram {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  /** Series that have observed something, in the order of their first observation. */
+  private observed: LatencySeries[] = [];
+
+  constructor(readonly name: string, readonly help: string, private readonly upper_bounds: readonly number[], registry: Registry) {
+    // Registered at construction, like prom-client's metrics: /metrics lists metrics in that order.
+    registry.registerMetric(this as unknown as Histogram);
+  }
+
+  series(labels: LabelValues<string>): LatencySeries {
+    return { labels, per_bucket: new Float64Array(this.upper_bounds.length), sum: 0, count: 0 };
+  }
+
+  observe(series: LatencySeries, value: number): void {
+    if (series.count === 0) this.observed.push(series);
+    // Above the last bound only +Inf (the count) holds it, as in prom-client.
+    for (let i = 0; i < this.upper_bounds.length; i++) {
+      if (value <= this.upper_bounds[i]) {
+        series.per_bucket[i] += 1;
+        break;
+      }
+    }
+    series.sum += value;
+    series.count += 1;
+  }
+
+  /** What the registry renders: prom-client's Histogram.getForPromString shape. */
+  getForPromString() {
+    const values: { labels: Record<string, string | number>; sharedLabels: LabelValues<string>; value: number; metricName: string; exemplar?: null }[] = [];
+    const bucket_name = `${this.name}_bucket`;
+    for (const series of this.observed) {
+      let cumulative = 0;
+      for (let i = 0; i < this.upper_bounds.length; i++) {
+        cumulative += series.per_bucket[i];
+        values.push({ labels: { le: this.upper_bounds[i] }, sharedLabels: series.labels, value: cumulative, metricName: bucket_name, exemplar: null });
+      }
+      values.push({ labels: { le: '+Inf' }, sharedLabels: series.labels, value: series.count, metricName: bucket_name, exemplar: null });
+      values.push({ labels: {}, sharedLabels: series.labels, value: series.sum, metricName: `${this.name}_sum` });
+      values.push({ labels: {}, sharedLabels: series.labels, value: series.count, metricName: `${this.name}_count` });
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  }
+
+  /** The same with the labels merged, as prom-client's get() (getMetricsAsJSON). */
+  get() {
+    const data = this.getForPromString();
+    return { ...data, values: data.values.map(({ sharedLabels, labels, ...rest }) => ({ ...rest, labels: { ...labels, ...sharedLabels } })) };
+  }
+
+  reset(): void {
+    for (const series of this.observed) {
+      series.per_bucket.fill(0);
+      series.sum = 0;
+      series.count = 0;
+    }
+    this.observed = [];
+  }
+}
+
 /** Counters of one route of one server: requests by status and a latency histogram. */
 export class RouteStats {
-  private readonly by_status = new Map<number, Counter.Internal>();
-  private readonly latency: Histogram.Internal<string>;
+  private readonly by_status = new Map<number, CounterSlot>();
+  private readonly latency: LatencySeries;
 
   constructor(private readonly metrics: Metrics, readonly server: string, readonly route: string) {
-    this.latency = metrics.http_duration.labels(server, route);
+    this.latency = metrics.http_duration.series({ server, route });
   }
 
   observe(status: number, duration_ms: number): void {
-    let counter = this.by_status.get(status);
-    if (counter === undefined) {
-      counter = this.metrics.http_requests.labels(this.server, this.route, String(status));
-      this.by_status.set(status, counter);
+    let slot = this.by_status.get(status);
+    if (slot === undefined) {
+      slot = this.metrics.http_requests.slot({ server: this.server, route: this.route, status: String(status) });
+      this.by_status.set(status, slot);
     }
-    counter.inc();
-    this.latency.observe(duration_ms / 1000);
+    slot.pending += 1;
+    this.metrics.http_duration.observe(this.latency, duration_ms / 1000);
   }
 }
 
@@ -46,19 +155,19 @@ export class Metrics implements JournalObserver, WebhookObserver {
   /** One slot per server and route: bounded by the route table (plus "unmatched"). */
   private readonly routes = new Map<string, RouteStats>();
 
-  readonly http_requests = new Counter({
+  readonly http_requests: PendingCounter = new PendingCounter(new Counter({
     name: 'billvend_http_requests_total',
     help: 'HTTP requests answered, by server (public or operator), route and status.',
     labelNames: ['server', 'route', 'status'],
     registers: [this.registry],
-  });
-  readonly http_duration = new Histogram({
-    name: 'billvend_http_request_duration_seconds',
-    help: 'Time from a request\'s arrival to its reply, which waits for the durable commit of its changes.',
-    labelNames: ['server', 'route'],
-    buckets: latency_buckets_s,
-    registers: [this.registry],
-  });
+    collect: () => this.http_requests.flush(),
+  }));
+  readonly http_duration = new LatencyHistogram(
+    'billvend_http_request_duration_seconds',
+    'Time from a request\'s arrival to its reply, which waits for the durable commit of its changes.',
+    latency_buckets_s,
+    this.registry,
+  );
   private readonly commit_changes = new Histogram({
     name: 'billvend_journal_commit_changes',
     help: 'Changes per journal commit (the size of a group commit).',
@@ -71,12 +180,15 @@ export class Metrics implements JournalObserver, WebhookObserver {
     buckets: latency_buckets_s,
     registers: [this.registry],
   });
-  private readonly purchases = new Counter({
+  private readonly purchases: PendingCounter = new PendingCounter(new Counter({
     name: 'billvend_purchases_total',
     help: 'Purchases by service type, environment and outcome: placed (debited), delivered, failed (refunded).',
     labelNames: ['service_type', 'environment', 'outcome'],
     registers: [this.registry],
-  });
+    collect: () => this.purchases.flush(),
+  }));
+  /** The purchases series by "service_type/environment/outcome": bounded by the product catalogue. */
+  private readonly purchase_slots = new Map<string, CounterSlot>();
   private readonly refunds = new Counter({
     name: 'billvend_refunds_total',
     help: 'Failed purchases refunded to the wallet, by service type and environment.',
@@ -213,7 +325,13 @@ export class Metrics implements JournalObserver, WebhookObserver {
   }
 
   purchase(service_type: string, environment: string, outcome: PurchaseOutcome): void {
-    this.purchases.labels(service_type, environment, outcome).inc();
+    const key = `${service_type}/${environment}/${outcome}`;
+    let slot = this.purchase_slots.get(key);
+    if (slot === undefined) {
+      slot = this.purchases.slot({ service_type, environment, outcome });
+      this.purchase_slots.set(key, slot);
+    }
+    slot.pending += 1;
   }
 
   refund(service_type: string, environment: string, amount_kobo: number): void {
