@@ -109,8 +109,6 @@ export class Engine {
   private readonly resident_keys = new Map<string, KeyState>();
   /** Counts kept as they change, for the metrics gauges (no walk over accounts). */
   readonly counts = { open_orders: 0, api_keys_active: 0 };
-  /** Funding references staged but maybe not yet committed; the store answers for the rest. */
-  private readonly staged_funding = new Map<string, { ref: FundingRef; entry: WalletEntry }>();
   readonly pin_cache = new PinCache();
   readonly journal: Journal;
   readonly extensions: EngineExtension[] = [];
@@ -231,7 +229,6 @@ export class Engine {
   private on_journal_failure(failure: JournalFailure): void {
     this.log.error({ err: failure.cause_error, accounts: failure.touched_accounts.size }, 'journal commit failed; reloading the accounts it touched');
     this.degraded = true;
-    this.staged_funding.clear();
     this.counters.clear();
     this.next_account = (this.store.meta.get('next_account_id') as number | undefined) ?? 1;
     this.next_key = (this.store.meta.get('next_key_id') as number | undefined) ?? 1;
@@ -341,25 +338,14 @@ export class Engine {
    * under [environment, reference, account_id], so that another account's reference is no oracle.
    */
   funding_reference(environment: Environment, reference: string, owner: number | null = null): FundingRef | null {
-    const key = funding_key(environment, reference, owner);
-    const staged = this.staged_funding.get(JSON.stringify(key));
-    if (staged !== undefined) return staged.ref;
-    return (this.store.funding_refs.get(key) as FundingRef | undefined) ?? null;
-  }
-
-  staged_funding_entry(environment: Environment, reference: string, owner: number | null = null): WalletEntry | undefined {
-    return this.staged_funding.get(JSON.stringify(funding_key(environment, reference, owner)))?.entry;
+    // Through the journal: a reference claimed in a commit not yet durable is claimed already.
+    return (this.journal.read(this.store.funding_refs, funding_key(environment, reference, owner)) as FundingRef | undefined) ?? null;
   }
 
   record_funding_reference(actor: AccountActor, environment: Environment, reference: string, entry: WalletEntry, owner: number | null = null): void {
     if (owner !== null && owner !== actor.id) fail('an account-scoped funding reference is claimed for its own account');
     const ref: FundingRef = { account_id: actor.id, entry_id: entry.id };
-    const store_key = funding_key(environment, reference, owner);
-    const key = JSON.stringify(store_key);
-    this.staged_funding.set(key, { ref, entry });
-    actor.stage_put(this.store.funding_refs, store_key, ref);
-    // Once durable the store answers; the staged map only bridges the gap until then.
-    this.journal.durable().then(() => this.staged_funding.delete(key), () => {});
+    actor.stage_put(this.store.funding_refs, funding_key(environment, reference, owner), ref);
   }
 
   // ---- Accounts ---------------------------------------------------------------------------------
