@@ -59,8 +59,6 @@ export const reference_length_max = 64;
 export class OrderDesk implements EngineExtension {
   private readonly waiters = new Map<string, Set<(order: OrderRecord) => void>>();
   private readonly requery_timers = new Map<string, TimerHandle>();
-  /** Random references handed out but maybe not yet committed: uniqueness must hold before the commit. */
-  private readonly fresh_references = new Set<string>();
   private readonly codec: ReferenceCodec;
   /**
    * Whether the store holds indexed references (random ones, or any order from before references
@@ -88,40 +86,22 @@ export class OrderDesk implements EngineExtension {
     return this.deps.engine;
   }
 
-  /** References of each open batch: dropped from fresh_references once that batch is durable. */
-  private readonly fresh_by_batch = new Map<Promise<void>, string[]>();
-
-  private forget_when_durable(reference: string): void {
-    const durable = this.engine.journal.durable();
-    let list = this.fresh_by_batch.get(durable);
-    if (list === undefined) {
-      list = [];
-      this.fresh_by_batch.set(durable, list);
-      const forget = () => {
-        for (const each of list!) this.fresh_references.delete(each);
-        this.fresh_by_batch.delete(durable);
-      };
-      durable.then(forget, forget);
-    }
-    list.push(reference);
-  }
-
   /**
    * A reference unique forever for the next order of this wallet: its place in the store, permuted
-   * (services/references.ts); else random, checked against the index and the uncommitted ones.
+   * (services/references.ts); else random, checked against the index as staged: a random reference
+   * is taken once its order's command staged it, durable or not (the journal answers with what is staged).
    */
   private new_reference(actor: AccountActor, environment: Environment, now_ms: number): { reference: string; seq: number | null } {
     const day = utc_yyyymmdd(now_ms);
     const place = { account_id: actor.id, environment, seq: actor.wallets[environment].orders_count + 1 };
     if (ReferenceCodec.fits(place)) {
       const reference = this.codec.reference(day, place);
-      if (!this.index_in_use || this.engine.store.order_refs.get(reference) === undefined) return { reference, seq: place.seq };
+      if (!this.index_in_use || this.engine.journal.read(this.engine.store.order_refs, reference) === undefined) return { reference, seq: place.seq };
     }
     // seq null: a random reference, kept in the index.
     for (;;) {
       const reference = `BV-${day}-${random_reference_code()}`;
-      if (this.fresh_references.has(reference) || this.engine.store.order_refs.get(reference) !== undefined) continue;
-      this.fresh_references.add(reference);
+      if (this.engine.journal.read(this.engine.store.order_refs, reference) !== undefined) continue;
       return { reference, seq: null };
     }
   }
@@ -148,13 +128,8 @@ export class OrderDesk implements EngineExtension {
     const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
     const commission = commission_kobo(input.amount_kobo, rate_bp);
     const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(now_ms), indexed, commission_kobo: commission, upstream }, now_us, !provider.instant);
-    if (!placed.ok) {
-      if (indexed) this.fresh_references.delete(reference);
-      return error_reply(request_id, placed.error);
-    }
+    if (!placed.ok) return error_reply(request_id, placed.error);
     if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
-    // Staged now: a random reference stays reserved until the batch holding its order is durable.
-    if (indexed) this.forget_when_durable(reference);
     let order = placed.value;
     if (provider.instant) {
       // Nothing leaves the process: pay in the same command, one commit for the debit and the
