@@ -65,8 +65,6 @@ export class OrderDesk implements EngineExtension {
    * named their place): a new constructed reference is then checked against them too.
    */
   private readonly index_in_use: boolean;
-  /** Orders that became final in a commit that may not be durable yet: the store lags behind them. */
-  private readonly recently_final = new Map<string, OrderRecord>();
 
   constructor(
     private readonly deps: EngineContext,
@@ -317,31 +315,11 @@ export class OrderDesk implements EngineExtension {
     if (is_final(order.status)) {
       this.requery_timers.get(reference)?.cancel();
       this.requery_timers.delete(reference);
-      this.remember_final(order);
       this.notify(order);
     } else if (!this.requery_timers.has(reference)) {
       this.plan_requery(actor, order);
     }
     return order;
-  }
-
-  /** Final orders of each open batch, dropped from recently_final once that batch is durable. */
-  private readonly final_by_batch = new Map<Promise<void>, OrderRecord[]>();
-
-  private remember_final(order: OrderRecord): void {
-    this.recently_final.set(order.reference, order);
-    const durable = this.engine.journal.durable();
-    let list = this.final_by_batch.get(durable);
-    if (list === undefined) {
-      list = [];
-      this.final_by_batch.set(durable, list);
-      const forget = () => {
-        for (const each of list!) if (this.recently_final.get(each.reference) === each) this.recently_final.delete(each.reference);
-        this.final_by_batch.delete(durable);
-      };
-      durable.then(forget, forget);
-    }
-    list.push(order);
   }
 
   private notify(order: OrderRecord): void {
@@ -446,27 +424,28 @@ export class OrderDesk implements EngineExtension {
     }
   }
 
-  /** The order with this reference as it stands (memory for open orders, else the store). */
+  /**
+   * The order with this reference as it stands: memory for open orders, else the store as staged (an
+   * order that became final in a commit not yet durable is read through the journal).
+   */
   find(reference: string): OrderRecord | null {
     // A reference is 24 characters; a path parameter can be up to the 16 KiB request head, and LMDB refuses
     // a key over 1,978 bytes with a RangeError (a 500 the fuzzer found once the head limit was raised).
     if (reference.length > reference_length_max) return null;
-    const recent = this.recently_final.get(reference);
-    if (recent !== undefined) return recent;
     const place = this.codec.place_of(reference);
     if (place !== null) {
       const open = this.engine.accounts.get(place.account_id)?.open_orders.get(reference);
       if (open !== undefined) return open;
-      const stored = this.engine.store.orders.get([place.account_id, place.environment, place.seq]) as OrderRecord | undefined;
+      const stored = this.engine.journal.read(this.engine.store.orders, [place.account_id, place.environment, place.seq]) as OrderRecord | undefined;
       if (stored !== undefined && stored.reference === reference) return stored;
       // Only an indexed reference that happens to decode to a place can still be found.
       if (!this.index_in_use) return null;
     }
-    const location = this.engine.store.order_refs.get(reference) as [number, Environment, number] | undefined;
+    const location = this.engine.journal.read(this.engine.store.order_refs, reference) as [number, Environment, number] | undefined;
     if (location === undefined) return null;
     const open = this.engine.accounts.get(location[0])?.open_orders.get(reference);
     if (open !== undefined) return open;
-    return (this.engine.store.orders.get(location) as OrderRecord | undefined) ?? null;
+    return (this.engine.journal.read(this.engine.store.orders, location) as OrderRecord | undefined) ?? null;
   }
 
   /** Orders without an answer for 24 hours, across accounts (operator API). */
@@ -480,7 +459,6 @@ export class OrderDesk implements EngineExtension {
   resolved(order: OrderRecord): void {
     this.requery_timers.get(order.reference)?.cancel();
     this.requery_timers.delete(order.reference);
-    this.remember_final(order);
     this.notify(order);
   }
 }
