@@ -2,13 +2,22 @@
 // store: a staged put or removal is what `read` answers until its batch is durable, a newer batch
 // wins over an older one, and a batch that is durable, refused or failed leaves the answer to the
 // store. A controlled cluster appender holds a committed batch short of durable, so that reads can be
-// checked while it is in flight; a full disk (the disk guard) makes a batch fail.
+// checked while it is in flight; a full disk (the disk guard) makes a batch fail. The engine's checks
+// that used to keep their own copy of what they staged (emails, funding references, client references)
+// are checked here too, in the same commit and after a failed one.
 import t, { type Test } from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open_store, type Store } from '../src/journal/store.js';
 import { Journal, type JournalAppender, type JournalFailure, type StagedChange } from '../src/journal/journal.js';
+import { pino } from 'pino';
+import { Engine } from '../src/engine/engine.js';
+import { ensure_order_index, claim_of, place_order, type OrderRequest } from '../src/engine/account-orders.js';
+import { ManualClock } from '../src/lib/clock.js';
+import { TimerWheel } from '../src/lib/timer-wheel.js';
+import { SecretBox } from '../src/lib/secrets.js';
+import { randomBytes } from 'node:crypto';
 
 interface World {
   store: Store;
@@ -207,4 +216,117 @@ t.test('the first key under a tuple prefix counts staged puts and staged removal
   t.equal(journal.first_key_under(store.order_index, [2, 'live', 'client_reference', 'cr-1']), undefined, 'another account\'s prefix finds nothing');
   await journal.durable();
   t.strictSame(journal.first_key_under(store.order_index, prefix), [...prefix, 2], 'after the commit the store agrees');
+});
+
+// ---- The engine's checks, read through the journal ----------------------------------------------
+
+interface EngineWorld {
+  engine: Engine;
+  store: Store;
+  room: { ok: boolean };
+}
+
+function open_engine(t: Test): EngineWorld {
+  const data_dir = mkdtempSync(join(tmpdir(), 'billvend-ryw-engine-'));
+  const store = open_store(data_dir);
+  ensure_order_index(store);
+  const clock = new ManualClock(Date.UTC(2026, 2, 2, 8, 0, 0));
+  const room = { ok: true };
+  const engine = new Engine(store, clock, new TimerWheel({ clock }), new SecretBox(randomBytes(32)), pino({ level: 'silent' }), { on_commit() {} }, { room_for: () => room.ok });
+  engine.recover();
+  t.teardown(async () => {
+    room.ok = true;
+    await engine.journal.drain();
+    await store.root.close();
+    rmSync(data_dir, { recursive: true, force: true });
+  });
+  return { engine, store, room };
+}
+
+function new_account(engine: Engine, email: string) {
+  return engine.create_account({ name: 'Staged reseller', email, phone: '+2348012345678', tier: 'standard', kyc_level: 3, password_hash: 'password-hash-placeholder', pin_hash: null });
+}
+
+function airtime(client_reference: string): OrderRequest {
+  return {
+    service_type: 'airtime', network: 'mtn', disco: null, provider: null, recipient: '08031234567', plan_code: null, plan: null,
+    package_code: null, meter_type: null, amount_kobo: 10_00, customer_name: null, client_reference,
+  };
+}
+
+let references_made = 0;
+function place(engine: Engine, account_id: number, client_reference: string) {
+  references_made++;
+  return place_order(engine.accounts.get(account_id)!, airtime(client_reference), {
+    environment: 'test', reference: `BV-RYW-${references_made}`, idempotency_key: null, provider_request_id: `ryw-${references_made}`, indexed: true, commission_kobo: 0,
+  }, engine.clock.now_us());
+}
+
+t.test('an email taken by an account created in the same commit is refused, and stays taken once durable', async (t) => {
+  const { engine } = open_engine(t);
+  t.ok(new_account(engine, 'twice@example.ng').ok, 'the first account is created');
+  const again = new_account(engine, 'TWICE@example.ng');
+  t.equal(again.ok ? 'ok' : again.error.code, 'account.email_taken', 'the second, in the same commit, is refused');
+  await engine.journal.durable();
+  const later = new_account(engine, 'twice@example.ng');
+  t.equal(later.ok ? 'ok' : later.error.code, 'account.email_taken', 'after the commit it is still refused');
+});
+
+t.test('after a failed commit the email of an account it created is free again', async (t) => {
+  const { engine, room } = open_engine(t);
+  room.ok = false;
+  t.ok(new_account(engine, 'lost@example.ng').ok, 'the account is created in memory');
+  await t.rejects(engine.journal.durable(), 'its commit fails');
+  room.ok = true;
+  const again = new_account(engine, 'lost@example.ng');
+  t.ok(again.ok, 'the email is free again, as the store never got it');
+  await engine.journal.durable();
+});
+
+t.test('a funding reference credited twice in one commit, or after it, returns the first credit; a failed commit frees it', async (t) => {
+  const { engine, room } = open_engine(t);
+  const created = new_account(engine, 'funded@example.ng');
+  if (!created.ok) throw new Error('account');
+  const actor = created.value;
+  const first = actor.credit('test', 50_00, 'FUND-1', 'Funding', engine.clock.now_us());
+  const second = actor.credit('test', 50_00, 'FUND-1', 'Funding', engine.clock.now_us());
+  t.equal(second.ok && second.value.created, false, 'the repeat in the same commit creates nothing');
+  t.equal(second.ok && first.ok && second.value.entry.id, first.ok && first.value.entry.id, 'it returns the first credit\'s entry');
+  const other = actor.credit('test', 60_00, 'FUND-1', 'Funding', engine.clock.now_us());
+  t.equal(other.ok ? 'ok' : other.error.code, 'idempotency.key_reused', 'another amount in the same commit is refused');
+  await engine.journal.durable();
+  const after = actor.credit('test', 50_00, 'FUND-1', 'Funding', engine.clock.now_us());
+  t.equal(after.ok && after.value.created, false, 'after the commit the repeat still creates nothing');
+  t.equal(actor.wallets.test.balance_kobo, 50_00, 'one credit moved the balance');
+  room.ok = false;
+  t.ok(actor.credit('test', 20_00, 'FUND-2', 'Funding', engine.clock.now_us()).ok, 'a credit staged in a commit that will fail');
+  await t.rejects(engine.journal.durable(), 'its commit fails');
+  room.ok = true;
+  const reloaded = engine.accounts.get(actor.id)!;
+  const retried = reloaded.credit('test', 20_00, 'FUND-2', 'Funding', engine.clock.now_us());
+  t.equal(retried.ok && retried.value.created, true, 'the reference is free again: the credit is made anew');
+  t.equal(reloaded.wallets.test.balance_kobo, 70_00, 'the balance holds the first credit and the retried one');
+  await engine.journal.durable();
+});
+
+t.test('a client reference claimed in the same commit is refused, and a failed commit frees it', async (t) => {
+  const { engine, room } = open_engine(t);
+  const created = new_account(engine, 'claims@example.ng');
+  if (!created.ok) throw new Error('account');
+  const id = created.value.id;
+  created.value.credit('test', 100_00, 'FUND-C', 'Funding', engine.clock.now_us());
+  const first = place(engine, id, 'INV-1');
+  t.ok(first.ok, 'the first order claims INV-1');
+  const again = place(engine, id, 'INV-1');
+  t.equal(again.ok ? 'ok' : again.error.code, 'transaction.duplicate_reference', 'a second order in the same commit is refused');
+  t.equal(claim_of(engine.accounts.get(id)!, 'test', 'INV-1'), first.ok ? first.value.reference : null, 'the claim names the first order before durable');
+  await engine.journal.durable();
+  t.equal(claim_of(engine.accounts.get(id)!, 'test', 'INV-1'), first.ok ? first.value.reference : null, 'and after');
+  room.ok = false;
+  t.ok(place(engine, id, 'INV-2').ok, 'an order claiming INV-2 in a commit that will fail');
+  await t.rejects(engine.journal.durable(), 'its commit fails');
+  room.ok = true;
+  t.equal(claim_of(engine.accounts.get(id)!, 'test', 'INV-2'), null, 'INV-2 is free again: the store never got the claim');
+  t.ok(place(engine, id, 'INV-2').ok, 'a new order claims it');
+  await engine.journal.durable();
 });
