@@ -56,7 +56,7 @@ interface Batch {
   /**
    * The batch's last change of each key, per database: what `read` answers from (read-your-writes).
    * Built on the first read of that database in this batch and kept up to date after: a database
-   * never read costs one map lookup per change (the purchase bench's hot path stages into eight).
+   * never read costs one map lookup per change.
    */
   latest: Map<Database<any, any>, Map<string, Change>>;
   /**
