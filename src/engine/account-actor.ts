@@ -275,8 +275,7 @@ export class AccountActor {
       return failed(api_error('idempotency.key_reused', 'This funding reference was already used for another account.'));
     }
     if (claim !== null) {
-      const entry = this.engine.store.wallet_entries.get([this.id, environment, claim.entry_id]) as WalletEntry | undefined
-        ?? this.engine.staged_funding_entry(environment, reference, claim.owner);
+      const entry = this.engine.journal.read(this.engine.store.wallet_entries, [this.id, environment, claim.entry_id]) as WalletEntry | undefined;
       if (entry === undefined) fail(`funding reference ${reference} points at a missing entry`);
       if (entry.amount_kobo !== amount_kobo) {
         return failed(api_error('idempotency.key_reused', 'This funding reference was already used with a different amount.'));

@@ -170,24 +170,17 @@ export function ensure_order_index(store: Store): number {
 // A client reference is claimed by the command that debits (place_order), so two purchases with the
 // same one, even at once, make exactly one order. The claim is the order's index key
 // [account, environment, 'client_reference', value, seq], staged in the same commit as the order: it
-// survives a restart and is rebuilt with the index. A claim staged but not yet committed is not in the
-// store, so the actor also remembers its fresh claims until their batch is durable; a failed commit
-// replaces the actor (Engine.reload_actor) and with it these claims, which the store then never got.
-
-/** Fresh claims per actor: "environment client_reference" → the order reference, until durable. */
-const fresh_claims = new WeakMap<AccountActor, Map<string, string>>();
-
-function claim_key(environment: Environment, client_reference: string): string {
-  return `${environment} ${client_reference}`;
-}
+// survives a restart and is rebuilt with the index. A claim staged but not yet durable is found through
+// the journal (first_key_under answers with what is staged); a failed commit drops what it staged and
+// replaces the actor (Engine.reload_actor), so a claim the store never got is free again.
 
 /** The reference of the order that claimed this client reference in this environment, or null. */
 export function claim_of(actor: AccountActor, environment: Environment, client_reference: string): string | null {
-  const fresh = fresh_claims.get(actor)?.get(claim_key(environment, client_reference));
-  if (fresh !== undefined) return fresh;
-  const seq = claimed_seq(actor.engine.store, actor.id, environment, client_reference);
-  if (seq === null) return null;
-  const order = actor.engine.store.orders.get([actor.id, environment, seq]) as OrderRecord | undefined;
+  const { journal, store } = actor.engine;
+  const key = journal.first_key_under(store.order_index, [actor.id, environment, 'client_reference', client_reference]);
+  if (key === undefined) return null;
+  const seq = (key as (string | number)[])[4] as number;
+  const order = journal.read(store.orders, [actor.id, environment, seq]) as OrderRecord | undefined;
   if (order === undefined) fail(`client reference ${client_reference} names missing order ${actor.id}/${environment}/${seq}`);
   return order.reference;
 }
@@ -197,18 +190,6 @@ export function claimed_seq(store: Store, account_id: number, environment: Envir
   const prefix = [account_id, environment, 'client_reference', client_reference];
   for (const key of store.order_index.getKeys({ start: prefix, end: [...prefix, Number.MAX_SAFE_INTEGER], limit: 1 })) return (key as (string | number)[])[4] as number;
   return null;
-}
-
-function remember_claim(actor: AccountActor, environment: Environment, client_reference: string, reference: string): void {
-  let claims = fresh_claims.get(actor);
-  if (claims === undefined) fresh_claims.set(actor, (claims = new Map()));
-  const key = claim_key(environment, client_reference);
-  claims.set(key, reference);
-  // Once the batch is in the store the index key answers; a failed batch retires this actor anyway.
-  const forget = () => {
-    if (claims!.get(key) === reference) claims!.delete(key);
-  };
-  actor.engine.journal.durable().then(forget, forget);
 }
 
 export interface OrderFilter {
@@ -510,7 +491,6 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   if (input.customer_id !== undefined) order.customer_id = input.customer_id;
   if (input.subscription_type !== undefined) order.subscription_type = input.subscription_type;
   if (placement.upstream !== undefined) order.attempts = [{ upstream: placement.upstream, request_id: placement.provider_request_id, outcome: 'sent', at_us: now_us }];
-  if (client_reference !== null) remember_claim(actor, environment, client_reference, reference);
   if (placement.indexed) actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);
   // An order paid in the same command (the sandbox) is written once, as it ends up; the caller stages it.
   if (stage_pending) stage_order(actor, order);

@@ -109,12 +109,8 @@ export class Engine {
   });
   /** Keys of resident actors by hash: the hot path of authentication; the store's key_hashes answers for the rest. */
   private readonly resident_keys = new Map<string, KeyState>();
-  /** Emails of accounts created but maybe not yet committed (lower case); the store's account_emails answers for the rest. */
-  private readonly staged_emails = new Map<string, number>();
   /** Counts kept as they change, for the metrics gauges (no walk over accounts). */
   readonly counts = { open_orders: 0, api_keys_active: 0, reads_waited: 0 };
-  /** Funding references staged but maybe not yet committed; the store answers for the rest. */
-  private readonly staged_funding = new Map<string, { ref: FundingRef; entry: WalletEntry }>();
   readonly pin_cache = new PinCache();
   readonly journal: Journal;
   readonly extensions: EngineExtension[] = [];
@@ -236,8 +232,6 @@ export class Engine {
   private on_journal_failure(failure: JournalFailure): void {
     this.log.error({ err: failure.cause_error, accounts: failure.touched_accounts.size }, 'journal commit failed; reloading the accounts it touched');
     this.degraded = true;
-    this.staged_funding.clear();
-    this.staged_emails.clear();
     this.counters.clear();
     this.next_account = (this.store.meta.get('next_account_id') as number | undefined) ?? 1;
     this.next_key = (this.store.meta.get('next_key_id') as number | undefined) ?? 1;
@@ -347,25 +341,14 @@ export class Engine {
    * under [environment, reference, account_id], so that another account's reference is no oracle.
    */
   funding_reference(environment: Environment, reference: string, owner: number | null = null): FundingRef | null {
-    const key = funding_key(environment, reference, owner);
-    const staged = this.staged_funding.get(JSON.stringify(key));
-    if (staged !== undefined) return staged.ref;
-    return (this.store.funding_refs.get(key) as FundingRef | undefined) ?? null;
-  }
-
-  staged_funding_entry(environment: Environment, reference: string, owner: number | null = null): WalletEntry | undefined {
-    return this.staged_funding.get(JSON.stringify(funding_key(environment, reference, owner)))?.entry;
+    // Through the journal: a reference claimed in a commit not yet durable is claimed already.
+    return (this.journal.read(this.store.funding_refs, funding_key(environment, reference, owner)) as FundingRef | undefined) ?? null;
   }
 
   record_funding_reference(actor: AccountActor, environment: Environment, reference: string, entry: WalletEntry, owner: number | null = null): void {
     if (owner !== null && owner !== actor.id) fail('an account-scoped funding reference is claimed for its own account');
     const ref: FundingRef = { account_id: actor.id, entry_id: entry.id };
-    const store_key = funding_key(environment, reference, owner);
-    const key = JSON.stringify(store_key);
-    this.staged_funding.set(key, { ref, entry });
-    actor.stage_put(this.store.funding_refs, store_key, ref);
-    // Once durable the store answers; the staged map only bridges the gap until then.
-    this.journal.durable().then(() => this.staged_funding.delete(key), () => {});
+    actor.stage_put(this.store.funding_refs, funding_key(environment, reference, owner), ref);
   }
 
   // ---- Accounts ---------------------------------------------------------------------------------
@@ -380,9 +363,9 @@ export class Engine {
     return this.accounts.peek(id)?.account ?? (this.store.accounts.get(id) as AccountRecord | undefined);
   }
 
-  /** The account with this email (any case): staged ones from memory, the others from account_emails. */
+  /** The account with this email (any case), from account_emails as staged (the journal answers for accounts not yet durable). */
   private account_id_by_email(lower: string): number | undefined {
-    return this.staged_emails.get(lower) ?? (this.store.account_emails.get(lower) as number | undefined);
+    return this.journal.read(this.store.account_emails, lower) as number | undefined;
   }
 
   account_by_email(email: string): AccountActor | undefined {
@@ -417,11 +400,6 @@ export class Engine {
     actor.stage_put(this.store.accounts, id, account);
     actor.stage_put(this.store.account_emails, email, id);
     for (const environment of environments) actor.stage_wallet(environment);
-    // Once durable the store answers; the staged map only bridges the gap until then.
-    this.staged_emails.set(email, id);
-    this.journal.durable().then(() => {
-      if (this.staged_emails.get(email) === id) this.staged_emails.delete(email);
-    }, () => {});
     return ok(actor);
   }
 }

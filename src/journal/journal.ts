@@ -5,6 +5,12 @@
 //
 // Batching by event-loop turn: uWS delivers every request that arrived in one poll phase before
 // setImmediate callbacks run, so one commit covers all of them (see bench/ purchase scenarios).
+//
+// Read-your-writes: `read` (and `first_key_under` for a tuple range) answers with what is staged in
+// the open batch and in the batches sealed but not yet durable, newest first, and falls back to the
+// store; a staged removal answers "absent". Every check that must hold before a commit is durable
+// (an email, a funding reference, a client reference or a random order reference taken once) reads
+// through here, so no caller keeps its own copy of what it staged.
 import { asBinary, type Database } from 'lmdb';
 import type { Key } from './store.js';
 import type { FreeSpace } from './disk-guard.js';
@@ -47,6 +53,18 @@ interface Encodable {
 
 interface Batch {
   changes: Change[];
+  /**
+   * The batch's last change of each key, per database: what `read` answers from (read-your-writes).
+   * Built on the first read of that database in this batch and kept up to date after: a database
+   * never read costs one map lookup per change.
+   */
+  latest: Map<Database<any, any>, Map<string, Change>>;
+  /**
+   * Tuple keys of one database by their parent (the key without its last element), built on the
+   * first `first_key_under` of that database in this batch and kept up to date after: a database
+   * never read by range costs nothing.
+   */
+  children: Map<Database<any, any>, Map<string, Map<string, Change>>>;
   /** Encoded bytes staged: the disk guard's estimate of what the commit will write. */
   bytes: number;
   touched_accounts: Set<number>;
@@ -66,6 +84,11 @@ export class JournalFailure extends Error {
 }
 
 function ignore(): void {}
+
+/** lmdb-js databases decode with the same msgpackr instance they encode with (shared structures included). */
+function decode(db: Database<any, any>, encoded: Buffer): unknown {
+  return (db as unknown as { decoder: { decode(bytes: Buffer): unknown } }).decoder.decode(encoded);
+}
 
 /** Marks a write's promises as handled: the journal reports failures through `fail`, once. */
 function quiet(written: Promise<unknown> & { flushed?: Promise<unknown> }): void {
@@ -105,7 +128,43 @@ function new_batch(): Batch {
   });
   // A failed batch is reported through on_failure; waiters that also await `done` handle it themselves.
   done.catch(() => {});
-  return { changes: [], bytes: 0, touched_accounts: new Set(), done, resolve, reject };
+  return { changes: [], latest: new Map(), children: new Map(), bytes: 0, touched_accounts: new Set(), done, resolve, reject };
+}
+
+/**
+ * A key as a map key. The first character tells the kinds apart (a JSON array starts with '['), so
+ * the string 1, the number 1 and the tuple [1] are three keys, as they are to LMDB's ordered-binary.
+ */
+function key_text(key: Key): string {
+  if (typeof key === 'string') return `s${key}`;
+  if (typeof key === 'number') return `n${key}`;
+  return JSON.stringify(key);
+}
+
+/** The order of two last elements of tuple keys, as ordered-binary sorts them: numbers before strings. */
+function compare_parts(a: string | number, b: string | number): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/** A batch's last change of each key of one database, indexed on first use (see Batch.latest). */
+function latest_of(batch: Batch, db: Database<any, any>): Map<string, Change> {
+  let latest = batch.latest.get(db);
+  if (latest === undefined) {
+    batch.latest.set(db, (latest = new Map()));
+    for (const change of batch.changes) if (change.db === db) latest.set(key_text(change.key), change);
+  }
+  return latest;
+}
+
+function index_child(parents: Map<string, Map<string, Change>>, change: Change): void {
+  if (!Array.isArray(change.key) || change.key.length === 0) return;
+  const parent = JSON.stringify(change.key.slice(0, -1));
+  let children = parents.get(parent);
+  if (children === undefined) parents.set(parent, (children = new Map()));
+  children.set(key_text(change.key), change);
 }
 
 export class Journal {
@@ -119,6 +178,12 @@ export class Journal {
 
   private batch: Batch = new_batch();
   private readonly waiting: Batch[] = [];
+  /**
+   * Sealed batches not yet durable nor refused, oldest first: the waiting ones and those committing
+   * or flushing. `read` looks through them (after the open batch); each leaves when it settles, so
+   * what is held is bounded by batches_waiting_max and the commits in flight.
+   */
+  private readonly unsettled: Batch[] = [];
   private scheduled = false;
   private committing = false;
   private last_durable: Promise<void> = Promise.resolve();
@@ -159,6 +224,12 @@ export class Journal {
   private stage(account_id: number, change: Change): void {
     const batch = this.batch;
     batch.changes.push(change);
+    const latest = batch.latest.get(change.db);
+    if (latest !== undefined) {
+      latest.set(key_text(change.key), change);
+      const parents = batch.children.get(change.db);
+      if (parents !== undefined) index_child(parents, change);
+    }
     batch.bytes += (change.encoded?.length ?? 0) + 64;
     if (account_id > 0) batch.touched_accounts.add(account_id);
     if (batch.changes.length >= Journal.batch_changes_max) {
@@ -175,6 +246,67 @@ export class Journal {
     this.scheduled = false;
     if (this.committing) return;
     this.seal();
+  }
+
+  /**
+   * The value of (db, key) once everything staged so far is durable: the newest staged change of the
+   * key in a batch not yet durable, else the store's. A staged removal answers undefined. The value is
+   * decoded from the bytes staged, so it is the state as of the command that staged it, never an
+   * object its caller went on mutating; each read returns a new object.
+   */
+  read(db: Database<any, any>, key: Key): unknown {
+    const change = this.staged(db, key_text(key));
+    if (change === null) return db.get(key);
+    return change.encoded === undefined ? undefined : decode(db, change.encoded);
+  }
+
+  /** The newest staged change of a key, or null when no batch not yet durable holds one. */
+  private staged(db: Database<any, any>, text: string): Change | null {
+    const found = latest_of(this.batch, db).get(text);
+    if (found !== undefined) return found;
+    for (let i = this.unsettled.length - 1; i >= 0; i--) {
+      const change = latest_of(this.unsettled[i], db).get(text);
+      if (change !== undefined) return change;
+    }
+    return null;
+  }
+
+  /**
+   * The first key directly under a tuple prefix (the prefix and one element more) once everything
+   * staged is durable: staged puts count, keys the store holds count unless a staged removal took
+   * them away. Costs one store range read that skips at most the staged removals under the prefix.
+   */
+  first_key_under(db: Database<any, any>, prefix: readonly (string | number)[]): Key | undefined {
+    const parent = JSON.stringify(prefix);
+    /** Staged keys under the prefix, the newest change of each deciding. */
+    const staged = new Map<string, Change>();
+    for (const batch of [this.batch, ...[...this.unsettled].reverse()]) {
+      const latest = latest_of(batch, db);
+      if (latest.size === 0) continue;
+      let parents = batch.children.get(db);
+      if (parents === undefined) {
+        batch.children.set(db, (parents = new Map()));
+        for (const change of latest.values()) index_child(parents, change);
+      }
+      for (const [text, change] of parents.get(parent) ?? []) if (!staged.has(text)) staged.set(text, change);
+    }
+    let first: Key | undefined;
+    for (const change of staged.values()) {
+      if (change.encoded === undefined) continue;
+      const key = change.key as (string | number)[];
+      if (first === undefined || compare_parts(key[prefix.length], (first as (string | number)[])[prefix.length]) < 0) first = key;
+    }
+    // The store's first key directly under the prefix and not removed by a staged change. The range
+    // ends at the highest code point: ordered-binary sorts strings as UTF-8, after every number.
+    for (const stored of db.getKeys({ start: [...prefix], end: [...prefix, '\u{10FFFF}'] })) {
+      const key = stored as (string | number)[];
+      if (!Array.isArray(key) || key.length !== prefix.length + 1) continue;
+      const change = staged.get(key_text(key));
+      if (change !== undefined && change.encoded === undefined) continue;
+      if (first === undefined || compare_parts(key[prefix.length], (first as (string | number)[])[prefix.length]) < 0) first = key;
+      break;
+    }
+    return first;
   }
 
   /**
@@ -202,6 +334,7 @@ export class Journal {
     this.batch = new_batch();
     this.last_durable = batch.done;
     this.waiting.push(batch);
+    this.unsettled.push(batch);
     this.pump();
   }
 
@@ -215,6 +348,7 @@ export class Journal {
     const batch = this.waiting.shift();
     if (batch === undefined) return;
     if (this.refused !== null) {
+      this.settle(batch);
       batch.reject(this.refused);
       this.pump();
       return;
@@ -256,6 +390,8 @@ export class Journal {
         durable.then(
           () => {
             this.observer.on_commit(batch.changes.length, performance.now() - started);
+            // Durable: the store answers for its keys from now on.
+            this.settle(batch);
             batch.resolve();
           },
           (error) => this.refuse(batch, error),
@@ -291,10 +427,17 @@ export class Journal {
     }
     this.last_durable = Promise.reject(this.refused);
     this.last_durable.catch(ignore);
+    for (const each of refused) this.settle(each);
     for (const each of refused) each.reject(this.refused);
   }
 
   private previous_flush: Promise<void> = Promise.resolve();
+
+  /** A batch durable or refused: `read` no longer looks in it. */
+  private settle(batch: Batch): void {
+    const at = this.unsettled.indexOf(batch);
+    if (at >= 0) this.unsettled.splice(at, 1);
+  }
 
   /**
    * A batch was refused before it reached LMDB (the disk is nearly full): nothing of it is on disk.
@@ -313,6 +456,9 @@ export class Journal {
       for (const id of each.touched_accounts) failure.touched_accounts.add(id);
     }
     this.last_durable = this.previous_flush;
+    // Nothing of these batches reached the disk: reads answer from the store again before the
+    // engine reloads what they touched.
+    for (const each of refused) this.settle(each);
     this.on_failure(failure);
     for (const each of refused) each.reject(failure);
   }

@@ -60,16 +60,12 @@ export const reference_length_max = 64;
 export class OrderDesk implements EngineExtension {
   private readonly waiters = new Map<string, Set<(order: OrderRecord) => void>>();
   private readonly requery_timers = new Map<string, TimerHandle>();
-  /** Random references handed out but maybe not yet committed: uniqueness must hold before the commit. */
-  private readonly fresh_references = new Set<string>();
   private readonly codec: ReferenceCodec;
   /**
    * Whether the store holds indexed references (random ones, or any order from before references
    * named their place): a new constructed reference is then checked against them too.
    */
   private readonly index_in_use: boolean;
-  /** Orders that became final in a commit that may not be durable yet: the store lags behind them. */
-  private readonly recently_final = new Map<string, OrderRecord>();
 
   constructor(
     private readonly deps: EngineContext,
@@ -89,40 +85,22 @@ export class OrderDesk implements EngineExtension {
     return this.deps.engine;
   }
 
-  /** References of each open batch: dropped from fresh_references once that batch is durable. */
-  private readonly fresh_by_batch = new Map<Promise<void>, string[]>();
-
-  private forget_when_durable(reference: string): void {
-    const durable = this.engine.journal.durable();
-    let list = this.fresh_by_batch.get(durable);
-    if (list === undefined) {
-      list = [];
-      this.fresh_by_batch.set(durable, list);
-      const forget = () => {
-        for (const each of list!) this.fresh_references.delete(each);
-        this.fresh_by_batch.delete(durable);
-      };
-      durable.then(forget, forget);
-    }
-    list.push(reference);
-  }
-
   /**
    * A reference unique forever for the next order of this wallet: its place in the store, permuted
-   * (services/references.ts); else random, checked against the index and the uncommitted ones.
+   * (services/references.ts); else random, checked against the index as staged: a random reference
+   * is taken once its order's command staged it, durable or not (the journal answers with what is staged).
    */
   private new_reference(actor: AccountActor, environment: Environment, now_ms: number): { reference: string; seq: number | null } {
     const day = utc_yyyymmdd(now_ms);
     const place = { account_id: actor.id, environment, seq: actor.wallets[environment].orders_count + 1 };
     if (ReferenceCodec.fits(place)) {
       const reference = this.codec.reference(day, place);
-      if (!this.index_in_use || this.engine.store.order_refs.get(reference) === undefined) return { reference, seq: place.seq };
+      if (!this.index_in_use || this.engine.journal.read(this.engine.store.order_refs, reference) === undefined) return { reference, seq: place.seq };
     }
     // seq null: a random reference, kept in the index.
     for (;;) {
       const reference = `BV-${day}-${random_reference_code(this.deps.random)}`;
-      if (this.fresh_references.has(reference) || this.engine.store.order_refs.get(reference) !== undefined) continue;
-      this.fresh_references.add(reference);
+      if (this.engine.journal.read(this.engine.store.order_refs, reference) !== undefined) continue;
       return { reference, seq: null };
     }
   }
@@ -149,13 +127,8 @@ export class OrderDesk implements EngineExtension {
     const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
     const commission = commission_kobo(input.amount_kobo, rate_bp);
     const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream }, now_us, !provider.instant);
-    if (!placed.ok) {
-      if (indexed) this.fresh_references.delete(reference);
-      return error_reply(request_id, placed.error);
-    }
+    if (!placed.ok) return error_reply(request_id, placed.error);
     if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
-    // Staged now: a random reference stays reserved until the batch holding its order is durable.
-    if (indexed) this.forget_when_durable(reference);
     let order = placed.value;
     if (provider.instant) {
       // Nothing leaves the process: pay in the same command, one commit for the debit and the
@@ -352,31 +325,11 @@ export class OrderDesk implements EngineExtension {
     if (is_final(order.status)) {
       this.requery_timers.get(reference)?.cancel();
       this.requery_timers.delete(reference);
-      this.remember_final(order);
       this.notify(order);
     } else if (!this.requery_timers.has(reference)) {
       this.plan_requery(actor, order);
     }
     return order;
-  }
-
-  /** Final orders of each open batch, dropped from recently_final once that batch is durable. */
-  private readonly final_by_batch = new Map<Promise<void>, OrderRecord[]>();
-
-  private remember_final(order: OrderRecord): void {
-    this.recently_final.set(order.reference, order);
-    const durable = this.engine.journal.durable();
-    let list = this.final_by_batch.get(durable);
-    if (list === undefined) {
-      list = [];
-      this.final_by_batch.set(durable, list);
-      const forget = () => {
-        for (const each of list!) if (this.recently_final.get(each.reference) === each) this.recently_final.delete(each.reference);
-        this.final_by_batch.delete(durable);
-      };
-      durable.then(forget, forget);
-    }
-    list.push(order);
   }
 
   private notify(order: OrderRecord): void {
@@ -488,27 +441,28 @@ export class OrderDesk implements EngineExtension {
     }
   }
 
-  /** The order with this reference as it stands (memory for open orders, else the store). */
+  /**
+   * The order with this reference as it stands: memory for open orders, else the store as staged (an
+   * order that became final in a commit not yet durable is read through the journal).
+   */
   find(reference: string): OrderRecord | null {
     // A reference is 24 characters; a path parameter can be up to the 16 KiB request head, and LMDB refuses
     // a key over 1,978 bytes with a RangeError (a 500 the fuzzer found once the head limit was raised).
     if (reference.length > reference_length_max) return null;
-    const recent = this.recently_final.get(reference);
-    if (recent !== undefined) return recent;
     const place = this.codec.place_of(reference);
     if (place !== null) {
       const open = this.engine.accounts.get(place.account_id)?.open_orders.get(reference);
       if (open !== undefined) return open;
-      const stored = this.engine.store.orders.get([place.account_id, place.environment, place.seq]) as OrderRecord | undefined;
+      const stored = this.engine.journal.read(this.engine.store.orders, [place.account_id, place.environment, place.seq]) as OrderRecord | undefined;
       if (stored !== undefined && stored.reference === reference) return stored;
       // Only an indexed reference that happens to decode to a place can still be found.
       if (!this.index_in_use) return null;
     }
-    const location = this.engine.store.order_refs.get(reference) as [number, Environment, number] | undefined;
+    const location = this.engine.journal.read(this.engine.store.order_refs, reference) as [number, Environment, number] | undefined;
     if (location === undefined) return null;
     const open = this.engine.accounts.get(location[0])?.open_orders.get(reference);
     if (open !== undefined) return open;
-    return (this.engine.store.orders.get(location) as OrderRecord | undefined) ?? null;
+    return (this.engine.journal.read(this.engine.store.orders, location) as OrderRecord | undefined) ?? null;
   }
 
   /** Orders without an answer for 24 hours, across accounts (operator API). */
@@ -522,7 +476,6 @@ export class OrderDesk implements EngineExtension {
   resolved(order: OrderRecord): void {
     this.requery_timers.get(order.reference)?.cancel();
     this.requery_timers.delete(order.reference);
-    this.remember_final(order);
     this.notify(order);
   }
 }
