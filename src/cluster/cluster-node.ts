@@ -668,6 +668,7 @@ export class ClusterNode implements JournalAppender {
       if (!this.lease_valid()) throw new Deposed('the lease ran out while the batch was appended');
       this.acked_seq = seq;
       if (seq > this.stream_seq) this.stream_seq = seq;
+      if (this.log.isLevelEnabled('debug')) this.log.debug({ seq, digest }, 'cluster: batch acknowledged');
     })();
     appended.catch((error) => this.depose((error as Error).message));
     this.chain = appended;

@@ -421,12 +421,15 @@ export class ApiChecker {
 
     // Every acknowledged operation, reflected exactly once; the events it implies, received.
     const received = new Map<string, Set<string>>();
+    /** When each event id first reached the receiver, and when the server made it: to place a repeat in its round. */
+    const first_seen = new Map<string, string>();
     const acknowledged = new Set<string>();
     for (const r of receiver.received) {
       if (r.json === null) continue;
       // A batch.completed event is about its batch, named by data.id.
       const name = `${r.tag}|${r.json.event}|${r.json.data?.reference ?? r.json.data?.id}`;
       received.set(name, (received.get(name) ?? new Set()).add(r.event_id ?? '?'));
+      if (r.event_id !== undefined && !first_seen.has(r.event_id)) first_seen.set(r.event_id, `first received ${new Date(r.at_ms).toISOString()}, created_at ${r.json.created_at}`);
       if (r.answered === 200) acknowledged.add(name);
     }
     let implied_events = 0;
@@ -512,7 +515,7 @@ export class ApiChecker {
       if (r.json?.id !== r.event_id || r.json?.event !== r.event_header) v.push(`event ${r.event_id}: webhook-id / X-Service-Event differ from the body's id ${r.json?.id} / event ${r.json?.event}`);
     }
     for (const [id, set] of bodies) if (set.size > 1) v.push(`event ${id} arrived with ${set.size} different bodies or endpoints`);
-    for (const [name, ids] of received) if (ids.size > 1) v.push(`one change ${name} arrived under ${ids.size} event ids: ${[...ids].join(', ')}`);
+    for (const [name, ids] of received) if (ids.size > 1) v.push(`one change ${name} arrived under ${ids.size} event ids: ${[...ids].map((id) => `${id} (${first_seen.get(id) ?? '?'})`).join(', ')}`);
     return { violations: v, implied_events };
   }
 }

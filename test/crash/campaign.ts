@@ -271,7 +271,7 @@ export class Campaign {
     this.upstream.processing_requeries = 1;
     // A generous upstream timeout: the machine is shared, and an answer that misses it only makes
     // the order processing (then re-queried), which the campaign covers anyway.
-    const env = webhook_env({ TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: process.env.CRASH_CLUSTER_LOG ? 'info' : 'warn', ...this.upstream.env(2_000) });
+    const env = webhook_env({ TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: process.env.CRASH_CLUSTER_LOG ? 'debug' : 'warn', ...this.upstream.env(2_000) });
     if (this.options.cluster) {
       this.nats = await NatsCluster.start(3);
       const cluster_env = (name: string) => ({ ...env, CLUSTER_NATS_URL: this.nats!.url, NODE_NAME: name, CLUSTER_LEASE_MS: String(test_lease_ms), MASTER_KEY: test_master_key });
