@@ -2,7 +2,10 @@
 // docs/decisions.md "Accounts, PIN, limits" and "Scopes, allowlists, keys"; docs/api.md "Limits").
 import t from 'tap';
 import { start_server, type ApiResponse, type TestServer } from './helpers/server.js';
-import { base62, sleep } from './helpers/fixtures-http.js';
+import { base62 } from './helpers/fixtures-http.js';
+import { start_in_process } from './helpers/in-process.js';
+
+const hour_ms = 60 * 60 * 1000;
 
 const server = await start_server(t);
 
@@ -56,17 +59,23 @@ t.test('an unknown, garbage or revoked key is 401 auth.key_not_found', async (t)
   t.equal(still.status, 200, 'the account\'s other key still works');
 });
 
-t.test('a key past its expires_at is 401 auth.key_expired', async (t) => {
-  const account = await server.create_account();
-  const expires_ms = Date.now() + 1500;
-  const made = await server.admin('POST', `/admin/accounts/${account.id}/keys`, { name: 'short-lived', environment: 'test', expires_at: new Date(expires_ms).toISOString() });
-  t.equal(made.status, 201, 'the operator creates a key expiring in 1.5 s');
+t.test('a key past its expires_at is 401 auth.key_expired: it works up to the millisecond before and is refused from that millisecond on', async (t) => {
+  // On a manual clock (test/helpers/in-process.ts) the key lives a real hour and the test moves
+  // through it, to the edge, which a sleep could only overshoot.
+  const on_clock = await start_in_process(t);
+  const account = await on_clock.create_account();
+  const expires_ms = on_clock.clock.now_ms() + hour_ms;
+  const made = await on_clock.admin('POST', `/admin/accounts/${account.id}/keys`, { name: 'short-lived', environment: 'test', expires_at: new Date(expires_ms).toISOString() });
+  t.equal(made.status, 201, 'the operator creates a key expiring in an hour');
   t.equal(Date.parse(made.body.data.expires_at), expires_ms, 'the key shows its expiry');
-  const before = await server.api('GET', '/v1/wallet', { key: made.body.data.api_key });
+  const before = await on_clock.api('GET', '/v1/wallet', { key: made.body.data.api_key });
   t.equal(before.status, 200, 'the key works before it expires');
-  await sleep(expires_ms - Date.now() + 50);
-  const after = await server.api('GET', '/v1/wallet', { key: made.body.data.api_key });
-  t.equal(after.status, 401, 'the key is refused after its expiry');
+  on_clock.clock.advance(expires_ms - 1 - on_clock.clock.now_ms());
+  const last_moment = await on_clock.api('GET', '/v1/wallet', { key: made.body.data.api_key });
+  t.equal(last_moment.status, 200, 'the key still works one millisecond before its expiry');
+  on_clock.clock.advance(1);
+  const after = await on_clock.api('GET', '/v1/wallet', { key: made.body.data.api_key });
+  t.equal(after.status, 401, 'the key is refused at its expiry');
   t.equal(code_of(after), 'auth.key_expired', 'the refusal is auth.key_expired');
 });
 

@@ -104,8 +104,11 @@ t.test('a bulk of 100 mixed sandbox outcomes places 100 orders, refunds each fai
   const delivered_kobo = orders.filter((o) => o.status !== 'failed').reduce((sum, o) => sum + kobo(o.amount_charged), 0);
   t.equal(await balance_kobo(server, account.key), before - delivered_kobo, 'the balance fell by the delivered items only');
   await receiver.wait_for(1);
-  // Given time for a duplicate to arrive, there is none.
-  await sleep(1_000);
+  // A barrier instead of a wait: a test event to the same endpoint, made after the batch completed, so
+  // that a second batch.completed would have been started before it.
+  const barrier = await server.api('POST', `/v1/webhooks/${hook.body.data.id}/test`, { key: account.key });
+  t.equal(barrier.status, 202, 'a test event is sent after the batch completed');
+  while (!receiver.received.some((r) => r.json?.id === barrier.body.data.event_id)) await receiver.wait_for(receiver.received.length + 1);
   const delivered = receiver.events('batch.completed').filter((r) => r.json?.data?.id === batch.id);
   t.equal(delivered.length, 1, 'the receiver got batch.completed once');
   t.equal(delivered[0].json.data.status, 'completed', 'the event shows the batch completed');

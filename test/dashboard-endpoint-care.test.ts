@@ -122,8 +122,12 @@ t.test('a reseller tests an endpoint, edits its events, rolls its secret and ret
   }
   const after = (await server.api('GET', '/v1/webhooks', { key: reseller.key })).body.data.webhooks[0];
   t.same(after, before, 'the endpoint is unchanged: same events, same secret');
-  await new Promise((r) => setTimeout(r, 500));
-  t.equal(receiver.received.length, received_before, 'and nothing was sent');
+  // A barrier instead of a wait: a test event sent through the API after the refused changes, so that
+  // anything they had sent would have been started first.
+  const barrier = await server.api('POST', `/v1/webhooks/${endpoint_id}/test`, { key: reseller.key });
+  t.equal(barrier.status, 202, 'a test event is sent through the API after the refused changes');
+  await receiver.wait_for(received_before + 1);
+  t.equal(receiver.received[received_before].json?.id, barrier.body.data.event_id, 'and nothing was sent: the next request is that test event');
 
   // Phone: the endpoint's actions are all on screen.
   await page.goto('/dashboard/webhooks?env=test');

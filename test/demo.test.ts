@@ -3,7 +3,7 @@
 import t from 'tap';
 import { rmSync } from 'node:fs';
 import { start_server, temp_dir, TestServer } from './helpers/server.js';
-import { wait_for, sleep } from './helpers/fixtures-http.js';
+import { wait_for } from './helpers/fixtures-http.js';
 
 const banner_title = /billvend demo/;
 
@@ -54,11 +54,13 @@ t.test('an empty store with DEMO unset seeds a demo account once and prints its 
   const stderr_before_restart = server.stderr.length;
   t.equal(await server.stop(), 0, 'the server stops cleanly');
   await server.start();
-  await sleep(200);
+  // The server writes a banner (stderr is a pipe, written synchronously) before it logs that it
+  // listens, which start() waits for; so it is here once an answer of the server is: the metrics read
+  // below is the event to wait on, not a sleep.
+  const metrics = await server.admin('GET', '/metrics');
   const after_restart = server.stderr.slice(stderr_before_restart).join('');
   t.notMatch(after_restart, banner_title, 'no second banner is printed after a restart');
   t.notMatch(after_restart, /bv_test_/, 'no key is printed after a restart');
-  const metrics = await server.admin('GET', '/metrics');
   // Actors are built on first use since the scale finding, so the count of accounts is the operator's list.
   const accounts = await server.admin('GET', '/admin/accounts');
   t.equal(accounts.body.data.pagination.total, 1, 'the demo account is not duplicated');
@@ -72,11 +74,11 @@ t.test('an empty store with DEMO unset seeds a demo account once and prints its 
 
 t.test('DEMO=0 on an empty store seeds nothing', async (t) => {
   const server = await start_server(t, { env: { DEMO: '0' } });
-  await sleep(200);
+  // A banner would be written before the server logs that it listens: it is here once an answer of the server is.
+  const metrics = await server.admin('GET', '/metrics');
   const stderr = server.stderr.join('');
   t.notMatch(stderr, banner_title, 'no banner is printed');
   t.notMatch(stderr, /bv_test_/, 'no key is printed');
-  const metrics = await server.admin('GET', '/metrics');
   t.equal(metric(metrics.text, 'billvend_actors_in_memory'), 0, 'no account was created');
   t.equal(metric(metrics.text, 'billvend_api_keys_active'), 0, 'no key was created');
 });

@@ -5,7 +5,6 @@ import t, { type Test } from 'tap';
 import { start_server, temp_dir } from './helpers/server.js';
 import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
 import { buy_airtime, check_error, sandbox } from './helpers/purchases.js';
-import { sleep } from './helpers/fixtures-http.js';
 
 const data_dir = temp_dir();
 const server = await start_server(t, { data_dir, env: webhook_env({ TIME_SCALE: '0.001', LOG_LEVEL: 'warn' }) });
@@ -85,8 +84,7 @@ t.test('the feed holds the payload and id that a webhook endpoint receives, byte
   receiver.secret = created.body.data.secret;
   const bought = await buy_airtime(server, account.key, '08031234568', 150);
   t.equal(bought.status, 201, 'the purchase is delivered');
-  const deadline = Date.now() + 20_000;
-  while (receiver.received.length === 0 && Date.now() < deadline) await sleep(25);
+  await receiver.wait_for(1, 20_000);
   const delivered = receiver.received[0];
   t.ok(delivered, 'the receiver got the event');
   const completed = (await all_events(account.key, 100)).filter((e) => e.event === 'transaction.completed').pop()!;

@@ -27,6 +27,9 @@ async function account_with_receivers(t: Test): Promise<{ account: Funded; test_
   return { account, test_receiver, live_receiver };
 }
 
+/** The endpoint each receiver is registered as, for barrier(). */
+const endpoint_of = new Map<WebhookReceiver, { key: string; id: number }>();
+
 async function receiver_for(t: Test, key: string): Promise<WebhookReceiver> {
   const receiver = new WebhookReceiver();
   await receiver.start();
@@ -34,7 +37,23 @@ async function receiver_for(t: Test, key: string): Promise<WebhookReceiver> {
   const created = await server.api('POST', '/v1/webhooks', { key, body: { url: receiver.url } });
   t.equal(created.status, 201, `the endpoint is registered: ${created.text}`);
   receiver.secret = created.body.data.secret;
+  endpoint_of.set(receiver, { key, id: created.body.data.id });
   return receiver;
+}
+
+/**
+ * Waits on an event instead of for a while: a webhook.test event to each receiver's endpoint, made
+ * after everything before it, so that an event that should not exist would have been started first.
+ * The barrier's own requests are then taken out of the receivers' logs.
+ */
+async function barrier(...receivers: WebhookReceiver[]): Promise<void> {
+  for (const receiver of receivers) {
+    const { key, id } = endpoint_of.get(receiver)!;
+    const sent = await server.api('POST', `/v1/webhooks/${id}/test`, { key });
+    if (sent.status !== 202) throw new Error(`the barrier's test event answered ${sent.status} ${sent.text}`);
+    await eventually(() => receiver.received.some((r) => r.json?.id === sent.body.data.event_id), 10_000, 'the barrier\'s test event');
+    for (let i = receiver.received.length - 1; i >= 0; i--) if (receiver.received[i].json?.event === 'webhook.test') receiver.received.splice(i, 1);
+  }
 }
 
 function signature(raw: string | Buffer, secret = funding_secret): string {
@@ -114,10 +133,10 @@ t.test('a signed bank transfer credits the live wallet once and tells the live e
   t.same(event.json.data, { wallet_transaction_id: entry.id, type: 'credit', amount: 25_000.5, balance_after: 25_000.5, reference, created_at: entry.created_at }, 'the event carries the credit');
 
   // A later credit is the barrier: once it has arrived, a second event for the first would have too.
-  const barrier = `NIP-${randomBytes(6).toString('hex')}`;
-  t.equal((await signed_transfer({ reference: barrier, account_id: account.id, amount: 10 })).status, 201, 'a second transfer credits');
-  await eventually(() => credited(live_receiver, barrier).length > 0, 10_000, 'the second transfer\'s event');
-  await sleep(200);
+  const barrier_reference = `NIP-${randomBytes(6).toString('hex')}`;
+  t.equal((await signed_transfer({ reference: barrier_reference, account_id: account.id, amount: 10 })).status, 201, 'a second transfer credits');
+  await eventually(() => credited(live_receiver, barrier_reference).length > 0, 10_000, 'the second transfer\'s event');
+  await barrier(test_receiver);
   t.equal(new Set(credited(live_receiver, reference).map((r) => r.json.id)).size, 1, 'the repeat caused no second wallet.credited');
   t.same(test_receiver.received, [], 'the test endpoint heard nothing of live money');
 });
@@ -148,7 +167,7 @@ t.test('a bank notification without a valid X-Signature is 401 funding.invalid_s
   t.equal(good.status, 201, 'the same notification correctly signed credits');
   t.equal(await balance(account.live_key), 5000, 'by its own amount, not the tampered one');
   await eventually(() => live_receiver.events('wallet.credited').length > 0, 10_000, 'the one wallet.credited');
-  await sleep(200);
+  await barrier(live_receiver);
   t.equal(live_receiver.events('wallet.credited').length, 1, 'only the valid notification made an event');
 });
 
@@ -239,7 +258,7 @@ t.test('the sandbox top-up adds test money, up to 10,000,000 NGN a call, and sen
   t.equal(await balance(account.live_key), 0, 'the live wallet is untouched');
 
   await eventually(() => test_receiver.events('wallet.credited').length >= references.length + 1, 10_000, 'a wallet.credited per top-up');
-  await sleep(200);
+  await barrier(test_receiver, live_receiver);
   const events = test_receiver.events('wallet.credited');
   t.same(new Set(events.map((r) => r.json.data.reference)), new Set([...references, reference]), 'one wallet.credited per top-up, under its reference');
   t.equal(new Set(events.map((r) => r.json.id)).size, references.length + 1, 'the repeated reference made no second event');
@@ -260,7 +279,7 @@ t.test('an operator credit sends one wallet.credited to the endpoints of its env
     t.equal(event.json.data.wallet_transaction_id, first.body.data.id, `the ${environment} endpoint got the credit`);
     t.equal(event.json.data.amount, 1500, `with its amount`);
     t.equal(event.json.data.balance_after, first.body.data.balance_after, `and the balance after it`);
-    await sleep(200);
+    await barrier(hears, deaf);
     t.equal(new Set(credited(hears, reference).map((r) => r.json.id)).size, 1, `the repeated ${environment} credit made no second event`);
     t.same(credited(deaf, reference), [], `the other environment's endpoint heard nothing of the ${environment} credit`);
   }

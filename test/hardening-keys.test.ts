@@ -6,7 +6,7 @@
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { start_server, type ApiResponse, type TestServer } from './helpers/server.js';
-import { sleep } from './helpers/fixtures-http.js';
+import { start_in_process } from './helpers/in-process.js';
 
 const server = await start_server(t, { env: { LOG_LEVEL: 'warn' } });
 let sequence = 0;
@@ -32,19 +32,10 @@ async function account(on: TestServer = server) {
   return on.reseller(0, {}, { rate_limit_per_minute: 1_000_000 });
 }
 
-async function keys_listed(key: string): Promise<number[]> {
-  const list = await server.api('GET', '/v1/keys', { key });
+async function keys_listed(key: string, on: TestServer = server): Promise<number[]> {
+  const list = await on.api('GET', '/v1/keys', { key });
   if (list.status !== 200) throw new Error(`GET /v1/keys answered ${list.status} ${list.text}`);
   return list.body.data.keys.map((k: { id: number }) => k.id);
-}
-
-async function until_expired(key: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const seen = await server.api('GET', '/v1/account', { key });
-    if (seen.status === 401 && code_of(seen) === 'auth.key_expired') return;
-    await sleep(50);
-  }
-  throw new Error('the key did not expire within 15 s');
 }
 
 t.test('a restricted key can no longer mint an unrestricted one (the review\'s case: a key with an expiry and allowlist 127.0.0.1 asking for neither)', async (t) => {
@@ -184,30 +175,33 @@ t.test('the dashboard, signed in as the account owner, still creates unrestricte
 });
 
 t.test('expired keys are neither listed as active nor counted toward the 5 active keys', async (t) => {
-  const owner = await account();
+  // In this process on a manual clock (test/helpers/in-process.ts): the keys live an hour, and the
+  // test moves to one millisecond before and to the instant of their expiry.
+  const on_clock = await start_in_process(t, { env: { LOG_LEVEL: 'warn' } });
+  const owner = await account(on_clock);
   const doomed: number[] = [];
-  let last = '';
-  const expires_ms = Date.now() + 4_000;
+  const expires_ms = on_clock.clock.now_ms() + 3_600_000;
   for (let i = 0; i < 4; i++) {
-    const made = await server.create_key(owner.id, { name: `expiring ${i}`, expires_at: new Date(expires_ms).toISOString() });
+    const made = await on_clock.create_key(owner.id, { name: `expiring ${i}`, expires_at: new Date(expires_ms).toISOString() });
     doomed.push(made.id);
-    last = made.api_key;
   }
-  const full = await server.api('POST', '/v1/keys', { key: owner.key, body: { name: 'sixth', environment: 'test' } });
-  // On a machine slow enough that the keys expired already, the 6th key is rightly created: skip then.
-  if (Date.now() < expires_ms - 500) t.equal(code_of(full), 'keys.limit_reached', 'while the 4 keys live, the account has 5 active keys and a 6th is refused');
-  if (full.status === 201) await server.api('DELETE', `/v1/keys/${full.body.data.id}`, { key: owner.key });
-  await until_expired(last);
-  const listed = await keys_listed(owner.key);
+  const full = await on_clock.api('POST', '/v1/keys', { key: owner.key, body: { name: 'sixth', environment: 'test' } });
+  t.equal(code_of(full), 'keys.limit_reached', 'while the 4 keys live, the account has 5 active keys and a 6th is refused');
+  on_clock.clock.advance(expires_ms - 1 - on_clock.clock.now_ms());
+  t.equal((await keys_listed(owner.key, on_clock)).length, 5, 'one millisecond before their expiry the 4 keys are still listed');
+  const still_full = await on_clock.api('POST', '/v1/keys', { key: owner.key, body: { name: 'sixth', environment: 'test' } });
+  t.equal(code_of(still_full), 'keys.limit_reached', 'and still count: a 6th is refused');
+  on_clock.clock.advance(1);
+  const listed = await keys_listed(owner.key, on_clock);
   t.same(listed, [owner.key_id], 'once expired, the keys are no longer listed as active');
   for (let i = 0; i < 4; i++) {
-    const made = await server.api('POST', '/v1/keys', { key: owner.key, body: { name: `fresh ${i}`, environment: 'test' } });
+    const made = await on_clock.api('POST', '/v1/keys', { key: owner.key, body: { name: `fresh ${i}`, environment: 'test' } });
     t.equal(made.status, 201, `fresh key ${i + 1} of 4 takes an expired key's place: ${made.text}`);
   }
-  const sixth = await server.api('POST', '/v1/keys', { key: owner.key, body: { name: 'one too many', environment: 'test' } });
+  const sixth = await on_clock.api('POST', '/v1/keys', { key: owner.key, body: { name: 'one too many', environment: 'test' } });
   t.equal(sixth.status, 422, 'with 5 unexpired keys the limit holds again');
   t.equal(code_of(sixth), 'keys.limit_reached', 'keys.limit_reached');
-  const tidy = await server.api('DELETE', `/v1/keys/${doomed[0]}`, { key: owner.key });
+  const tidy = await on_clock.api('DELETE', `/v1/keys/${doomed[0]}`, { key: owner.key });
   t.equal(tidy.status, 200, 'an expired key may still be revoked, to tidy up');
 });
 

@@ -7,6 +7,8 @@
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { start_server, type ApiResponse, type TestServer } from './helpers/server.js';
+import { start_in_process } from './helpers/in-process.js';
+import { sign_in_lock_ms } from '../src/dashboard/sessions.js';
 import { purchase_under_sign_in_flood } from '../bench/scenarios.js';
 import { run_load } from '../bench/load.js';
 import { OperatorClient } from '../bench/fixtures.js';
@@ -35,9 +37,9 @@ function tally(answers: ApiResponse[]): Map<string, number> {
 }
 
 t.test('sign-in limits by address and email', async (t) => {
-  const server = await start_server(t, {
-    // TIME_SCALE=0.005: the 15-minute lock lasts 4.5 s.
-    env: { TRUSTED_PROXIES: '127.0.0.1', SIGN_IN_ADDRESS_PER_MINUTE_MAX: '8', SIGN_IN_GLOBAL_PER_SECOND_MAX: '1000', TIME_SCALE: '0.005' },
+  // In this process on a manual clock: the 15-minute lock is a real one, and the test moves to its edge.
+  const server = await start_in_process(t, {
+    env: { TRUSTED_PROXIES: '127.0.0.1', SIGN_IN_ADDRESS_PER_MINUTE_MAX: '8', SIGN_IN_GLOBAL_PER_SECOND_MAX: '1000' },
   });
   const owner = await server.create_account();
 
@@ -83,7 +85,13 @@ t.test('sign-in limits by address and email', async (t) => {
     const from_owner = await sign_in(server, owner.email, owner.password, owner_address);
     t.equal(from_owner.status, 201, 'the owner signs in from their own address');
     t.match(from_owner.headers.get('set-cookie') ?? '', /^bv_session=/, 'and gets a session');
-    await new Promise((resolve) => setTimeout(resolve, Number(attacker_right.headers.get('retry-after')) * 1000 + 300));
+    t.equal(answers[4].headers.get('retry-after'), String(sign_in_lock_ms / 1000), 'the lock is the whole 15 minutes');
+    // The clock has not moved since the fifth wrong password: its lock ends exactly 15 minutes from now.
+    server.clock.advance(sign_in_lock_ms - 1);
+    const last_moment = await sign_in(server, owner.email, owner.password, attacker);
+    t.equal(last_moment.body.error?.code, 'session.locked', 'one millisecond before the 15 minutes are over the address is still locked');
+    t.equal(last_moment.headers.get('retry-after'), '1', 'with Retry-After rounded up to one second');
+    server.clock.advance(1);
     const after_lock = await sign_in(server, owner.email, owner.password, attacker);
     t.equal(after_lock.status, 201, 'once the lock\'s time is over, the right password signs in from that address too');
   });

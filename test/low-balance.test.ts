@@ -6,7 +6,6 @@ import t from 'tap';
 import { start_server } from './helpers/server.js';
 import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
 import { buy_airtime, check_error } from './helpers/purchases.js';
-import { sleep } from './helpers/fixtures-http.js';
 
 const server = await start_server(t, { env: webhook_env({ TIME_SCALE: '0.001', LOG_LEVEL: 'warn' }) });
 
@@ -87,8 +86,7 @@ t.test('a webhook endpoint can subscribe to wallet.low_balance and receives it',
   receiver.secret = created.body.data.secret;
   await set_threshold(account.key, 950);
   await buy_airtime(server, account.key, '08031234567', 100);
-  const deadline = Date.now() + 20_000;
-  while (receiver.received.length === 0 && Date.now() < deadline) await sleep(25);
+  await receiver.wait_for(1, 20_000);
   t.equal(receiver.received.length, 1, 'the alert is delivered');
   t.equal(receiver.received[0]?.json?.event, 'wallet.low_balance', 'as wallet.low_balance');
   t.ok(receiver.received[0]?.service_signature_ok, 'signed like every event');

@@ -2,43 +2,50 @@
 // wallet.limit_exceeded; docs/decisions.md "Accounts, PIN, limits": 5 consecutive wrong PINs lock purchases
 // for 30 minutes across both environments, a correct PIN resets the count; daily limits by KYC level
 // 1: 50,000, 2: 200,000, 3: 5,000,000 NGN, level 0 cannot buy, refunds do not count, the operator's
-// daily_limit replaces the level's). TIME_SCALE=0.002 makes the 30-minute lock 3.6 s.
+// daily_limit replaces the level's). The lock's timing runs in this process on a manual clock.
 import t, { type Test } from 'tap';
 import { start_server } from './helpers/server.js';
-import { sleep } from './helpers/fixtures-http.js';
+import { start_in_process } from './helpers/in-process.js';
+import { pin_lock_ms } from '../src/engine/account-actor.js';
 import { balance_kobo, buy, buy_airtime, check_created, check_error, electricity_body, fast_reseller, idem, sandbox } from './helpers/purchases.js';
 
 const server = await start_server(t, { env: { TIME_SCALE: '0.002' } });
-/** 30 minutes at TIME_SCALE 0.002. */
-const lock_ms = 3600;
 
-t.test('wrong PINs: the 4th is 403 pin.incorrect, the 5th already 429 pin.locked, the 6th locked even with the right PIN', async (t) => {
-  const account = await fast_reseller(server, 1_000);
+t.test('wrong PINs: the 4th is 403 pin.incorrect, the 5th already 429 pin.locked, the 6th locked even with the right PIN; the lock lifts at exactly 30 minutes', async (t) => {
+  // On a manual clock (test/helpers/in-process.ts) the lock lasts its real 30 minutes and the test
+  // moves to its edge: still locked one millisecond before, lifted at it.
+  const on_clock = await start_in_process(t);
+  const account = await fast_reseller(on_clock, 1_000);
   for (let attempt = 1; attempt <= 4; attempt++) {
-    const response = await buy_airtime(server, account.key, '08031234567', 100, { pin: '54321' });
+    const response = await buy_airtime(on_clock, account.key, '08031234567', 100, { pin: '54321' });
     check_error(t, response, 403, 'pin.incorrect', `wrong PIN ${attempt}`);
   }
-  const fifth = await buy_airtime(server, account.key, '08031234567', 100, { pin: '54321' });
-  const locked_at = Date.now();
+  const locked_at = on_clock.clock.now_ms();
+  const fifth = await buy_airtime(on_clock, account.key, '08031234567', 100, { pin: '54321' });
   check_error(t, fifth, 429, 'pin.locked', 'wrong PIN 5');
-  const retry_after = Number(fifth.headers.get('retry-after'));
-  t.ok(Number.isInteger(retry_after) && retry_after >= 1 && retry_after <= Math.ceil(lock_ms / 1000), `the 5th answer carries Retry-After in whole seconds for the scaled 30 minutes (got ${fifth.headers.get('retry-after')})`);
-  const sixth = await buy_airtime(server, account.key, '08031234567', 100);
+  t.equal(fifth.headers.get('retry-after'), String(pin_lock_ms / 1000), 'the 5th answer carries Retry-After of the whole 30 minutes in seconds');
+  const sixth = await buy_airtime(on_clock, account.key, '08031234567', 100);
   check_error(t, sixth, 429, 'pin.locked', 'the right PIN while locked');
   t.ok(sixth.headers.get('retry-after'), 'the 6th answer carries Retry-After');
-  const wrong_sixth = await buy_airtime(server, account.key, '08031234567', 100, { pin: '54321' });
+  const wrong_sixth = await buy_airtime(on_clock, account.key, '08031234567', 100, { pin: '54321' });
   check_error(t, wrong_sixth, 429, 'pin.locked', 'a wrong PIN while locked');
-  t.equal(await balance_kobo(server, account.key), 1_000_00, 'nothing was debited while the PIN was wrong or locked');
+  t.equal(await balance_kobo(on_clock, account.key), 1_000_00, 'nothing was debited while the PIN was wrong or locked');
 
-  // The lock lasts the (scaled) 30 minutes and then lifts by itself.
-  await sleep(Math.max(0, locked_at + lock_ms / 3 - Date.now()));
-  check_error(t, await buy_airtime(server, account.key, '08031234567', 100), 429, 'pin.locked', 'the right PIN a third into the lock');
-  await sleep(Math.max(0, locked_at + lock_ms + 300 - Date.now()));
-  check_created(t, await buy_airtime(server, account.key, '08031234567', 100), 'delivered', 'the right PIN after the lock');
-  t.equal(await balance_kobo(server, account.key), 900_00, 'the purchase after the lock debited 100');
+  // The lock lasts the 30 minutes and then lifts by itself.
+  on_clock.clock.advance(pin_lock_ms / 3);
+  const a_third = await buy_airtime(on_clock, account.key, '08031234567', 100);
+  check_error(t, a_third, 429, 'pin.locked', 'the right PIN a third into the lock');
+  t.equal(a_third.headers.get('retry-after'), String((pin_lock_ms * 2) / 3 / 1000), 'with Retry-After counting the 20 minutes left');
+  on_clock.clock.advance(locked_at + pin_lock_ms - 1 - on_clock.clock.now_ms());
+  const last_moment = await buy_airtime(on_clock, account.key, '08031234567', 100);
+  check_error(t, last_moment, 429, 'pin.locked', 'the right PIN one millisecond before the 30 minutes are over');
+  t.equal(last_moment.headers.get('retry-after'), '1', 'with Retry-After rounded up to one second');
+  on_clock.clock.advance(1);
+  check_created(t, await buy_airtime(on_clock, account.key, '08031234567', 100), 'delivered', 'the right PIN at 30 minutes');
+  t.equal(await balance_kobo(on_clock, account.key), 900_00, 'the purchase after the lock debited 100');
   // The count restarted with the lock: four wrong PINs are again only pin.incorrect.
   for (let attempt = 1; attempt <= 4; attempt++) {
-    check_error(t, await buy_airtime(server, account.key, '08031234567', 100, { pin: '00000' }), 403, 'pin.incorrect', `wrong PIN ${attempt} after the lock`);
+    check_error(t, await buy_airtime(on_clock, account.key, '08031234567', 100, { pin: '00000' }), 403, 'pin.incorrect', `wrong PIN ${attempt} after the lock`);
   }
 });
 

@@ -1,17 +1,24 @@
 // The sandbox's magic numbers (docs/decisions.md "Sandbox", "Transactions"): one row per number, for each
 // service it applies to. TIME_SCALE=0.05 makes the 30 s sandbox delay 1.5 s and the purchase's 5 s
-// wait 250 ms: the delayed numbers answer "processing" and settle 1.5 s after they were placed.
+// wait 250 ms: the delayed numbers answer "processing" and settle 1.5 s after they were placed. The
+// test of the answer racing the re-query runs in this process on a manual clock instead.
 import t, { type Test } from 'tap';
 import { start_server, type ApiResponse } from './helpers/server.js';
 import {
   airtime_body, all_orders, balance_kobo, buy, check_created, check_error, data_body, electricity_body, entries_of, fast_reseller, idem, iso_us_pattern,
   kobo, order, sandbox, settled_order, token_pattern, tv_body,
 } from './helpers/purchases.js';
-import { sleep } from './helpers/fixtures-http.js';
+import { start_in_process, whole_second_ms } from './helpers/in-process.js';
+import { purchase_wait_ms, requery_delays_ms } from '../src/services/order-desk.js';
+import { sandbox_delay_ms as sandbox_delay_spec_ms } from '../src/services/sandbox-provider.js';
 
 const server = await start_server(t, { env: { TIME_SCALE: '0.05' } });
 /** The sandbox's 30 s delay at TIME_SCALE 0.05. */
 const sandbox_delay_ms = 1_500;
+/** One tick of the server's timer wheel: what is due at an instant has fired once the clock is a tick past it. */
+const tick_ms = 4;
+/** Reads of the order list while a purchase is being placed; each is a round trip, no sleep. */
+const placing_reads_max = 2_000;
 
 interface PhoneRow {
   phone: string;
@@ -175,16 +182,33 @@ t.test('a retry of a processing purchase replays the processing answer, and ?ide
 });
 
 t.test('a processing order is never refunded before its answer and is delivered exactly once', async (t) => {
-  const account = await fast_reseller(server, 1_000);
-  const first = await buy(server, account.key, '/v1/services/airtime', airtime_body(sandbox.delayed_delivered, 100));
+  // In this process on a manual clock (test/helpers/in-process.ts): the sandbox's own answer and the
+  // first re-query are both due 30 s after the order was sent, and both fire in the same move of the
+  // clock; then the clock runs through every later re-query round.
+  const on_clock = await start_in_process(t, { start_ms: whole_second_ms() });
+  const account = await fast_reseller(on_clock, 1_000);
+  const sent = buy(on_clock, account.key, '/v1/services/airtime', airtime_body(sandbox.delayed_delivered, 100));
+  // The request waits up to 5 s of the clock for the answer: once the order is on record, move past it.
+  let reads = 0;
+  while ((await all_orders(on_clock, account.key)).length === 0) {
+    if (++reads > placing_reads_max) throw new Error(`the order was not placed after ${placing_reads_max} reads`);
+  }
+  const placed_at_ms = on_clock.clock.now_ms();
+  on_clock.clock.advance(purchase_wait_ms);
+  const first = await sent;
   check_created(t, first, 'processing', 'the delayed purchase');
   const reference = first.body.data.reference;
-  await settled_order(server, account.key, reference, 10_000);
-  // The sandbox's own answer and the first re-query are both due 30 (scaled) seconds after the order
-  // was sent: whichever comes second must change nothing.
-  await sleep(1_000);
-  const record = await order(server, account.key, reference);
-  t.equal(record.status, 'delivered', 'still delivered after more re-query rounds');
-  t.same((await entries_of(server, account.key, reference)).map((e) => e.type), ['debit'], 'one debit and never a reversal');
-  t.equal(await balance_kobo(server, account.key), 900_00, 'the wallet paid once');
+  on_clock.clock.advance(placed_at_ms + sandbox_delay_spec_ms - 1 - on_clock.clock.now_ms());
+  t.equal((await order(on_clock, account.key, reference)).status, 'processing', 'one millisecond before 30 s the order is still processing');
+  t.same((await entries_of(on_clock, account.key, reference)).map((e) => e.type), ['debit'], 'and only debited');
+  on_clock.clock.advance(1 + tick_ms);
+  const record = await settled_order(on_clock, account.key, reference, 10_000);
+  t.equal(record.status, 'delivered', 'at 30 s the order is delivered');
+  for (const delay_ms of requery_delays_ms) on_clock.clock.advance(delay_ms);
+  // Every later round was due within these moves; a second answer taken as new would show in the
+  // ledger below as a second debit or a reversal.
+  const after = await order(on_clock, account.key, reference);
+  t.equal(after.status, 'delivered', 'still delivered after every later re-query round');
+  t.same((await entries_of(on_clock, account.key, reference)).map((e) => e.type), ['debit'], 'one debit and never a reversal');
+  t.equal(await balance_kobo(on_clock, account.key), 900_00, 'the wallet paid once');
 });

@@ -2,11 +2,15 @@
 // sent on request, signed and recorded like any delivery; a secret roll whose old secret keeps
 // signing for the grace period (X-Service-Signature-Previous, a second webhook-signature value) and
 // survives a restart sealed; editing the events; retrying a failing delivery now. Through real
-// sockets against a real server and a real HTTPS receiver.
+// sockets against a real server and a real HTTPS receiver; the tests about time (the grace period,
+// the retry schedule) run the server in this process on a manual clock (test/helpers/in-process.ts).
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { open_store, start_server, temp_dir, type TestServer } from './helpers/server.js';
+import { start_in_process } from './helpers/in-process.js';
+import { secret_grace_ms } from '../src/webhooks/endpoints.js';
+import { retry_delays_ms } from '../src/webhooks/delivery-bounds.js';
 import { WebhookReceiver, verify_service_signature, verify_standard_signature, webhook_env, type Received } from './helpers/webhook-receiver.js';
 
 const all_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed'];
@@ -111,18 +115,26 @@ t.test('after a roll, deliveries carry both signatures for the grace period, acr
 });
 
 t.test('once the grace period is over, deliveries are signed with the new secret only', async (t) => {
-  // TIME_SCALE 0.0001 makes the 24 h grace period 8.64 s.
+  // On a manual clock the grace period is its real 24 h, checked at its last millisecond and at its end.
   const receiver = await receiver_for(t);
-  const server = await start_server(t, { env: webhook_env({ LOG_LEVEL: 'warn', TIME_SCALE: '0.0001' }) });
+  const server = await start_in_process(t, { env: webhook_env({ LOG_LEVEL: 'warn' }) });
   const { reseller, id, secret: old_secret } = await endpoint_on(server, receiver);
+  const rolled_at_ms = server.clock.now_ms();
   const rolled = await server.api('POST', `/v1/webhooks/${id}/roll-secret`, { key: reseller.key });
   receiver.secret = rolled.body.data.secret;
   const expires_ms = Date.parse(rolled.body.data.previous_secret_expires_at);
-  await new Promise((r) => setTimeout(r, Math.max(0, expires_ms - Date.now()) + 500));
-  const listed = await server.api('GET', '/v1/webhooks', { key: reseller.key });
-  t.equal(listed.body.data.webhooks[0].previous_secret_expires_at, null, 'the endpoint no longer names an old secret');
+  t.equal(expires_ms, rolled_at_ms + secret_grace_ms, 'the old secret is kept exactly 24 hours');
+  server.clock.advance(expires_ms - 1 - server.clock.now_ms());
+  const last_moment = await server.api('GET', '/v1/webhooks', { key: reseller.key });
+  t.equal(Date.parse(last_moment.body.data.webhooks[0].previous_secret_expires_at), expires_ms, 'one millisecond before its end the endpoint still names the old secret');
   await server.api('POST', `/v1/webhooks/${id}/test`, { key: reseller.key });
-  const [received] = await receiver.wait_for(1);
+  const [in_grace] = await receiver.wait_for(1);
+  t.ok(signed_with(old_secret, in_grace).previous, 'and a delivery then still carries X-Service-Signature-Previous with the old secret');
+  server.clock.advance(1);
+  const listed = await server.api('GET', '/v1/webhooks', { key: reseller.key });
+  t.equal(listed.body.data.webhooks[0].previous_secret_expires_at, null, 'at the end of the grace period the endpoint no longer names an old secret');
+  await server.api('POST', `/v1/webhooks/${id}/test`, { key: reseller.key });
+  const received = (await receiver.wait_for(2))[1];
   t.ok(received.service_signature_ok && received.standard_signature_ok, 'the new secret verifies both signatures');
   t.equal(received.headers['x-service-signature-previous'], undefined, 'no X-Service-Signature-Previous any more');
   t.notOk(signed_with(old_secret, received).standard, 'and webhook-signature has no value for the old secret');
@@ -168,7 +180,8 @@ t.test('editing an endpoint\'s events changes what it receives and nothing else'
 
 t.test('retrying a failing delivery attempts it now, and repeating the request sends nothing more', async (t) => {
   const receiver = await receiver_for(t);
-  const server = await start_server(t, { env: webhook_env({ LOG_LEVEL: 'warn' }) });
+  // On a manual clock: the clock stands still, so an attempt that comes is the retry asked for, never the schedule's.
+  const server = await start_in_process(t, { env: webhook_env({ LOG_LEVEL: 'warn' }) });
   const { reseller, id } = await endpoint_on(server, receiver);
   receiver.script = [500];
   const sent = await server.api('POST', `/v1/webhooks/${id}/test`, { key: reseller.key });
@@ -177,8 +190,7 @@ t.test('retrying a failing delivery attempts it now, and repeating the request s
   const waiting = async () => (await server.api('GET', `/v1/webhooks/${id}/deliveries`, { key: reseller.key })).body?.data?.deliveries?.find((d: { id: number }) => d.id === delivery_id);
   t.ok(await wait_until(async () => (await waiting())?.attempts?.length === 1), 'the failed attempt is recorded');
   const before = await waiting();
-  const due_in_s = (Date.parse(before.next_attempt_at) - Date.now()) / 1000;
-  t.ok(due_in_s > 10, `the next retry is scheduled 30 s later (${due_in_s.toFixed(1)} s from now)`);
+  t.equal(Date.parse(before.next_attempt_at) - Date.parse(before.attempts[0].at), retry_delays_ms[0], 'the next retry is scheduled 30 s after the failed attempt');
 
   const retried = await server.api('POST', `/v1/webhooks/${id}/deliveries/${delivery_id}/retry`, { key: reseller.key });
   t.equal(retried.status, 202, `the retry is accepted: ${retried.text}`);
@@ -192,13 +204,15 @@ t.test('retrying a failing delivery attempts it now, and repeating the request s
   t.equal(repeated.status, 202, 'repeating the retry of a delivery since delivered answers 202');
   t.equal(repeated.body?.data?.status, 'delivered', 'with the delivery as it is');
   t.equal(repeated.body?.message, 'Already delivered; nothing to retry.', 'and says there was nothing to retry');
-  await new Promise((r) => setTimeout(r, 500));
-  t.equal(receiver.received.length, 2, 'and sends nothing');
+  // A barrier: another test event. Whatever the repeat had sent would have been started before it.
+  const barrier = await server.api('POST', `/v1/webhooks/${id}/test`, { key: reseller.key });
+  await receiver.wait_for(3);
+  t.equal(receiver.received[2].json?.id, barrier.body.data.event_id, 'and sends nothing: the next request is the barrier\'s event');
 
   // A repeat while the retry is already due sends it once.
   receiver.script = [500];
   const second = await server.api('POST', `/v1/webhooks/${id}/test`, { key: reseller.key });
-  await receiver.wait_for(3);
+  await receiver.wait_for(4);
   t.ok(await wait_until(async () => (await server.api('GET', `/v1/webhooks/${id}/deliveries`, { key: reseller.key })).body.data.deliveries.find((d: { id: number }) => d.id === second.body.data.id)?.attempts?.length === 1), 'the second test event failed once');
   receiver.holding = true;
   const [a, b] = await Promise.all([
@@ -206,10 +220,14 @@ t.test('retrying a failing delivery attempts it now, and repeating the request s
     server.api('POST', `/v1/webhooks/${id}/deliveries/${second.body.data.id}/retry`, { key: reseller.key }),
   ]);
   t.same([a.status, b.status], [202, 202], 'two retries at once are both accepted');
-  await receiver.wait_for(4);
-  await new Promise((r) => setTimeout(r, 500));
+  await receiver.wait_for(5);
   receiver.release();
-  t.equal(receiver.received.length, 4, 'and the receiver gets one attempt, not two');
+  t.ok(await wait_until(async () => (await server.api('GET', `/v1/webhooks/${id}/deliveries`, { key: reseller.key })).body.data.deliveries.find((d: { id: number }) => d.id === second.body.data.id)?.status === 'delivered'), 'the retried event is delivered');
+  // A barrier: another test event. A second attempt of the retry would have been started before it.
+  const last = await server.api('POST', `/v1/webhooks/${id}/test`, { key: reseller.key });
+  await receiver.wait_for(6);
+  t.equal(receiver.received[5].json?.id, last.body.data.event_id, 'the request after the retry is the barrier\'s event');
+  t.equal(receiver.received.filter((r) => r.json?.id === second.body.data.event_id).length, 2, 'and the receiver got the retried event twice in all, the failed attempt and one retry, not two');
   const missing = await server.api('POST', `/v1/webhooks/${id}/deliveries/99999999/retry`, { key: reseller.key });
   t.equal(missing.body?.error?.code, 'webhooks.delivery_not_found', 'an unknown delivery answers webhooks.delivery_not_found');
 });
@@ -226,6 +244,11 @@ t.test('a delivery cancelled because its endpoint answered 410 cannot be retried
   const retried = await server.api('POST', `/v1/webhooks/${id}/deliveries/${sent.body.data.id}/retry`, { key: reseller.key });
   t.equal(retried.status, 409, 'its retry answers 409');
   t.equal(retried.body?.error?.code, 'webhooks.delivery_not_retryable', 'with webhooks.delivery_not_retryable');
-  await new Promise((r) => setTimeout(r, 300));
-  t.equal(receiver.received.length, 1, 'and nothing is sent');
+  // A barrier: a second endpoint at the same receiver and a test event to it. Whatever the refused
+  // retry had sent would have been started before it.
+  const other = await server.api('POST', '/v1/webhooks', { key: reseller.key, body: { url: receiver.url } });
+  receiver.secret = other.body.data.secret;
+  const barrier = await server.api('POST', `/v1/webhooks/${other.body.data.id}/test`, { key: reseller.key });
+  await receiver.wait_for(2);
+  t.equal(receiver.received[1].json?.id, barrier.body.data.event_id, 'and nothing is sent: the next request is the barrier\'s event');
 });

@@ -1,23 +1,32 @@
 // Webhook retries, dead deliveries, replay, 410 and timeouts (docs/spec.md section 6 "Retries", docs/decisions.md
-// "Webhooks", "Time"). TIME_SCALE=0.0001 turns the retry schedule 30 s, 5 min, 30 min, 2 h, 8 h into
-// 3 ms, 30 ms, 180 ms, 720 ms, 2.88 s. The timeout test runs its own server with WEBHOOK_TIMEOUT_MS=1000;
-// the others keep the default 10 s, so that a TLS handshake on a busy machine is never a failure.
+// "Webhooks", "Time"). The server runs in this process on a manual clock (test/helpers/in-process.ts),
+// so the retry schedule 30 s, 5 min, 30 min, 2 h, 8 h is the real one: the test moves the clock to one
+// millisecond before each retry and then onto it, and the attempts' recorded times show each retry came
+// exactly on time. The timeout test runs its own server as a child process with WEBHOOK_TIMEOUT_MS=1000
+// (a receiver's timeout is real socket time); the others keep the default 10 s, so that a TLS
+// handshake on a busy machine is never a failure.
 import t, { type Test } from 'tap';
 import { randomBytes } from 'node:crypto';
 import { start_server, type ApiResponse, type TestServer } from './helpers/server.js';
 import { WebhookReceiver, webhook_env, type Behaviour } from './helpers/webhook-receiver.js';
 import { sleep } from './helpers/fixtures-http.js';
+import { start_in_process, whole_second_ms, type InProcessServer } from './helpers/in-process.js';
+import { retry_delays_ms } from '../src/webhooks/delivery-bounds.js';
 
+t.setTimeout(180_000);
+
+/** The child-process server of the timeout test runs the schedule at this scale. */
 const time_scale = 0.0001;
 // Long enough that "not on the request path" stays measurable on a busy 2-core machine.
 const timeout_ms = 1000;
-const retry_delays_ms = [30_000, 300_000, 1_800_000, 7_200_000, 28_800_000].map((d) => d * time_scale);
 
-const server = await start_server(t, { env: webhook_env({ TIME_SCALE: String(time_scale), LOG_LEVEL: 'warn' }) });
+// Started on a whole second, so that each retry, due a whole number of seconds after its attempt,
+// falls on a tick of the timer wheel and fires at its due millisecond exactly.
+const server: InProcessServer = await start_in_process(t, { env: webhook_env({ LOG_LEVEL: 'warn' }), start_ms: whole_second_ms() });
 
 type Reseller = Awaited<ReturnType<TestServer['reseller']>>;
 
-function reseller(on = server): Promise<Reseller> {
+function reseller(on: TestServer = server): Promise<Reseller> {
   return on.reseller(100_000, {}, { rate_limit_per_minute: 1_000_000 });
 }
 
@@ -30,7 +39,7 @@ async function receiver_for(t: Test, otherwise: Behaviour = 200, script: Behavio
   return receiver;
 }
 
-async function register(t: Test, key: string, receiver: WebhookReceiver, events?: string[], on = server): Promise<number> {
+async function register(t: Test, key: string, receiver: WebhookReceiver, events?: string[], on: TestServer = server): Promise<number> {
   const created = await on.api('POST', '/v1/webhooks', { key, body: { url: receiver.url, ...(events ? { events } : {}) } });
   t.equal(created.status, 201, `the endpoint is registered: ${created.text}`);
   receiver.secret = created.body.data.secret;
@@ -47,32 +56,50 @@ async function eventually<T>(read: () => Promise<T | null | undefined | false>, 
   }
 }
 
-async function deliveries_of(key: string, endpoint_id: number, on = server): Promise<any[]> {
+async function deliveries_of(key: string, endpoint_id: number, on: TestServer = server): Promise<any[]> {
   const response = await on.api('GET', `/v1/webhooks/${endpoint_id}/deliveries?per_page=100`, { key });
   if (response.status !== 200) throw new Error(`GET /v1/webhooks/${endpoint_id}/deliveries answered ${response.status} ${response.text}`);
   return response.body.data.deliveries;
 }
 
 /** Waits until the endpoint's only delivery satisfies the predicate. */
-function delivery_when(key: string, endpoint_id: number, predicate: (d: any) => boolean, what: string, on = server): Promise<any> {
+function delivery_when(key: string, endpoint_id: number, predicate: (d: any) => boolean, what: string, on: TestServer = server): Promise<any> {
   return eventually(async () => {
     const [delivery] = await deliveries_of(key, endpoint_id, on);
     return delivery !== undefined && predicate(delivery) ? delivery : null;
   }, 15_000, what);
 }
 
-function credit(account: Reseller, on = server): Promise<ApiResponse> {
+function credit(account: Reseller, on: TestServer = server): Promise<ApiResponse> {
   return on.credit(account.id, 'test', 100, `R-${randomBytes(5).toString('hex')}`);
 }
 
-t.test('a receiver answering 500 gets the first try and 5 retries at the scaled delays, then the delivery is dead until a replay delivers it', async (t) => {
+/** Waits until the endpoint's only delivery has recorded n attempts: the attempt is over and its retry planned. */
+function recorded_attempts(key: string, endpoint_id: number, n: number, on: TestServer = server): Promise<any> {
+  return delivery_when(key, endpoint_id, (d) => d.attempts.length >= n, `attempt ${n} to be recorded`, on);
+}
+
+t.test('a receiver answering 500 gets the first try and 5 retries each exactly at its delay, then the delivery is dead until a replay delivers it', async (t) => {
   const receiver = await receiver_for(t, 500);
   const account = await reseller();
   const endpoint_id = await register(t, account.key, receiver, ['wallet.credited']);
   const credited = await credit(account);
+  await receiver.wait_for(1);
+  await recorded_attempts(account.key, endpoint_id, 1);
 
-  await receiver.wait_for(6, 20_000);
-  await sleep(1500); // a 7th request would be a retry past the 5th
+  for (const [i, delay_ms] of retry_delays_ms.entries()) {
+    const before = await recorded_attempts(account.key, endpoint_id, i + 1);
+    const last_at_ms = Date.parse(before.attempts[i].at);
+    t.equal(Date.parse(before.next_attempt_at), last_at_ms + delay_ms, `after attempt ${i + 1} the next is planned ${delay_ms / 1000} s later`);
+    // One millisecond short of the delay the retry is not started: had it been, its attempt would be
+    // recorded at this instant, which the exact gap checked below rules out.
+    server.clock.advance(last_at_ms + delay_ms - 1 - server.clock.now_ms());
+    t.equal(receiver.received.length, i + 1, `one millisecond before retry ${i + 1} is due, ${i + 1} request(s) have arrived`);
+    server.clock.advance(1);
+    await receiver.wait_for(i + 2);
+    const after = await recorded_attempts(account.key, endpoint_id, i + 2);
+    t.equal(Date.parse(after.attempts[i + 1].at) - last_at_ms, delay_ms, `retry ${i + 1} was attempted exactly ${delay_ms / 1000} s after attempt ${i + 1}`);
+  }
   t.equal(receiver.received.length, 6, 'exactly 6 requests arrived: the first try and 5 retries');
 
   const event_id = receiver.received[0].json.id;
@@ -83,12 +110,6 @@ t.test('a receiver answering 500 gets the first try and 5 retries at the scaled 
     t.equal(request.body, receiver.received[0].body, `request ${i + 1} has the same body`);
     t.ok(request.service_signature_ok && request.standard_signature_ok, `request ${i + 1} is signed`);
   }
-  for (let i = 0; i < retry_delays_ms.length; i++) {
-    const gap = receiver.received[i + 1].at_ms - receiver.received[i].at_ms;
-    const delay = retry_delays_ms[i];
-    t.ok(gap >= delay, `retry ${i + 1} came ${gap} ms after the previous try, not before the scaled ${delay} ms`);
-    t.ok(gap <= delay * 1.5 + 1500, `retry ${i + 1} came ${gap} ms after the previous try, not far past the scaled ${delay} ms`);
-  }
 
   const dead = await delivery_when(account.key, endpoint_id, (d) => d.status === 'dead', 'the delivery to be dead');
 
@@ -96,6 +117,7 @@ t.test('a receiver answering 500 gets the first try and 5 retries at the scaled 
   t.equal(dead.event, 'wallet.credited', 'of kind wallet.credited');
   t.equal(dead.series, 1, 'in the first series of attempts');
   t.equal(dead.next_attempt_at, null, 'a dead delivery has no next attempt');
+  t.equal(receiver.received.length, 6, 'a dead delivery is attempted no more: still 6 requests');
   t.equal(dead.attempts.length, 6, 'all 6 attempts are recorded');
   for (const [i, attempt] of dead.attempts.entries()) {
     t.equal(attempt.series, 1, `attempt ${i + 1} is of series 1`);
@@ -105,7 +127,7 @@ t.test('a receiver answering 500 gets the first try and 5 retries at the scaled 
     t.equal(attempt.error, null, `attempt ${i + 1} got an answer, so no error`);
     if (i > 0) {
       const gap_ms = (Date.parse(attempt.at) - Date.parse(dead.attempts[i - 1].at));
-      t.ok(gap_ms >= Math.floor(retry_delays_ms[i - 1]), `attempt ${i + 1} is recorded ${gap_ms} ms after attempt ${i}, at least the scaled ${retry_delays_ms[i - 1]} ms`);
+      t.equal(gap_ms, retry_delays_ms[i - 1], `attempt ${i + 1} is recorded ${retry_delays_ms[i - 1] / 1000} s after attempt ${i}`);
     }
   }
 
@@ -132,7 +154,8 @@ t.test('a receiver answering 500 gets the first try and 5 retries at the scaled 
   const delivered = await delivery_when(account.key, endpoint_id, (d) => d.status === 'delivered', 'the replay to deliver');
   t.equal(delivered.attempts.length, 7, `the 6 old attempts and the new one are recorded: ${JSON.stringify(delivered.attempts.slice(5))}`);
   t.same(delivered.attempts.map((a: any) => [a.series, a.number, a.status_code]).slice(-2), [[1, 6, 500], [2, 1, 200]], 'the replay\'s attempt is series 2, number 1, status 200');
-  await sleep(200);
+  // Delivered is final: no attempt of it is planned or can start, so the count is the last one.
+  t.equal(delivered.next_attempt_at, null, 'the delivered replay has no next attempt');
   t.equal(receiver.received.length, 7, 'nothing more arrives after the replay delivered');
   const after = await server.admin('GET', '/admin/webhooks/dead');
   t.notOk(after.body.data.deliveries.some((d: any) => d.id === dead.id), 'a delivered replay leaves the dead list');
@@ -157,7 +180,11 @@ t.test('a replay names an endpoint and a delivery of the key\'s own account and 
     t.equal(response.status, status, `a replay with ${what} is ${status}`);
     t.equal(response.body?.error?.code, code, `a replay with ${what} is ${code}`);
   }
-  await sleep(100);
+  // A refused replay plans nothing: the delivery is as it was, delivered once with one attempt.
+  const after = await deliveries_of(account.key, endpoint_id);
+  t.equal(after.length, 1, 'the refused replays made no delivery');
+  t.same(after[0].attempts.map((a: any) => [a.series, a.number]), [[1, 1]], 'and no attempt: the delivery keeps its one attempt');
+  t.equal(after[0].status, 'delivered', 'and stays delivered');
   t.equal(receiver.received.length, 1, 'none of the refused replays sent anything');
 });
 
@@ -182,14 +209,18 @@ t.test('any answer but a 2xx is a failure that is retried; a 2xx delivers at onc
     endpoints.push({ row, receiver, id: await register(t, account.key, receiver, ['wallet.credited']) });
   }
   await credit(account);
+  for (const { row, receiver, id } of endpoints) {
+    await receiver.wait_for(1);
+    await delivery_when(account.key, id, (d) => d.attempts.length === 1, `the first attempt to the receiver answering ${row.first} to be recorded`);
+  }
+  // Every first attempt was made at this instant of the clock: 30 s on, the failed ones are retried.
+  server.clock.advance(retry_delays_ms[0]);
   for (const { row, receiver } of endpoints) await receiver.wait_for(row.delivered_first ? 1 : 2);
-  await sleep(300);
-  for (const { row, receiver } of endpoints) {
+  for (const { row, id, receiver } of endpoints) {
+    const delivery = await delivery_when(account.key, id, (d) => d.status === 'delivered', `the delivery to the receiver answering ${row.first} first`);
+    // Delivered is final, so the receiver's count is the last one.
     t.equal(receiver.received.length, row.delivered_first ? 1 : 2, `the receiver answering ${row.first} first got ${row.delivered_first ? 1 : 2} request(s)`);
     t.ok(receiver.received.every((r) => r.service_signature_ok), `the receiver answering ${row.first} first saw valid signatures`);
-  }
-  for (const { row, id } of endpoints) {
-    const delivery = await delivery_when(account.key, id, (d) => d.status === 'delivered', `the delivery to the receiver answering ${row.first} first`);
     const expected_attempts = row.delivered_first ? 1 : 2;
     t.equal(delivery.attempts.length, expected_attempts, `first answer ${row.first}: ${expected_attempts} attempt(s) recorded: ${JSON.stringify(delivery.attempts)}`);
     const first = delivery.attempts[0];
@@ -203,7 +234,7 @@ t.test('any answer but a 2xx is a failure that is retried; a 2xx delivers at onc
     if (!row.delivered_first) {
       t.equal(delivery.attempts[1].status_code, 200, `first answer ${row.first}: the retry got 200`);
       const gap = Date.parse(delivery.attempts[1].at) - Date.parse(first.at);
-      t.ok(gap >= Math.floor(retry_delays_ms[0]), `first answer ${row.first}: the retry came ${gap} ms later, at least the scaled 30 s`);
+      t.equal(gap, retry_delays_ms[0], `first answer ${row.first}: the retry came exactly 30 s later`);
     }
   }
 });
@@ -229,10 +260,11 @@ t.test('an endpoint that answers 410 is disabled and receives nothing more', asy
   const bought = await server.api('POST', '/v1/services/airtime', { key: account.key, body: { network: 'mtn', phone: '08011111111', amount: 100, pin: account.pin } });
   t.equal(bought.status, 201, 'a purchase after the 410');
   await eventually(async () => control.received.length >= 4, 10_000, 'the control endpoint to get both credits and the purchase');
-  await sleep(300);
-  t.equal(gone.received.length, 1, 'the disabled endpoint received nothing after its 410');
+  // The events that reached the control endpoint made no delivery for the disabled one, so nothing
+  // can be on its way to it.
   const deliveries = await deliveries_of(account.key, gone_id);
   t.equal(deliveries.length, 1, 'no deliveries are even created for a disabled endpoint');
+  t.equal(gone.received.length, 1, 'the disabled endpoint received nothing after its 410');
   t.same(deliveries[0]?.attempts.map((a: any) => a.status_code), [410], 'its one delivery has one attempt, answered 410');
   t.not(deliveries[0]?.status, 'delivered', 'a 410 does not count as delivered');
   t.not(deliveries[0]?.status, 'pending', 'and is not retried');
@@ -277,14 +309,20 @@ t.test('deleting an endpoint cancels its pending retries', async (t) => {
   const receiver = await receiver_for(t, 500);
   const account = await reseller();
   const endpoint_id = await register(t, account.key, receiver, ['wallet.credited']);
-  await credit(account);
+  const first = await credit(account);
   await receiver.wait_for(1);
+  const pending = await recorded_attempts(account.key, endpoint_id, 1);
+  t.equal(pending.status, 'pending', 'the failed first attempt leaves the delivery pending, its retries to come');
   const deleted = await server.api('DELETE', `/v1/webhooks/${endpoint_id}`, { key: account.key });
   t.equal(deleted.status, 200, 'the endpoint is deleted');
-  const at_delete = receiver.received.length;
-  t.ok(at_delete < 5, `the delete came while retries were still to come (${at_delete} requests so far)`);
-  // The whole schedule (3 ms + 30 ms + 180 ms + 720 ms + 2.88 s) would be over by now.
-  await sleep(retry_delays_ms.reduce((a, b) => a + b, 0) + 700);
-  // An attempt already on its way when the delete landed may still arrive; no later retry may.
-  t.ok(receiver.received.length <= at_delete + 1, `no retries after the delete (${receiver.received.length} requests, ${at_delete} at the delete)`);
+  t.equal(receiver.received.length, 1, 'the delete came after the first attempt and before any retry');
+  // The clock runs through the whole schedule: every retry would have started during these moves.
+  for (const delay_ms of retry_delays_ms) server.clock.advance(delay_ms);
+  // A barrier through the same receiver: a second endpoint at its URL and a second credit. Any retry
+  // would have been started before this event even existed.
+  await register(t, account.key, receiver, ['wallet.credited']);
+  const second = await credit(account);
+  await receiver.wait_for(2);
+  t.equal(receiver.received[1].json.data.reference, second.body.data.reference, 'the next request to the receiver is the barrier\'s event, not a retry of the first');
+  t.equal(receiver.received.filter((r) => r.json.data.reference === first.body.data.reference).length, 1, 'the first event was sent once: no retries after the delete');
 });

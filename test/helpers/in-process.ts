@@ -2,13 +2,34 @@
 // test moves time itself: every schedule of the server (sandbox answers, re-queries, locks, windows)
 // runs when the test advances the clock, never because the test slept. Requests still go through real
 // sockets; the fixtures are TestServer's.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import tls from 'node:tls';
 import { load_config } from '../../src/config.js';
 import { create_logger } from '../../src/log.js';
 import { start, type Server } from '../../src/main.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { RandomSource } from '../../src/lib/random.js';
 import { TestServer, temp_dir } from './server.js';
+
+/** CA files this process already trusts for outgoing TLS (see trust_extra_ca). */
+const trusted_ca_paths = new Set<string>();
+
+/**
+ * What NODE_EXTRA_CA_CERTS does for a server started as a child process, for one started in this
+ * process: Node reads that variable only at its own start, so the test receivers' private CA is added
+ * to every outgoing TLS connection that names no CA of its own (the webhook transport names none).
+ */
+function trust_extra_ca(path: string): void {
+  if (trusted_ca_paths.has(path)) return;
+  trusted_ca_paths.add(path);
+  const ca = [...tls.rootCertificates, readFileSync(path, 'utf8')];
+  const connect = tls.connect;
+  (tls as { connect: typeof tls.connect }).connect = ((...args: any[]) => {
+    const options = args.find((a) => typeof a === 'object' && a !== null);
+    if (options !== undefined && options.ca === undefined && options.secureContext === undefined) options.ca = ca;
+    return (connect as any)(...args);
+  }) as typeof tls.connect;
+}
 
 export class InProcessServer extends TestServer {
   private server: Server | null = null;
@@ -18,6 +39,7 @@ export class InProcessServer extends TestServer {
   }
 
   override async start(): Promise<void> {
+    if (this.extra.NODE_EXTRA_CA_CERTS !== undefined) trust_extra_ca(this.extra.NODE_EXTRA_CA_CERTS);
     const config = load_config({
       PORT: '0',
       ADMIN_PORT: '0',
@@ -44,10 +66,15 @@ export class InProcessServer extends TestServer {
   }
 }
 
-/** Starts an in-process server on a fresh temp store and a manual clock at the present; torn down with the test. */
-export async function start_in_process(t: { teardown(fn: () => unknown): void }, options: { env?: Record<string, string>; time_scale?: number; random?: RandomSource } = {}): Promise<InProcessServer> {
+/**
+ * Starts an in-process server on a fresh temp store and a manual clock at the present; torn down with
+ * the test. start_ms sets where the clock starts: a whole second puts it on a boundary of the timer
+ * wheel's tick, so that a timer due in a whole number of ticks fires exactly when the clock reaches
+ * its due time and not one millisecond before (the present falls anywhere within a tick).
+ */
+export async function start_in_process(t: { teardown(fn: () => unknown): void }, options: { env?: Record<string, string>; time_scale?: number; random?: RandomSource; start_ms?: number } = {}): Promise<InProcessServer> {
   const data_dir = temp_dir();
-  const clock = new ManualClock(Date.now(), options.time_scale ?? 1);
+  const clock = new ManualClock(options.start_ms ?? Date.now(), options.time_scale ?? 1);
   const server = new InProcessServer(data_dir, clock, options.random, options.env ?? {});
   await server.start();
   t.teardown(async () => {
@@ -55,4 +82,9 @@ export async function start_in_process(t: { teardown(fn: () => unknown): void },
     rmSync(data_dir, { recursive: true, force: true });
   });
   return server;
+}
+
+/** The present rounded down to a whole second: a start_ms on a tick boundary of the timer wheel. */
+export function whole_second_ms(): number {
+  return Math.floor(Date.now() / 1000) * 1000;
 }
