@@ -76,6 +76,11 @@ interface Op {
   answers: number[];
   /** Set once an answer acknowledged the operation: the order reference, or the credit's. */
   reference: string | null;
+  /**
+   * A purchase refused with 503 although its order was placed (its debit saved before the disk filled,
+   * its answer not): the reference the 503 names. Its retry resumes that order (docs/decisions.md).
+   */
+  placed: string | null;
 }
 
 function free_bytes(dir: string): number {
@@ -160,7 +165,7 @@ if (mount_error !== null) {
     const account = accounts[(n + Math.floor(n / kinds_in_turn.length)) % accounts.length];
     // Kobo amounts that are not round, so that a lost or doubled entry shows in the sums.
     const amount = kind === 'credit' ? 1000 + (n % 97) + 0.37 : 50 + (n % 41) + 0.25;
-    const op: Op = { kind, account, amount, key: `${kind === 'credit' ? 'FULL-FUND' : 'full-buy'}-${randomBytes(6).toString('hex')}`, answers: [], reference: null };
+    const op: Op = { kind, account, amount, key: `${kind === 'credit' ? 'FULL-FUND' : 'full-buy'}-${randomBytes(6).toString('hex')}`, answers: [], reference: null, placed: null };
     ops.push(op);
     return op;
   }
@@ -181,7 +186,10 @@ if (mount_error !== null) {
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
     if (response.status === 201) op.reference = response.body?.data?.reference ?? null;
     else if (response.status === 422 && response.body?.error?.code === 'transaction.failed') op.reference = response.body.error.reference ?? null;
-    else if (response.status === 503) refusals.push(response);
+    else if (response.status === 503) {
+      refusals.push(response);
+      if (typeof response.body?.error?.reference === 'string') op.placed = response.body.error.reference;
+    }
     return response;
   }
 
@@ -299,8 +307,13 @@ if (mount_error !== null) {
     const retried = await map_lanes(refused, lanes, (op) => send(op));
     const bad = retried.filter((r) => r.status !== 201 && !(r.status === 422 && r.body?.error?.code === 'transaction.failed'));
     t.same(bad.map((r) => `${r.status} ${r.body?.error?.code}`), [], 'every retried operation is taken now');
-    const replays = refused.map((op, i) => ({ op, r: retried[i] })).filter(({ r }) => r.headers.get('idempotent-replayed') === 'true');
-    t.same(replays.map(({ op, r }) => `${op.kind} ${op.key} answers ${op.answers.join(',')}: ${r.text.slice(0, 300)}`), [], 'no retry is a replay: nothing of a refused operation had been kept');
+    // A 503 that named a placed order kept that order: its retry answers for it (a resumed answer, marked
+    // as a replay). Every other 503 kept nothing, so its retry is no replay.
+    const pairs = refused.map((op, i) => ({ op, r: retried[i] }));
+    const replays = pairs.filter(({ op, r }) => op.placed === null && r.headers.get('idempotent-replayed') === 'true');
+    t.same(replays.map(({ op, r }) => `${op.kind} ${op.key} answers ${op.answers.join(',')}: ${r.text.slice(0, 300)}`), [], 'no retry of a refusal that kept nothing is a replay');
+    const resumed = pairs.filter(({ op }) => op.placed !== null);
+    t.same(resumed.filter(({ op, r }) => (r.body?.data?.reference ?? r.body?.error?.reference) !== op.placed).map(({ op, r }) => `${op.key}: ${r.text.slice(0, 200)}`), [], `each of the ${resumed.length} refusals that named a placed order answers, retried, for that order`);
     t.notOk(retried.some((r) => /already credited/i.test(r.body?.message ?? '')), 'no retried credit was already credited');
 
     // And new work goes through as usual.

@@ -9,7 +9,7 @@
 //  - Priming the scale bench's 1,000 load accounts cost one full scrypt each (16 to 42 s a server): the
 //    seeder now hashes their PIN at a lower cost the server verifies as any other (the purchases of
 //    test/bench-scenarios.test.ts's tiny scale run are answered 201 with it).
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,8 @@ import { TestServer, temp_dir } from './helpers/server.js';
 import { bench_script } from '../bench/server-process.js';
 import { load_pin_scrypt_n } from '../bench/seed-store.js';
 
-t.test('a cluster node reads one key to tell a store of its own accounts (refused) from an empty one (joins)', async (t) => {
+/** A 3-server NATS cluster and the billvend servers a test starts on it, all stopped and removed at its end. */
+async function nats_world(t: Test): Promise<{ nats: NatsCluster; servers: TestServer[] }> {
   const nats = await NatsCluster.start(3);
   const servers: TestServer[] = [];
   t.teardown(async () => {
@@ -31,6 +32,11 @@ t.test('a cluster node reads one key to tell a store of its own accounts (refuse
     }
     await nats.stop();
   });
+  return { nats, servers };
+}
+
+t.test('a cluster node reads one key to tell a store of its own accounts (refused) from an empty one (joins)', async (t) => {
+  const { nats, servers } = await nats_world(t);
   const leader = await start_node(nats, 'a');
   servers.push(leader);
   await wait_leading(leader);
@@ -57,15 +63,7 @@ t.test('a cluster node reads one key to tell a store of its own accounts (refuse
 });
 
 t.test('the first node of a new cluster started on a single-node store of its own keeps its accounts and leads', async (t) => {
-  const nats = await NatsCluster.start(3);
-  const servers: TestServer[] = [];
-  t.teardown(async () => {
-    for (const server of servers) {
-      await server.kill();
-      rmSync(server.data_dir, { recursive: true, force: true });
-    }
-    await nats.stop();
-  });
+  const { nats, servers } = await nats_world(t);
   const own = new TestServer(temp_dir('billvend-first-'), { MASTER_KEY: test_master_key });
   servers.push(own);
   await own.start();
