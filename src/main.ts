@@ -343,9 +343,12 @@ function cluster_refused(cluster: ClusterNode | null): ApiError | null {
  * is recovered and served exactly as a single node's, on the same ports.
  */
 async function start_cluster_node(config: Config, log: Logger, basis: Basis): Promise<Server> {
-  const cluster = await ClusterNode.connect(config.cluster!, config.data_dir, log, () => {
+  let leading: Server | null = null;
+  const cluster = await ClusterNode.connect(config.cluster!, config.data_dir, log, (reason) => {
     // Nothing more is acknowledged (the journal refuses every batch from now on); the supervisor
     // restarts the process, which comes back as a standby and drops any tail the stream lacks.
+    // Until it exits nothing acts on the store, which may hold that tail (Engine.fence).
+    leading?.deps.engine.fence(`deposed: ${reason}`);
     log.flush();
     setTimeout(() => process.exit(deposed_exit_code), 250);
   });
@@ -391,7 +394,6 @@ async function start_cluster_node(config: Config, log: Logger, basis: Basis): Pr
   log.child({}, { level: log.level === 'silent' ? 'silent' : 'info' }).info({ port, admin_port, data_dir: config.data_dir, role: 'standby', node: config.cluster!.node_name }, 'listening');
   log.flush();
 
-  let leading: Server | null = null;
   let stopping = false;
   // The standby may replace its store (a snapshot installed when the stream was trimmed past it):
   // the leader serves the one it holds when it takes over.

@@ -93,6 +93,8 @@ export interface EngineExtension {
   recover?(engine: Engine): void;
   /** After an account was reloaded from the store following a failed commit. */
   reloaded?(actor: AccountActor): void;
+  /** The engine was fenced (Engine.fence): stop every effect outside the process at once. */
+  fenced?(): void;
 }
 
 /** Version of the lookup databases (account_emails, key_hashes, account_keys): a change rebuilds them at start. */
@@ -123,6 +125,12 @@ export class Engine {
   /** True after a failed commit until a probe write succeeds: writes answer 503 meanwhile. */
   degraded = false;
   ready = false;
+  /**
+   * Set once the journal refused a batch (cluster mode: this node was deposed). Its store may hold
+   * batches the cluster never took, so nothing acts on it any more: no timer fires, no webhook
+   * leaves; the process is about to exit and come back as a standby.
+   */
+  fenced = false;
 
   constructor(
     readonly store: Store,
@@ -144,7 +152,24 @@ export class Engine {
         process.exit(70);
       },
       space,
+      (failure) => this.fence(failure.message),
     );
+  }
+
+  /**
+   * Stops every effect of this process on the world: the timer wheel (re-queries, webhook retries
+   * and sweeps, expiries) and each extension (the dispatcher drops what it holds). Called when the
+   * journal refuses a batch and when the cluster deposes this node, whichever comes first: a leader
+   * writes each batch to its store before the stream acknowledges it, so a deposed leader's store
+   * may hold a tail the cluster never took, and a webhook read from it would announce a change the
+   * next leader does not have (docs/cluster.md "A deposed leader's local tail").
+   */
+  fence(reason: string): void {
+    if (this.fenced) return;
+    this.fenced = true;
+    this.log.error({ reason }, 'engine fenced: no timer, webhook or re-query runs from now on');
+    this.wheel.stop();
+    for (const extension of this.extensions) extension.fenced?.();
   }
 
   /** The disk guard's verdict: below the reserve, writes are refused until space is back. */

@@ -197,6 +197,12 @@ export class Journal {
     private readonly on_failure: (failure: JournalFailure) => void,
     private readonly on_fatal: (error: unknown) => void,
     private readonly space: FreeSpace = { room_for: () => true },
+    /**
+     * Called once, at the first refused batch: from then on the store holds batches the cluster may
+     * never have taken (each is written locally before its append is acknowledged), so nothing may
+     * act on what it reads there (Engine.fence).
+     */
+    private readonly on_refused: (failure: JournalFailure) => void = () => {},
   ) {}
 
   get overloaded(): boolean {
@@ -418,7 +424,11 @@ export class Journal {
    * cluster layer restarts it as a standby), so accounts are not reloaded.
    */
   private refuse(batch: Batch, error: unknown): void {
+    const first = this.refused === null;
     this.refused ??= new JournalFailure(error, new Set());
+    // Before the batches' waiters hear of it: a delivery no longer awaiting its commit must not be
+    // picked up from the store by then (docs/cluster.md "A deposed leader's local tail").
+    if (first) this.on_refused(this.refused);
     const refused = [batch, ...this.waiting.splice(0)];
     if (this.batch.changes.length > 0) {
       refused.push(this.batch);

@@ -233,6 +233,8 @@ export class Dispatcher implements EngineExtension {
   private async attempt(endpoint_id: number, delivery_id: number, account_id: number): Promise<void> {
     const store = this.engine.store;
     const actor = this.engine.accounts.get(account_id);
+    // A fenced engine's store may hold deliveries of batches the cluster never took: nothing leaves.
+    if (this.stopped) return;
     const delivery = this.read(endpoint_id, delivery_id);
     if (actor === undefined || delivery === undefined || delivery.status !== 'pending') return;
     const endpoint = actor.webhooks.get(endpoint_id);
@@ -256,6 +258,8 @@ export class Dispatcher implements EngineExtension {
         timestamp_s: Math.floor(at_us / 1_000_000),
         body: event.body,
       });
+      // Signing took a turn of the event loop: the engine may have been fenced meanwhile.
+      if (this.stopped) return;
       result = await this.transport.post(endpoint, event, signatures, Math.floor(at_us / 1_000_000));
     } catch (error) {
       result = { status_code: null, error: `signing: ${(error as Error).message}`.slice(0, attempt_error_length_max), duration_ms: performance.now() - started };
@@ -490,6 +494,11 @@ export class Dispatcher implements EngineExtension {
       const record = value as EndpointRecord;
       if (record.account_id === actor.id) load_endpoint(actor, record);
     }
+  }
+
+  /** The engine was fenced (Engine.fence): no delivery leaves from now on, not even one queued. */
+  fenced(): void {
+    this.stop();
   }
 
   stop(): void {

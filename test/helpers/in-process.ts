@@ -9,6 +9,7 @@ import { create_logger } from '../../src/log.js';
 import { start, type Server } from '../../src/main.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { RandomSource } from '../../src/lib/random.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { TestServer, temp_dir } from './server.js';
 
 /** CA files this process already trusts for outgoing TLS (see trust_extra_ca). */
@@ -53,6 +54,12 @@ export class InProcessServer extends TestServer {
     this.server = await start(config, create_logger(config.log_level, false), { clock: this.clock, random: this.random });
     this.port = this.server.port;
     this.admin_port = this.server.admin_port;
+  }
+
+  /** The server's engine, for a test that plays a part the process would (a cluster's appender). */
+  get engine(): Engine {
+    if (this.server === null) throw new Error('the in-process server is not running');
+    return this.server.deps.engine;
   }
 
   override async stop(): Promise<number | null> {

@@ -1,0 +1,90 @@
+// A journal that refused a batch fences its engine (src/engine/engine.ts, Engine.fence). In cluster
+// mode a leader writes each batch to its own store before the stream acknowledges it; when the append
+// fails (the node lost its lease or its stream) the batch is refused, but it stays in the local store
+// until the process comes back as a standby and discards it. The cluster crash campaign found the
+// dispatcher reading that tail: once the refused batches' deliveries no longer awaited their commit,
+// a sweep brought them back from the store and sent them, announcing changes the next leader did not
+// have and then made again under new event ids (docs/cluster.md "A deposed leader's local tail").
+//
+// In process, on a manual clock: the test plays the cluster's appender (the journal's JournalAppender
+// hook) and refuses an append, then runs the webhook sweep's schedule past its period.
+import t from 'tap';
+import { start_in_process } from './helpers/in-process.js';
+import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
+import { idem } from './helpers/purchases.js';
+import { sweep_interval_ms } from '../src/webhooks/delivery-bounds.js';
+import type { JournalAppender, StagedChange } from '../src/journal/journal.js';
+
+/** An appender whose appends wait until the test acknowledges or refuses them, as a stream would. */
+class HeldAppender implements JournalAppender {
+  readonly held: { changes: number; resolve: () => void; reject: (error: Error) => void }[] = [];
+  private refused: Error | null = null;
+
+  append(changes: readonly StagedChange[]): { changes: StagedChange[]; appended: Promise<void> } {
+    let resolve!: () => void;
+    let reject!: (error: Error) => void;
+    const appended = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    appended.catch(() => {});
+    // The journal's contract: once an append failed, every later one fails too.
+    if (this.refused !== null) reject(this.refused);
+    else this.held.push({ changes: changes.length, resolve, reject });
+    return { changes: [], appended };
+  }
+
+  refuse_all(error: Error): void {
+    this.refused = error;
+    for (const each of this.held.splice(0)) each.reject(error);
+  }
+}
+
+async function until(what: string, check: () => boolean, limit_ms = 10_000): Promise<void> {
+  const deadline = Date.now() + limit_ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`waited ${limit_ms} ms for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+t.test('a refused append fences the engine: nothing it wrote locally is announced', async (t) => {
+  const receiver = new WebhookReceiver();
+  await receiver.start();
+  t.teardown(() => receiver.stop());
+  const server = await start_in_process(t, { env: webhook_env() });
+  const reseller = await server.reseller(1_000, {}, { rate_limit_per_minute: 1_000_000 });
+  const created = await server.api('POST', '/v1/webhooks', { key: reseller.key, body: { url: receiver.url, events: ['wallet.credited'] } });
+  t.equal(created.status, 201, 'the endpoint is registered');
+  receiver.secret = created.body.data.secret;
+
+  const appender = new HeldAppender();
+  server.engine.journal.appender = appender;
+  const replicated = server.api('POST', '/v1/sandbox/wallet/fund', { key: reseller.key, body: { amount: 100, reference: 'REPLICATED-1' }, idempotency_key: idem('replicated') });
+  await until('the first top-up\'s append', () => appender.held.length === 1);
+  appender.held.shift()!.resolve();
+  t.equal((await replicated).status, 201, 'a top-up whose append is acknowledged is answered 201');
+  await receiver.wait_for(1);
+  t.same(receiver.events('wallet.credited').map((r) => r.json.data.reference), ['REPLICATED-1'], 'and its event is delivered: webhooks flow');
+
+  const stranded = server.api('POST', '/v1/sandbox/wallet/fund', { key: reseller.key, body: { amount: 100, reference: 'STRANDED-1' }, idempotency_key: idem('stranded') });
+  await until('the second top-up\'s append', () => appender.held.length === 1);
+  const queued = [...server.engine.store.delivery_queue.getKeys()].length;
+  t.equal(queued, 1, 'the top-up\'s delivery is in the local store before its append is acknowledged (written first, as a leader does)');
+  t.notOk(server.engine.fenced, 'not fenced while the append is pending');
+
+  appender.refuse_all(new Error('another leader appended to the stream'));
+  const answer = await stranded;
+  t.not(answer.status, 201, `the top-up whose append was refused is not acknowledged (${answer.status} ${answer.body?.error?.code})`);
+  t.ok(server.engine.fenced, 'the refusal fenced the engine');
+  t.equal([...server.engine.store.delivery_queue.getKeys()].length, 1, 'its delivery is still in the local store (a standby restart discards it)');
+
+  // The webhook sweep runs every sweep_interval_ms and reads the store's delivery queue; a fenced
+  // engine's wheel runs nothing.
+  server.clock.advance(2 * sweep_interval_ms);
+  // Nothing in the fenced process can serve as a barrier (it takes no write any more): an attempt,
+  // signed on the worker pool and posted on loopback, takes milliseconds; a second is allowed.
+  const more = await receiver.wait_for(2, 1_000).catch(() => null);
+  t.equal(more, null, 'no second event arrives');
+  t.same(receiver.events('wallet.credited').map((r) => r.json.data.reference), ['REPLICATED-1'], 'the stranded top-up was never announced');
+});
