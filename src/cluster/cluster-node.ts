@@ -44,6 +44,13 @@ export const lease_bucket = 'billvend-lease';
 const lease_key = 'leader';
 const digest_header = 'Billvend-Digest';
 const part_header = 'Billvend-Part';
+/**
+ * The digest of the batch a message follows (the one at the sequence before it): the stream's
+ * batches form a chain, so a standby that was served a batch the stream's leader does not hold at
+ * that sequence (a replica that diverged, or another leader's late append) stops at the next batch
+ * instead of building on it (see Diverged). Absent on messages of older versions: not checked then.
+ */
+const follows_header = 'Billvend-Follows';
 /** Exit code of a deposed leader (EX_TEMPFAIL): its supervisor restarts it, and it comes back as a standby. */
 export const deposed_exit_code = 75;
 /** JetStream's "wrong last sequence": another writer appended first. */
@@ -81,6 +88,13 @@ class StartRefused extends Error {}
 
 /** The stream no longer holds the batch this standby needs next: it reinstalls the latest snapshot. */
 class Behind extends Error {}
+
+/**
+ * The stream served a batch that does not follow the last one this store applied: the store holds
+ * a batch the cluster does not (or the stream's copy served here does). The node exits and its
+ * start-up check, which reads the stream's leader, rebuilds the store.
+ */
+class Diverged extends Error {}
 
 interface Tail {
   messages: ConsumerMessages | null;
@@ -287,7 +301,7 @@ export class ClusterNode implements JournalAppender {
         if (this.behind) await this.rebuild_behind();
         if (!this.behind && (await this.try_to_lead())) return this.store!;
       } catch (error) {
-        if (error instanceof Deposed || this.role === 'deposed') throw error;
+        if (error instanceof Deposed || error instanceof Diverged || this.role === 'deposed') throw error;
         if (this.role === 'leader') {
           this.depose(`the take-over failed: ${(error as Error).message}`);
           throw error;
@@ -387,6 +401,9 @@ export class ClusterNode implements JournalAppender {
         this.behind = true;
         return;
       }
+      if (error instanceof Diverged) {
+        this.log.error({ reason: error.message }, 'cluster: the stream served a batch that does not follow the last one applied; this store is discarded at restart');
+      }
       this.depose(`the standby could not apply the stream: ${(error as Error).message}`);
     });
   }
@@ -420,6 +437,10 @@ export class ClusterNode implements JournalAppender {
     const digest = headers?.get(digest_header) ?? '';
     const [index, count] = (headers?.get(part_header) ?? '1/1').split('/').map(Number);
     if (index !== this.parts.length + 1) fail(`part ${index} of a batch at seq ${seq} after ${this.parts.length} parts`);
+    const follows = headers?.get(follows_header) ?? '';
+    if (index === 1 && follows !== '' && this.applied.seq > 0 && follows !== this.applied.digest) {
+      throw new Diverged(`the batch at seq ${seq} follows ${follows}, but the batch this store applied at seq ${this.applied.seq} is ${this.applied.digest}`);
+    }
     this.parts.push(data);
     if (index < count) return;
     const bytes = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
@@ -453,6 +474,29 @@ export class ClusterNode implements JournalAppender {
     }
   }
 
+  /**
+   * Before it takes over, a standby checks its last batch against the stream's leader (a message get,
+   * which the stream's leader answers; the tail's consumer may have been served by another replica):
+   * a new leader builds every later batch on its store, and the stream's sequence alone would not
+   * tell that the store holds another batch there. A mismatch deposes the node; its start-up check
+   * rebuilds the store.
+   */
+  private async check_last_applied(): Promise<void> {
+    if (this.applied.seq === 0) return;
+    const stored = await this.jsm.streams.getMessage(stream_name, { seq: this.applied.seq }).catch((error) => {
+      if (api_code(error) === 10037) return null; // no message: trimmed, checked against the snapshot at start-up
+      throw error;
+    });
+    if (stored === null) return;
+    const digest = stored.header?.get(digest_header) ?? '';
+    if (digest !== '' && digest !== this.applied.digest) {
+      const error = new Diverged(`the stream's leader holds batch ${digest} at seq ${this.applied.seq}, this store ${this.applied.digest}`);
+      this.log.error({ reason: error.message }, 'cluster: this standby applied a batch the stream does not hold; it will not take over');
+      this.depose(error.message);
+      throw error;
+    }
+  }
+
   private async try_to_lead(): Promise<boolean> {
     const entry = await this.kv.get(lease_key);
     if (entry !== null && entry.operation === 'PUT') {
@@ -470,6 +514,7 @@ export class ClusterNode implements JournalAppender {
       await this.catch_up();
       return false;
     }
+    await this.check_last_applied();
     const sent_ms = Date.now();
     try {
       this.lease_revision = await this.kv.create(lease_key, this.node);
@@ -499,7 +544,7 @@ export class ClusterNode implements JournalAppender {
       const bytes = encode_message(this.names!, 'epoch', this.node, []);
       const digest = digest_of(bytes);
       const seq = this.applied.seq + 1;
-      const outcome = await this.publish_part(bytes, seq - 1, digest, '1/1', false);
+      const outcome = await this.publish_part(bytes, seq - 1, digest, '1/1', this.applied.digest, false);
       if (outcome === 'fenced') continue;
       await this.apply(seq, bytes, digest);
       break;
@@ -643,12 +688,13 @@ export class ClusterNode implements JournalAppender {
     for (let at = 0; at < bytes.length; at += part_max) parts.push(bytes.subarray(at, at + part_max));
     const first = this.last_seq + 1;
     const seq = this.last_seq + parts.length;
+    const follows = this.applied.digest;
     this.last_seq = seq;
     this.applied = { seq, digest };
     this.batches_since_snapshot++;
     const appended = this.chain.then(async () => {
       for (let i = 0; i < parts.length; i++) {
-        const outcome = await this.publish_part(parts[i], first - 1 + i, digest, `${i + 1}/${parts.length}`, true);
+        const outcome = await this.publish_part(parts[i], first - 1 + i, digest, `${i + 1}/${parts.length}`, follows, true);
         if (outcome === 'fenced') throw new Deposed('another leader appended to the stream');
       }
       // Acknowledged only while the lease holds: a leader paused past it answers nothing any more.
@@ -667,10 +713,11 @@ export class ClusterNode implements JournalAppender {
    * until the lease would run out; a "wrong last sequence" answer is ours when the stream holds our
    * part there (an earlier attempt landed), else another writer's: 'fenced'.
    */
-  private async publish_part(data: Uint8Array, after_seq: number, digest: string, part: string, bounded_by_lease: boolean): Promise<'appended' | 'fenced'> {
+  private async publish_part(data: Uint8Array, after_seq: number, digest: string, part: string, follows: string, bounded_by_lease: boolean): Promise<'appended' | 'fenced'> {
     const headers = nats_headers();
     headers.set(digest_header, digest);
     headers.set(part_header, part);
+    if (follows !== '') headers.set(follows_header, follows);
     const deadline_ms = Date.now() + this.config.lease_ms;
     for (let attempt = 1; ; attempt++) {
       try {
