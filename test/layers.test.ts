@@ -32,10 +32,6 @@ const browser_parts = ['dashboard/app', 'docs-site'];
  */
 const known_upward = new Map<string, string>([
   ['engine/account-actor.ts -> webhooks/endpoints.ts', 'the actor still holds its webhook endpoints; they move out with the webhook state'],
-  ['engine/account-actor.ts -> services/order.ts', 'the order record moves down into engine/ once pricing has changed it'],
-  ['engine/account-orders.ts -> services/order.ts', 'the order record moves down into engine/ once pricing has changed it'],
-  ['engine/account-orders.ts -> services/provider.ts', 'the provider result moves down with the order record'],
-  ['engine/engine.ts -> services/order.ts', 'the order record moves down into engine/ once pricing has changed it'],
 ]);
 const edge_name = (edge: Import) => `${name(edge.from)} -> ${name(edge.to)}`;
 

@@ -22,7 +22,7 @@ import {
 import { api_error, type ApiError } from '../errors.js';
 import { lagos_day } from '../lib/time-format.js';
 import { parse_cidr, type CidrBlock } from '../lib/ip-address.js';
-import type { OrderRecord } from '../services/order.js';
+import type { OrderRecord } from './order-record.js';
 import type { EndpointState } from '../webhooks/endpoints.js';
 import { fail } from '../lib/assert.js';
 

@@ -80,7 +80,7 @@ export interface ProductStatusSubject {
 /** Receives every event in the command that causes it, so it can stage it in the same commit. */
 export interface EventSink {
   /** now_us: when the event happened, read once from the engine's clock; the sink reads no clock of its own. */
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: BatchSubject }, now_us: number): void;
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('./order-record.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: BatchSubject }, now_us: number): void;
 }
 
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */
