@@ -1,7 +1,7 @@
 // The account actor tested in-process from tables of cases (ARCHITECTURE.md "Invariants and where they
 // are checked"), beside the end-to-end tests that go through real sockets. One row per command and
 // outcome: the starting state (built with the engine's own commands), the command, the outcome it must
-// give (ok, or the exact error code) and the state after it (balances in kobo, events emitted). After
+// give (ok, or the exact refusal kind) and the state after it (balances in kobo, events emitted). After
 // every row the runner checks what holds for all of them: the committed entries add up to the balance,
 // a refusal stages nothing and changes nothing, and the account read back from the store by a second
 // engine equals the one in memory.
@@ -15,11 +15,13 @@ import {
   kyc_daily_limit_kobo,
   type AccountActor,
   type NewKeyInput,
-  type Outcome,
 } from '../src/engine/account-actor.js';
+import type { Outcome, Refusal, RefusalKind } from '../src/engine/refusal.js';
+import { refusal_reply } from '../src/front/outcome-errors.js';
 import { apply_provider_result, claim_of, place_order, resolve_order, type OrderRequest } from '../src/engine/account-orders.js';
 import { set_low_balance_threshold } from '../src/engine/low-balance.js';
-import { idempotency_ttl_ms, run_idempotent, type IdempotentRequest } from '../src/engine/idempotency.js';
+import { idempotency_ttl_ms } from '../src/engine/idempotency.js';
+import { run_idempotent, type IdempotentRequest } from '../src/front/idempotent-run.js';
 import { error_reply, success_reply, type Reply } from '../src/lib/reply.js';
 import { api_error, type ErrorCode } from '../src/errors.js';
 import { hash_secret } from '../src/lib/secrets.js';
@@ -37,8 +39,11 @@ t.teardown(() => world.close());
 
 // ---- Rows ---------------------------------------------------------------------------------------
 
-/** What a command gave: ok, an error code of the catalogue, or one of the actor's own non-errors. */
-type Result = { ok: true; value?: unknown } | { ok: false; code: ErrorCode | 'stale' | 'ignored' };
+/**
+ * What a command gave: ok, the kind of the engine's refusal, the error code of an answer (a command run
+ * under an idempotency key answers through the front end), or one of the actor's own non-errors.
+ */
+type Result = { ok: true; value?: unknown } | { ok: false; code: RefusalKind | ErrorCode | 'stale' | 'ignored' };
 
 interface Account {
   actor: AccountActor;
@@ -51,7 +56,7 @@ interface Row {
   kyc_level?: number;
   given?: (a: Account) => void | Promise<void>;
   when: (a: Account) => Result | Promise<Result>;
-  outcome: 'ok' | ErrorCode | 'stale' | 'ignored';
+  outcome: 'ok' | RefusalKind | ErrorCode | 'stale' | 'ignored';
   /** Balances after the command, in kobo (an environment left out must hold 0). */
   balances?: Partial<Record<Environment, number>>;
   /** The events the command emits for this account, in order (none when left out). */
@@ -78,18 +83,18 @@ function new_account(kyc_level = 3): Account {
     name: `Table reseller ${accounts_made}`, email: `table-${accounts_made}@example.ng`, phone: '+2348012345678',
     tier: 'standard', kyc_level, password_hash: 'password-hash-placeholder', pin_hash: null,
   });
-  if (!created.ok) throw new Error(`account: ${created.error.code}`);
+  if (!created.ok) throw new Error(`account: ${created.refused.refusal}`);
   return { actor: created.value, id: created.value.id };
 }
 
 function from_outcome(outcome: Outcome<unknown>): Result {
-  return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, code: outcome.error.code };
+  return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, code: outcome.refused.refusal };
 }
 
-function from_verdict(verdict: 'ok' | 'stale' | { code: ErrorCode }): Result {
+function from_verdict(verdict: 'ok' | 'stale' | Refusal): Result {
   if (verdict === 'ok') return { ok: true };
   if (verdict === 'stale') return { ok: false, code: 'stale' };
-  return { ok: false, code: verdict.code };
+  return { ok: false, code: verdict.refusal };
 }
 
 /** A provider answer applied to an order: null means the actor ignored it (no open order by that reference). */
@@ -108,7 +113,7 @@ function now_us(): number {
 
 function fund(a: Account, kobo: number, environment: Environment = 'test', reference = `FUND-${a.id}-${environment}-${kobo}`): void {
   const outcome = a.actor.credit(environment, kobo, reference, 'Table funding', now_us());
-  if (!outcome.ok) throw new Error(`funding: ${outcome.error.code}`);
+  if (!outcome.ok) throw new Error(`funding: ${outcome.refused.refusal}`);
 }
 
 let orders_made = 0;
@@ -140,7 +145,7 @@ function place(a: Account, amount_kobo: number, options: PlaceOptions = {}): Out
 
 function placed(a: Account, amount_kobo: number, options: PlaceOptions = {}): OrderRecord {
   const outcome = place(a, amount_kobo, options);
-  if (!outcome.ok) throw new Error(`order: ${outcome.error.code}`);
+  if (!outcome.ok) throw new Error(`order: ${outcome.refused.refusal}`);
   return outcome.value;
 }
 
@@ -170,7 +175,7 @@ function key_input(expires_ms: number | null = null): NewKeyInput {
 
 function make_key(a: Account, expires_ms: number | null = null): number {
   const outcome = a.actor.create_key(key_input(expires_ms), now_us());
-  if (!outcome.ok) throw new Error(`key: ${outcome.error.code}`);
+  if (!outcome.ok) throw new Error(`key: ${outcome.refused.refusal}`);
   return outcome.value.id;
 }
 
@@ -252,9 +257,9 @@ table('credits to a wallet', [
     events: ['wallet.credited'],
   },
   {
-    name: 'a credit of 0 kobo is refused as validation.failed',
+    name: 'a credit of 0 kobo is refused as amount_not_positive',
     when: (a) => from_outcome(a.actor.credit('test', 0, `ZERO-${a.id}`, 'Funding', now_us())),
-    outcome: 'validation.failed',
+    outcome: 'amount_not_positive',
   },
   {
     name: 'a credit repeated with its reference and amount returns the first credit and adds nothing',
@@ -277,17 +282,17 @@ table('credits to a wallet', [
     then: (t, a) => t.equal(a.actor.wallets.test.entries_count, 1, 'one credit entry only'),
   },
   {
-    name: 'a funding reference reused with another amount is refused as idempotency.key_reused',
+    name: 'a funding reference reused with another amount is refused as funding_reference_amount_differs',
     given: (a) => fund(a, 70_00, 'test', `REUSED-${a.id}`),
     when: (a) => from_outcome(a.actor.credit('test', 71_00, `REUSED-${a.id}`, 'Funding', now_us())),
-    outcome: 'idempotency.key_reused',
+    outcome: 'funding_reference_amount_differs',
     balances: { test: 70_00 },
   },
   {
-    name: 'another account\'s operator funding reference is refused as idempotency.key_reused',
+    name: 'another account\'s operator funding reference is refused as funding_reference_foreign',
     given: (a) => fund(new_account(), 10_00, 'test', `FOREIGN-${a.id}`),
     when: (a) => from_outcome(a.actor.credit('test', 10_00, `FOREIGN-${a.id}`, 'Funding', now_us())),
-    outcome: 'idempotency.key_reused',
+    outcome: 'funding_reference_foreign',
   },
   {
     name: 'another account\'s reference is a new sandbox top-up for this account (account scope)',
@@ -317,10 +322,10 @@ table('placing an order debits the wallet in the same command', [
     },
   },
   {
-    name: 'an order one kobo above the balance is refused as wallet.insufficient_funds',
+    name: 'an order one kobo above the balance is refused as insufficient_funds',
     given: (a) => fund(a, 100_00),
     when: (a) => from_outcome(place(a, 100_01)),
-    outcome: 'wallet.insufficient_funds',
+    outcome: 'insufficient_funds',
     balances: { test: 100_00 },
   },
   {
@@ -345,22 +350,22 @@ table('placing an order debits the wallet in the same command', [
     events: ['wallet.debited'],
   },
   {
-    name: 'an order one kobo past the KYC level 1 daily limit is refused as wallet.limit_exceeded',
+    name: 'an order one kobo past the KYC level 1 daily limit is refused as daily_limit_exceeded',
     kyc_level: 1,
     given: (a) => {
       fund(a, 60_000_00);
       placed(a, 49_999_00);
     },
     when: (a) => from_outcome(place(a, 1_01)),
-    outcome: 'wallet.limit_exceeded',
+    outcome: 'daily_limit_exceeded',
     balances: { test: 60_000_00 - 49_999_00 },
   },
   {
-    name: 'KYC level 0 allows no purchase: wallet.limit_exceeded',
+    name: 'KYC level 0 allows no purchase: daily_limit_exceeded',
     kyc_level: 0,
     given: (a) => fund(a, 10_00),
     when: (a) => from_outcome(place(a, 1_00)),
-    outcome: 'wallet.limit_exceeded',
+    outcome: 'daily_limit_exceeded',
     balances: { test: 10_00 },
   },
   {
@@ -377,10 +382,10 @@ table('placing an order debits the wallet in the same command', [
     then: (t, a) => t.equal(a.actor.wallets.test.spend_day_kobo, kyc_daily_limit_kobo[1], 'the day\'s spend counts today\'s order only'),
   },
   {
-    name: 'a funded test wallet pays nothing live: wallet.insufficient_funds',
+    name: 'a funded test wallet pays nothing live: insufficient_funds',
     given: (a) => fund(a, 100_00, 'test'),
     when: (a) => from_outcome(place(a, 1_00, { environment: 'live' })),
-    outcome: 'wallet.insufficient_funds',
+    outcome: 'insufficient_funds',
     balances: { test: 100_00 },
   },
   {
@@ -390,17 +395,17 @@ table('placing an order debits the wallet in the same command', [
       a.actor.update_profile({ daily_limit_kobo: 20_00 });
     },
     when: (a) => from_outcome(place(a, 20_01)),
-    outcome: 'wallet.limit_exceeded',
+    outcome: 'daily_limit_exceeded',
     balances: { test: 100_00 },
   },
   {
-    name: 'a client reference already used by a committed order is refused as transaction.duplicate_reference',
+    name: 'a client reference already used by a committed order is refused as duplicate_client_reference',
     given: (a) => {
       fund(a, 100_00);
       if (!place(a, 10_00, { client_reference: 'INV-1' }).ok) throw new Error('first order');
     },
     when: (a) => from_outcome(place(a, 10_00, { client_reference: 'INV-1' })),
-    outcome: 'transaction.duplicate_reference',
+    outcome: 'duplicate_client_reference',
     balances: { test: 90_00 },
   },
   {
@@ -410,7 +415,7 @@ table('placing an order debits the wallet in the same command', [
       if (!place(a, 10_00, { client_reference: 'INV-2' }).ok) throw new Error('first order');
       return from_outcome(place(a, 10_00, { client_reference: 'INV-2' }));
     },
-    outcome: 'transaction.duplicate_reference',
+    outcome: 'duplicate_client_reference',
     unchanged: false,
     balances: { test: 90_00 },
     events: ['wallet.debited'],
@@ -574,10 +579,10 @@ table('a provider\'s answer settles an open order', [
     then: (t, a) => t.equal(a.actor.open_orders.size, 0, 'no order is open'),
   },
   {
-    name: 'the operator resolving an unknown order is refused as transaction.not_found',
+    name: 'the operator resolving an unknown order is refused as order_not_open',
     given: (a) => fund(a, 100_00),
     when: (a) => from_outcome(resolve_order(a.actor, 'BV-NO-SUCH-ORDER', 'failed', now_us())),
-    outcome: 'transaction.not_found',
+    outcome: 'order_not_open',
     balances: { test: 100_00 },
   },
   {
@@ -607,12 +612,12 @@ table('API keys', [
     },
   },
   {
-    name: `a key beyond ${active_keys_max} active ones is refused as keys.limit_reached`,
+    name: `a key beyond ${active_keys_max} active ones is refused as keys_limit_reached`,
     given: (a) => {
       for (let i = 0; i < active_keys_max; i++) make_key(a);
     },
     when: (a) => from_outcome(a.actor.create_key(key_input(), now_us())),
-    outcome: 'keys.limit_reached',
+    outcome: 'keys_limit_reached',
   },
   {
     name: 'an expired key takes no place among the active ones',
@@ -638,20 +643,20 @@ table('API keys', [
     },
   },
   {
-    name: 'revoking a key twice is refused as keys.not_found',
+    name: 'revoking a key twice is refused as key_not_found',
     given: (a) => {
       a.actor.revoke_key(make_key(a), now_us());
     },
     when: (a) => from_outcome(a.actor.revoke_key([...a.actor.keys.keys()][0], now_us())),
-    outcome: 'keys.not_found',
+    outcome: 'key_not_found',
   },
   {
-    name: 'revoking another account\'s key is refused as keys.not_found',
+    name: 'revoking another account\'s key is refused as key_not_found',
     given: (a) => {
       others_keys.set(a.id, make_key(new_account()));
     },
     when: (a) => from_outcome(a.actor.revoke_key(others_keys.get(a.id)!, now_us())),
-    outcome: 'keys.not_found',
+    outcome: 'key_not_found',
   },
   {
     name: 'rotating at the limit: the old key revoked first, then the new one fits',
@@ -720,21 +725,21 @@ table('the transaction PIN', [
     then: (t, a) => t.equal(a.actor.account.pin_failures, 0, 'the count is reset'),
   },
   {
-    name: 'a wrong PIN is refused as pin.incorrect and counted (the one refusal that changes the account)',
+    name: 'a wrong PIN is refused as pin_incorrect and counted (the one refusal that changes the account)',
     given: (a) => with_pin(a),
     when: (a) => verdict(a, false),
-    outcome: 'pin.incorrect',
+    outcome: 'pin_incorrect',
     unchanged: false,
     then: (t, a) => t.equal(a.actor.account.pin_failures, 1, 'one failure counted'),
   },
   {
-    name: `the ${pin_failures_max}th wrong PIN in a row locks purchases for 30 minutes: pin.locked`,
+    name: `the ${pin_failures_max}th wrong PIN in a row locks purchases for 30 minutes: pin_locked`,
     given: (a) => {
       with_pin(a);
       wrong_pins(a, pin_failures_max - 1);
     },
     when: (a) => verdict(a, false),
-    outcome: 'pin.locked',
+    outcome: 'pin_locked',
     unchanged: false,
     then: (t, a) => {
       t.equal(a.actor.account.pin_locked_until_ms, clock.now_ms() + pin_lock_ms, 'locked for 30 minutes from now');
@@ -742,13 +747,13 @@ table('the transaction PIN', [
     },
   },
   {
-    name: 'a right PIN while locked is refused as pin.locked and changes nothing',
+    name: 'a right PIN while locked is refused as pin_locked and changes nothing',
     given: (a) => {
       with_pin(a);
       wrong_pins(a, pin_failures_max);
     },
     when: (a) => verdict(a, true),
-    outcome: 'pin.locked',
+    outcome: 'pin_locked',
   },
   {
     name: 'a right PIN once the lock has passed is accepted',
@@ -770,9 +775,9 @@ table('the transaction PIN', [
     outcome: 'stale',
   },
   {
-    name: 'a PIN verdict on an account with no PIN is refused as pin.not_set',
+    name: 'a PIN verdict on an account with no PIN is refused as pin_not_set',
     when: (a) => verdict(a, true),
-    outcome: 'pin.not_set',
+    outcome: 'pin_not_set',
   },
   {
     name: 'a PIN checked by scrypt first (the prefetch), then applied: accepted and remembered',
@@ -780,7 +785,7 @@ table('the transaction PIN', [
     when: async (a) => {
       const generation = a.actor.account.pin_generation;
       const correct = await engine.pin_cache.verify(a.id, generation, '4321', a.actor.account.pin_hash!);
-      if (correct === 'busy') return { ok: false, code: 'rate_limit.exceeded' };
+      if (correct === 'busy') return { ok: false, code: 'pin_check_busy' };
       return from_verdict(a.actor.apply_pin_verdict(correct, generation, clock.now_ms()));
     },
     outcome: 'ok',
@@ -788,15 +793,15 @@ table('the transaction PIN', [
     then: (t, a) => t.equal(engine.pin_cache.check(a.id, a.actor.account.pin_generation, '4321'), true, 'the next purchase needs no scrypt'),
   },
   {
-    name: 'a wrong PIN checked by scrypt is refused as pin.incorrect',
+    name: 'a wrong PIN checked by scrypt is refused as pin_incorrect',
     given: async (a) => with_pin(a, await hash_secret('4321')),
     when: async (a) => {
       const generation = a.actor.account.pin_generation;
       const correct = await engine.pin_cache.verify(a.id, generation, '9999', a.actor.account.pin_hash!);
-      if (correct === 'busy') return { ok: false, code: 'rate_limit.exceeded' };
+      if (correct === 'busy') return { ok: false, code: 'pin_check_busy' };
       return from_verdict(a.actor.apply_pin_verdict(correct, generation, clock.now_ms()));
     },
-    outcome: 'pin.incorrect',
+    outcome: 'pin_incorrect',
     unchanged: false,
     then: (t, a) => t.equal(a.actor.account.pin_failures, 1, 'one failure counted'),
   },
@@ -804,29 +809,29 @@ table('the transaction PIN', [
 
 table('the dashboard password confirmation', [
   {
-    name: 'a wrong password is refused as session.invalid_credentials and counted',
-    when: (a) => from_verdict(a.actor.apply_password_verdict(false, clock.now_ms()) as 'ok' | { code: ErrorCode }),
-    outcome: 'session.invalid_credentials',
+    name: 'a wrong password is refused as password_incorrect and counted',
+    when: (a) => from_verdict(a.actor.apply_password_verdict(false, clock.now_ms())),
+    outcome: 'password_incorrect',
     unchanged: false,
     then: (t, a) => t.equal(a.actor.account.password_failures, 1, 'one failure counted'),
   },
   {
-    name: `the ${password_failures_max}th wrong password locks it: session.locked`,
+    name: `the ${password_failures_max}th wrong password locks it: password_locked`,
     given: (a) => {
       for (let i = 1; i < password_failures_max; i++) a.actor.apply_password_verdict(false, clock.now_ms());
     },
-    when: (a) => from_verdict(a.actor.apply_password_verdict(false, clock.now_ms()) as 'ok' | { code: ErrorCode }),
-    outcome: 'session.locked',
+    when: (a) => from_verdict(a.actor.apply_password_verdict(false, clock.now_ms())),
+    outcome: 'password_locked',
     unchanged: false,
     then: (t, a) => t.ok(a.actor.account.password_locked_until_ms > clock.now_ms(), 'locked from now on'),
   },
   {
-    name: 'a right password while locked is refused as session.locked and changes nothing',
+    name: 'a right password while locked is refused as password_locked and changes nothing',
     given: (a) => {
       for (let i = 0; i < password_failures_max; i++) a.actor.apply_password_verdict(false, clock.now_ms());
     },
-    when: (a) => from_verdict(a.actor.apply_password_verdict(true, clock.now_ms()) as 'ok' | { code: ErrorCode }),
-    outcome: 'session.locked',
+    when: (a) => from_verdict(a.actor.apply_password_verdict(true, clock.now_ms())),
+    outcome: 'password_locked',
   },
 ]);
 
@@ -880,7 +885,7 @@ table('account settings', [
       name: 'Copy', email: a.actor.account.email.toUpperCase(), phone: '+2348012345678', tier: 'standard', kyc_level: 1,
       password_hash: 'password-hash-placeholder', pin_hash: null,
     })),
-    outcome: 'account.email_taken',
+    outcome: 'email_taken',
   },
 ]);
 
@@ -899,7 +904,7 @@ function top_up(a: Account, key: string, fingerprint: string, amount_kobo: numbe
     top_ups_made++;
     if (amount_kobo === 0) return error_reply(request_id, api_error('service.unavailable', 'The bank is down.'));
     const outcome = a.actor.credit('test', amount_kobo, `TOP-UP-${top_ups_made}`, 'Sandbox top-up', now_us(), 'account');
-    return outcome.ok ? success_reply(request_id, 201, { entry_id: outcome.value.entry.id }) : error_reply(request_id, outcome.error);
+    return outcome.ok ? success_reply(request_id, 201, { entry_id: outcome.value.entry.id }) : refusal_reply(request_id, outcome.refused);
   });
 }
 
@@ -1017,7 +1022,7 @@ t.test('a row whose expectation is wrong fails', async (t) => {
     ['the outcome', { name: '', given: (a) => fund(a, 10_00), when: (a) => from_outcome(place(a, 10_01)), outcome: 'ok', balances: { test: 10_00 } }, 'the command\'s outcome is ok'],
     ['the balance', { name: '', given: (a) => fund(a, 10_00), when: (a) => from_outcome(place(a, 10_00)), outcome: 'ok', balances: { test: 1 }, events: ['wallet.debited'] }, 'the test balance is 1 kobo'],
     ['the events', { name: '', given: (a) => fund(a, 10_00), when: (a) => from_outcome(place(a, 10_00)), outcome: 'ok' }, 'the command emits no event'],
-    ['a refusal that changes the account', { name: '', given: (a) => with_pin(a), when: (a) => verdict(a, false), outcome: 'pin.incorrect' }, 'the command staged nothing'],
+    ['a refusal that changes the account', { name: '', given: (a) => with_pin(a), when: (a) => verdict(a, false), outcome: 'pin_incorrect' }, 'the command staged nothing'],
     ['the read-back (a change made in memory only)', {
       name: '',
       when: (a) => {

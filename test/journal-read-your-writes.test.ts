@@ -267,10 +267,10 @@ t.test('an email taken by an account created in the same commit is refused, and 
   const { engine } = open_engine(t);
   t.ok(new_account(engine, 'twice@example.ng').ok, 'the first account is created');
   const again = new_account(engine, 'TWICE@example.ng');
-  t.equal(again.ok ? 'ok' : again.error.code, 'account.email_taken', 'the second, in the same commit, is refused');
+  t.equal(again.ok ? 'ok' : again.refused.refusal, 'email_taken', 'the second, in the same commit, is refused');
   await engine.journal.durable();
   const later = new_account(engine, 'twice@example.ng');
-  t.equal(later.ok ? 'ok' : later.error.code, 'account.email_taken', 'after the commit it is still refused');
+  t.equal(later.ok ? 'ok' : later.refused.refusal, 'email_taken', 'after the commit it is still refused');
 });
 
 t.test('after a failed commit the email of an account it created is free again', async (t) => {
@@ -294,7 +294,7 @@ t.test('a funding reference credited twice in one commit, or after it, returns t
   t.equal(second.ok && second.value.created, false, 'the repeat in the same commit creates nothing');
   t.equal(second.ok && first.ok && second.value.entry.id, first.ok && first.value.entry.id, 'it returns the first credit\'s entry');
   const other = actor.credit('test', 60_00, 'FUND-1', 'Funding', engine.clock.now_us());
-  t.equal(other.ok ? 'ok' : other.error.code, 'idempotency.key_reused', 'another amount in the same commit is refused');
+  t.equal(other.ok ? 'ok' : other.refused.refusal, 'funding_reference_amount_differs', 'another amount in the same commit is refused');
   await engine.journal.durable();
   const after = actor.credit('test', 50_00, 'FUND-1', 'Funding', engine.clock.now_us());
   t.equal(after.ok && after.value.created, false, 'after the commit the repeat still creates nothing');
@@ -319,7 +319,7 @@ t.test('a client reference claimed in the same commit is refused, and a failed c
   const first = place(engine, id, 'INV-1');
   t.ok(first.ok, 'the first order claims INV-1');
   const again = place(engine, id, 'INV-1');
-  t.equal(again.ok ? 'ok' : again.error.code, 'transaction.duplicate_reference', 'a second order in the same commit is refused');
+  t.equal(again.ok ? 'ok' : again.refused.refusal, 'duplicate_client_reference', 'a second order in the same commit is refused');
   t.equal(claim_of(engine.accounts.get(id)!, 'test', 'INV-1'), first.ok ? first.value.reference : null, 'the claim names the first order before durable');
   await engine.journal.durable();
   t.equal(claim_of(engine.accounts.get(id)!, 'test', 'INV-1'), first.ok ? first.value.reference : null, 'and after');

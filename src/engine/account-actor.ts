@@ -19,22 +19,12 @@ import {
   type WalletEntryType,
   type WalletRecord,
 } from './records.js';
-import { api_error, type ApiError } from '../errors.js';
 import { lagos_day } from '../lib/time-format.js';
 import { parse_cidr, type CidrBlock } from '../lib/ip-address.js';
 import type { OrderRecord } from './order-record.js';
 import type { EndpointState } from '../webhooks/endpoints.js';
 import { fail } from '../lib/assert.js';
-
-export type Outcome<T> = { ok: true; value: T; replayed?: boolean } | { ok: false; error: ApiError };
-
-export function ok<T>(value: T): Outcome<T> {
-  return { ok: true, value };
-}
-
-export function failed<T>(error: ApiError): Outcome<T> {
-  return { ok: false, error };
-}
+import { ok, refused, type Outcome, type Refusal } from './refusal.js';
 
 /** A key as the front end uses it: its record, its parsed allowlist and its rate window. */
 export class KeyState {
@@ -269,16 +259,16 @@ export class AccountActor {
    * scoped are environment-wide), returns the first credit.
    */
   credit(environment: Environment, amount_kobo: number, reference: string, description: string, now_us: number, scope: FundingScope = 'environment'): Outcome<{ entry: WalletEntry; created: boolean }> {
-    if (amount_kobo <= 0) return failed(api_error('validation.failed', 'amount must be greater than 0', { details: [{ field: 'amount', message: 'must be greater than 0' }] }));
+    if (amount_kobo <= 0) return refused({ refusal: 'amount_not_positive' });
     const claim = this.funding_claim(environment, reference, scope);
     if (claim === 'foreign') {
-      return failed(api_error('idempotency.key_reused', 'This funding reference was already used for another account.'));
+      return refused({ refusal: 'funding_reference_foreign' });
     }
     if (claim !== null) {
       const entry = this.engine.journal.read(this.engine.store.wallet_entries, [this.id, environment, claim.entry_id]) as WalletEntry | undefined;
       if (entry === undefined) fail(`funding reference ${reference} points at a missing entry`);
       if (entry.amount_kobo !== amount_kobo) {
-        return failed(api_error('idempotency.key_reused', 'This funding reference was already used with a different amount.'));
+        return refused({ refusal: 'funding_reference_amount_differs' });
       }
       return ok({ entry, created: false });
     }
@@ -324,7 +314,7 @@ export class AccountActor {
   }
 
   create_key(input: NewKeyInput, now_us: number): Outcome<KeyRecord> {
-    if (this.active_keys(Math.floor(now_us / 1000)).length >= active_keys_max) return failed(api_error('keys.limit_reached'));
+    if (this.active_keys(Math.floor(now_us / 1000)).length >= active_keys_max) return refused({ refusal: 'keys_limit_reached' });
     const record: KeyRecord = {
       id: this.engine.next_key_id(),
       account_id: this.id,
@@ -350,7 +340,7 @@ export class AccountActor {
   /** Revocation is immediate and irreversible (docs/spec.md section 3): the key leaves the index at once. */
   revoke_key(key_id: number, now_us: number): Outcome<KeyRecord> {
     const state = this.keys.get(key_id);
-    if (state === undefined || state.record.revoked_us !== null) return failed(api_error('keys.not_found'));
+    if (state === undefined || state.record.revoked_us !== null) return refused({ refusal: 'key_not_found' });
     state.record = { ...state.record, revoked_us: now_us };
     this.stage_put(this.engine.store.keys, key_id, state.record);
     this.engine.unindex_key(this, state);
@@ -410,9 +400,9 @@ export class AccountActor {
    * (scaled by TIME_SCALE); a correct one resets the count. Sign-in does not use this lock, which
    * anyone could set: it locks by address instead (SignInGuard, src/dashboard/sessions.ts).
    */
-  apply_password_verdict(correct: boolean, now_ms: number): 'ok' | ApiError {
+  apply_password_verdict(correct: boolean, now_ms: number): 'ok' | Refusal {
     const locked_ms = this.password_lock_remaining_ms(now_ms);
-    if (locked_ms > 0) return locked_error('session.locked', 'Too many wrong passwords; sign-in is locked', locked_ms);
+    if (locked_ms > 0) return { refusal: 'password_locked', remaining_ms: locked_ms };
     if (correct) {
       if (this.account.password_failures !== 0) {
         this.account = { ...this.account, password_failures: 0 };
@@ -424,8 +414,8 @@ export class AccountActor {
     const locked_until = failures >= password_failures_max ? now_ms + this.engine.wheel.scaled(password_lock_ms) : 0;
     this.account = { ...this.account, password_failures: locked_until > 0 ? 0 : failures, password_locked_until_ms: locked_until };
     this.stage_account();
-    if (locked_until > 0) return locked_error('session.locked', 'Too many wrong passwords; sign-in is locked', locked_until - now_ms);
-    return api_error('session.invalid_credentials');
+    if (locked_until > 0) return { refusal: 'password_locked', remaining_ms: locked_until - now_ms };
+    return { refusal: 'password_incorrect' };
   }
 
   set_password(password_hash: string): void {
@@ -442,10 +432,10 @@ export class AccountActor {
    * Applies a PIN verdict computed outside the actor (scrypt runs on the thread pool). A verdict made
    * against an older PIN generation is stale and must be computed again.
    */
-  apply_pin_verdict(correct: boolean, generation: number, now_ms: number): 'ok' | 'stale' | ApiError {
-    if (this.account.pin_hash === null) return api_error('pin.not_set');
+  apply_pin_verdict(correct: boolean, generation: number, now_ms: number): 'ok' | 'stale' | Refusal {
+    if (this.account.pin_hash === null) return { refusal: 'pin_not_set' };
     const locked_ms = this.pin_lock_remaining_ms(now_ms);
-    if (locked_ms > 0) return pin_locked_error(locked_ms);
+    if (locked_ms > 0) return { refusal: 'pin_locked', remaining_ms: locked_ms };
     if (generation !== this.account.pin_generation) return 'stale';
     if (correct) {
       if (this.account.pin_failures !== 0) {
@@ -459,16 +449,7 @@ export class AccountActor {
     const locked_until = failures >= pin_failures_max ? now_ms + this.engine.wheel.scaled(pin_lock_ms) : 0;
     this.account = { ...this.account, pin_failures: locked_until > 0 ? 0 : failures, pin_locked_until_ms: locked_until };
     this.stage_account();
-    if (locked_until > 0) return pin_locked_error(locked_until - now_ms);
-    return api_error('pin.incorrect', `Wrong transaction PIN; ${pin_failures_max - failures} attempt(s) left before purchases are locked.`);
+    if (locked_until > 0) return { refusal: 'pin_locked', remaining_ms: locked_until - now_ms };
+    return { refusal: 'pin_incorrect', attempts_left: pin_failures_max - failures };
   }
-}
-
-function locked_error(code: 'pin.locked' | 'session.locked', what: string, remaining_ms: number): ApiError {
-  const seconds = Math.max(1, Math.ceil(remaining_ms / 1000));
-  return api_error(code, `${what} for ${seconds} more second(s).`, { headers: { 'Retry-After': String(seconds) } });
-}
-
-export function pin_locked_error(remaining_ms: number): ApiError {
-  return locked_error('pin.locked', 'Too many wrong PIN attempts; purchases are locked', remaining_ms);
 }

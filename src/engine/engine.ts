@@ -9,7 +9,8 @@ import type { SecretBox } from '../lib/secrets.js';
 import type { Store } from '../journal/store.js';
 import { Journal, type JournalFailure, type JournalObserver } from '../journal/journal.js';
 import type { FreeSpace } from '../journal/disk-guard.js';
-import { AccountActor, KeyState, failed, ok, rate_window_ms, type Outcome } from './account-actor.js';
+import { AccountActor, KeyState, rate_window_ms } from './account-actor.js';
+import { ok, refused, type Outcome } from './refusal.js';
 import { ActorCache } from './actor-cache.js';
 import { PinCache } from './pin-cache.js';
 import {
@@ -24,7 +25,6 @@ import {
   type WalletEntry,
   type WalletRecord,
 } from './records.js';
-import { api_error } from '../errors.js';
 import { fail } from '../lib/assert.js';
 
 export interface NewAccountInput {
@@ -375,7 +375,7 @@ export class Engine {
 
   create_account(input: NewAccountInput): Outcome<AccountActor> {
     const email = input.email.toLowerCase();
-    if (this.account_id_by_email(email) !== undefined) return failed(api_error('account.email_taken'));
+    if (this.account_id_by_email(email) !== undefined) return refused({ refusal: 'email_taken' });
     const id = this.next_account++;
     this.journal.put(0, this.store.meta, 'next_account_id', this.next_account);
     const account: AccountRecord = {

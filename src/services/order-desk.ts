@@ -18,6 +18,7 @@ import {
   type OrderRequest,
 } from '../engine/account-orders.js';
 import { make_record, stage_record } from '../engine/idempotency.js';
+import type { RefusalReply } from '../engine/refusal.js';
 import { error_reply, success_reply, type Reply } from '../lib/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { random_text } from '../lib/ids.js';
@@ -71,6 +72,8 @@ export class OrderDesk implements EngineExtension {
     private readonly deps: EngineContext,
     readonly providers: Record<Environment, Provider>,
     readonly pricing: PriceLists,
+    /** The front end's answer to a refusal of the engine (front/outcome-errors.ts), wired in main.ts: the desk answers purchases itself. */
+    private readonly refusal_reply: RefusalReply,
   ) {
     this.codec = reference_codec(deps.engine.secret_box);
     // One key read: getKeysCount counts every key whatever its limit option (src/main.ts, the same check).
@@ -127,7 +130,7 @@ export class OrderDesk implements EngineExtension {
     const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
     const commission = commission_kobo(input.amount_kobo, rate_bp);
     const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream }, now_us, !provider.instant);
-    if (!placed.ok) return error_reply(request_id, placed.error);
+    if (!placed.ok) return this.refusal_reply(request_id, placed.refused);
     if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
     let order = placed.value;
     if (provider.instant) {

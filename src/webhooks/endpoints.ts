@@ -1,8 +1,9 @@
 // Webhook endpoints of an account (docs/decisions.md "Webhooks"): registered per environment with the
 // event kinds they want, each with its own secret shown once. These commands run in the account
 // actor like its other commands: synchronous, staged in the journal.
-import type { AccountActor, Outcome } from '../engine/account-actor.js';
-import { failed, ok } from '../engine/account-actor.js';
+import type { AccountActor } from '../engine/account-actor.js';
+import { ok } from '../lib/outcome.js';
+import { failed, type ApiOutcome as Outcome } from '../errors.js';
 import type { Environment } from '../engine/records.js';
 import type { EventKind } from '../engine/engine.js';
 import { assert_endpoint, type EndpointRecord } from './records.js';

@@ -3,8 +3,9 @@
 // events flow. It takes the path of every event: stored with its delivery in the journal, delivered
 // once that commit is durable, signed in the worker pool like any delivery, retried on failure, and
 // listed among the endpoint's deliveries.
-import type { AccountActor, Outcome } from '../engine/account-actor.js';
-import { failed, ok } from '../engine/account-actor.js';
+import type { AccountActor } from '../engine/account-actor.js';
+import { ok } from '../lib/outcome.js';
+import { failed, type ApiOutcome as Outcome } from '../errors.js';
 import type { Environment } from '../engine/records.js';
 import { assert_delivery, assert_event, type DeliveryRecord, type EventRecord } from './records.js';
 import type { Dispatcher } from './dispatcher.js';
