@@ -5,7 +5,7 @@
 // engine's (engine/idempotency.ts).
 import type { AccountActor } from '../engine/account-actor.js';
 import type { Environment, IdempotencyRecord } from '../engine/records.js';
-import { make_record, read_record, stage_record, stored_reply } from '../engine/idempotency.js';
+import { make_record, read_record, stored_reply } from '../engine/idempotency.js';
 import { error_reply, is_rememberable, type Reply } from '../lib/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { fail } from '../lib/assert.js';
@@ -89,7 +89,7 @@ export function run_idempotent(
     return track(flights, flight_key, fingerprint, outcome);
   }
   if (is_rememberable(outcome.status)) {
-    stage_record(actor, environment, key, make_record(actor, fingerprint, outcome, now_ms, null, true));
+    actor.engine.run(actor, { kind: 'remember_answer', environment, key, record: make_record(actor, fingerprint, outcome, now_ms, null, true) });
   }
   return track(flights, flight_key, fingerprint, settle(actor, outcome));
 }

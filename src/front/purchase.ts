@@ -128,7 +128,7 @@ export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun
     // The PIN changed while we waited: the verdict is about the old one, compute it again.
     if (actor.account.pin_generation !== generation) continue;
     return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
-      const verdict = actor.apply_pin_verdict(correct, generation, deps.clock.now_ms());
+      const verdict = deps.engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: deps.clock.now_ms() });
       if (verdict === 'stale') fail('PIN verdict went stale inside one command');
       if (verdict !== 'ok') return refusal_reply(request_id, verdict);
       return place(verification);

@@ -97,7 +97,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
           if (!parsed.ok) return error_reply(ctx.request_id, invalid('daily_limit', parsed.reason));
           daily_limit_kobo = parsed.kobo;
         }
-        const outcome = actor.update_profile({ kyc_level: body.kyc_level, tier: body.tier, daily_limit_kobo });
+        const outcome = engine.run(actor, { kind: 'update_profile', patch: { kyc_level: body.kyc_level, tier: body.tier, daily_limit_kobo } });
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         return settled(actor, success_reply(ctx.request_id, 200, operator_account_view(outcome.value), 'Account updated.'));
       },
@@ -114,7 +114,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         const pin_hash = await hash_secret((ctx.body as Static<typeof SetPinBody>).pin);
         const actor = engine.accounts.get(found.id);
         if (actor === undefined) return error_reply(ctx.request_id, api_error('account.not_found'));
-        actor.set_pin(pin_hash);
+        engine.run(actor, { kind: 'set_pin', pin_hash });
         return settled(actor, success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.'));
       },
     },
@@ -154,7 +154,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         const amount = naira_to_kobo(body.amount);
         if (!amount.ok) return error_reply(ctx.request_id, invalid('amount', amount.reason));
         if (amount.kobo === 0) return error_reply(ctx.request_id, invalid('amount', 'must be greater than 0'));
-        const outcome = actor.credit(body.environment, amount.kobo, body.reference, body.description ?? 'Wallet funding', clock.now_us());
+        const outcome = engine.run(actor, { kind: 'credit', environment: body.environment, amount_kobo: amount.kobo, reference: body.reference, description: body.description ?? 'Wallet funding' }, clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, 201, wallet_entry_view(outcome.value.entry), outcome.value.created ? 'Wallet credited.' : 'Already credited with this reference.');
         return settled(actor, outcome.value.created ? reply : replayed(reply));
@@ -224,7 +224,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         if ('code' in actor) return error_reply(ctx.request_id, actor);
         const key_id = parse_id(ctx.params.key_id);
         if (key_id === null) return error_reply(ctx.request_id, api_error('keys.not_found'));
-        const outcome = actor.revoke_key(key_id, clock.now_us());
+        const outcome = engine.run(actor, { kind: 'revoke_key', key_id }, clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const revoked = { ...key_view(outcome.value), revoked_at: iso_us(outcome.value.revoked_us!) };
         return settled(actor, success_reply(ctx.request_id, 200, revoked, 'API key revoked.'));

@@ -12,7 +12,6 @@ import type { Catalog } from '../services/catalog.js';
 import { plan_types } from '../services/catalog.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { order_full_view, order_operator_view } from '../services/order.js';
-import { resolve_order } from '../engine/account-orders.js';
 import { product_families } from '../services/products/registry.js';
 import type { CatalogItem } from '../services/products/item-list.js';
 
@@ -101,7 +100,7 @@ export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDe
         const order = desk.find(ctx.params.reference);
         const actor = order === null ? undefined : deps.engine.accounts.get(order.account_id);
         if (order === null || actor === undefined) return error_reply(ctx.request_id, api_error('transaction.not_found'));
-        const outcome = resolve_order(actor, order.reference, (ctx.body as Static<typeof ResolveOrderBody>).outcome, deps.clock.now_us());
+        const outcome = deps.engine.run(actor, { kind: 'resolve_order', reference: order.reference, outcome: (ctx.body as Static<typeof ResolveOrderBody>).outcome }, deps.clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         desk.resolved(outcome.value);
         const reply = success_reply(ctx.request_id, 200, order_full_view(outcome.value), 'Order resolved.');

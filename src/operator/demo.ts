@@ -37,7 +37,7 @@ export async function seed_demo(deps: Deps, public_url: string): Promise<void> {
     expires_ms: null,
   });
   const api_key = (JSON.parse(reply.body as string) as { data: { api_key: string } }).data.api_key;
-  const credited = actor.credit('test', demo_funding_kobo, 'DEMO-FUNDING-1', 'Demo sandbox funding', deps.clock.now_us());
+  const credited = deps.engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: demo_funding_kobo, reference: 'DEMO-FUNDING-1', description: 'Demo sandbox funding' }, deps.clock.now_us());
   if (!credited.ok) fail('demo credit refused');
   await actor.settled();
   const lines = [

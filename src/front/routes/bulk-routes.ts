@@ -116,7 +116,7 @@ export function bulk_routes(deps: Deps, batches: BatchDesk, purchaser: ItemPurch
       }
       if (actor.account.pin_generation !== generation) continue;
       return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
-        const verdict = actor.apply_pin_verdict(correct, generation, deps.clock.now_ms());
+        const verdict = deps.engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: deps.clock.now_ms() });
         if (verdict === 'stale') fail('PIN verdict went stale inside one command');
         // A wrong PIN refuses the whole batch: nothing is placed.
         if (verdict !== 'ok') return refusal_reply(ctx.request_id, verdict);

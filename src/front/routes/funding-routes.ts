@@ -60,7 +60,7 @@ export function funding_routes(deps: Deps): RouteDef[] {
           { actor, environment: 'test', key, fingerprint: fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
           () => {
             // Sandbox references are the account's own: another tenant's reference is a new top-up.
-            const outcome = actor.credit('test', amount.kobo, reference, 'Sandbox top-up', deps.clock.now_us(), 'account');
+            const outcome = deps.engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: amount.kobo, reference, description: 'Sandbox top-up', scope: 'account' }, deps.clock.now_us());
             if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
             const reply = success_reply(ctx.request_id, 201, wallet_entry_view(outcome.value.entry), outcome.value.created ? 'Sandbox wallet funded.' : 'Already funded with this reference.');
             return outcome.value.created ? reply : replayed(reply);
@@ -106,7 +106,7 @@ export function funding_routes(deps: Deps): RouteDef[] {
         const actor = deps.engine.accounts.get(notice.account_id);
         if (actor === undefined) return error_reply(ctx.request_id, api_error('account.not_found'));
         const description = `Bank transfer${notice.sender_name ? ` from ${notice.sender_name}` : ''}`.slice(0, 200);
-        const outcome = actor.credit('live', amount.kobo, notice.reference, description, deps.clock.now_us());
+        const outcome = deps.engine.run(actor, { kind: 'credit', environment: 'live', amount_kobo: amount.kobo, reference: notice.reference, description }, deps.clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, outcome.value.created ? 201 : 200, { received: true, wallet_transaction: wallet_entry_view(outcome.value.entry) }, outcome.value.created ? 'Credited.' : 'Already credited.');
         const pending = actor.settled();

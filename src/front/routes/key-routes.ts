@@ -58,7 +58,7 @@ export function check_key_request(body: { ip_allowlist?: string[]; expires_at?: 
 /** Creates a key for an actor: the secret exists only in this reply (and sealed in its idempotency record). */
 export function create_key_reply(deps: Deps, actor: AccountActor, request_id: string, input: KeyRequest): Reply {
   const api_key = new_api_key(deps.random, input.environment);
-  const outcome = actor.create_key({ ...input, key_hash: sha256_hex(api_key), key_hint: key_hint(api_key) }, deps.clock.now_us());
+  const outcome = deps.engine.run(actor, { kind: 'create_key', input: { ...input, key_hash: sha256_hex(api_key), key_hint: key_hint(api_key) } }, deps.clock.now_us());
   if (!outcome.ok) return refusal_reply(request_id, outcome.refused);
   const reply = success_reply(request_id, 201, created_key_view(outcome.value, api_key), 'Save this API key now: it is shown only once. A lost key must be revoked and replaced.');
   reply.secret = true;
@@ -213,7 +213,7 @@ export function key_routes(deps: Deps): RouteDef[] {
             return error_reply(ctx.request_id, api_error('auth.insufficient_scope', 'This API key cannot revoke a key with scopes it does not hold itself.'));
           }
         }
-        const outcome = actor.revoke_key(id, deps.clock.now_us());
+        const outcome = deps.engine.run(actor, { kind: 'revoke_key', key_id: id }, deps.clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, 200, null, 'API key revoked.');
         const pending = actor.settled();
