@@ -110,6 +110,14 @@ t.test('type-only circles stay within one layer', async (t) => {
   }
 });
 
+t.test('only the engine stages an account\'s changes: the layers above run commands', async (t) => {
+  // AccountActor.stage_put and its kin throw outside a command (AccountActor.execute); a module above the
+  // engine changes an account through Engine.run, its own records with the stage_records command.
+  const staging = /\.(stage_put|stage_remove|stage_wallet|append_entry)\(/;
+  const outside = server_files.filter((file) => !name(file).startsWith('engine/') && staging.test(readFileSync(file, 'utf8')));
+  t.same(outside.map(name), [], 'no module outside engine/ calls stage_put, stage_remove, stage_wallet or append_entry');
+});
+
 t.test('the browser code imports nothing from the server', async (t) => {
   const browser_files = all_files.filter(is_browser);
   t.ok(browser_files.length > 5, `${browser_files.length} browser modules read`);

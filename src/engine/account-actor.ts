@@ -213,28 +213,37 @@ export class AccountActor {
       case 'schedule_requery': return schedule_order_requery(this, command.order, command.next_requery_ms, command.needs_review);
       case 'resolve_order': return resolve_order(this, command.reference, command.outcome, now_us);
       case 'remember_answer': return stage_record(this, command.environment, command.key, command.record);
+      case 'stage_records':
+        for (const { db, key, value } of command.records) {
+          if (value === undefined) this.stage_remove(db, key);
+          else this.stage_put(db, key, value);
+        }
+        return;
     }
   }
 
   // ---- Journal plumbing -------------------------------------------------------------------------
 
   /**
-   * Stages a change of this account and remembers that reads must wait for it. Inside a command the
-   * journal captures the change (execute) and the engine marks the actor pending once it stages it.
+   * Stages a change of this account, only ever inside a command (execute): the journal captures it, and
+   * Engine.run stages it and marks the actor pending, so that reads wait for it. The order commands
+   * (account-orders.ts), the engine's indexes and the idempotency records call it from their commands;
+   * a layer above stages its own records beside the account with the stage_records command
+   * (test/layers.test.ts checks that no module outside engine/ calls it).
    */
   stage_put(db: Parameters<Engine['journal']['put']>[1], key: Parameters<Engine['journal']['put']>[2], value: unknown): void {
+    if (!this.executing) fail(`account ${this.id} staged a change outside a command`);
     if (this.retired_by !== null) throw this.retired_by;
     this.engine.journal.put(this.id, db, key, value);
-    if (!this.executing) this.mark_pending();
   }
 
   stage_remove(db: Parameters<Engine['journal']['remove']>[1], key: Parameters<Engine['journal']['remove']>[2]): void {
+    if (!this.executing) fail(`account ${this.id} staged a change outside a command`);
     if (this.retired_by !== null) throw this.retired_by;
     this.engine.journal.remove(this.id, db, key);
-    if (!this.executing) this.mark_pending();
   }
 
-  /** Called by Engine.run after it stages each of a command's changes of this account (and by stage_put outside commands). */
+  /** Called by Engine.run after it stages each of a command's changes of this account. */
   mark_pending(): void {
     // An actor let go while work still held it is taken back before it changes: the cache must hold
     // it until its changes are durable (engine/actor-cache.ts).

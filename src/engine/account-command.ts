@@ -5,7 +5,9 @@
 // the events to the event sink, interleaved exactly as the command made them. What must be awaited (a
 // PIN's scrypt, a recipient's verification, a provider's answer) is done before, by the caller, and
 // comes in as data: a verdict, a provider result.
+import type { Database } from 'lmdb';
 import type { CapturedChange } from '../journal/journal.js';
+import type { Key } from '../journal/store.js';
 import type { AccountRecord, Environment, IdempotencyRecord, KeyRecord, WalletEntry } from './records.js';
 import type { FundingScope, NewKeyInput } from './account-actor.js';
 import type { OrderPlacement, OrderRequest } from './account-orders.js';
@@ -41,6 +43,19 @@ export interface CommandFields {
   resolve_order: { reference: string; outcome: 'delivered' | 'failed' };
   /** The idempotency record of an answer, staged with the change it answers for (engine/idempotency.ts). */
   remember_answer: { environment: Environment; key: string; record: IdempotencyRecord };
+  /**
+   * Records a layer above keeps beside the account (webhook endpoints, events, their deliveries and
+   * the events feed, bulk orders, dashboard sessions), each checked by its owner before: staged as
+   * the account's, so that its reads wait for them and a failed commit reloads the account without them.
+   */
+  stage_records: { records: readonly RecordChange[] };
+}
+
+/** One record of a layer above the engine: put (value) or removed (value undefined). */
+export interface RecordChange {
+  db: Database<any, any>;
+  key: Key;
+  value: unknown;
 }
 
 /** What each command gives back. */
@@ -64,6 +79,7 @@ export interface CommandOutcomes {
   schedule_requery: OrderRecord;
   resolve_order: Outcome<OrderRecord>;
   remember_answer: void;
+  stage_records: void;
 }
 
 export type CommandKind = keyof CommandFields;

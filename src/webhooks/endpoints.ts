@@ -166,5 +166,5 @@ export function disable_endpoint(actor: AccountActor, id: number, reason: string
 /** Every change to an endpoint is checked before it is staged (docs/style.md "Shape of the code"). */
 function stage_endpoint(actor: AccountActor, record: EndpointRecord): void {
   assert_endpoint(record);
-  actor.stage_put(actor.engine.store.webhook_endpoints, record.id, record);
+  actor.engine.run(actor, { kind: 'stage_records', records: [{ db: actor.engine.store.webhook_endpoints, key: record.id, value: record }] });
 }

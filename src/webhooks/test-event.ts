@@ -50,9 +50,14 @@ export function send_test_event(actor: AccountActor, dispatcher: Dispatcher, env
   };
   assert_event(event);
   assert_delivery(delivery);
-  actor.stage_put(engine.store.events, delivery_id, event);
-  actor.stage_put(engine.store.deliveries, [endpoint_id, delivery_id], delivery);
-  actor.stage_put(engine.store.delivery_queue, delivery_id, { endpoint_id, account_id: actor.id, due_ms: now_ms });
+  engine.run(actor, {
+    kind: 'stage_records',
+    records: [
+      { db: engine.store.events, key: delivery_id, value: event },
+      { db: engine.store.deliveries, key: [endpoint_id, delivery_id], value: delivery },
+      { db: engine.store.delivery_queue, key: delivery_id, value: { endpoint_id, account_id: actor.id, due_ms: now_ms } },
+    ],
+  });
   dispatcher.start_when_durable([delivery], event, engine.journal.durable(), now_ms);
   return ok(delivery);
 }
