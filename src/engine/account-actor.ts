@@ -1,7 +1,9 @@
 // The account actor: the only code that changes an account's state (docs/style.md "Shape of the code").
-// It holds the account's profile, wallets, keys, PIN state and in-flight idempotency records in memory.
-// Each command runs validate → prepare → apply synchronously, stages its changes in the journal and
-// returns its outcome as data; the caller replies once the journal says the changes are durable.
+// It holds the account's profile, wallets, keys, PIN state and open orders in memory. A command
+// (engine/account-command.ts) reaches it through Engine.run: execute runs validate → prepare → apply
+// synchronously and returns its outcome as data (a Refusal, never an HTTP error) with the changes and
+// events it made, which the engine stages and emits; the caller replies once the journal says the
+// changes are durable.
 // Because a command never awaits, the event loop is the actor's mailbox: two commands of one account
 // never interleave.
 import type { Engine } from './engine.js';

@@ -1,6 +1,7 @@
 // The account actor's order commands (docs/style.md: one place mutates account state; these functions are
-// that place for orders, kept in their own file). Each runs synchronously, stages its changes in the
-// journal and returns its outcome as data.
+// that place for orders, kept in their own file). Each runs synchronously inside AccountActor.execute (the
+// place_order, provider_result, mark_processing, move_order_upstream, schedule_requery and resolve_order
+// commands), stages its changes through the actor and returns its outcome as data.
 import type { AccountActor } from './account-actor.js';
 import { ok, refused, type Outcome } from './refusal.js';
 import type { Environment } from './records.js';

@@ -19,7 +19,6 @@ import {
   assert_account,
   assert_key,
   assert_wallet,
-  environments,
   new_wallet,
   type AccountRecord,
   type Environment,
