@@ -132,7 +132,6 @@ export function history_phone(i: number): string {
 async function seed_history(data_dir: string, orders: number): Promise<void> {
   const { open_store } = await load('journal/store.js');
   const { Engine } = await load('engine/engine.js');
-  const { place_order, apply_provider_result } = await load('engine/account-orders.js');
   const { system_clock } = await load('lib/clock.js');
   const { crypto_random } = await load('lib/random.js');
   const { TimerWheel } = await load('lib/timer-wheel.js');
@@ -151,16 +150,16 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
     name: 'History reseller', email: 'history@example.ng', phone: '+2348012345678', tier: 'standard', kyc_level: 3,
     password_hash: secret_hash, pin_hash: secret_hash,
   });
-  if (!created.ok) throw new Error(`account: ${created.error.code}`);
+  if (!created.ok) throw new Error(`account: ${created.refused.refusal}`);
   const actor = created.value;
-  actor.update_profile({ daily_limit_kobo: 100_000_000_00 });
+  engine.run(actor, { kind: 'update_profile', patch: { daily_limit_kobo: 100_000_000_00 } });
   const api_key = `bv_test_${randomBytes(30).toString('base64url').replace(/[-_]/g, 'x')}`;
-  actor.create_key({
+  engine.run(actor, { kind: 'create_key', input: {
     name: 'bench', environment: 'test', scopes: ['*'], ip_allowlist: [], rate_limit_per_minute: 1_000_000, expires_ms: null,
     key_hash: createHash('sha256').update(api_key).digest('hex'), key_hint: `${api_key.slice(0, 8)}…${api_key.slice(-4)}`,
-  }, system_clock.now_us());
-  const credited = actor.credit('test', orders * 300_00, 'BENCH-HISTORY-FUND', 'Bench funding', system_clock.now_us());
-  if (!credited.ok) throw new Error(`credit: ${credited.error.code}`);
+  } }, system_clock.now_us());
+  const credited = engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: orders * 300_00, reference: 'BENCH-HISTORY-FUND', description: 'Bench funding' }, system_clock.now_us());
+  if (!credited.ok) throw new Error(`credit: ${credited.refused.refusal}`);
   const started = performance.now();
   const flushes = new FlushPipeline(() => engine.journal.durable());
   const end_us = system_clock.now_us();
@@ -171,18 +170,18 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
     const now_us = start_us + Math.floor(i * step_us);
     const service_type = services[i % 10];
     const day = new Date(Math.floor(now_us / 1000)).toISOString().slice(0, 10).replaceAll('-', '');
-    const placed = place_order(actor, {
+    const placed = engine.run(actor, { kind: 'place_order', input: {
       service_type, network: service_type === 'electricity' ? null : 'mtn', disco: service_type === 'electricity' ? 'ikeja-electric' : null, provider: null,
       recipient: service_type === 'electricity' ? '11111' + history_phone(i).slice(3) : history_phone(i),
       plan_code: null, plan: null, package_code: null, meter_type: service_type === 'electricity' ? 'prepaid' : null,
       amount_kobo: (100 + (i % 3) * 50) * 100, customer_name: null,
-    }, {
+    }, placement: {
       environment: 'test', reference: `BV-${day}-${random_crockford(crypto_random, 12)}`, idempotency_key: null,
       provider_request_id: `${day}0000${randomBytes(6).toString('hex')}`, indexed: true, commission_kobo: 0,
-    }, now_us, false);
-    if (!placed.ok) throw new Error(`order ${i}: ${placed.error.code}`);
+    }, stage_pending: false }, now_us);
+    if (!placed.ok) throw new Error(`order ${i}: ${placed.refused.refusal}`);
     const result = i % 20 === 13 ? { outcome: 'failed', reason: 'Seeded failure.' } : { outcome: 'delivered' };
-    apply_provider_result(actor, placed.value.reference, result, now_us, false, placed.value);
+    engine.run(actor, { kind: 'provider_result', reference: placed.value.reference, result, not_found_is_final: false, unstaged: placed.value }, now_us);
     if ((i + 1) % orders_per_flush === 0) {
       await flushes.point();
       if ((i + 1) % 100_000 === 0) process.stderr.write(`  seeded ${i + 1} orders (${Math.round(performance.now() - started)} ms)\n`);
@@ -207,7 +206,7 @@ async function main(): Promise<void> {
 
   const { open_store } = await load('journal/store.js');
   const { Engine } = await load('engine/engine.js');
-  const { place_order, apply_provider_result, ensure_order_index } = await load('engine/account-orders.js');
+  const { ensure_order_index } = await load('engine/account-orders.js');
   const { system_clock } = await load('lib/clock.js');
   const { crypto_random } = await load('lib/random.js');
   const { TimerWheel } = await load('lib/timer-wheel.js');
@@ -254,23 +253,23 @@ async function main(): Promise<void> {
       password_hash,
       pin_hash: for_load ? load_pin : pin_hash,
     });
-    if (!created.ok) throw new Error(`account ${i + 1}: ${created.error.code}`);
+    if (!created.ok) throw new Error(`account ${i + 1}: ${created.refused.refusal}`);
     const actor = created.value;
     if (for_load) {
-      const updated = actor.update_profile({ daily_limit_kobo: daily_limit_naira * 100 });
-      if (!updated.ok) throw new Error(`daily limit of account ${actor.id}: ${updated.error.code}`);
+      const updated = engine.run(actor, { kind: 'update_profile', patch: { daily_limit_kobo: daily_limit_naira * 100 } });
+      if (!updated.ok) throw new Error(`daily limit of account ${actor.id}: ${updated.refused.refusal}`);
     }
     const api_key: string = new_api_key(crypto_random, 'test');
-    const key = actor.create_key({
+    const key = engine.run(actor, { kind: 'create_key', input: {
       name: 'bench', environment: 'test', scopes: ['*'], ip_allowlist: [], expires_ms: null,
       rate_limit_per_minute: for_load ? rate_limit_per_minute_max : 600,
       key_hash: sha256_hex(api_key), key_hint: key_hint(api_key),
-    }, system_clock.now_us());
-    if (!key.ok) throw new Error(`key of account ${actor.id}: ${key.error.code}`);
+    } }, system_clock.now_us());
+    if (!key.ok) throw new Error(`key of account ${actor.id}: ${key.refused.refusal}`);
     if (for_load) keys.push({ account_id: actor.id, api_key });
     else if ((i - load_accounts) % history_stride === history_stride - 1 && history_keys.length < history_accounts_max) history_keys.push({ account_id: actor.id, api_key });
-    const credited = actor.credit('test', for_load ? load_funding_kobo : other_funding_kobo, `BENCH-FUND-${actor.id}`, 'Bench funding', system_clock.now_us());
-    if (!credited.ok) throw new Error(`credit of account ${actor.id}: ${credited.error.code}`);
+    const credited = engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: for_load ? load_funding_kobo : other_funding_kobo, reference: `BENCH-FUND-${actor.id}`, description: 'Bench funding' }, system_clock.now_us());
+    if (!credited.ok) throw new Error(`credit of account ${actor.id}: ${credited.refused.refusal}`);
 
     const count = orders_each + (i < orders_left_over ? 1 : 0);
     for (let j = 0; j < count; j++) {
@@ -281,17 +280,17 @@ async function main(): Promise<void> {
       const place = { account_id: actor.id, environment: 'test', seq: actor.wallets.test.orders_count + 1 };
       const reference = codec.reference(utc_yyyymmdd(now_ms), place);
       const minute = lagos_minute(now_ms);
-      const placed = place_order(actor, {
+      const placed = engine.run(actor, { kind: 'place_order', input: {
         service_type: 'airtime', network: 'mtn', disco: null, provider: null, recipient: '08011111111',
         plan_code: null, plan: null, package_code: null, meter_type: null, amount_kobo: order_kobo, customer_name: null,
-      }, {
+      }, placement: {
         environment: 'test', reference, idempotency_key: null,
         provider_request_id: minute + random_text(crypto_random, 'abcdefghijklmnopqrstuvwxyz0123456789', 12), indexed: false,
         // The standard tier: no commission (docs/api.md "Pricing").
         commission_kobo: 0,
-      }, now_us, false);
-      if (!placed.ok) throw new Error(`order ${j + 1} of account ${actor.id}: ${placed.error.code}`);
-      const paid = apply_provider_result(actor, reference, sandbox.pay(placed.value), now_us, false, placed.value);
+      }, stage_pending: false }, now_us);
+      if (!placed.ok) throw new Error(`order ${j + 1} of account ${actor.id}: ${placed.refused.refusal}`);
+      const paid = engine.run(actor, { kind: 'provider_result', reference, result: sandbox.pay(placed.value), not_found_is_final: false, unstaged: placed.value }, now_us);
       if (paid?.status !== 'delivered') throw new Error(`order ${reference} ended ${paid?.status}`);
       if (++staged_orders % orders_per_flush === 0) await flushes.point();
     }

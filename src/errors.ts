@@ -79,6 +79,13 @@ export interface ApiError {
   headers?: Record<string, string>;
 }
 
+/** The outcome of a command outside the engine that answers with the API's errors itself (webhook endpoints, deliveries). */
+export type ApiOutcome<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+
+export function failed(error: ApiError): { ok: false; error: ApiError } {
+  return { ok: false, error };
+}
+
 export function api_error(code: ErrorCode, message?: string, more?: Partial<ApiError>): ApiError {
   return { code, message, ...more };
 }

@@ -65,6 +65,7 @@ import { cluster_routes, standby_routes } from './operator/admin-routes.js';
 import type { Store } from './journal/store.js';
 import type { StoreLock } from './journal/store-lock.js';
 import { fail } from './lib/assert.js';
+import { refusal_reply } from './front/outcome-errors.js';
 
 export interface Server {
   port: number;
@@ -149,7 +150,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const desk = new OrderDesk(deps, {
     test: new SandboxProvider(wheel, clock),
     live: router ?? new UnconfiguredProvider(),
-  }, pricing);
+  }, pricing, refusal_reply);
   if (router !== null) announce_status_changes(deps, router);
   const signer = new SignerPool();
   const dispatcher = new Dispatcher(deps, signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });

@@ -1,7 +1,7 @@
 // The account actor tested in-process from tables of cases (ARCHITECTURE.md "Invariants and where they
 // are checked"), beside the end-to-end tests that go through real sockets. One row per command and
 // outcome: the starting state (built with the engine's own commands), the command, the outcome it must
-// give (ok, or the exact error code) and the state after it (balances in kobo, events emitted). After
+// give (ok, or the exact refusal kind) and the state after it (balances in kobo, events emitted). After
 // every row the runner checks what holds for all of them: the committed entries add up to the balance,
 // a refusal stages nothing and changes nothing, and the account read back from the store by a second
 // engine equals the one in memory.
@@ -15,11 +15,12 @@ import {
   kyc_daily_limit_kobo,
   type AccountActor,
   type NewKeyInput,
-  type Outcome,
 } from '../src/engine/account-actor.js';
-import { apply_provider_result, claim_of, place_order, resolve_order, type OrderRequest } from '../src/engine/account-orders.js';
-import { set_low_balance_threshold } from '../src/engine/low-balance.js';
-import { idempotency_ttl_ms, run_idempotent, type IdempotentRequest } from '../src/engine/idempotency.js';
+import type { Outcome, Refusal, RefusalKind } from '../src/engine/refusal.js';
+import { refusal_reply } from '../src/front/outcome-errors.js';
+import { claim_of, type OrderRequest } from '../src/engine/account-orders.js';
+import { idempotency_ttl_ms } from '../src/engine/idempotency.js';
+import { run_idempotent, type IdempotentRequest } from '../src/front/idempotent-run.js';
 import { error_reply, success_reply, type Reply } from '../src/lib/reply.js';
 import { api_error, type ErrorCode } from '../src/errors.js';
 import { hash_secret } from '../src/lib/secrets.js';
@@ -37,8 +38,11 @@ t.teardown(() => world.close());
 
 // ---- Rows ---------------------------------------------------------------------------------------
 
-/** What a command gave: ok, an error code of the catalogue, or one of the actor's own non-errors. */
-type Result = { ok: true; value?: unknown } | { ok: false; code: ErrorCode | 'stale' | 'ignored' };
+/**
+ * What a command gave: ok, the kind of the engine's refusal, the error code of an answer (a command run
+ * under an idempotency key answers through the front end), or one of the actor's own non-errors.
+ */
+type Result = { ok: true; value?: unknown } | { ok: false; code: RefusalKind | ErrorCode | 'stale' | 'ignored' };
 
 interface Account {
   actor: AccountActor;
@@ -51,7 +55,7 @@ interface Row {
   kyc_level?: number;
   given?: (a: Account) => void | Promise<void>;
   when: (a: Account) => Result | Promise<Result>;
-  outcome: 'ok' | ErrorCode | 'stale' | 'ignored';
+  outcome: 'ok' | RefusalKind | ErrorCode | 'stale' | 'ignored';
   /** Balances after the command, in kobo (an environment left out must hold 0). */
   balances?: Partial<Record<Environment, number>>;
   /** The events the command emits for this account, in order (none when left out). */
@@ -78,18 +82,18 @@ function new_account(kyc_level = 3): Account {
     name: `Table reseller ${accounts_made}`, email: `table-${accounts_made}@example.ng`, phone: '+2348012345678',
     tier: 'standard', kyc_level, password_hash: 'password-hash-placeholder', pin_hash: null,
   });
-  if (!created.ok) throw new Error(`account: ${created.error.code}`);
+  if (!created.ok) throw new Error(`account: ${created.refused.refusal}`);
   return { actor: created.value, id: created.value.id };
 }
 
 function from_outcome(outcome: Outcome<unknown>): Result {
-  return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, code: outcome.error.code };
+  return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, code: outcome.refused.refusal };
 }
 
-function from_verdict(verdict: 'ok' | 'stale' | { code: ErrorCode }): Result {
+function from_verdict(verdict: 'ok' | 'stale' | Refusal): Result {
   if (verdict === 'ok') return { ok: true };
   if (verdict === 'stale') return { ok: false, code: 'stale' };
-  return { ok: false, code: verdict.code };
+  return { ok: false, code: verdict.refusal };
 }
 
 /** A provider answer applied to an order: null means the actor ignored it (no open order by that reference). */
@@ -107,8 +111,8 @@ function now_us(): number {
 }
 
 function fund(a: Account, kobo: number, environment: Environment = 'test', reference = `FUND-${a.id}-${environment}-${kobo}`): void {
-  const outcome = a.actor.credit(environment, kobo, reference, 'Table funding', now_us());
-  if (!outcome.ok) throw new Error(`funding: ${outcome.error.code}`);
+  const outcome = engine.run(a.actor, { kind: 'credit', environment, amount_kobo: kobo, reference, description: 'Table funding' }, now_us());
+  if (!outcome.ok) throw new Error(`funding: ${outcome.refused.refusal}`);
 }
 
 let orders_made = 0;
@@ -132,15 +136,20 @@ function place(a: Account, amount_kobo: number, options: PlaceOptions = {}): Out
     service_type: 'airtime', network: 'mtn', disco: null, provider: null, recipient: '08031234567', plan_code: null, plan: null,
     package_code: null, meter_type: null, amount_kobo, customer_name: null, client_reference: options.client_reference ?? null,
   };
-  return place_order(a.actor, request, {
-    environment: options.environment ?? 'test', reference: `BV-TABLE-${String(orders_made).padStart(6, '0')}`, idempotency_key: null,
-    provider_request_id: `table-request-${orders_made}`, indexed: true, commission_kobo: options.commission_kobo ?? 0,
-  }, options.at_us ?? now_us(), options.stage_pending ?? true);
+  return engine.run(a.actor, {
+    kind: 'place_order',
+    input: request,
+    placement: {
+      environment: options.environment ?? 'test', reference: `BV-TABLE-${String(orders_made).padStart(6, '0')}`, idempotency_key: null,
+      provider_request_id: `table-request-${orders_made}`, indexed: true, commission_kobo: options.commission_kobo ?? 0,
+    },
+    stage_pending: options.stage_pending ?? true,
+  }, options.at_us ?? now_us());
 }
 
 function placed(a: Account, amount_kobo: number, options: PlaceOptions = {}): OrderRecord {
   const outcome = place(a, amount_kobo, options);
-  if (!outcome.ok) throw new Error(`order: ${outcome.error.code}`);
+  if (!outcome.ok) throw new Error(`order: ${outcome.refused.refusal}`);
   return outcome.value;
 }
 
@@ -153,7 +162,7 @@ function open_reference(a: Account): string {
 
 function answer(a: Account, result: ProviderResult, not_found_is_final = false): Result {
   const reference = open_reference(a);
-  return from_order(apply_provider_result(a.actor, reference, result, now_us(), not_found_is_final));
+  return from_order(engine.run(a.actor, { kind: 'provider_result', reference, result, not_found_is_final }, now_us()));
 }
 
 let keys_made = 0;
@@ -169,14 +178,14 @@ function key_input(expires_ms: number | null = null): NewKeyInput {
 }
 
 function make_key(a: Account, expires_ms: number | null = null): number {
-  const outcome = a.actor.create_key(key_input(expires_ms), now_us());
-  if (!outcome.ok) throw new Error(`key: ${outcome.error.code}`);
+  const outcome = engine.run(a.actor, { kind: 'create_key', input: key_input(expires_ms) }, now_us());
+  if (!outcome.ok) throw new Error(`key: ${outcome.refused.refusal}`);
   return outcome.value.id;
 }
 
 /** Wrong PIN verdicts applied one after the other, as purchases with a wrong PIN do. */
 function wrong_pins(a: Account, count: number): void {
-  for (let i = 0; i < count; i++) a.actor.apply_pin_verdict(false, a.actor.account.pin_generation, clock.now_ms());
+  for (let i = 0; i < count; i++) engine.run(a.actor, { kind: 'pin_verdict', correct: false, generation: a.actor.account.pin_generation, now_ms: clock.now_ms() });
 }
 
 // ---- The runner ---------------------------------------------------------------------------------
@@ -237,7 +246,7 @@ function table(title: string, rows: Row[]): void {
 table('credits to a wallet', [
   {
     name: 'a credit to an empty test wallet adds one credit entry of its amount',
-    when: (a) => from_outcome(a.actor.credit('test', 100_00, `CREDIT-${a.id}`, 'Funding', now_us())),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'credit', environment: 'test', amount_kobo: 100_00, reference: `CREDIT-${a.id}`, description: 'Funding' }, now_us())),
     outcome: 'ok',
     balances: { test: 100_00 },
     events: ['wallet.credited'],
@@ -246,20 +255,20 @@ table('credits to a wallet', [
   {
     name: 'a live credit leaves the test wallet as it was',
     given: (a) => fund(a, 5_00, 'test'),
-    when: (a) => from_outcome(a.actor.credit('live', 250_55, `CREDIT-LIVE-${a.id}`, 'Funding', now_us())),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'credit', environment: 'live', amount_kobo: 250_55, reference: `CREDIT-LIVE-${a.id}`, description: 'Funding' }, now_us())),
     outcome: 'ok',
     balances: { live: 250_55, test: 5_00 },
     events: ['wallet.credited'],
   },
   {
-    name: 'a credit of 0 kobo is refused as validation.failed',
-    when: (a) => from_outcome(a.actor.credit('test', 0, `ZERO-${a.id}`, 'Funding', now_us())),
-    outcome: 'validation.failed',
+    name: 'a credit of 0 kobo is refused as amount_not_positive',
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'credit', environment: 'test', amount_kobo: 0, reference: `ZERO-${a.id}`, description: 'Funding' }, now_us())),
+    outcome: 'amount_not_positive',
   },
   {
     name: 'a credit repeated with its reference and amount returns the first credit and adds nothing',
     given: (a) => fund(a, 70_00, 'test', `REPEAT-${a.id}`),
-    when: (a) => from_outcome(a.actor.credit('test', 70_00, `REPEAT-${a.id}`, 'Funding', now_us())),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'credit', environment: 'test', amount_kobo: 70_00, reference: `REPEAT-${a.id}`, description: 'Funding' }, now_us())),
     outcome: 'ok',
     unchanged: true,
     balances: { test: 70_00 },
@@ -269,7 +278,7 @@ table('credits to a wallet', [
     name: 'a credit repeated in the same commit (staged, not yet durable) returns the first credit',
     when: (a) => {
       fund(a, 30_00, 'test', `SAME-BATCH-${a.id}`);
-      return from_outcome(a.actor.credit('test', 30_00, `SAME-BATCH-${a.id}`, 'Funding', now_us()));
+      return from_outcome(engine.run(a.actor, { kind: 'credit', environment: 'test', amount_kobo: 30_00, reference: `SAME-BATCH-${a.id}`, description: 'Funding' }, now_us()));
     },
     outcome: 'ok',
     balances: { test: 30_00 },
@@ -277,22 +286,22 @@ table('credits to a wallet', [
     then: (t, a) => t.equal(a.actor.wallets.test.entries_count, 1, 'one credit entry only'),
   },
   {
-    name: 'a funding reference reused with another amount is refused as idempotency.key_reused',
+    name: 'a funding reference reused with another amount is refused as funding_reference_amount_differs',
     given: (a) => fund(a, 70_00, 'test', `REUSED-${a.id}`),
-    when: (a) => from_outcome(a.actor.credit('test', 71_00, `REUSED-${a.id}`, 'Funding', now_us())),
-    outcome: 'idempotency.key_reused',
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'credit', environment: 'test', amount_kobo: 71_00, reference: `REUSED-${a.id}`, description: 'Funding' }, now_us())),
+    outcome: 'funding_reference_amount_differs',
     balances: { test: 70_00 },
   },
   {
-    name: 'another account\'s operator funding reference is refused as idempotency.key_reused',
+    name: 'another account\'s operator funding reference is refused as funding_reference_foreign',
     given: (a) => fund(new_account(), 10_00, 'test', `FOREIGN-${a.id}`),
-    when: (a) => from_outcome(a.actor.credit('test', 10_00, `FOREIGN-${a.id}`, 'Funding', now_us())),
-    outcome: 'idempotency.key_reused',
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'credit', environment: 'test', amount_kobo: 10_00, reference: `FOREIGN-${a.id}`, description: 'Funding' }, now_us())),
+    outcome: 'funding_reference_foreign',
   },
   {
     name: 'another account\'s reference is a new sandbox top-up for this account (account scope)',
     given: (a) => fund(new_account(), 10_00, 'test', `SANDBOX-${a.id}`),
-    when: (a) => from_outcome(a.actor.credit('test', 10_00, `SANDBOX-${a.id}`, 'Sandbox top-up', now_us(), 'account')),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'credit', environment: 'test', amount_kobo: 10_00, reference: `SANDBOX-${a.id}`, description: 'Sandbox top-up', scope: 'account' }, now_us())),
     outcome: 'ok',
     balances: { test: 10_00 },
     events: ['wallet.credited'],
@@ -317,10 +326,10 @@ table('placing an order debits the wallet in the same command', [
     },
   },
   {
-    name: 'an order one kobo above the balance is refused as wallet.insufficient_funds',
+    name: 'an order one kobo above the balance is refused as insufficient_funds',
     given: (a) => fund(a, 100_00),
     when: (a) => from_outcome(place(a, 100_01)),
-    outcome: 'wallet.insufficient_funds',
+    outcome: 'insufficient_funds',
     balances: { test: 100_00 },
   },
   {
@@ -345,22 +354,22 @@ table('placing an order debits the wallet in the same command', [
     events: ['wallet.debited'],
   },
   {
-    name: 'an order one kobo past the KYC level 1 daily limit is refused as wallet.limit_exceeded',
+    name: 'an order one kobo past the KYC level 1 daily limit is refused as daily_limit_exceeded',
     kyc_level: 1,
     given: (a) => {
       fund(a, 60_000_00);
       placed(a, 49_999_00);
     },
     when: (a) => from_outcome(place(a, 1_01)),
-    outcome: 'wallet.limit_exceeded',
+    outcome: 'daily_limit_exceeded',
     balances: { test: 60_000_00 - 49_999_00 },
   },
   {
-    name: 'KYC level 0 allows no purchase: wallet.limit_exceeded',
+    name: 'KYC level 0 allows no purchase: daily_limit_exceeded',
     kyc_level: 0,
     given: (a) => fund(a, 10_00),
     when: (a) => from_outcome(place(a, 1_00)),
-    outcome: 'wallet.limit_exceeded',
+    outcome: 'daily_limit_exceeded',
     balances: { test: 10_00 },
   },
   {
@@ -377,30 +386,30 @@ table('placing an order debits the wallet in the same command', [
     then: (t, a) => t.equal(a.actor.wallets.test.spend_day_kobo, kyc_daily_limit_kobo[1], 'the day\'s spend counts today\'s order only'),
   },
   {
-    name: 'a funded test wallet pays nothing live: wallet.insufficient_funds',
+    name: 'a funded test wallet pays nothing live: insufficient_funds',
     given: (a) => fund(a, 100_00, 'test'),
     when: (a) => from_outcome(place(a, 1_00, { environment: 'live' })),
-    outcome: 'wallet.insufficient_funds',
+    outcome: 'insufficient_funds',
     balances: { test: 100_00 },
   },
   {
     name: 'the operator\'s daily limit replaces the KYC level\'s',
     given: (a) => {
       fund(a, 100_00);
-      a.actor.update_profile({ daily_limit_kobo: 20_00 });
+      engine.run(a.actor, { kind: 'update_profile', patch: { daily_limit_kobo: 20_00 } });
     },
     when: (a) => from_outcome(place(a, 20_01)),
-    outcome: 'wallet.limit_exceeded',
+    outcome: 'daily_limit_exceeded',
     balances: { test: 100_00 },
   },
   {
-    name: 'a client reference already used by a committed order is refused as transaction.duplicate_reference',
+    name: 'a client reference already used by a committed order is refused as duplicate_client_reference',
     given: (a) => {
       fund(a, 100_00);
       if (!place(a, 10_00, { client_reference: 'INV-1' }).ok) throw new Error('first order');
     },
     when: (a) => from_outcome(place(a, 10_00, { client_reference: 'INV-1' })),
-    outcome: 'transaction.duplicate_reference',
+    outcome: 'duplicate_client_reference',
     balances: { test: 90_00 },
   },
   {
@@ -410,7 +419,7 @@ table('placing an order debits the wallet in the same command', [
       if (!place(a, 10_00, { client_reference: 'INV-2' }).ok) throw new Error('first order');
       return from_outcome(place(a, 10_00, { client_reference: 'INV-2' }));
     },
-    outcome: 'transaction.duplicate_reference',
+    outcome: 'duplicate_client_reference',
     unchanged: false,
     balances: { test: 90_00 },
     events: ['wallet.debited'],
@@ -432,7 +441,7 @@ table('placing an order debits the wallet in the same command', [
     name: 'a debit that takes the balance below the low-balance threshold emits wallet.low_balance once',
     given: (a) => {
       fund(a, 100_00);
-      set_low_balance_threshold(a.actor, 'test', 50_00);
+      engine.run(a.actor, { kind: 'set_low_balance_threshold', environment: 'test', threshold_kobo: 50_00 });
     },
     when: (a) => from_outcome(place(a, 50_01)),
     outcome: 'ok',
@@ -443,7 +452,7 @@ table('placing an order debits the wallet in the same command', [
     name: 'a debit from a balance already below the threshold emits no second alert',
     given: (a) => {
       fund(a, 100_00);
-      set_low_balance_threshold(a.actor, 'test', 50_00);
+      engine.run(a.actor, { kind: 'set_low_balance_threshold', environment: 'test', threshold_kobo: 50_00 });
       placed(a, 60_00);
     },
     when: (a) => from_outcome(place(a, 10_00)),
@@ -496,9 +505,9 @@ table('a provider\'s answer settles an open order', [
     given: (a) => {
       fund(a, 100_00);
       const order = placed(a, 40_00);
-      apply_provider_result(a.actor, order.reference, { outcome: 'failed', reason: 'first' }, now_us(), false);
+      engine.run(a.actor, { kind: 'provider_result', reference: order.reference, result: { outcome: 'failed', reason: 'first' }, not_found_is_final: false }, now_us());
     },
-    when: (a) => from_order(apply_provider_result(a.actor, `BV-TABLE-${String(orders_made).padStart(6, '0')}`, { outcome: 'failed', reason: 'again' }, now_us(), false)),
+    when: (a) => from_order(engine.run(a.actor, { kind: 'provider_result', reference: `BV-TABLE-${String(orders_made).padStart(6, '0')}`, result: { outcome: 'failed', reason: 'again' }, not_found_is_final: false }, now_us())),
     outcome: 'ignored',
     balances: { test: 100_00 },
   },
@@ -507,9 +516,9 @@ table('a provider\'s answer settles an open order', [
     given: (a) => {
       fund(a, 100_00);
       const order = placed(a, 40_00);
-      apply_provider_result(a.actor, order.reference, { outcome: 'failed', reason: 'first' }, now_us(), false);
+      engine.run(a.actor, { kind: 'provider_result', reference: order.reference, result: { outcome: 'failed', reason: 'first' }, not_found_is_final: false }, now_us());
     },
-    when: (a) => from_order(apply_provider_result(a.actor, `BV-TABLE-${String(orders_made).padStart(6, '0')}`, { outcome: 'delivered' }, now_us(), false)),
+    when: (a) => from_order(engine.run(a.actor, { kind: 'provider_result', reference: `BV-TABLE-${String(orders_made).padStart(6, '0')}`, result: { outcome: 'delivered' }, not_found_is_final: false }, now_us())),
     outcome: 'ignored',
     balances: { test: 100_00 },
   },
@@ -520,7 +529,7 @@ table('a provider\'s answer settles an open order', [
       yesterdays.set(a.id, placed(a, 40_00, { at_us: now_us() - day_us }));
       placed(a, 10_00);
     },
-    when: (a) => from_order(apply_provider_result(a.actor, yesterdays.get(a.id)!.reference, { outcome: 'failed', reason: 'late failure' }, now_us(), false)),
+    when: (a) => from_order(engine.run(a.actor, { kind: 'provider_result', reference: yesterdays.get(a.id)!.reference, result: { outcome: 'failed', reason: 'late failure' }, not_found_is_final: false }, now_us())),
     outcome: 'ok',
     balances: { test: 90_00 },
     events: ['transaction.failed', 'wallet.reversed'],
@@ -566,7 +575,7 @@ table('a provider\'s answer settles an open order', [
     when: (a) => {
       const outcome = place(a, 25_00, { stage_pending: false });
       if (!outcome.ok) return from_outcome(outcome);
-      return from_order(apply_provider_result(a.actor, outcome.value.reference, { outcome: 'delivered' }, now_us(), false, outcome.value));
+      return from_order(engine.run(a.actor, { kind: 'provider_result', reference: outcome.value.reference, result: { outcome: 'delivered' }, not_found_is_final: false, unstaged: outcome.value }, now_us()));
     },
     outcome: 'ok',
     balances: { test: 75_00 },
@@ -574,10 +583,10 @@ table('a provider\'s answer settles an open order', [
     then: (t, a) => t.equal(a.actor.open_orders.size, 0, 'no order is open'),
   },
   {
-    name: 'the operator resolving an unknown order is refused as transaction.not_found',
+    name: 'the operator resolving an unknown order is refused as order_not_open',
     given: (a) => fund(a, 100_00),
-    when: (a) => from_outcome(resolve_order(a.actor, 'BV-NO-SUCH-ORDER', 'failed', now_us())),
-    outcome: 'transaction.not_found',
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'resolve_order', reference: 'BV-NO-SUCH-ORDER', outcome: 'failed' }, now_us())),
+    outcome: 'order_not_open',
     balances: { test: 100_00 },
   },
   {
@@ -586,7 +595,7 @@ table('a provider\'s answer settles an open order', [
       fund(a, 100_00);
       placed(a, 40_00);
     },
-    when: (a) => from_outcome(resolve_order(a.actor, open_reference(a), 'failed', now_us())),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'resolve_order', reference: open_reference(a), outcome: 'failed' }, now_us())),
     outcome: 'ok',
     balances: { test: 100_00 },
     events: ['transaction.failed', 'wallet.reversed'],
@@ -598,7 +607,7 @@ table('a provider\'s answer settles an open order', [
 table('API keys', [
   {
     name: 'a new key is stored, listed under its account and findable by its hash',
-    when: (a) => from_outcome(a.actor.create_key(key_input(), now_us())),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'create_key', input: key_input() }, now_us())),
     outcome: 'ok',
     then: (t, a, result) => {
       const record = (result as { value: { id: number; key_hash: string } }).value;
@@ -607,12 +616,12 @@ table('API keys', [
     },
   },
   {
-    name: `a key beyond ${active_keys_max} active ones is refused as keys.limit_reached`,
+    name: `a key beyond ${active_keys_max} active ones is refused as keys_limit_reached`,
     given: (a) => {
       for (let i = 0; i < active_keys_max; i++) make_key(a);
     },
-    when: (a) => from_outcome(a.actor.create_key(key_input(), now_us())),
-    outcome: 'keys.limit_reached',
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'create_key', input: key_input() }, now_us())),
+    outcome: 'keys_limit_reached',
   },
   {
     name: 'an expired key takes no place among the active ones',
@@ -620,7 +629,7 @@ table('API keys', [
       make_key(a, clock.now_ms() - 1);
       for (let i = 1; i < active_keys_max; i++) make_key(a);
     },
-    when: (a) => from_outcome(a.actor.create_key(key_input(), now_us())),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'create_key', input: key_input() }, now_us())),
     outcome: 'ok',
   },
   {
@@ -628,7 +637,7 @@ table('API keys', [
     given: (a) => {
       make_key(a);
     },
-    when: (a) => from_outcome(a.actor.revoke_key([...a.actor.keys.keys()][0], now_us())),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'revoke_key', key_id: [...a.actor.keys.keys()][0] }, now_us())),
     outcome: 'ok',
     then: (t, a) => {
       const record = [...a.actor.keys.values()][0].record;
@@ -638,20 +647,20 @@ table('API keys', [
     },
   },
   {
-    name: 'revoking a key twice is refused as keys.not_found',
+    name: 'revoking a key twice is refused as key_not_found',
     given: (a) => {
-      a.actor.revoke_key(make_key(a), now_us());
+      engine.run(a.actor, { kind: 'revoke_key', key_id: make_key(a) }, now_us());
     },
-    when: (a) => from_outcome(a.actor.revoke_key([...a.actor.keys.keys()][0], now_us())),
-    outcome: 'keys.not_found',
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'revoke_key', key_id: [...a.actor.keys.keys()][0] }, now_us())),
+    outcome: 'key_not_found',
   },
   {
-    name: 'revoking another account\'s key is refused as keys.not_found',
+    name: 'revoking another account\'s key is refused as key_not_found',
     given: (a) => {
       others_keys.set(a.id, make_key(new_account()));
     },
-    when: (a) => from_outcome(a.actor.revoke_key(others_keys.get(a.id)!, now_us())),
-    outcome: 'keys.not_found',
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'revoke_key', key_id: others_keys.get(a.id)! }, now_us())),
+    outcome: 'key_not_found',
   },
   {
     name: 'rotating at the limit: the old key revoked first, then the new one fits',
@@ -659,9 +668,9 @@ table('API keys', [
       for (let i = 0; i < active_keys_max; i++) make_key(a);
     },
     when: (a) => {
-      const revoked = a.actor.revoke_key([...a.actor.keys.keys()][0], now_us());
+      const revoked = engine.run(a.actor, { kind: 'revoke_key', key_id: [...a.actor.keys.keys()][0] }, now_us());
       if (!revoked.ok) return from_outcome(revoked);
-      return from_outcome(a.actor.create_key(key_input(), now_us()));
+      return from_outcome(engine.run(a.actor, { kind: 'create_key', input: key_input() }, now_us()));
     },
     outcome: 'ok',
     then: (t, a) => t.equal(a.actor.active_keys().length, active_keys_max, `still ${active_keys_max} active keys`),
@@ -671,17 +680,17 @@ table('API keys', [
 // ---- PIN and password ---------------------------------------------------------------------------
 
 function with_pin(a: Account, pin_hash = 'pin-hash-1'): void {
-  a.actor.set_pin(pin_hash);
+  engine.run(a.actor, { kind: 'set_pin', pin_hash });
 }
 
 function verdict(a: Account, correct: boolean, now_ms = clock.now_ms()): Result {
-  return from_verdict(a.actor.apply_pin_verdict(correct, a.actor.account.pin_generation, now_ms));
+  return from_verdict(engine.run(a.actor, { kind: 'pin_verdict', correct, generation: a.actor.account.pin_generation, now_ms }));
 }
 
 table('the transaction PIN', [
   {
     name: 'setting a first PIN stores its hash at generation 1',
-    when: (a) => from_outcome(a.actor.set_pin('pin-hash-1')),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'set_pin', pin_hash: 'pin-hash-1' })),
     outcome: 'ok',
     then: (t, a) => {
       t.equal(a.actor.account.pin_hash, 'pin-hash-1', 'the hash is stored');
@@ -694,7 +703,7 @@ table('the transaction PIN', [
       with_pin(a);
       wrong_pins(a, pin_failures_max);
     },
-    when: (a) => from_outcome(a.actor.set_pin('pin-hash-2')),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'set_pin', pin_hash: 'pin-hash-2' })),
     outcome: 'ok',
     then: (t, a) => {
       t.equal(a.actor.account.pin_generation, 2, 'generation 2');
@@ -720,21 +729,21 @@ table('the transaction PIN', [
     then: (t, a) => t.equal(a.actor.account.pin_failures, 0, 'the count is reset'),
   },
   {
-    name: 'a wrong PIN is refused as pin.incorrect and counted (the one refusal that changes the account)',
+    name: 'a wrong PIN is refused as pin_incorrect and counted (the one refusal that changes the account)',
     given: (a) => with_pin(a),
     when: (a) => verdict(a, false),
-    outcome: 'pin.incorrect',
+    outcome: 'pin_incorrect',
     unchanged: false,
     then: (t, a) => t.equal(a.actor.account.pin_failures, 1, 'one failure counted'),
   },
   {
-    name: `the ${pin_failures_max}th wrong PIN in a row locks purchases for 30 minutes: pin.locked`,
+    name: `the ${pin_failures_max}th wrong PIN in a row locks purchases for 30 minutes: pin_locked`,
     given: (a) => {
       with_pin(a);
       wrong_pins(a, pin_failures_max - 1);
     },
     when: (a) => verdict(a, false),
-    outcome: 'pin.locked',
+    outcome: 'pin_locked',
     unchanged: false,
     then: (t, a) => {
       t.equal(a.actor.account.pin_locked_until_ms, clock.now_ms() + pin_lock_ms, 'locked for 30 minutes from now');
@@ -742,13 +751,13 @@ table('the transaction PIN', [
     },
   },
   {
-    name: 'a right PIN while locked is refused as pin.locked and changes nothing',
+    name: 'a right PIN while locked is refused as pin_locked and changes nothing',
     given: (a) => {
       with_pin(a);
       wrong_pins(a, pin_failures_max);
     },
     when: (a) => verdict(a, true),
-    outcome: 'pin.locked',
+    outcome: 'pin_locked',
   },
   {
     name: 'a right PIN once the lock has passed is accepted',
@@ -766,13 +775,13 @@ table('the transaction PIN', [
       with_pin(a);
       with_pin(a, 'pin-hash-2');
     },
-    when: (a) => from_verdict(a.actor.apply_pin_verdict(false, 1, clock.now_ms())),
+    when: (a) => from_verdict(engine.run(a.actor, { kind: 'pin_verdict', correct: false, generation: 1, now_ms: clock.now_ms() })),
     outcome: 'stale',
   },
   {
-    name: 'a PIN verdict on an account with no PIN is refused as pin.not_set',
+    name: 'a PIN verdict on an account with no PIN is refused as pin_not_set',
     when: (a) => verdict(a, true),
-    outcome: 'pin.not_set',
+    outcome: 'pin_not_set',
   },
   {
     name: 'a PIN checked by scrypt first (the prefetch), then applied: accepted and remembered',
@@ -780,23 +789,23 @@ table('the transaction PIN', [
     when: async (a) => {
       const generation = a.actor.account.pin_generation;
       const correct = await engine.pin_cache.verify(a.id, generation, '4321', a.actor.account.pin_hash!);
-      if (correct === 'busy') return { ok: false, code: 'rate_limit.exceeded' };
-      return from_verdict(a.actor.apply_pin_verdict(correct, generation, clock.now_ms()));
+      if (correct === 'busy') return { ok: false, code: 'pin_check_busy' };
+      return from_verdict(engine.run(a.actor, { kind: 'pin_verdict', correct, generation, now_ms: clock.now_ms() }));
     },
     outcome: 'ok',
     unchanged: true,
     then: (t, a) => t.equal(engine.pin_cache.check(a.id, a.actor.account.pin_generation, '4321'), true, 'the next purchase needs no scrypt'),
   },
   {
-    name: 'a wrong PIN checked by scrypt is refused as pin.incorrect',
+    name: 'a wrong PIN checked by scrypt is refused as pin_incorrect',
     given: async (a) => with_pin(a, await hash_secret('4321')),
     when: async (a) => {
       const generation = a.actor.account.pin_generation;
       const correct = await engine.pin_cache.verify(a.id, generation, '9999', a.actor.account.pin_hash!);
-      if (correct === 'busy') return { ok: false, code: 'rate_limit.exceeded' };
-      return from_verdict(a.actor.apply_pin_verdict(correct, generation, clock.now_ms()));
+      if (correct === 'busy') return { ok: false, code: 'pin_check_busy' };
+      return from_verdict(engine.run(a.actor, { kind: 'pin_verdict', correct, generation, now_ms: clock.now_ms() }));
     },
-    outcome: 'pin.incorrect',
+    outcome: 'pin_incorrect',
     unchanged: false,
     then: (t, a) => t.equal(a.actor.account.pin_failures, 1, 'one failure counted'),
   },
@@ -804,29 +813,29 @@ table('the transaction PIN', [
 
 table('the dashboard password confirmation', [
   {
-    name: 'a wrong password is refused as session.invalid_credentials and counted',
-    when: (a) => from_verdict(a.actor.apply_password_verdict(false, clock.now_ms()) as 'ok' | { code: ErrorCode }),
-    outcome: 'session.invalid_credentials',
+    name: 'a wrong password is refused as password_incorrect and counted',
+    when: (a) => from_verdict(engine.run(a.actor, { kind: 'password_verdict', correct: false, now_ms: clock.now_ms() })),
+    outcome: 'password_incorrect',
     unchanged: false,
     then: (t, a) => t.equal(a.actor.account.password_failures, 1, 'one failure counted'),
   },
   {
-    name: `the ${password_failures_max}th wrong password locks it: session.locked`,
+    name: `the ${password_failures_max}th wrong password locks it: password_locked`,
     given: (a) => {
-      for (let i = 1; i < password_failures_max; i++) a.actor.apply_password_verdict(false, clock.now_ms());
+      for (let i = 1; i < password_failures_max; i++) engine.run(a.actor, { kind: 'password_verdict', correct: false, now_ms: clock.now_ms() });
     },
-    when: (a) => from_verdict(a.actor.apply_password_verdict(false, clock.now_ms()) as 'ok' | { code: ErrorCode }),
-    outcome: 'session.locked',
+    when: (a) => from_verdict(engine.run(a.actor, { kind: 'password_verdict', correct: false, now_ms: clock.now_ms() })),
+    outcome: 'password_locked',
     unchanged: false,
     then: (t, a) => t.ok(a.actor.account.password_locked_until_ms > clock.now_ms(), 'locked from now on'),
   },
   {
-    name: 'a right password while locked is refused as session.locked and changes nothing',
+    name: 'a right password while locked is refused as password_locked and changes nothing',
     given: (a) => {
-      for (let i = 0; i < password_failures_max; i++) a.actor.apply_password_verdict(false, clock.now_ms());
+      for (let i = 0; i < password_failures_max; i++) engine.run(a.actor, { kind: 'password_verdict', correct: false, now_ms: clock.now_ms() });
     },
-    when: (a) => from_verdict(a.actor.apply_password_verdict(true, clock.now_ms()) as 'ok' | { code: ErrorCode }),
-    outcome: 'session.locked',
+    when: (a) => from_verdict(engine.run(a.actor, { kind: 'password_verdict', correct: true, now_ms: clock.now_ms() })),
+    outcome: 'password_locked',
   },
 ]);
 
@@ -835,7 +844,7 @@ table('the dashboard password confirmation', [
 table('account settings', [
   {
     name: 'the operator sets the KYC level, the tier and a daily limit in one change',
-    when: (a) => from_outcome(a.actor.update_profile({ kyc_level: 2, tier: 'gold', daily_limit_kobo: 75_000_00 })),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'update_profile', patch: { kyc_level: 2, tier: 'gold', daily_limit_kobo: 75_000_00 } })),
     outcome: 'ok',
     then: (t, a) => {
       t.equal(a.actor.account.kyc_level, 2, 'KYC level 2');
@@ -846,16 +855,16 @@ table('account settings', [
   {
     name: 'clearing the daily limit gives the KYC level\'s back',
     given: (a) => {
-      a.actor.update_profile({ daily_limit_kobo: 10_00 });
+      engine.run(a.actor, { kind: 'update_profile', patch: { daily_limit_kobo: 10_00 } });
     },
-    when: (a) => from_outcome(a.actor.update_profile({ daily_limit_kobo: null })),
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'update_profile', patch: { daily_limit_kobo: null } })),
     outcome: 'ok',
     then: (t, a) => t.equal(a.actor.daily_spend('test', clock.now_ms()).limit_kobo, kyc_daily_limit_kobo[3], 'the KYC level 3 limit applies'),
   },
   {
     name: 'a low-balance threshold is kept in the wallet of its environment only',
     when: (a) => {
-      set_low_balance_threshold(a.actor, 'live', 500_00);
+      engine.run(a.actor, { kind: 'set_low_balance_threshold', environment: 'live', threshold_kobo: 500_00 });
       return { ok: true };
     },
     outcome: 'ok',
@@ -866,9 +875,9 @@ table('account settings', [
   },
   {
     name: 'a low-balance threshold is cleared with null',
-    given: (a) => set_low_balance_threshold(a.actor, 'test', 500_00),
+    given: (a) => engine.run(a.actor, { kind: 'set_low_balance_threshold', environment: 'test', threshold_kobo: 500_00 }),
     when: (a) => {
-      set_low_balance_threshold(a.actor, 'test', null);
+      engine.run(a.actor, { kind: 'set_low_balance_threshold', environment: 'test', threshold_kobo: null });
       return { ok: true };
     },
     outcome: 'ok',
@@ -880,7 +889,7 @@ table('account settings', [
       name: 'Copy', email: a.actor.account.email.toUpperCase(), phone: '+2348012345678', tier: 'standard', kyc_level: 1,
       password_hash: 'password-hash-placeholder', pin_hash: null,
     })),
-    outcome: 'account.email_taken',
+    outcome: 'email_taken',
   },
 ]);
 
@@ -898,8 +907,8 @@ function top_up(a: Account, key: string, fingerprint: string, amount_kobo: numbe
   return run_idempotent(request, () => {
     top_ups_made++;
     if (amount_kobo === 0) return error_reply(request_id, api_error('service.unavailable', 'The bank is down.'));
-    const outcome = a.actor.credit('test', amount_kobo, `TOP-UP-${top_ups_made}`, 'Sandbox top-up', now_us(), 'account');
-    return outcome.ok ? success_reply(request_id, 201, { entry_id: outcome.value.entry.id }) : error_reply(request_id, outcome.error);
+    const outcome = engine.run(a.actor, { kind: 'credit', environment: 'test', amount_kobo, reference: `TOP-UP-${top_ups_made}`, description: 'Sandbox top-up', scope: 'account' }, now_us());
+    return outcome.ok ? success_reply(request_id, 201, { entry_id: outcome.value.entry.id }) : refusal_reply(request_id, outcome.refused);
   });
 }
 
@@ -1017,7 +1026,7 @@ t.test('a row whose expectation is wrong fails', async (t) => {
     ['the outcome', { name: '', given: (a) => fund(a, 10_00), when: (a) => from_outcome(place(a, 10_01)), outcome: 'ok', balances: { test: 10_00 } }, 'the command\'s outcome is ok'],
     ['the balance', { name: '', given: (a) => fund(a, 10_00), when: (a) => from_outcome(place(a, 10_00)), outcome: 'ok', balances: { test: 1 }, events: ['wallet.debited'] }, 'the test balance is 1 kobo'],
     ['the events', { name: '', given: (a) => fund(a, 10_00), when: (a) => from_outcome(place(a, 10_00)), outcome: 'ok' }, 'the command emits no event'],
-    ['a refusal that changes the account', { name: '', given: (a) => with_pin(a), when: (a) => verdict(a, false), outcome: 'pin.incorrect' }, 'the command staged nothing'],
+    ['a refusal that changes the account', { name: '', given: (a) => with_pin(a), when: (a) => verdict(a, false), outcome: 'pin_incorrect' }, 'the command staged nothing'],
     ['the read-back (a change made in memory only)', {
       name: '',
       when: (a) => {

@@ -13,7 +13,7 @@ import { open_store, type Store } from '../src/journal/store.js';
 import { Journal, type JournalAppender, type JournalFailure, type StagedChange } from '../src/journal/journal.js';
 import { pino } from 'pino';
 import { Engine } from '../src/engine/engine.js';
-import { ensure_order_index, claim_of, place_order, type OrderRequest } from '../src/engine/account-orders.js';
+import { ensure_order_index, claim_of, type OrderRequest } from '../src/engine/account-orders.js';
 import { ManualClock } from '../src/lib/clock.js';
 import { TimerWheel } from '../src/lib/timer-wheel.js';
 import { SeededRandom } from '../src/lib/random.js';
@@ -258,8 +258,11 @@ function airtime(client_reference: string): OrderRequest {
 let references_made = 0;
 function place(engine: Engine, account_id: number, client_reference: string) {
   references_made++;
-  return place_order(engine.accounts.get(account_id)!, airtime(client_reference), {
-    environment: 'test', reference: `BV-RYW-${references_made}`, idempotency_key: null, provider_request_id: `ryw-${references_made}`, indexed: true, commission_kobo: 0,
+  return engine.run(engine.accounts.get(account_id)!, {
+    kind: 'place_order',
+    input: airtime(client_reference),
+    placement: { environment: 'test', reference: `BV-RYW-${references_made}`, idempotency_key: null, provider_request_id: `ryw-${references_made}`, indexed: true, commission_kobo: 0 },
+    stage_pending: true,
   }, engine.clock.now_us());
 }
 
@@ -267,10 +270,10 @@ t.test('an email taken by an account created in the same commit is refused, and 
   const { engine } = open_engine(t);
   t.ok(new_account(engine, 'twice@example.ng').ok, 'the first account is created');
   const again = new_account(engine, 'TWICE@example.ng');
-  t.equal(again.ok ? 'ok' : again.error.code, 'account.email_taken', 'the second, in the same commit, is refused');
+  t.equal(again.ok ? 'ok' : again.refused.refusal, 'email_taken', 'the second, in the same commit, is refused');
   await engine.journal.durable();
   const later = new_account(engine, 'twice@example.ng');
-  t.equal(later.ok ? 'ok' : later.error.code, 'account.email_taken', 'after the commit it is still refused');
+  t.equal(later.ok ? 'ok' : later.refused.refusal, 'email_taken', 'after the commit it is still refused');
 });
 
 t.test('after a failed commit the email of an account it created is free again', async (t) => {
@@ -289,22 +292,22 @@ t.test('a funding reference credited twice in one commit, or after it, returns t
   const created = new_account(engine, 'funded@example.ng');
   if (!created.ok) throw new Error('account');
   const actor = created.value;
-  const first = actor.credit('test', 50_00, 'FUND-1', 'Funding', engine.clock.now_us());
-  const second = actor.credit('test', 50_00, 'FUND-1', 'Funding', engine.clock.now_us());
+  const first = engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: 50_00, reference: 'FUND-1', description: 'Funding' }, engine.clock.now_us());
+  const second = engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: 50_00, reference: 'FUND-1', description: 'Funding' }, engine.clock.now_us());
   t.equal(second.ok && second.value.created, false, 'the repeat in the same commit creates nothing');
   t.equal(second.ok && first.ok && second.value.entry.id, first.ok && first.value.entry.id, 'it returns the first credit\'s entry');
-  const other = actor.credit('test', 60_00, 'FUND-1', 'Funding', engine.clock.now_us());
-  t.equal(other.ok ? 'ok' : other.error.code, 'idempotency.key_reused', 'another amount in the same commit is refused');
+  const other = engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: 60_00, reference: 'FUND-1', description: 'Funding' }, engine.clock.now_us());
+  t.equal(other.ok ? 'ok' : other.refused.refusal, 'funding_reference_amount_differs', 'another amount in the same commit is refused');
   await engine.journal.durable();
-  const after = actor.credit('test', 50_00, 'FUND-1', 'Funding', engine.clock.now_us());
+  const after = engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: 50_00, reference: 'FUND-1', description: 'Funding' }, engine.clock.now_us());
   t.equal(after.ok && after.value.created, false, 'after the commit the repeat still creates nothing');
   t.equal(actor.wallets.test.balance_kobo, 50_00, 'one credit moved the balance');
   room.ok = false;
-  t.ok(actor.credit('test', 20_00, 'FUND-2', 'Funding', engine.clock.now_us()).ok, 'a credit staged in a commit that will fail');
+  t.ok(engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: 20_00, reference: 'FUND-2', description: 'Funding' }, engine.clock.now_us()).ok, 'a credit staged in a commit that will fail');
   await t.rejects(engine.journal.durable(), 'its commit fails');
   room.ok = true;
   const reloaded = engine.accounts.get(actor.id)!;
-  const retried = reloaded.credit('test', 20_00, 'FUND-2', 'Funding', engine.clock.now_us());
+  const retried = engine.run(reloaded, { kind: 'credit', environment: 'test', amount_kobo: 20_00, reference: 'FUND-2', description: 'Funding' }, engine.clock.now_us());
   t.equal(retried.ok && retried.value.created, true, 'the reference is free again: the credit is made anew');
   t.equal(reloaded.wallets.test.balance_kobo, 70_00, 'the balance holds the first credit and the retried one');
   await engine.journal.durable();
@@ -315,11 +318,11 @@ t.test('a client reference claimed in the same commit is refused, and a failed c
   const created = new_account(engine, 'claims@example.ng');
   if (!created.ok) throw new Error('account');
   const id = created.value.id;
-  created.value.credit('test', 100_00, 'FUND-C', 'Funding', engine.clock.now_us());
+  engine.run(created.value, { kind: 'credit', environment: 'test', amount_kobo: 100_00, reference: 'FUND-C', description: 'Funding' }, engine.clock.now_us());
   const first = place(engine, id, 'INV-1');
   t.ok(first.ok, 'the first order claims INV-1');
   const again = place(engine, id, 'INV-1');
-  t.equal(again.ok ? 'ok' : again.error.code, 'transaction.duplicate_reference', 'a second order in the same commit is refused');
+  t.equal(again.ok ? 'ok' : again.refused.refusal, 'duplicate_client_reference', 'a second order in the same commit is refused');
   t.equal(claim_of(engine.accounts.get(id)!, 'test', 'INV-1'), first.ok ? first.value.reference : null, 'the claim names the first order before durable');
   await engine.journal.durable();
   t.equal(claim_of(engine.accounts.get(id)!, 'test', 'INV-1'), first.ok ? first.value.reference : null, 'and after');

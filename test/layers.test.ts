@@ -32,10 +32,6 @@ const browser_parts = ['dashboard/app', 'docs-site'];
  */
 const known_upward = new Map<string, string>([
   ['engine/account-actor.ts -> webhooks/endpoints.ts', 'the actor still holds its webhook endpoints; they move out with the webhook state'],
-  ['engine/account-actor.ts -> services/order.ts', 'the order record moves down into engine/ once pricing has changed it'],
-  ['engine/account-orders.ts -> services/order.ts', 'the order record moves down into engine/ once pricing has changed it'],
-  ['engine/account-orders.ts -> services/provider.ts', 'the provider result moves down with the order record'],
-  ['engine/engine.ts -> services/order.ts', 'the order record moves down into engine/ once pricing has changed it'],
 ]);
 const edge_name = (edge: Import) => `${name(edge.from)} -> ${name(edge.to)}`;
 
@@ -112,6 +108,14 @@ t.test('type-only circles stay within one layer', async (t) => {
     const layers = new Set(component.map(layer));
     t.equal(layers.size, 1, `the circle ${component.map(name).sort().join(', ')} stays in one layer`);
   }
+});
+
+t.test('only the engine stages an account\'s changes: the layers above run commands', async (t) => {
+  // AccountActor.stage_put and its kin throw outside a command (AccountActor.execute); a module above the
+  // engine changes an account through Engine.run, its own records with the stage_records command.
+  const staging = /\.(stage_put|stage_remove|stage_wallet|append_entry)\(/;
+  const outside = server_files.filter((file) => !name(file).startsWith('engine/') && staging.test(readFileSync(file, 'utf8')));
+  t.same(outside.map(name), [], 'no module outside engine/ calls stage_put, stage_remove, stage_wallet or append_entry');
 });
 
 t.test('the browser code imports nothing from the server', async (t) => {

@@ -27,7 +27,7 @@ import { dead_listed_max, type Dispatcher } from '../webhooks/dispatcher.js';
 import { default_event_kinds, type DeliveryRecord } from '../webhooks/records.js';
 import type { EventKind } from '../engine/engine.js';
 import type { AccountActor } from '../engine/account-actor.js';
-import { pin_check_busy_error } from '../engine/pin-cache.js';
+import { refusal_reply } from '../front/outcome-errors.js';
 import type { Environment, Scope as ScopeName, WalletEntry, WalletEntryType } from '../engine/records.js';
 import { fail } from '../lib/assert.js';
 import { clear_cookie_header, session_cookie_header, session_absolute_ms, sign_in_busy_error, SignInGuard, type SessionStore } from './sessions.js';
@@ -546,8 +546,8 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       handler: (ctx) => {
         const id = parse_id(ctx.params.id);
         const actor = ctx.actor!;
-        const outcome = id === null ? null : actor.revoke_key(id, clock.now_us());
-        if (outcome === null || !outcome.ok) return error_reply(ctx.request_id, outcome?.ok === false ? outcome.error : api_error('keys.not_found'));
+        const outcome = id === null ? null : engine.run(actor, { kind: 'revoke_key', key_id: id }, clock.now_us());
+        if (outcome === null || !outcome.ok) return refusal_reply(ctx.request_id, outcome?.ok === false ? outcome.refused : { refusal: 'key_not_found' });
         return settled(actor, success_reply(ctx.request_id, 200, null, 'API key revoked.'));
       },
     },
@@ -654,20 +654,20 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         if (body.current_pin !== undefined && actor.account.pin_hash !== null) {
           const generation = actor.account.pin_generation;
           const correct = actor.pin_lock_remaining_ms(now_ms) > 0 ? false : await engine.pin_cache.verify(actor.id, generation, body.current_pin, actor.account.pin_hash);
-          if (correct === 'busy') return error_reply(ctx.request_id, pin_check_busy_error());
-          const verdict = actor.apply_pin_verdict(correct, generation, clock.now_ms());
+          if (correct === 'busy') return refusal_reply(ctx.request_id, { refusal: 'pin_check_busy' });
+          const verdict = engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: clock.now_ms() });
           if (verdict === 'stale') return error_reply(ctx.request_id, api_error('pin.incorrect', 'The PIN changed meanwhile; try again.'));
-          if (verdict !== 'ok') return settled(actor, error_reply(ctx.request_id, verdict));
+          if (verdict !== 'ok') return settled(actor, refusal_reply(ctx.request_id, verdict));
         } else if (body.password !== undefined) {
           const correct = actor.password_lock_remaining_ms(now_ms) > 0 ? false : await verify_secret(body.password, actor.account.password_hash);
-          const verdict = actor.apply_password_verdict(correct, clock.now_ms());
-          if (verdict !== 'ok') return settled(actor, error_reply(ctx.request_id, verdict));
+          const verdict = engine.run(actor, { kind: 'password_verdict', correct, now_ms: clock.now_ms() });
+          if (verdict !== 'ok') return settled(actor, refusal_reply(ctx.request_id, verdict));
         } else {
           const field = actor.account.pin_hash === null ? 'password' : 'current_pin';
           return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: ${field} is required.`, { details: [{ field, message: 'is required' }] }));
         }
         const pin_hash = await hash_secret(body.new_pin);
-        actor.set_pin(pin_hash);
+        engine.run(actor, { kind: 'set_pin', pin_hash });
         return settled(actor, success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN saved.'));
       },
     },

@@ -49,7 +49,7 @@ export class SessionStore {
     };
     const key = sha256_hex(id);
     this.remember(key, record);
-    actor.stage_put(this.engine.store.sessions, key, record);
+    this.engine.run(actor, { kind: 'stage_records', records: [{ db: this.engine.store.sessions, key, value: record }] });
     return { id, record };
   }
 

@@ -1,7 +1,9 @@
 // The account actor: the only code that changes an account's state (docs/style.md "Shape of the code").
-// It holds the account's profile, wallets, keys, PIN state and in-flight idempotency records in memory.
-// Each command runs validate → prepare → apply synchronously, stages its changes in the journal and
-// returns its outcome as data; the caller replies once the journal says the changes are durable.
+// It holds the account's profile, wallets, keys, PIN state and open orders in memory. A command
+// (engine/account-command.ts) reaches it through Engine.run: execute runs validate → prepare → apply
+// synchronously and returns its outcome as data (a Refusal, never an HTTP error) with the changes and
+// events it made, which the engine stages and emits; the caller replies once the journal says the
+// changes are durable.
 // Because a command never awaits, the event loop is the actor's mailbox: two commands of one account
 // never interleave.
 import type { Engine } from './engine.js';
@@ -18,23 +20,20 @@ import {
   type WalletEntry,
   type WalletEntryType,
   type WalletRecord,
+  environments,
 } from './records.js';
-import { api_error, type ApiError } from '../errors.js';
 import { lagos_day } from '../lib/time-format.js';
 import { parse_cidr, type CidrBlock } from '../lib/ip-address.js';
-import type { OrderRecord } from '../services/order.js';
+import type { OrderRecord } from './order-record.js';
 import type { EndpointState } from '../webhooks/endpoints.js';
 import { fail } from '../lib/assert.js';
-
-export type Outcome<T> = { ok: true; value: T; replayed?: boolean } | { ok: false; error: ApiError };
-
-export function ok<T>(value: T): Outcome<T> {
-  return { ok: true, value };
-}
-
-export function failed<T>(error: ApiError): Outcome<T> {
-  return { ok: false, error };
-}
+import { ok, refused, type Outcome, type Refusal } from './refusal.js';
+import type { RandomSource } from '../lib/random.js';
+import type { CapturedChange } from '../journal/journal.js';
+import type { AccountCommand, CommandEvent, CommandOutcome, CommandOutcomes, Executed } from './account-command.js';
+import { apply_provider_result, mark_processing, move_order_upstream, place_order, resolve_order, schedule_order_requery } from './account-orders.js';
+import { set_low_balance_threshold } from './low-balance.js';
+import { stage_record } from './idempotency.js';
 
 /** A key as the front end uses it: its record, its parsed allowlist and its rate window. */
 export class KeyState {
@@ -142,6 +141,8 @@ export class AccountActor {
    * answers 503 "nothing was changed".
    */
   private retired_by: JournalFailure | null = null;
+  /** True while execute runs a command: its changes are captured, and reads wait only once they are staged. */
+  private executing = false;
   /** Held by the engine's actor cache (engine/actor-cache.ts); false once let go. */
   resident = false;
   /** Used since the cache last looked at it: its second chance before being let go. */
@@ -161,8 +162,6 @@ export class AccountActor {
     return this.account.id;
   }
 
-  // ---- Journal plumbing -------------------------------------------------------------------------
-
   /** Called by the engine when it replaces this actor after a failed commit (see retired_by). */
   retire(failure: JournalFailure): void {
     this.retired_by = failure;
@@ -173,20 +172,81 @@ export class AccountActor {
     return this.retired_by !== null;
   }
 
-  /** Stages a change of this account and remembers that reads must wait for it. */
+  // ---- Commands -----------------------------------------------------------------------------------
+
+  /**
+   * Runs one command (engine/account-command.ts) synchronously and returns its outcome, the changes it
+   * staged and the events it emitted, none of them in the journal or the event sink yet: Engine.run
+   * stages and emits them, in the order the command made them. A command that throws (a bug, or a
+   * retired actor: see retired_by) gives nothing to stage. No command draws randomness yet (the order
+   * desk draws a purchase's references before placing it); `random` is the one it would use.
+   */
+  execute<C extends AccountCommand>(command: C, now_us: number, random: RandomSource): Executed<CommandOutcome<C>> {
+    const changes: CapturedChange[] = [];
+    const events: CommandEvent[] = [];
+    this.engine.journal.capture(changes);
+    this.engine.collect_events({ actor: this, changes, events });
+    this.executing = true;
+    try {
+      return { outcome: this.apply(command, now_us, random) as CommandOutcome<C>, changes, events };
+    } finally {
+      this.executing = false;
+      this.engine.journal.release();
+      this.engine.collect_events(null);
+    }
+  }
+
+  private apply(command: AccountCommand, now_us: number, _random: RandomSource): CommandOutcomes[AccountCommand['kind']] {
+    switch (command.kind) {
+      case 'open_account': return this.open_account(command.email);
+      case 'credit': return this.credit(command.environment, command.amount_kobo, command.reference, command.description, now_us, command.scope);
+      case 'create_key': return this.create_key(command.input, now_us);
+      case 'revoke_key': return this.revoke_key(command.key_id, now_us);
+      case 'update_profile': return this.update_profile(command.patch);
+      case 'set_pin': return this.set_pin(command.pin_hash);
+      case 'set_password': return this.set_password(command.password_hash);
+      case 'pin_verdict': return this.apply_pin_verdict(command.correct, command.generation, command.now_ms);
+      case 'password_verdict': return this.apply_password_verdict(command.correct, command.now_ms);
+      case 'set_low_balance_threshold': return set_low_balance_threshold(this, command.environment, command.threshold_kobo);
+      case 'place_order': return place_order(this, command.input, command.placement, now_us, command.stage_pending);
+      case 'provider_result': return apply_provider_result(this, command.reference, command.result, now_us, command.not_found_is_final, command.unstaged);
+      case 'mark_processing': return mark_processing(this, command.order, now_us, command.provider_reference);
+      case 'move_order_upstream': return move_order_upstream(this, command.order, command.refusal, command.upstream, command.request_id, now_us);
+      case 'schedule_requery': return schedule_order_requery(this, command.order, command.next_requery_ms, command.needs_review);
+      case 'resolve_order': return resolve_order(this, command.reference, command.outcome, now_us);
+      case 'remember_answer': return stage_record(this, command.environment, command.key, command.record);
+      case 'stage_records':
+        for (const { db, key, value } of command.records) {
+          if (value === undefined) this.stage_remove(db, key);
+          else this.stage_put(db, key, value);
+        }
+        return;
+    }
+  }
+
+  // ---- Journal plumbing -------------------------------------------------------------------------
+
+  /**
+   * Stages a change of this account, only ever inside a command (execute): the journal captures it, and
+   * Engine.run stages it and marks the actor pending, so that reads wait for it. The order commands
+   * (account-orders.ts), the engine's indexes and the idempotency records call it from their commands;
+   * a layer above stages its own records beside the account with the stage_records command
+   * (test/layers.test.ts checks that no module outside engine/ calls it).
+   */
   stage_put(db: Parameters<Engine['journal']['put']>[1], key: Parameters<Engine['journal']['put']>[2], value: unknown): void {
+    if (!this.executing) fail(`account ${this.id} staged a change outside a command`);
     if (this.retired_by !== null) throw this.retired_by;
     this.engine.journal.put(this.id, db, key, value);
-    this.mark_pending();
   }
 
   stage_remove(db: Parameters<Engine['journal']['remove']>[1], key: Parameters<Engine['journal']['remove']>[2]): void {
+    if (!this.executing) fail(`account ${this.id} staged a change outside a command`);
     if (this.retired_by !== null) throw this.retired_by;
     this.engine.journal.remove(this.id, db, key);
-    this.mark_pending();
   }
 
-  private mark_pending(): void {
+  /** Called by Engine.run after it stages each of a command's changes of this account. */
+  mark_pending(): void {
     // An actor let go while work still held it is taken back before it changes: the cache must hold
     // it until its changes are durable (engine/actor-cache.ts).
     if (!this.resident) this.engine.accounts.admit(this);
@@ -229,6 +289,14 @@ export class AccountActor {
     this.stage_put(this.engine.store.wallets, [this.id, environment], wallet);
   }
 
+  /** A new account's record, email claim and wallets (Engine.create_account hands out its id first). */
+  private open_account(email: string): AccountRecord {
+    this.stage_put(this.engine.store.accounts, this.id, this.account);
+    this.stage_put(this.engine.store.account_emails, email, this.id);
+    for (const environment of environments) this.stage_wallet(environment);
+    return this.account;
+  }
+
   // ---- Wallet -----------------------------------------------------------------------------------
 
   /**
@@ -268,17 +336,17 @@ export class AccountActor {
    * account already used, under either kind of claim (claims made before sandbox references were
    * scoped are environment-wide), returns the first credit.
    */
-  credit(environment: Environment, amount_kobo: number, reference: string, description: string, now_us: number, scope: FundingScope = 'environment'): Outcome<{ entry: WalletEntry; created: boolean }> {
-    if (amount_kobo <= 0) return failed(api_error('validation.failed', 'amount must be greater than 0', { details: [{ field: 'amount', message: 'must be greater than 0' }] }));
+  private credit(environment: Environment, amount_kobo: number, reference: string, description: string, now_us: number, scope: FundingScope = 'environment'): Outcome<{ entry: WalletEntry; created: boolean }> {
+    if (amount_kobo <= 0) return refused({ refusal: 'amount_not_positive' });
     const claim = this.funding_claim(environment, reference, scope);
     if (claim === 'foreign') {
-      return failed(api_error('idempotency.key_reused', 'This funding reference was already used for another account.'));
+      return refused({ refusal: 'funding_reference_foreign' });
     }
     if (claim !== null) {
       const entry = this.engine.journal.read(this.engine.store.wallet_entries, [this.id, environment, claim.entry_id]) as WalletEntry | undefined;
       if (entry === undefined) fail(`funding reference ${reference} points at a missing entry`);
       if (entry.amount_kobo !== amount_kobo) {
-        return failed(api_error('idempotency.key_reused', 'This funding reference was already used with a different amount.'));
+        return refused({ refusal: 'funding_reference_amount_differs' });
       }
       return ok({ entry, created: false });
     }
@@ -323,8 +391,8 @@ export class AccountActor {
     return out;
   }
 
-  create_key(input: NewKeyInput, now_us: number): Outcome<KeyRecord> {
-    if (this.active_keys(Math.floor(now_us / 1000)).length >= active_keys_max) return failed(api_error('keys.limit_reached'));
+  private create_key(input: NewKeyInput, now_us: number): Outcome<KeyRecord> {
+    if (this.active_keys(Math.floor(now_us / 1000)).length >= active_keys_max) return refused({ refusal: 'keys_limit_reached' });
     const record: KeyRecord = {
       id: this.engine.next_key_id(),
       account_id: this.id,
@@ -348,9 +416,9 @@ export class AccountActor {
   }
 
   /** Revocation is immediate and irreversible (docs/spec.md section 3): the key leaves the index at once. */
-  revoke_key(key_id: number, now_us: number): Outcome<KeyRecord> {
+  private revoke_key(key_id: number, now_us: number): Outcome<KeyRecord> {
     const state = this.keys.get(key_id);
-    if (state === undefined || state.record.revoked_us !== null) return failed(api_error('keys.not_found'));
+    if (state === undefined || state.record.revoked_us !== null) return refused({ refusal: 'key_not_found' });
     state.record = { ...state.record, revoked_us: now_us };
     this.stage_put(this.engine.store.keys, key_id, state.record);
     this.engine.unindex_key(this, state);
@@ -376,7 +444,7 @@ export class AccountActor {
 
   // ---- Profile, PIN -----------------------------------------------------------------------------
 
-  update_profile(patch: { kyc_level?: number; tier?: string; daily_limit_kobo?: number | null }): Outcome<AccountRecord> {
+  private update_profile(patch: { kyc_level?: number; tier?: string; daily_limit_kobo?: number | null }): Outcome<AccountRecord> {
     const next = { ...this.account };
     if (patch.kyc_level !== undefined) next.kyc_level = patch.kyc_level;
     if (patch.tier !== undefined) next.tier = patch.tier;
@@ -386,7 +454,7 @@ export class AccountActor {
     return ok(next);
   }
 
-  set_pin(pin_hash: string): Outcome<AccountRecord> {
+  private set_pin(pin_hash: string): Outcome<AccountRecord> {
     this.account = {
       ...this.account,
       pin_hash,
@@ -410,9 +478,9 @@ export class AccountActor {
    * (scaled by TIME_SCALE); a correct one resets the count. Sign-in does not use this lock, which
    * anyone could set: it locks by address instead (SignInGuard, src/dashboard/sessions.ts).
    */
-  apply_password_verdict(correct: boolean, now_ms: number): 'ok' | ApiError {
+  private apply_password_verdict(correct: boolean, now_ms: number): 'ok' | Refusal {
     const locked_ms = this.password_lock_remaining_ms(now_ms);
-    if (locked_ms > 0) return locked_error('session.locked', 'Too many wrong passwords; sign-in is locked', locked_ms);
+    if (locked_ms > 0) return { refusal: 'password_locked', remaining_ms: locked_ms };
     if (correct) {
       if (this.account.password_failures !== 0) {
         this.account = { ...this.account, password_failures: 0 };
@@ -424,11 +492,11 @@ export class AccountActor {
     const locked_until = failures >= password_failures_max ? now_ms + this.engine.wheel.scaled(password_lock_ms) : 0;
     this.account = { ...this.account, password_failures: locked_until > 0 ? 0 : failures, password_locked_until_ms: locked_until };
     this.stage_account();
-    if (locked_until > 0) return locked_error('session.locked', 'Too many wrong passwords; sign-in is locked', locked_until - now_ms);
-    return api_error('session.invalid_credentials');
+    if (locked_until > 0) return { refusal: 'password_locked', remaining_ms: locked_until - now_ms };
+    return { refusal: 'password_incorrect' };
   }
 
-  set_password(password_hash: string): void {
+  private set_password(password_hash: string): void {
     this.account = { ...this.account, password_hash, password_failures: 0, password_locked_until_ms: 0 };
     this.stage_account();
   }
@@ -442,10 +510,10 @@ export class AccountActor {
    * Applies a PIN verdict computed outside the actor (scrypt runs on the thread pool). A verdict made
    * against an older PIN generation is stale and must be computed again.
    */
-  apply_pin_verdict(correct: boolean, generation: number, now_ms: number): 'ok' | 'stale' | ApiError {
-    if (this.account.pin_hash === null) return api_error('pin.not_set');
+  private apply_pin_verdict(correct: boolean, generation: number, now_ms: number): 'ok' | 'stale' | Refusal {
+    if (this.account.pin_hash === null) return { refusal: 'pin_not_set' };
     const locked_ms = this.pin_lock_remaining_ms(now_ms);
-    if (locked_ms > 0) return pin_locked_error(locked_ms);
+    if (locked_ms > 0) return { refusal: 'pin_locked', remaining_ms: locked_ms };
     if (generation !== this.account.pin_generation) return 'stale';
     if (correct) {
       if (this.account.pin_failures !== 0) {
@@ -459,16 +527,7 @@ export class AccountActor {
     const locked_until = failures >= pin_failures_max ? now_ms + this.engine.wheel.scaled(pin_lock_ms) : 0;
     this.account = { ...this.account, pin_failures: locked_until > 0 ? 0 : failures, pin_locked_until_ms: locked_until };
     this.stage_account();
-    if (locked_until > 0) return pin_locked_error(locked_until - now_ms);
-    return api_error('pin.incorrect', `Wrong transaction PIN; ${pin_failures_max - failures} attempt(s) left before purchases are locked.`);
+    if (locked_until > 0) return { refusal: 'pin_locked', remaining_ms: locked_until - now_ms };
+    return { refusal: 'pin_incorrect', attempts_left: pin_failures_max - failures };
   }
-}
-
-function locked_error(code: 'pin.locked' | 'session.locked', what: string, remaining_ms: number): ApiError {
-  const seconds = Math.max(1, Math.ceil(remaining_ms / 1000));
-  return api_error(code, `${what} for ${seconds} more second(s).`, { headers: { 'Retry-After': String(seconds) } });
-}
-
-export function pin_locked_error(remaining_ms: number): ApiError {
-  return locked_error('pin.locked', 'Too many wrong PIN attempts; purchases are locked', remaining_ms);
 }

@@ -1,14 +1,12 @@
 // The account actor's order commands (docs/style.md: one place mutates account state; these functions are
-// that place for orders, kept in their own file). Each runs synchronously, stages its changes in the
-// journal and returns its outcome as data.
+// that place for orders, kept in their own file). Each runs synchronously inside AccountActor.execute (the
+// place_order, provider_result, mark_processing, move_order_upstream, schedule_requery and resolve_order
+// commands), stages its changes through the actor and returns its outcome as data.
 import type { AccountActor } from './account-actor.js';
-import { failed, ok, type Outcome } from './account-actor.js';
+import { ok, refused, type Outcome } from './refusal.js';
 import type { Environment } from './records.js';
-import { api_error } from '../errors.js';
-import { format_naira } from '../lib/money.js';
 import { lagos_day, lagos_day_end_ms } from '../lib/time-format.js';
-import { assert_order, charged_kobo, is_final, type OrderRecord, type OrderStatus, type ServiceType, type UpstreamAttempt } from '../services/order.js';
-import type { ProviderResult } from '../services/provider.js';
+import { assert_order, charged_kobo, is_final, type OrderRecord, type OrderStatus, type ProviderResult, type ServiceType, type UpstreamAttempt } from './order-record.js';
 import type { Key, Store } from '../journal/store.js';
 import { fail } from '../lib/assert.js';
 import { check_low_balance } from './low-balance.js';
@@ -417,7 +415,7 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   if (client_reference !== null) {
     const existing = claim_of(actor, environment, client_reference);
     if (existing !== null) {
-      return failed(api_error('transaction.duplicate_reference', `client_reference "${client_reference}" already names order ${existing}; nothing was debited.`, { extra: { reference: existing } }));
+      return refused({ refusal: 'duplicate_client_reference', client_reference, reference: existing });
     }
   }
   // The wallet pays the discounted price: the daily limit and the balance are judged on it (docs/api.md "Pricing").
@@ -425,16 +423,13 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   if (!(placement.commission_kobo >= 0 && charged > 0)) fail(`order ${reference} commission ${placement.commission_kobo} of ${input.amount_kobo}`);
   const { spent_kobo, limit_kobo } = actor.daily_spend(environment, now_ms);
   if (spent_kobo + charged > limit_kobo) {
-    const left = Math.max(0, limit_kobo - spent_kobo);
-    return failed(api_error('wallet.limit_exceeded', limit_kobo === 0
-      ? 'This account\'s KYC level does not allow purchases; ask for a KYC upgrade.'
-      : `Daily wallet limit of ${format_naira(limit_kobo)} exceeded; ${format_naira(left)} left today (Africa/Lagos day).`));
+    return refused({ refusal: 'daily_limit_exceeded', limit_kobo, left_kobo: Math.max(0, limit_kobo - spent_kobo) });
   }
   if (charged > wallet.balance_kobo) {
-    return failed(api_error('wallet.insufficient_funds', `Wallet balance ${format_naira(wallet.balance_kobo)} is below ${format_naira(charged)}.`));
+    return refused({ refusal: 'insufficient_funds', balance_kobo: wallet.balance_kobo, charged_kobo: charged });
   }
   if (actor.open_orders.size >= open_orders_max) {
-    return failed(api_error('service.unavailable', 'Too many orders of this account are still open; retry shortly.', { headers: { 'Retry-After': '5' } }));
+    return refused({ refusal: 'open_orders_full' });
   }
   const today = lagos_day(now_ms);
   // Spend and order count first, so that the debit's single wallet write carries them too.
@@ -653,7 +648,7 @@ export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason:
 /** Operator decision on an order that had no answer for 24 hours. */
 export function resolve_order(actor: AccountActor, reference: string, outcome: 'delivered' | 'failed', now_us: number): Outcome<OrderRecord> {
   const order = actor.open_orders.get(reference);
-  if (order === undefined) return failed(api_error('transaction.not_found', 'No open order with this reference.'));
+  if (order === undefined) return refused({ refusal: 'order_not_open' });
   const result: ProviderResult = outcome === 'delivered'
     ? { outcome: 'delivered' }
     : { outcome: 'failed', reason: 'Failed by the operator after the provider gave no answer.' };

@@ -9,14 +9,16 @@ import type { SecretBox } from '../lib/secrets.js';
 import type { Store } from '../journal/store.js';
 import { Journal, type JournalFailure, type JournalObserver } from '../journal/journal.js';
 import type { FreeSpace } from '../journal/disk-guard.js';
-import { AccountActor, KeyState, failed, ok, rate_window_ms, type Outcome } from './account-actor.js';
+import { AccountActor, KeyState, rate_window_ms } from './account-actor.js';
+import { ok, refused, type Outcome } from './refusal.js';
+import type { AccountCommand, CommandEvent, CommandOutcome } from './account-command.js';
+import type { CapturedChange } from '../journal/journal.js';
 import { ActorCache } from './actor-cache.js';
 import { PinCache } from './pin-cache.js';
 import {
   assert_account,
   assert_key,
   assert_wallet,
-  environments,
   new_wallet,
   type AccountRecord,
   type Environment,
@@ -24,7 +26,6 @@ import {
   type WalletEntry,
   type WalletRecord,
 } from './records.js';
-import { api_error } from '../errors.js';
 import { fail } from '../lib/assert.js';
 
 export interface NewAccountInput {
@@ -80,7 +81,7 @@ export interface ProductStatusSubject {
 /** Receives every event in the command that causes it, so it can stage it in the same commit. */
 export interface EventSink {
   /** now_us: when the event happened, read once from the engine's clock; the sink reads no clock of its own. */
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('../services/order.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: BatchSubject }, now_us: number): void;
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('./order-record.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: BatchSubject }, now_us: number): void;
 }
 
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */
@@ -296,7 +297,55 @@ export class Engine {
     });
   }
 
+  // ---- Commands ---------------------------------------------------------------------------------
+
+  /** The command running (AccountActor.execute): its events are collected rather than emitted. */
+  private collecting: { actor: AccountActor; changes: CapturedChange[]; events: CommandEvent[] } | null = null;
+
+  /**
+   * The one way an account's state changes: the actor executes the command (synchronously, staging
+   * nothing itself), then its changes are staged in the journal and its events handed to the sink,
+   * interleaved as the command made them, so the batch holds exactly what it held when commands staged
+   * and emitted as they went. The actor is marked pending at each of its changes, so that its reads wait
+   * for the commit. Returns the command's outcome.
+   */
+  run<C extends AccountCommand>(actor: AccountActor, command: C, now_us: number = this.clock.now_us(), random: RandomSource = this.random): CommandOutcome<C> {
+    const { outcome, changes, events } = actor.execute(command, now_us, random);
+    let staged = 0;
+    for (const event of events) {
+      this.stage_changes(actor, changes, staged, event.after_changes);
+      staged = event.after_changes;
+      this.event_sink?.emit(actor, event.environment, event.kind, event.subject, event.now_us);
+    }
+    this.stage_changes(actor, changes, staged, changes.length);
+    return outcome;
+  }
+
+  private stage_changes(actor: AccountActor, changes: readonly CapturedChange[], from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      this.journal.stage_captured(changes, i, i + 1);
+      if (changes[i].account_id === actor.id) actor.mark_pending();
+    }
+  }
+
+  /** Called by AccountActor.execute around a command: where emit collects its events (null: emit at once). */
+  collect_events(collecting: { actor: AccountActor; changes: CapturedChange[]; events: CommandEvent[] } | null): void {
+    if (collecting !== null && this.collecting !== null) fail('an account command ran inside another one');
+    this.collecting = collecting;
+  }
+
+  /**
+   * An event of an account. Inside a command it is collected with the time it happened, and Engine.run
+   * hands it to the sink after the changes made before it; outside one (a product's status) it goes to
+   * the sink at once.
+   */
   emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3]): void {
+    const collecting = this.collecting;
+    if (collecting !== null) {
+      if (collecting.actor !== actor) fail(`account ${collecting.actor.id}'s command emitted an event of account ${actor.id}`);
+      collecting.events.push({ environment, kind, subject, now_us: this.clock.now_us(), after_changes: collecting.changes.length });
+      return;
+    }
     this.event_sink?.emit(actor, environment, kind, subject, this.clock.now_us());
   }
 
@@ -400,7 +449,7 @@ export class Engine {
 
   create_account(input: NewAccountInput): Outcome<AccountActor> {
     const email = input.email.toLowerCase();
-    if (this.account_id_by_email(email) !== undefined) return failed(api_error('account.email_taken'));
+    if (this.account_id_by_email(email) !== undefined) return refused({ refusal: 'email_taken' });
     const id = this.next_account++;
     this.journal.put(0, this.store.meta, 'next_account_id', this.next_account);
     const account: AccountRecord = {
@@ -422,9 +471,7 @@ export class Engine {
     };
     const actor = this.build_actor(account, new_wallet(id, 'live'), new_wallet(id, 'test'));
     this.accounts.admit(actor);
-    actor.stage_put(this.store.accounts, id, account);
-    actor.stage_put(this.store.account_emails, email, id);
-    for (const environment of environments) actor.stage_wallet(environment);
+    this.run(actor, { kind: 'open_account', email });
     return ok(actor);
   }
 }

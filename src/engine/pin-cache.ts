@@ -3,7 +3,6 @@
 // Nothing here is ever stored; a restart starts empty and the first purchase pays for scrypt again.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { HashLane, type HashBusy } from '../lib/secrets.js';
-import { api_error, type ApiError } from '../errors.js';
 
 interface Entry {
   generation: number;
@@ -20,11 +19,6 @@ const verifications_in_flight_max = 10_000;
  */
 export const pin_hash_running_max_default = 2;
 export const pin_hash_waiting_max_default = 256;
-
-/** The answer to a purchase whose PIN could not be checked because the PIN lane is full. */
-export function pin_check_busy_error(): ApiError {
-  return api_error('rate_limit.exceeded', 'Too many transaction PINs are being checked; retry in 1 second(s).', { headers: { 'Retry-After': '1' } });
-}
 
 export class PinCache {
   /** One entry per account that has bought since start; bounded by the number of accounts. */
@@ -56,7 +50,7 @@ export class PinCache {
 
   /**
    * Whether the PIN matches the stored scrypt hash; remembered on success. 'busy' when the PIN lane
-   * is full: no verdict, so it must not count as a wrong PIN (answer pin_check_busy_error()).
+   * is full: no verdict, so it must not count as a wrong PIN (refused as { refusal: 'pin_check_busy' }, engine/refusal.ts).
    */
   verify(account_id: number, generation: number, pin: string, stored_hash: string): boolean | Promise<boolean | HashBusy> {
     if (this.check(account_id, generation, pin) === true) return true;

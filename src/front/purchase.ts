@@ -10,11 +10,11 @@ import type { Environment } from '../engine/records.js';
 import { error_reply, type Reply } from '../lib/reply.js';
 import { fingerprint, idempotency_key } from './request-helpers.js';
 import { api_error, type ApiError } from '../errors.js';
-import { peek_idempotent, run_idempotent } from '../engine/idempotency.js';
+import { peek_idempotent, run_idempotent } from './idempotent-run.js';
 import { remembered_error } from './remembered.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { provider_unavailable } from '../services/order-desk.js';
-import { pin_check_busy_error } from '../engine/pin-cache.js';
+import { refusal_reply } from './outcome-errors.js';
 import type { VerifyResult } from '../services/provider.js';
 import type { PurchasePlan } from '../services/products/family.js';
 import type { OrderRequest } from '../engine/account-orders.js';
@@ -113,7 +113,7 @@ export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun
         answer = await verdict;
       } else answer = verdict;
       // The PIN lane is full (a flood of first purchases): no verdict, so not a wrong PIN either.
-      if (answer === 'busy') return error_reply(request_id, pin_check_busy_error());
+      if (answer === 'busy') return refusal_reply(request_id, { refusal: 'pin_check_busy' });
       correct = answer;
     }
     const catalog_error = correct && plan.check ? plan.check() : null;
@@ -128,9 +128,9 @@ export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun
     // The PIN changed while we waited: the verdict is about the old one, compute it again.
     if (actor.account.pin_generation !== generation) continue;
     return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
-      const verdict = actor.apply_pin_verdict(correct, generation, deps.clock.now_ms());
+      const verdict = deps.engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: deps.clock.now_ms() });
       if (verdict === 'stale') fail('PIN verdict went stale inside one command');
-      if (verdict !== 'ok') return error_reply(request_id, verdict);
+      if (verdict !== 'ok') return refusal_reply(request_id, verdict);
       return place(verification);
     }, resume, !awaited);
   }

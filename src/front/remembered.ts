@@ -5,7 +5,7 @@ import type { Deps } from './deps.js';
 import type { RequestContext } from './route.js';
 import { error_reply, type Reply } from '../lib/reply.js';
 import { fingerprint, idempotency_key } from './request-helpers.js';
-import { run_idempotent } from '../engine/idempotency.js';
+import { run_idempotent } from './idempotent-run.js';
 import type { ApiError } from '../errors.js';
 
 export function remembered_error(deps: Deps, ctx: RequestContext, error: ApiError): Reply | Promise<Reply> {

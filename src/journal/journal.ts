@@ -33,6 +33,16 @@ export interface StagedChange {
 type Change = StagedChange;
 
 /**
+ * A change staged while an account's command ran (Journal.capture): held in the command's list, then
+ * staged by the engine in the same order once the command has returned (Engine.run). account_id is
+ * what the journal would have been told (0 for the engine's counters).
+ */
+export interface CapturedChange {
+  account_id: number;
+  change: StagedChange;
+}
+
+/**
  * Cluster mode's hook (src/cluster/ supplies it; the journal knows nothing of NATS). Called once per
  * batch, in commit order, just before the batch's LMDB transaction: `changes` are written in that
  * same transaction (the stream position the store now stands at), and the batch counts as durable
@@ -191,6 +201,8 @@ export class Journal {
   appender: JournalAppender | null = null;
   /** Set once an append failed: this node was deposed, and no later batch is written or acknowledged. */
   private refused: JournalFailure | null = null;
+  /** While an account's command runs: where its changes go instead of the batch (see capture). */
+  private captured: CapturedChange[] | null = null;
 
   constructor(
     private readonly observer: JournalObserver,
@@ -227,7 +239,32 @@ export class Journal {
     this.stage(account_id, { db, key, encoded: undefined });
   }
 
+  /**
+   * Until release(), every change staged goes into `into` instead of the open batch: an account's
+   * command (AccountActor.execute) returns its changes as a list, and the engine stages that list
+   * afterwards with stage_captured, in the same order. A read meanwhile sees what was captured
+   * (read-your-writes within the command). Commands never nest: one runs to its end before the next.
+   */
+  capture(into: CapturedChange[]): void {
+    if (this.captured !== null) fail('an account command ran inside another one');
+    this.captured = into;
+  }
+
+  release(): void {
+    this.captured = null;
+  }
+
+  /** Stages changes[from, to) of a command's list, as they would have been staged while it ran. */
+  stage_captured(changes: readonly CapturedChange[], from = 0, to = changes.length): void {
+    if (this.captured !== null) fail('captured changes staged while a command runs');
+    for (let i = from; i < to; i++) this.stage(changes[i].account_id, changes[i].change);
+  }
+
   private stage(account_id: number, change: Change): void {
+    if (this.captured !== null) {
+      this.captured.push({ account_id, change });
+      return;
+    }
     const batch = this.batch;
     batch.changes.push(change);
     const latest = batch.latest.get(change.db);
@@ -268,6 +305,12 @@ export class Journal {
 
   /** The newest staged change of a key, or null when no batch not yet durable holds one. */
   private staged(db: Database<any, any>, text: string): Change | null {
+    if (this.captured !== null) {
+      for (let i = this.captured.length - 1; i >= 0; i--) {
+        const { change } = this.captured[i];
+        if (change.db === db && key_text(change.key) === text) return change;
+      }
+    }
     const found = latest_of(this.batch, db).get(text);
     if (found !== undefined) return found;
     for (let i = this.unsettled.length - 1; i >= 0; i--) {
@@ -283,6 +326,9 @@ export class Journal {
    * them away. Costs one store range read that skips at most the staged removals under the prefix.
    */
   first_key_under(db: Database<any, any>, prefix: readonly (string | number)[]): Key | undefined {
+    // A command checks a range before it changes it (a client reference's claim): its own captured
+    // changes are not looked through here.
+    if (this.captured !== null && this.captured.some(({ change }) => change.db === db)) fail('first_key_under of a database the running command has changed');
     const parent = JSON.stringify(prefix);
     /** Staged keys under the prefix, the newest change of each deciding. */
     const staged = new Map<string, Change>();

@@ -4,6 +4,7 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RequestContext, RouteDef } from '../front/route.js';
 import { error_reply, success_reply, type Reply } from '../lib/reply.js';
+import { refusal_reply } from '../front/outcome-errors.js';
 import { account_view, key_view, pagination, wallet_entry_view, wallet_view } from '../front/views.js';
 import { parse_id, parse_pagination, query_params } from '../front/request-helpers.js';
 import { page_query } from '../schemas/common.js';
@@ -16,7 +17,7 @@ import { hash_secret } from '../lib/secrets.js';
 import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { AccountRecord, Scope } from '../engine/records.js';
-import { replayed } from '../engine/idempotency.js';
+import { replayed } from '../front/idempotent-run.js';
 import type { ClusterStatus } from '../cluster/cluster-node.js';
 import type { Metrics } from './metrics.js';
 
@@ -75,7 +76,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
           password_hash,
           pin_hash,
         });
-        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         return settled(outcome.value, success_reply(ctx.request_id, 201, operator_account_view(outcome.value.account), 'Account created.'));
       },
     },
@@ -96,8 +97,8 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
           if (!parsed.ok) return error_reply(ctx.request_id, invalid('daily_limit', parsed.reason));
           daily_limit_kobo = parsed.kobo;
         }
-        const outcome = actor.update_profile({ kyc_level: body.kyc_level, tier: body.tier, daily_limit_kobo });
-        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        const outcome = engine.run(actor, { kind: 'update_profile', patch: { kyc_level: body.kyc_level, tier: body.tier, daily_limit_kobo } });
+        if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         return settled(actor, success_reply(ctx.request_id, 200, operator_account_view(outcome.value), 'Account updated.'));
       },
     },
@@ -113,7 +114,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         const pin_hash = await hash_secret((ctx.body as Static<typeof SetPinBody>).pin);
         const actor = engine.accounts.get(found.id);
         if (actor === undefined) return error_reply(ctx.request_id, api_error('account.not_found'));
-        actor.set_pin(pin_hash);
+        engine.run(actor, { kind: 'set_pin', pin_hash });
         return settled(actor, success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.'));
       },
     },
@@ -153,8 +154,8 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         const amount = naira_to_kobo(body.amount);
         if (!amount.ok) return error_reply(ctx.request_id, invalid('amount', amount.reason));
         if (amount.kobo === 0) return error_reply(ctx.request_id, invalid('amount', 'must be greater than 0'));
-        const outcome = actor.credit(body.environment, amount.kobo, body.reference, body.description ?? 'Wallet funding', clock.now_us());
-        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        const outcome = engine.run(actor, { kind: 'credit', environment: body.environment, amount_kobo: amount.kobo, reference: body.reference, description: body.description ?? 'Wallet funding' }, clock.now_us());
+        if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, 201, wallet_entry_view(outcome.value.entry), outcome.value.created ? 'Wallet credited.' : 'Already credited with this reference.');
         return settled(actor, outcome.value.created ? reply : replayed(reply));
       },
@@ -223,8 +224,8 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         if ('code' in actor) return error_reply(ctx.request_id, actor);
         const key_id = parse_id(ctx.params.key_id);
         if (key_id === null) return error_reply(ctx.request_id, api_error('keys.not_found'));
-        const outcome = actor.revoke_key(key_id, clock.now_us());
-        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        const outcome = engine.run(actor, { kind: 'revoke_key', key_id }, clock.now_us());
+        if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const revoked = { ...key_view(outcome.value), revoked_at: iso_us(outcome.value.revoked_us!) };
         return settled(actor, success_reply(ctx.request_id, 200, revoked, 'API key revoked.'));
       },

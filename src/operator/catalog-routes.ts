@@ -5,13 +5,13 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
+import { refusal_reply } from '../front/outcome-errors.js';
 import { api_error } from '../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
 import type { Catalog } from '../services/catalog.js';
 import { plan_types } from '../services/catalog.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { order_full_view, order_operator_view } from '../services/order.js';
-import { resolve_order } from '../engine/account-orders.js';
 import { product_families } from '../services/products/registry.js';
 import type { CatalogItem } from '../services/products/item-list.js';
 
@@ -100,8 +100,8 @@ export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDe
         const order = desk.find(ctx.params.reference);
         const actor = order === null ? undefined : deps.engine.accounts.get(order.account_id);
         if (order === null || actor === undefined) return error_reply(ctx.request_id, api_error('transaction.not_found'));
-        const outcome = resolve_order(actor, order.reference, (ctx.body as Static<typeof ResolveOrderBody>).outcome, deps.clock.now_us());
-        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        const outcome = deps.engine.run(actor, { kind: 'resolve_order', reference: order.reference, outcome: (ctx.body as Static<typeof ResolveOrderBody>).outcome }, deps.clock.now_us());
+        if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         desk.resolved(outcome.value);
         const reply = success_reply(ctx.request_id, 200, order_full_view(outcome.value), 'Order resolved.');
         const pending = actor.settled();

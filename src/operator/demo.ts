@@ -5,6 +5,7 @@ import { hash_secret } from '../lib/secrets.js';
 import { random_base62, random_text } from '../lib/ids.js';
 import { create_key_reply } from '../front/routes/key-routes.js';
 import { fail } from '../lib/assert.js';
+import { refusal_error } from '../front/outcome-errors.js';
 
 export const demo_email = 'demo@billvend.test';
 export const demo_funding_kobo = 1_000_000_00;
@@ -23,7 +24,7 @@ export async function seed_demo(deps: Deps, public_url: string): Promise<void> {
     pin_hash,
   });
   if (!created.ok) {
-    deps.log.warn({ code: created.error.code }, 'demo account not created');
+    deps.log.warn({ code: refusal_error(created.refused).code }, 'demo account not created');
     return;
   }
   const actor = created.value;
@@ -36,7 +37,7 @@ export async function seed_demo(deps: Deps, public_url: string): Promise<void> {
     expires_ms: null,
   });
   const api_key = (JSON.parse(reply.body as string) as { data: { api_key: string } }).data.api_key;
-  const credited = actor.credit('test', demo_funding_kobo, 'DEMO-FUNDING-1', 'Demo sandbox funding', deps.clock.now_us());
+  const credited = deps.engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: demo_funding_kobo, reference: 'DEMO-FUNDING-1', description: 'Demo sandbox funding' }, deps.clock.now_us());
   if (!credited.ok) fail('demo credit refused');
   await actor.settled();
   const lines = [

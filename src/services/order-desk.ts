@@ -9,15 +9,9 @@ import type { EngineContext } from '../engine/context.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { Environment, IdempotencyRecord } from '../engine/records.js';
 import type { Engine, EngineExtension } from '../engine/engine.js';
-import {
-  apply_provider_result,
-  mark_processing,
-  move_order_upstream,
-  place_order,
-  schedule_order_requery,
-  type OrderRequest,
-} from '../engine/account-orders.js';
-import { make_record, stage_record } from '../engine/idempotency.js';
+import type { OrderRequest } from '../engine/account-orders.js';
+import { make_record } from '../engine/idempotency.js';
+import type { RefusalReply } from '../engine/refusal.js';
 import { error_reply, success_reply, type Reply } from '../lib/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { random_text } from '../lib/ids.js';
@@ -71,6 +65,8 @@ export class OrderDesk implements EngineExtension {
     private readonly deps: EngineContext,
     readonly providers: Record<Environment, Provider>,
     readonly pricing: PriceLists,
+    /** The front end's answer to a refusal of the engine (front/outcome-errors.ts), wired in main.ts: the desk answers purchases itself. */
+    private readonly refusal_reply: RefusalReply,
   ) {
     this.codec = reference_codec(deps.engine.secret_box);
     // One key read: getKeysCount counts every key whatever its limit option (src/main.ts, the same check).
@@ -126,8 +122,9 @@ export class OrderDesk implements EngineExtension {
     // The tier is read in the command that debits: a tier or price change applies to the next purchase.
     const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
     const commission = commission_kobo(input.amount_kobo, rate_bp);
-    const placed = place_order(actor, input, { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream }, now_us, !provider.instant);
-    if (!placed.ok) return error_reply(request_id, placed.error);
+    const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream };
+    const placed = this.engine.run(actor, { kind: 'place_order', input, placement: order_placement, stage_pending: !provider.instant }, now_us);
+    if (!placed.ok) return this.refusal_reply(request_id, placed.refused);
     if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
     let order = placed.value;
     if (provider.instant) {
@@ -137,14 +134,14 @@ export class OrderDesk implements EngineExtension {
       order = this.apply(actor, order.reference, result, order) ?? order;
       if (is_final(order.status)) {
         const reply = this.reply_for(request_id, order);
-        if (idempotency_key !== null) stage_record(actor, environment, idempotency_key, make_record(actor, fingerprint, reply, now_ms, order.reference, true));
+        if (idempotency_key !== null) this.engine.run(actor, { kind: 'remember_answer', environment, key: idempotency_key, record: make_record(actor, fingerprint, reply, now_ms, order.reference, true) });
         return settle_after(actor, reply);
       }
     }
     if (idempotency_key !== null) {
       // The key now names this order, so a retry after a crash finds it (resume) instead of buying
       // again. The record is incomplete (no answer yet); finish() completes it.
-      stage_record(actor, environment, idempotency_key, make_record(actor, fingerprint, { status: 0, body: '{}', headers: [] }, now_ms, order.reference, false));
+      this.engine.run(actor, { kind: 'remember_answer', environment, key: idempotency_key, record: make_record(actor, fingerprint, { status: 0, body: '{}', headers: [] }, now_ms, order.reference, false) });
     }
     // The commit holding the debit and the order. Once it is durable, a later commit that fails (the
     // disk filled while the order waited for its answer) must not be answered "nothing was changed".
@@ -192,7 +189,7 @@ export class OrderDesk implements EngineExtension {
     if (order === undefined) fail(`order ${reference} vanished before it was sent`);
     const provider = this.providers[order.environment];
     const waiting = this.wait_for_answer(actor, reference);
-    order = mark_processing(actor, order, this.deps.clock.now_us(), null);
+    order = this.engine.run(actor, { kind: 'mark_processing', order, provider_reference: null }, this.deps.clock.now_us());
     this.pay(actor, provider, order);
     return waiting;
   }
@@ -232,7 +229,7 @@ export class OrderDesk implements EngineExtension {
     }
     const now_ms = this.deps.clock.now_ms();
     const from = order.attempts?.[order.attempts.length - 1]?.upstream ?? null;
-    const moved = move_order_upstream(actor, order, result.outcome === 'failed' ? 'failed' : 'refused', next, provider_request_id(this.deps.random, now_ms), this.deps.clock.now_us());
+    const moved = this.engine.run(actor, { kind: 'move_order_upstream', order, refusal: result.outcome === 'failed' ? 'failed' : 'refused', upstream: next, request_id: provider_request_id(this.deps.random, now_ms) }, this.deps.clock.now_us());
     this.deps.log.warn({ reference, from, to: next, reason: result.reason }, 'order refused before processing; sent to the next upstream');
     try {
       await actor.settled();
@@ -276,7 +273,7 @@ export class OrderDesk implements EngineExtension {
     const reply = this.reply_for(request_id, order);
     if (idempotency_key !== null) {
       const record = make_record(actor, fingerprint, reply, created_ms, order.reference, true);
-      stage_record(actor, environment, idempotency_key, record);
+      this.engine.run(actor, { kind: 'remember_answer', environment, key: idempotency_key, record });
     }
     return settle_after(actor, reply);
   }
@@ -320,7 +317,7 @@ export class OrderDesk implements EngineExtension {
     const now_ms = this.deps.clock.now_ms();
     const not_found_is_final = now_ms - before.created_us / 1000 >= this.deps.wheel.scaled(not_found_grace_ms);
     if (result.outcome === 'unknown') this.deps.log.warn({ reference, reason: result.reason }, 'provider answer unclear; the order stays processing');
-    const order = apply_provider_result(actor, reference, result, this.deps.clock.now_us(), not_found_is_final, unstaged);
+    const order = this.engine.run(actor, { kind: 'provider_result', reference, result, not_found_is_final, unstaged }, this.deps.clock.now_us());
     if (order === null) return null;
     if (is_final(order.status)) {
       this.requery_timers.get(reference)?.cancel();
@@ -353,13 +350,13 @@ export class OrderDesk implements EngineExtension {
     const wheel = this.deps.wheel;
     if (now_ms - order.created_us / 1000 >= wheel.scaled(review_after_ms)) {
       if (!order.needs_review) {
-        schedule_order_requery(actor, order, 0, true);
+        this.engine.run(actor, { kind: 'schedule_requery', order, next_requery_ms: 0, needs_review: true });
         this.deps.log.warn({ reference: order.reference, account: actor.id }, 'order has had no answer for 24 hours; it needs an operator decision');
       }
       return;
     }
     const delay_ms = delay_override === undefined ? requery_delays_ms[Math.min(order.requery_count, requery_delays_ms.length - 1)] : 0;
-    const updated = delay_override === undefined ? schedule_order_requery(actor, order, now_ms + wheel.scaled(delay_ms), false) : order;
+    const updated = delay_override === undefined ? this.engine.run(actor, { kind: 'schedule_requery', order, next_requery_ms: now_ms + wheel.scaled(delay_ms), needs_review: false }) : order;
     const reference = updated.reference;
     const run = () => {
       this.requery_timers.delete(reference);
@@ -415,7 +412,7 @@ export class OrderDesk implements EngineExtension {
     const now_us = this.deps.clock.now_us();
     for (const actor of engine.accounts.values()) {
       for (const order of [...actor.open_orders.values()]) {
-        if (order.status === 'pending') mark_processing(actor, order, now_us, null);
+        if (order.status === 'pending') this.engine.run(actor, { kind: 'mark_processing', order, provider_reference: null }, now_us);
       }
     }
     // Re-queries start once the server is up; spread over a second so a large backlog does not burst.

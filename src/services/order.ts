@@ -1,108 +1,16 @@
-// A service order (docs/decisions.md "Transactions"): its record, its life cycle and how it is shown.
-// Life cycle: pending (debited, not yet sent) → processing (sent to the provider) → delivered | failed.
-// A failed order is refunded once (reversed = true) with a reversal wallet entry.
-import type { Environment } from '../engine/records.js';
+// A service order (docs/decisions.md "Transactions"): how it is shown (lists, full and operator views,
+// deliverables). Life cycle: pending (debited, not yet sent) → processing (sent to the provider) →
+// delivered | failed; a failed order is refunded once (reversed = true) with a reversal wallet entry.
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
-import { fail } from '../lib/assert.js';
+import { charged_kobo, commission_of, type DeliveredPin, type OrderRecord, type OrderStatus, type UpstreamAttempt } from '../engine/order-record.js';
 
-/** Every service type on sale, in the order lists and documents show them (src/services/products/registry.ts). */
-export const service_type_names = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet'] as const;
-export type ServiceType = (typeof service_type_names)[number];
-export type OrderStatus = 'pending' | 'processing' | 'delivered' | 'failed';
-
-export interface OrderRecord {
-  reference: string;
-  account_id: number;
-  environment: Environment;
-  /** Sequence within the wallet's orders: the list's key and its order. */
-  seq: number;
-  service_type: ServiceType;
-  /** mtn/airtel/glo/9mobile for airtime and data; the disco's service ID; the TV provider. */
-  network: string | null;
-  disco: string | null;
-  provider: string | null;
-  /** Phone number, meter number or smartcard number. */
-  recipient: string;
-  plan_code: string | null;
-  /** Plan or package name as shown to people. */
-  plan: string | null;
-  package_code: string | null;
-  meter_type: 'prepaid' | 'postpaid' | null;
-  /** Face value: what the recipient gets. */
-  amount_kobo: number;
-  /**
-   * What the wallet was debited: amount − commission (docs/api.md "Pricing"). Orders written before
-   * pricing lack it and the two below: charged = amount, commission 0, provider commission unknown.
-   */
-  amount_charged_kobo?: number;
-  /** The reseller's commission: the tier's rate applied to the face value, rounded down to the kobo. */
-  commission_kobo?: number;
-  /** The upstream provider's commission on this order, as it reported it (live), or null when unknown. */
-  provider_commission_kobo?: number | null;
-  status: OrderStatus;
-  token: string | null;
-  units: string | null;
-  customer_name: string | null;
-  wallet_balance_before_kobo: number;
-  wallet_balance_after_kobo: number;
-  failure_reason: string | null;
-  reversed: boolean;
-  created_us: number;
-  updated_us: number;
-  delivered_us: number | null;
-  failed_us: number | null;
-  reversed_us: number | null;
-  status_history: { status: OrderStatus; at_us: number }[];
-  idempotency_key: string | null;
-  /** The request id sent upstream (VTpass style: Lagos YYYYMMDDHHmm + random). */
-  provider_request_id: string;
-  provider_reference: string | null;
-  /** Lagos day the debit counted toward the daily limit; a refund gives it back that day. */
-  spend_day: number;
-  requery_count: number;
-  /** Wall-clock ms of the next re-query (already scaled by TIME_SCALE), or 0. */
-  next_requery_ms: number;
-  /** Set after 24 hours without an answer: the operator decides (dashboard, operator API). */
-  needs_review: boolean;
-  /**
-   * The reseller's own reference, unique per account and environment for ever, and its key-value notes
-   * (docs/api.md "Client references"). Orders written before them lack both: shown as null.
-   */
-  client_reference?: string | null;
-  metadata?: Record<string, string> | null;
-  /**
-   * TV orders whose request set it (docs/api.md "TV renewals and months"): change (a package bought
-   * outright) or renew (the smartcard's current package). Absent on every other order, including TV
-   * orders whose request left it out (today's behaviour: change).
-   */
-  subscription_type?: 'change' | 'renew';
-  /**
-   * Live orders of a routed provider: every upstream it was handed to, in turn; the last holds the order
-   * (re-queries go there, with provider_request_id its request id). Absent on test orders and on
-   * orders from before upstream routing.
-   */
-  attempts?: UpstreamAttempt[];
-  /**
-   * Education: how many PINs the order buys (amount = price × quantity); TV: the months paid for, where
-   * the request set it (docs/api.md "TV renewals and months"). Absent on other orders: 1.
-   */
-  quantity?: number;
-  /** The customer's ID with the biller where it is not the recipient: a JAMB profile ID, a Smile account. */
-  customer_id?: string | null;
-  /**
-   * Deliverables the reseller fetches again from the order (exam PINs, Spectranet PINs), sealed with the
-   * store's secret box as a JSON array of {serial, pin}: never in plain text at rest, in logs, webhooks or
-   * exports (docs/decisions.md "Product families").
-   */
-  pins_sealed?: string | null;
-}
-
-/** One purchased PIN: its serial number (null when the provider gives none) and the PIN itself. */
-export interface DeliveredPin {
-  serial: string | null;
-  pin: string;
-}
+// The record, its assertion and its life-cycle facts live in engine/order-record.ts (the actor changes
+// orders); the services' modules keep importing them from here.
+export {
+  assert_order, charged_kobo, commission_of, is_final, service_type_names,
+  type DeliveredPin, type OrderRecord, type OrderStatus, type ServiceType, type UpstreamAttempt,
+} from '../engine/order-record.js';
 
 /** The deliverables of an order, opened; null when it has none (yet). */
 export function pins_of(order: OrderRecord, secrets: { open(sealed: string): string }): DeliveredPin[] | null {
@@ -132,45 +40,8 @@ export function subscription_type_of(order: OrderRecord): { subscription_type?: 
   return order.subscription_type === undefined ? {} : { subscription_type: order.subscription_type };
 }
 
-/** One hand-over of an order to an upstream (docs/api.md "attempts"). */
-export interface UpstreamAttempt {
-  /** The upstream's name in the configuration and the routes. */
-  upstream: string;
-  /** The request id sent to it: a new one for each upstream, under the same reference. */
-  request_id: string;
-  /** sent (no answer yet), refused (never reached it), then its answer: failed, processing, unknown, delivered. */
-  outcome: 'sent' | 'refused' | 'failed' | 'processing' | 'unknown' | 'delivered';
-  at_us: number;
-}
-
-/** What the wallet was debited for the order (the face value for orders from before pricing). */
-export function charged_kobo(order: OrderRecord): number {
-  return order.amount_charged_kobo ?? order.amount_kobo;
-}
-
-export function commission_of(order: OrderRecord): number {
-  return order.commission_kobo ?? 0;
-}
-
 export function provider_commission_of(order: OrderRecord): number | null {
   return order.provider_commission_kobo ?? null;
-}
-
-export function is_final(status: OrderStatus): boolean {
-  return status === 'delivered' || status === 'failed';
-}
-
-export function assert_order(order: OrderRecord): void {
-  const broken = (what: string): never => fail(`order ${order.reference} ${what}`);
-  if (!Number.isSafeInteger(order.amount_kobo) || order.amount_kobo <= 0) broken('amount is not a positive integer kobo amount');
-  if (order.reversed && order.status !== 'failed') broken('is reversed but not failed');
-  if (order.status === 'delivered' && order.delivered_us === null) broken('is delivered without a delivery time');
-  const charged = charged_kobo(order);
-  if (!Number.isSafeInteger(charged) || charged <= 0 || charged > order.amount_kobo) broken('charged amount is not a positive integer kobo amount up to the face value');
-  if (charged + commission_of(order) !== order.amount_kobo) broken('charged amount and commission do not add up to the face value');
-  if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - charged) broken('balances do not add up');
-  if (order.subscription_type !== undefined && order.service_type !== 'tv') broken('carries a subscription_type but is not a TV order');
-  if (order.quantity !== undefined && !(Number.isSafeInteger(order.quantity) && order.quantity >= 1)) broken('quantity is not a positive integer');
 }
 
 /** The status shown in lists: a delivered order is "successful" there (docs/spec.md section 3). */

@@ -1,34 +1,12 @@
 // What the order desk needs from an upstream: pay, re-query and verify. The sandbox serves test keys,
 // the live adapter serves live keys (docs/decisions.md "Sandbox", "Transactions").
-import type { DeliveredPin, OrderRecord } from './order.js';
+import type { OrderRecord } from './order.js';
+import type { ProviderResult } from '../engine/order-record.js';
 import { error_reply, type Reply } from '../lib/reply.js';
 import { api_error } from '../errors.js';
 
-export type ProviderResult =
-  | {
-    outcome: 'delivered'; token?: string | null; units?: string | null; customer_name?: string | null; provider_reference?: string | null;
-    /** The provider's own commission on the order (VTpass `commission`), in kobo, when it says. */
-    provider_commission_kobo?: number | null;
-    /** Purchased PINs (exam PINs, Spectranet PINs): sealed on the order as soon as they arrive. */
-    pins?: DeliveredPin[] | null;
-  }
-  /** A definite "failed / not processed" from the provider: the only answer that fails an order. */
-  | { outcome: 'failed'; reason: string; provider_reference?: string | null }
-  /** Accepted, not finished: re-query later. */
-  | { outcome: 'processing'; provider_reference?: string | null }
-  /** Timeout, 5xx, unreadable body: never a guessed failure; re-query (docs/decisions.md). */
-  | {
-    outcome: 'unknown';
-    reason: string;
-    /**
-     * The request provably never reached the upstream (its circuit was open, or the connection was refused
-     * before anything was written): the one unclear answer after which an order may move to the next
-     * upstream of its route (docs/decisions.md "Upstream routing and failover").
-     */
-    not_sent?: boolean;
-  }
-  /** The provider has no such request (re-query only): it was never received. */
-  | { outcome: 'not_found' };
+// The result type lives with the order record in engine/, which applies it; providers produce it.
+export type { ProviderResult } from '../engine/order-record.js';
 
 /**
  * What the upstream knows beyond the name (docs/api.md "Deeper verification"). Each is absent or null when

@@ -16,8 +16,9 @@
 // are account state and go through the actor. Beside this file: delivery-bounds.ts (the bounds and
 // the retry schedule), delivery-transport.ts (the POST), staged-deliveries.ts (changes not durable yet),
 // dead-index.ts (each account's dead list) and webhook-observer.ts (what the dispatcher reports).
-import type { AccountActor, Outcome } from '../engine/account-actor.js';
-import { failed, ok } from '../engine/account-actor.js';
+import type { AccountActor } from '../engine/account-actor.js';
+import { ok } from '../lib/outcome.js';
+import { failed, type ApiOutcome as Outcome } from '../errors.js';
 import type { Engine, EngineExtension } from '../engine/engine.js';
 import type { Environment } from '../engine/records.js';
 import type { TimerHandle } from '../lib/timer-wheel.js';

@@ -1,8 +1,9 @@
 // Webhook endpoints of an account (docs/decisions.md "Webhooks"): registered per environment with the
 // event kinds they want, each with its own secret shown once. These commands run in the account
 // actor like its other commands: synchronous, staged in the journal.
-import type { AccountActor, Outcome } from '../engine/account-actor.js';
-import { failed, ok } from '../engine/account-actor.js';
+import type { AccountActor } from '../engine/account-actor.js';
+import { ok } from '../lib/outcome.js';
+import { failed, type ApiOutcome as Outcome } from '../errors.js';
 import type { Environment } from '../engine/records.js';
 import type { EventKind } from '../engine/engine.js';
 import { assert_endpoint, type EndpointRecord } from './records.js';
@@ -165,5 +166,5 @@ export function disable_endpoint(actor: AccountActor, id: number, reason: string
 /** Every change to an endpoint is checked before it is staged (docs/style.md "Shape of the code"). */
 function stage_endpoint(actor: AccountActor, record: EndpointRecord): void {
   assert_endpoint(record);
-  actor.stage_put(actor.engine.store.webhook_endpoints, record.id, record);
+  actor.engine.run(actor, { kind: 'stage_records', records: [{ db: actor.engine.store.webhook_endpoints, key: record.id, value: record }] });
 }

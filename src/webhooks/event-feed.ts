@@ -82,7 +82,7 @@ export class EventFeed {
     const id = feed_event_id(this.engine.random, seq);
     const event: FeedEvent = { id, kind, created_us, body: make_body(id) };
     assert_feed_event(event);
-    actor.stage_put(this.engine.store.event_feed, [actor.id, environment, seq], event);
+    this.engine.run(actor, { kind: 'stage_records', records: [{ db: this.engine.store.event_feed, key: [actor.id, environment, seq], value: event }] });
     return id;
   }
 

@@ -4,6 +4,7 @@
 // events feed (event-feed.ts), subscribed or not, with the same id and body.
 import type { AccountActor } from '../engine/account-actor.js';
 import type { EventKind, EventSink } from '../engine/engine.js';
+import type { RecordChange } from '../engine/account-command.js';
 import type { Environment } from '../engine/records.js';
 import { assert_delivery, assert_event, type DeliveryRecord, type EventRecord } from './records.js';
 import { endpoints_of } from './endpoints.js';
@@ -30,7 +31,9 @@ export class Outbox implements EventSink {
     const now_ms = Math.floor(now_us / 1000);
     const first_id = engine.next_ids('webhook_delivery_id', endpoints.length);
     assert_event(event);
-    actor.stage_put(engine.store.events, first_id, event);
+    // Staged beside the account's change, by a command of its own (Engine.run): the event, then each
+    // delivery and its queue entry.
+    const records: RecordChange[] = [{ db: engine.store.events, key: first_id, value: event }];
     const created: DeliveryRecord[] = [];
     for (let i = 0; i < endpoints.length; i++) {
       const endpoint = endpoints[i];
@@ -51,10 +54,13 @@ export class Outbox implements EventSink {
         updated_us: now_us,
       };
       assert_delivery(delivery);
-      actor.stage_put(engine.store.deliveries, [delivery.endpoint_id, delivery.id], delivery);
-      actor.stage_put(engine.store.delivery_queue, delivery.id, { endpoint_id: delivery.endpoint_id, account_id: actor.id, due_ms: now_ms });
+      records.push(
+        { db: engine.store.deliveries, key: [delivery.endpoint_id, delivery.id], value: delivery },
+        { db: engine.store.delivery_queue, key: delivery.id, value: { endpoint_id: delivery.endpoint_id, account_id: actor.id, due_ms: now_ms } },
+      );
       created.push(delivery);
     }
+    engine.run(actor, { kind: 'stage_records', records });
     // Never deliver what could still be lost: the deliveries start once the commit holding the event
     // is durable, and until then the dispatcher's sweep must not pick them up from the store either.
     this.dispatcher.start_when_durable(created, event, engine.journal.durable(), now_ms);

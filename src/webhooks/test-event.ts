@@ -3,8 +3,9 @@
 // events flow. It takes the path of every event: stored with its delivery in the journal, delivered
 // once that commit is durable, signed in the worker pool like any delivery, retried on failure, and
 // listed among the endpoint's deliveries.
-import type { AccountActor, Outcome } from '../engine/account-actor.js';
-import { failed, ok } from '../engine/account-actor.js';
+import type { AccountActor } from '../engine/account-actor.js';
+import { ok } from '../lib/outcome.js';
+import { failed, type ApiOutcome as Outcome } from '../errors.js';
 import type { Environment } from '../engine/records.js';
 import { assert_delivery, assert_event, type DeliveryRecord, type EventRecord } from './records.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -49,9 +50,14 @@ export function send_test_event(actor: AccountActor, dispatcher: Dispatcher, env
   };
   assert_event(event);
   assert_delivery(delivery);
-  actor.stage_put(engine.store.events, delivery_id, event);
-  actor.stage_put(engine.store.deliveries, [endpoint_id, delivery_id], delivery);
-  actor.stage_put(engine.store.delivery_queue, delivery_id, { endpoint_id, account_id: actor.id, due_ms: now_ms });
+  engine.run(actor, {
+    kind: 'stage_records',
+    records: [
+      { db: engine.store.events, key: delivery_id, value: event },
+      { db: engine.store.deliveries, key: [endpoint_id, delivery_id], value: delivery },
+      { db: engine.store.delivery_queue, key: delivery_id, value: { endpoint_id, account_id: actor.id, due_ms: now_ms } },
+    ],
+  });
   dispatcher.start_when_durable([delivery], event, engine.journal.durable(), now_ms);
   return ok(delivery);
 }

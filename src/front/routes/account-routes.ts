@@ -9,7 +9,7 @@ import { AccountPatchBody, AccountView, Wallet, WalletEntryPage } from '../../sc
 import type { Static } from 'typebox';
 import { api_error } from '../../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
-import { low_balance_threshold, set_low_balance_threshold } from '../../engine/low-balance.js';
+import { low_balance_threshold } from '../../engine/low-balance.js';
 import type { RequestContext } from '../route.js';
 import { assert_entry, type WalletEntry } from '../../engine/records.js';
 import type { AccountActor } from '../../engine/account-actor.js';
@@ -77,7 +77,7 @@ export function account_routes(deps: Deps): RouteDef[] {
           threshold_kobo = parsed.kobo;
         }
         const actor = ctx.actor!;
-        set_low_balance_threshold(actor, ctx.environment, threshold_kobo);
+        deps.engine.run(actor, { kind: 'set_low_balance_threshold', environment: ctx.environment, threshold_kobo });
         const reply = success_reply(ctx.request_id, 200, account_settings_view(ctx), 'Account updated.');
         const pending = actor.settled();
         return pending === null ? reply : pending.then(() => reply);

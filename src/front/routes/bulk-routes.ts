@@ -13,8 +13,8 @@ import type { RequestContext, RouteDef } from '../route.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { fingerprint, idempotency_key } from '../request-helpers.js';
 import { api_error, error_catalogue, type ApiError } from '../../errors.js';
-import { peek_idempotent, run_idempotent } from '../../engine/idempotency.js';
-import { pin_check_busy_error } from '../../engine/pin-cache.js';
+import { peek_idempotent, run_idempotent } from '../idempotent-run.js';
+import { refusal_reply } from '../outcome-errors.js';
 import { fail } from '../../lib/assert.js';
 import { Journal } from '../../journal/journal.js';
 import type { VerifyResult } from '../../services/provider.js';
@@ -105,7 +105,7 @@ export function bulk_routes(deps: Deps, batches: BatchDesk, purchaser: ItemPurch
           awaited = true;
           answer = await verdict;
         } else answer = verdict;
-        if (answer === 'busy') return error_reply(ctx.request_id, pin_check_busy_error());
+        if (answer === 'busy') return refusal_reply(ctx.request_id, { refusal: 'pin_check_busy' });
         correct = answer;
       }
       // Verification only behind a correct PIN: a wrong one must not make the batch ask the provider.
@@ -116,10 +116,10 @@ export function bulk_routes(deps: Deps, batches: BatchDesk, purchaser: ItemPurch
       }
       if (actor.account.pin_generation !== generation) continue;
       return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
-        const verdict = actor.apply_pin_verdict(correct, generation, deps.clock.now_ms());
+        const verdict = deps.engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: deps.clock.now_ms() });
         if (verdict === 'stale') fail('PIN verdict went stale inside one command');
         // A wrong PIN refuses the whole batch: nothing is placed.
-        if (verdict !== 'ok') return error_reply(ctx.request_id, verdict);
+        if (verdict !== 'ok') return refusal_reply(ctx.request_id, verdict);
         deps.engine.journal.ensure_room(Math.min(Journal.batch_changes_max, (prepared.length + 1) * item_changes_max));
         const items: BatchItemRecord[] = prepared.map((item, index) => {
           const given = body.items[index] as { service_type: string; client_reference?: unknown };

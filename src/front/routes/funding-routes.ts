@@ -9,10 +9,11 @@ import { createHmac } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
 import { error_reply, success_reply } from '../../lib/reply.js';
+import { refusal_reply } from '../outcome-errors.js';
 import { wallet_entry_view } from '../views.js';
 import { fingerprint, idempotency_key } from '../request-helpers.js';
 import { remembered_error } from '../remembered.js';
-import { run_idempotent, replayed } from '../../engine/idempotency.js';
+import { run_idempotent, replayed } from '../idempotent-run.js';
 import { api_error } from '../../errors.js';
 import { naira_to_kobo } from '../../lib/money.js';
 import { constant_time_equal } from '../../lib/secrets.js';
@@ -59,8 +60,8 @@ export function funding_routes(deps: Deps): RouteDef[] {
           { actor, environment: 'test', key, fingerprint: fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
           () => {
             // Sandbox references are the account's own: another tenant's reference is a new top-up.
-            const outcome = actor.credit('test', amount.kobo, reference, 'Sandbox top-up', deps.clock.now_us(), 'account');
-            if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+            const outcome = deps.engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: amount.kobo, reference, description: 'Sandbox top-up', scope: 'account' }, deps.clock.now_us());
+            if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
             const reply = success_reply(ctx.request_id, 201, wallet_entry_view(outcome.value.entry), outcome.value.created ? 'Sandbox wallet funded.' : 'Already funded with this reference.');
             return outcome.value.created ? reply : replayed(reply);
           },
@@ -105,8 +106,8 @@ export function funding_routes(deps: Deps): RouteDef[] {
         const actor = deps.engine.accounts.get(notice.account_id);
         if (actor === undefined) return error_reply(ctx.request_id, api_error('account.not_found'));
         const description = `Bank transfer${notice.sender_name ? ` from ${notice.sender_name}` : ''}`.slice(0, 200);
-        const outcome = actor.credit('live', amount.kobo, notice.reference, description, deps.clock.now_us());
-        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        const outcome = deps.engine.run(actor, { kind: 'credit', environment: 'live', amount_kobo: amount.kobo, reference: notice.reference, description }, deps.clock.now_us());
+        if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, outcome.value.created ? 201 : 200, { received: true, wallet_transaction: wallet_entry_view(outcome.value.entry) }, outcome.value.created ? 'Credited.' : 'Already credited.');
         const pending = actor.settled();
         return pending === null ? reply : pending.then(() => reply);

@@ -5,10 +5,11 @@ import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
+import { refusal_reply } from '../outcome-errors.js';
 import { created_key_view, key_view } from '../views.js';
 import { fingerprint, idempotency_key, parse_id } from '../request-helpers.js';
 import { CreateKeyBody, CreatedKey, KeyListItem } from '../../schemas/account-schemas.js';
-import { run_idempotent } from '../../engine/idempotency.js';
+import { run_idempotent } from '../idempotent-run.js';
 import { remembered_error } from '../remembered.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { new_api_key } from '../../lib/ids.js';
@@ -57,8 +58,8 @@ export function check_key_request(body: { ip_allowlist?: string[]; expires_at?: 
 /** Creates a key for an actor: the secret exists only in this reply (and sealed in its idempotency record). */
 export function create_key_reply(deps: Deps, actor: AccountActor, request_id: string, input: KeyRequest): Reply {
   const api_key = new_api_key(deps.random, input.environment);
-  const outcome = actor.create_key({ ...input, key_hash: sha256_hex(api_key), key_hint: key_hint(api_key) }, deps.clock.now_us());
-  if (!outcome.ok) return error_reply(request_id, outcome.error);
+  const outcome = deps.engine.run(actor, { kind: 'create_key', input: { ...input, key_hash: sha256_hex(api_key), key_hint: key_hint(api_key) } }, deps.clock.now_us());
+  if (!outcome.ok) return refusal_reply(request_id, outcome.refused);
   const reply = success_reply(request_id, 201, created_key_view(outcome.value, api_key), 'Save this API key now: it is shown only once. A lost key must be revoked and replaced.');
   reply.secret = true;
   return reply;
@@ -212,8 +213,8 @@ export function key_routes(deps: Deps): RouteDef[] {
             return error_reply(ctx.request_id, api_error('auth.insufficient_scope', 'This API key cannot revoke a key with scopes it does not hold itself.'));
           }
         }
-        const outcome = actor.revoke_key(id, deps.clock.now_us());
-        if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
+        const outcome = deps.engine.run(actor, { kind: 'revoke_key', key_id: id }, deps.clock.now_us());
+        if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, 200, null, 'API key revoked.');
         const pending = actor.settled();
         return pending === null ? reply : pending.then(() => reply);

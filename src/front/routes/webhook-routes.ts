@@ -8,7 +8,7 @@ import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { pagination } from '../views.js';
 import { fingerprint, idempotency_key, parse_id, parse_pagination, query_params } from '../request-helpers.js';
 import { remembered_error } from '../remembered.js';
-import { run_idempotent } from '../../engine/idempotency.js';
+import { run_idempotent } from '../idempotent-run.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { iso_ms, iso_us } from '../../lib/time-format.js';
 import { page_query } from '../../schemas/common.js';

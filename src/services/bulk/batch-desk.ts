@@ -84,8 +84,10 @@ export class BatchDesk implements EngineExtension {
       return record;
     }
     assert_batch(record);
-    actor.stage_put(this.engine.store.batches, [actor.id, environment, id], record);
-    actor.stage_put(this.engine.store.open_batches, [actor.id, environment, id], true);
+    this.engine.run(actor, {
+      kind: 'stage_records',
+      records: [{ db: this.engine.store.batches, key: [actor.id, environment, id], value: record }, { db: this.engine.store.open_batches, key: [actor.id, environment, id], value: true }],
+    });
     this.track(record, open);
     return record;
   }
@@ -100,8 +102,10 @@ export class BatchDesk implements EngineExtension {
     record.completed_us = now_us;
     assert_batch(record);
     const store = this.engine.store;
-    actor.stage_put(store.batches, [actor.id, record.environment, record.id], record);
-    actor.stage_remove(store.open_batches, [actor.id, record.environment, record.id]);
+    this.engine.run(actor, {
+      kind: 'stage_records',
+      records: [{ db: store.batches, key: [actor.id, record.environment, record.id], value: record }, { db: store.open_batches, key: [actor.id, record.environment, record.id], value: undefined }],
+    });
     this.engine.emit(actor, record.environment, 'batch.completed', { batch: record });
   }
 

@@ -1,0 +1,170 @@
+// A service order's record (docs/decisions.md "Transactions"): what the account actor stores and changes,
+// its assertion and the few facts the actor's order commands read from it. How an order is shown (the
+// list, full and operator views) is the services' (services/order.ts); the record lives here so that the
+// engine names no service module (test/layers.test.ts).
+// Life cycle: pending (debited, not yet sent) → processing (sent to the provider) → delivered | failed.
+// A failed order is refunded once (reversed = true) with a reversal wallet entry.
+import type { Environment } from './records.js';
+import { fail } from '../lib/assert.js';
+
+/** Every service type on sale, in the order lists and documents show them (src/services/products/registry.ts). */
+export const service_type_names = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet'] as const;
+export type ServiceType = (typeof service_type_names)[number];
+export type OrderStatus = 'pending' | 'processing' | 'delivered' | 'failed';
+
+export interface OrderRecord {
+  reference: string;
+  account_id: number;
+  environment: Environment;
+  /** Sequence within the wallet's orders: the list's key and its order. */
+  seq: number;
+  service_type: ServiceType;
+  /** mtn/airtel/glo/9mobile for airtime and data; the disco's service ID; the TV provider. */
+  network: string | null;
+  disco: string | null;
+  provider: string | null;
+  /** Phone number, meter number or smartcard number. */
+  recipient: string;
+  plan_code: string | null;
+  /** Plan or package name as shown to people. */
+  plan: string | null;
+  package_code: string | null;
+  meter_type: 'prepaid' | 'postpaid' | null;
+  /** Face value: what the recipient gets. */
+  amount_kobo: number;
+  /**
+   * What the wallet was debited: amount − commission (docs/api.md "Pricing"). Orders written before
+   * pricing lack it and the two below: charged = amount, commission 0, provider commission unknown.
+   */
+  amount_charged_kobo?: number;
+  /** The reseller's commission: the tier's rate applied to the face value, rounded down to the kobo. */
+  commission_kobo?: number;
+  /** The upstream provider's commission on this order, as it reported it (live), or null when unknown. */
+  provider_commission_kobo?: number | null;
+  status: OrderStatus;
+  token: string | null;
+  units: string | null;
+  customer_name: string | null;
+  wallet_balance_before_kobo: number;
+  wallet_balance_after_kobo: number;
+  failure_reason: string | null;
+  reversed: boolean;
+  created_us: number;
+  updated_us: number;
+  delivered_us: number | null;
+  failed_us: number | null;
+  reversed_us: number | null;
+  status_history: { status: OrderStatus; at_us: number }[];
+  idempotency_key: string | null;
+  /** The request id sent upstream (VTpass style: Lagos YYYYMMDDHHmm + random). */
+  provider_request_id: string;
+  provider_reference: string | null;
+  /** Lagos day the debit counted toward the daily limit; a refund gives it back that day. */
+  spend_day: number;
+  requery_count: number;
+  /** Wall-clock ms of the next re-query (already scaled by TIME_SCALE), or 0. */
+  next_requery_ms: number;
+  /** Set after 24 hours without an answer: the operator decides (dashboard, operator API). */
+  needs_review: boolean;
+  /**
+   * The reseller's own reference, unique per account and environment for ever, and its key-value notes
+   * (docs/api.md "Client references"). Orders written before them lack both: shown as null.
+   */
+  client_reference?: string | null;
+  metadata?: Record<string, string> | null;
+  /**
+   * TV orders whose request set it (docs/api.md "TV renewals and months"): change (a package bought
+   * outright) or renew (the smartcard's current package). Absent on every other order, including TV
+   * orders whose request left it out (today's behaviour: change).
+   */
+  subscription_type?: 'change' | 'renew';
+  /**
+   * Live orders of a routed provider: every upstream it was handed to, in turn; the last holds the order
+   * (re-queries go there, with provider_request_id its request id). Absent on test orders and on
+   * orders from before upstream routing.
+   */
+  attempts?: UpstreamAttempt[];
+  /**
+   * Education: how many PINs the order buys (amount = price × quantity); TV: the months paid for, where
+   * the request set it (docs/api.md "TV renewals and months"). Absent on other orders: 1.
+   */
+  quantity?: number;
+  /** The customer's ID with the biller where it is not the recipient: a JAMB profile ID, a Smile account. */
+  customer_id?: string | null;
+  /**
+   * Deliverables the reseller fetches again from the order (exam PINs, Spectranet PINs), sealed with the
+   * store's secret box as a JSON array of {serial, pin}: never in plain text at rest, in logs, webhooks or
+   * exports (docs/decisions.md "Product families").
+   */
+  pins_sealed?: string | null;
+}
+
+/** One purchased PIN: its serial number (null when the provider gives none) and the PIN itself. */
+export interface DeliveredPin {
+  serial: string | null;
+  pin: string;
+}
+
+/** One hand-over of an order to an upstream (docs/api.md "attempts"). */
+export interface UpstreamAttempt {
+  /** The upstream's name in the configuration and the routes. */
+  upstream: string;
+  /** The request id sent to it: a new one for each upstream, under the same reference. */
+  request_id: string;
+  /** sent (no answer yet), refused (never reached it), then its answer: failed, processing, unknown, delivered. */
+  outcome: 'sent' | 'refused' | 'failed' | 'processing' | 'unknown' | 'delivered';
+  at_us: number;
+}
+
+/** What the wallet was debited for the order (the face value for orders from before pricing). */
+export function charged_kobo(order: OrderRecord): number {
+  return order.amount_charged_kobo ?? order.amount_kobo;
+}
+
+export function commission_of(order: OrderRecord): number {
+  return order.commission_kobo ?? 0;
+}
+
+export function is_final(status: OrderStatus): boolean {
+  return status === 'delivered' || status === 'failed';
+}
+
+export function assert_order(order: OrderRecord): void {
+  const broken = (what: string): never => fail(`order ${order.reference} ${what}`);
+  if (!Number.isSafeInteger(order.amount_kobo) || order.amount_kobo <= 0) broken('amount is not a positive integer kobo amount');
+  if (order.reversed && order.status !== 'failed') broken('is reversed but not failed');
+  if (order.status === 'delivered' && order.delivered_us === null) broken('is delivered without a delivery time');
+  const charged = charged_kobo(order);
+  if (!Number.isSafeInteger(charged) || charged <= 0 || charged > order.amount_kobo) broken('charged amount is not a positive integer kobo amount up to the face value');
+  if (charged + commission_of(order) !== order.amount_kobo) broken('charged amount and commission do not add up to the face value');
+  if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - charged) broken('balances do not add up');
+  if (order.subscription_type !== undefined && order.service_type !== 'tv') broken('carries a subscription_type but is not a TV order');
+  if (order.quantity !== undefined && !(Number.isSafeInteger(order.quantity) && order.quantity >= 1)) broken('quantity is not a positive integer');
+}
+
+/** A provider's answer to a payment or a re-query, as the actor applies it to an order (services/provider.ts calls the providers). */
+export type ProviderResult =
+  | {
+    outcome: 'delivered'; token?: string | null; units?: string | null; customer_name?: string | null; provider_reference?: string | null;
+    /** The provider's own commission on the order (VTpass `commission`), in kobo, when it says. */
+    provider_commission_kobo?: number | null;
+    /** Purchased PINs (exam PINs, Spectranet PINs): sealed on the order as soon as they arrive. */
+    pins?: DeliveredPin[] | null;
+  }
+  /** A definite "failed / not processed" from the provider: the only answer that fails an order. */
+  | { outcome: 'failed'; reason: string; provider_reference?: string | null }
+  /** Accepted, not finished: re-query later. */
+  | { outcome: 'processing'; provider_reference?: string | null }
+  /** Timeout, 5xx, unreadable body: never a guessed failure; re-query (docs/decisions.md). */
+  | {
+    outcome: 'unknown';
+    reason: string;
+    /**
+     * The request provably never reached the upstream (its circuit was open, or the connection was refused
+     * before anything was written): the one unclear answer after which an order may move to the next
+     * upstream of its route (docs/decisions.md "Upstream routing and failover").
+     */
+    not_sent?: boolean;
+  }
+  /** The provider has no such request (re-query only): it was never received. */
+  | { outcome: 'not_found' };

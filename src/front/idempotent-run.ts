@@ -1,0 +1,142 @@
+// Running a state-changing request under its idempotency key (docs/decisions.md): a repeat of the same
+// request returns the original status and body with Idempotent-Replayed: true; the same key with a
+// different request is 422 idempotency.key_reused; a repeat that arrives while the first is still being
+// processed waits for it. The records themselves, staged with the change they answer for, are the
+// engine's (engine/idempotency.ts).
+import type { AccountActor } from '../engine/account-actor.js';
+import type { Environment, IdempotencyRecord } from '../engine/records.js';
+import { make_record, read_record, stored_reply } from '../engine/idempotency.js';
+import { error_reply, is_rememberable, type Reply } from '../lib/reply.js';
+import { api_error, type ApiError } from '../errors.js';
+import { fail } from '../lib/assert.js';
+
+/** Requests of one account that may hold an idempotency key in flight at once. */
+export const idempotency_in_flight_max = 10_000;
+
+interface InFlight {
+  fingerprint: string;
+  reply: Promise<Reply>;
+}
+
+const in_flight_by_actor = new WeakMap<AccountActor, Map<string, InFlight>>();
+
+function in_flight_of(actor: AccountActor): Map<string, InFlight> {
+  let map = in_flight_by_actor.get(actor);
+  if (map === undefined) {
+    map = new Map();
+    in_flight_by_actor.set(actor, map);
+  }
+  return map;
+}
+
+export function replayed(reply: Reply): Reply {
+  return { ...reply, headers: [...reply.headers, ['Idempotent-Replayed', 'true']] };
+}
+
+/**
+ * Decides whether a replay may show a secret again (an API key, a webhook secret): given the `data.id`
+ * of the original answer, null while what the secret belongs to exists, else the error the replay
+ * answers instead. A revoked key or a deleted endpoint must not hand its secret to whoever holds the
+ * idempotency key; the error is the one a request naming that id would get.
+ */
+export type SecretGuard = (id: number) => ApiError | null;
+
+/** The reply a repeat gets: the original, unless it carries a secret whose owner is gone. */
+function replay_of(request: IdempotentRequest, reply: Reply): Reply {
+  if (reply.secret !== true || request.secret_guard === undefined || typeof reply.body !== 'string') return replayed(reply);
+  const id = (JSON.parse(reply.body) as { data?: { id?: unknown } }).data?.id;
+  if (typeof id !== 'number') fail('a remembered answer with a secret names no id');
+  const refused = request.secret_guard(id);
+  return refused === null ? replayed(reply) : replayed(error_reply(request.request_id, refused));
+}
+
+export interface IdempotentRequest {
+  actor: AccountActor;
+  environment: Environment;
+  /** The X-Idempotency-Key header, or null when the client sent none ("should", docs/spec.md section 4). */
+  key: string | null;
+  fingerprint: string;
+  request_id: string;
+  now_ms: number;
+  /** For requests whose answer carries a secret: when a replay may show it (see SecretGuard). */
+  secret_guard?: SecretGuard;
+}
+
+/**
+ * Runs a state-changing command under its idempotency key. `execute` runs synchronously and stages its
+ * changes; its reply is remembered in the same batch. The returned promise resolves once that batch is
+ * durable. `resume` answers for a record that a crash left incomplete (a purchase's first answer).
+ */
+export function run_idempotent(
+  request: IdempotentRequest,
+  execute: () => Reply | Promise<Reply>,
+  resume?: (record: IdempotencyRecord) => Promise<Reply>,
+  /** The caller peeked in this same synchronous run, so nothing can have changed: skip the store read. */
+  peeked = false,
+): Promise<Reply> {
+  const { actor, environment, key, fingerprint, request_id, now_ms } = request;
+  if (key === null) return settle(actor, execute());
+  const earlier = peeked ? null : peek_idempotent(request, resume);
+  if (earlier !== null) return earlier;
+  const flights = in_flight_of(actor);
+  if (flights.size >= idempotency_in_flight_max) {
+    return Promise.resolve(error_reply(request_id, api_error('service.unavailable', 'Too many requests in flight for this account; retry shortly.', { headers: { 'Retry-After': '1' } })));
+  }
+  const flight_key = `${environment}\u0000${key}`;
+  const outcome = execute();
+  if (outcome instanceof Promise) {
+    // The command remembers its own reply (purchases store a first, incomplete record with the debit).
+    return track(flights, flight_key, fingerprint, outcome);
+  }
+  if (is_rememberable(outcome.status)) {
+    actor.engine.run(actor, { kind: 'remember_answer', environment, key, record: make_record(actor, fingerprint, outcome, now_ms, null, true) });
+  }
+  return track(flights, flight_key, fingerprint, settle(actor, outcome));
+}
+
+/**
+ * The answer an earlier request with this key already gives (a replay, a wait for one in flight, or
+ * key_reused), or null when the key is new. Cheap: handlers call it before any expensive step.
+ */
+export function peek_idempotent(request: IdempotentRequest, resume?: (record: IdempotencyRecord) => Promise<Reply>): Promise<Reply> | null {
+  const { actor, environment, key, fingerprint, request_id, now_ms } = request;
+  if (key === null) return null;
+  const flights = in_flight_of(actor);
+  const flight_key = `${environment}\u0000${key}`;
+  const flight = flights.get(flight_key);
+  if (flight !== undefined) {
+    if (flight.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
+    return flight.reply.then((reply) => replay_of(request, reply));
+  }
+  const record = read_record(actor, environment, key, now_ms);
+  if (record === null) return null;
+  if (record.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
+  if (record.complete) {
+    const pending = actor.settled();
+    const reply = stored_reply(actor, record);
+    // The guard reads the actor after its pending changes are durable (a revocation just staged counts).
+    return pending === null ? Promise.resolve(replay_of(request, reply)) : pending.then(() => replay_of(request, reply));
+  }
+  if (resume === undefined) fail('incomplete idempotency record without a resume path');
+  return track(flights, flight_key, fingerprint, resume(record).then(replayed));
+}
+
+function track(flights: Map<string, InFlight>, flight_key: string, fingerprint: string, reply: Promise<Reply>): Promise<Reply> {
+  flights.set(flight_key, { fingerprint, reply });
+  const clear = () => {
+    if (flights.get(flight_key)?.reply === reply) flights.delete(flight_key);
+  };
+  reply.then(clear, clear);
+  return reply;
+}
+
+/** Resolves with the reply once everything the actor staged is durable. */
+export function settle(actor: AccountActor, reply: Reply | Promise<Reply>): Promise<Reply> {
+  if (reply instanceof Promise) return reply;
+  const pending = actor.settled();
+  return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
+}
+
+function key_reused(request_id: string): Reply {
+  return error_reply(request_id, api_error('idempotency.key_reused'));
+}

@@ -1,0 +1,60 @@
+// The one place where the engine's refusals become the API's errors (docs/api.md error table,
+// src/errors.ts): the code, the message, its details and extra members, and the Retry-After header of a
+// lock or a full queue. The engine refuses with plain data (engine/refusal.ts); the order desk, which
+// answers purchases itself, is handed refusal_reply by main.ts. test/outcome-errors.test.ts checks every
+// kind.
+import { api_error, type ApiError } from '../errors.js';
+import { format_naira } from '../lib/money.js';
+import { error_reply, type Reply } from '../lib/reply.js';
+import type { Refusal } from '../engine/refusal.js';
+
+/** A lock's remaining time as whole seconds, at least 1: the message's count and Retry-After. */
+function locked_error(code: 'pin.locked' | 'session.locked', what: string, remaining_ms: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(remaining_ms / 1000));
+  return api_error(code, `${what} for ${seconds} more second(s).`, { headers: { 'Retry-After': String(seconds) } });
+}
+
+export function refusal_error(refusal: Refusal): ApiError {
+  switch (refusal.refusal) {
+    case 'amount_not_positive':
+      return api_error('validation.failed', 'amount must be greater than 0', { details: [{ field: 'amount', message: 'must be greater than 0' }] });
+    case 'funding_reference_foreign':
+      return api_error('idempotency.key_reused', 'This funding reference was already used for another account.');
+    case 'funding_reference_amount_differs':
+      return api_error('idempotency.key_reused', 'This funding reference was already used with a different amount.');
+    case 'keys_limit_reached':
+      return api_error('keys.limit_reached');
+    case 'key_not_found':
+      return api_error('keys.not_found');
+    case 'password_locked':
+      return locked_error('session.locked', 'Too many wrong passwords; sign-in is locked', refusal.remaining_ms);
+    case 'password_incorrect':
+      return api_error('session.invalid_credentials');
+    case 'pin_not_set':
+      return api_error('pin.not_set');
+    case 'pin_locked':
+      return locked_error('pin.locked', 'Too many wrong PIN attempts; purchases are locked', refusal.remaining_ms);
+    case 'pin_incorrect':
+      return api_error('pin.incorrect', `Wrong transaction PIN; ${refusal.attempts_left} attempt(s) left before purchases are locked.`);
+    case 'pin_check_busy':
+      return api_error('rate_limit.exceeded', 'Too many transaction PINs are being checked; retry in 1 second(s).', { headers: { 'Retry-After': '1' } });
+    case 'email_taken':
+      return api_error('account.email_taken');
+    case 'duplicate_client_reference':
+      return api_error('transaction.duplicate_reference', `client_reference "${refusal.client_reference}" already names order ${refusal.reference}; nothing was debited.`, { extra: { reference: refusal.reference } });
+    case 'daily_limit_exceeded':
+      return api_error('wallet.limit_exceeded', refusal.limit_kobo === 0
+        ? 'This account\'s KYC level does not allow purchases; ask for a KYC upgrade.'
+        : `Daily wallet limit of ${format_naira(refusal.limit_kobo)} exceeded; ${format_naira(refusal.left_kobo)} left today (Africa/Lagos day).`);
+    case 'insufficient_funds':
+      return api_error('wallet.insufficient_funds', `Wallet balance ${format_naira(refusal.balance_kobo)} is below ${format_naira(refusal.charged_kobo)}.`);
+    case 'open_orders_full':
+      return api_error('service.unavailable', 'Too many orders of this account are still open; retry shortly.', { headers: { 'Retry-After': '5' } });
+    case 'order_not_open':
+      return api_error('transaction.not_found', 'No open order with this reference.');
+  }
+}
+
+export function refusal_reply(request_id: string, refusal: Refusal): Reply {
+  return error_reply(request_id, refusal_error(refusal));
+}
