@@ -50,6 +50,7 @@ import { catalog_admin_routes } from './operator/catalog-routes.js';
 import { remembered_error } from './front/remembered.js';
 import { SignerPool } from './webhooks/signer-pool.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
+import { EndpointRegistry } from './webhooks/endpoint-registry.js';
 import { Outbox } from './webhooks/outbox.js';
 import { EventFeed } from './webhooks/event-feed.js';
 import { webhook_routes } from './front/routes/webhook-routes.js';
@@ -151,9 +152,9 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     test: new SandboxProvider(wheel, clock),
     live: router ?? new UnconfiguredProvider(),
   }, pricing, refusal_reply);
-  if (router !== null) announce_status_changes(deps, router);
   const signer = new SignerPool();
-  const dispatcher = new Dispatcher(deps, signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
+  const dispatcher = new Dispatcher(deps, new EndpointRegistry(engine), signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
+  if (router !== null) announce_status_changes(deps, router, dispatcher.endpoints);
   // Webhook endpoints load first, so that events the order desk emits while resuming reach them.
   // Bulk orders (src/services/bulk/): the batch desk follows the orders' final events, so it resumes
   // after the order desk has loaded the open orders.

@@ -557,7 +557,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       auth: 'session',
       doc: doc('Webhook endpoints of the environment, with the event kinds an endpoint can receive'),
       handler: (ctx) => success_reply(ctx.request_id, 200, {
-        webhooks: endpoints_of(ctx.actor!, ctx.environment).map((e) => endpoint_view(e.record, clock.now_us())),
+        webhooks: endpoints_of(dispatcher.endpoints, ctx.actor!, ctx.environment).map((e) => endpoint_view(e.record, clock.now_us())),
         event_kinds: offered_event_kinds,
         default_event_kinds: offered_default_event_kinds,
       }),
@@ -574,7 +574,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const environment = ctx.environment;
         const checked = await register_endpoint(deps, actor, environment, ctx.body as Static<typeof CreateWebhookBody>);
         if ('error' in checked) return error_reply(ctx.request_id, checked.error);
-        const outcome = create_endpoint(actor, environment, checked.url, checked.events, checked.description, clock.now_us());
+        const outcome = create_endpoint(dispatcher.endpoints, actor, environment, checked.url, checked.events, checked.description, clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         return settled(actor, success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record, clock.now_us()), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.'));
       },
@@ -587,7 +587,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       handler: (ctx) => {
         const id = parse_id(ctx.params.id);
         const actor = ctx.actor!;
-        const outcome = id === null ? null : delete_endpoint(actor, ctx.environment, id, clock.now_us());
+        const outcome = id === null ? null : delete_endpoint(dispatcher.endpoints, actor, ctx.environment, id, clock.now_us());
         if (outcome === null || !outcome.ok) return error_reply(ctx.request_id, outcome?.ok === false ? outcome.error : api_error('webhooks.not_found'));
         return settled(actor, success_reply(ctx.request_id, 200, null, 'Webhook endpoint deleted.'));
       },
@@ -602,7 +602,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         if ('code' in paging) return error_reply(ctx.request_id, paging);
         const actor = ctx.actor!;
         const id = parse_id(ctx.params.id);
-        const endpoint = id === null ? undefined : actor.webhooks.get(id);
+        const endpoint = id === null ? undefined : dispatcher.endpoints.get(actor.id, id);
         if (endpoint === undefined || endpoint.record.environment !== ctx.environment) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
         await dispatcher.settled(actor);
         const { deliveries, total } = read_deliveries(deps, endpoint.record.id, paging.page, paging.per_page);

@@ -25,7 +25,6 @@ import {
 import { lagos_day } from '../lib/time-format.js';
 import { parse_cidr, type CidrBlock } from '../lib/ip-address.js';
 import type { OrderRecord } from './order-record.js';
-import type { EndpointState } from '../webhooks/endpoints.js';
 import { fail } from '../lib/assert.js';
 import { ok, refused, type Outcome, type Refusal } from './refusal.js';
 import type { RandomSource } from '../lib/random.js';
@@ -129,8 +128,6 @@ export class AccountActor {
   readonly keys = new Map<number, KeyState>();
   /** Orders still pending or processing, by reference (bounded by open_orders_max). */
   readonly open_orders: OpenOrders;
-  /** Webhook endpoints that are not deleted, by id (bounded by endpoints_max per environment). */
-  readonly webhooks = new Map<number, EndpointState>();
   /** Resolves when every change this actor has staged is durable; reads wait on it. */
   private pending: Promise<void> | null = null;
   /**

@@ -71,7 +71,7 @@ export class ActorCache {
     return this.resident.has(id);
   }
 
-  /** Resident actors: every actor with open orders, webhook endpoints or unsaved changes is among them. */
+  /** Resident actors: every actor with open orders or unsaved changes is among them. */
   values(): IterableIterator<AccountActor> {
     return this.resident.values();
   }

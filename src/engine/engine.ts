@@ -88,12 +88,18 @@ export interface EventSink {
 export interface EngineExtension {
   /**
    * At start, before traffic. Accounts are built from the store on first use (engine/actor-cache.ts):
-   * an extension that keeps state in actors (open orders, webhook endpoints) loads the accounts it
-   * needs, and those stay in memory while they hold that state (Engine.evictable).
+   * an extension that keeps state in actors (open orders) loads the accounts it needs, and those stay
+   * in memory while they hold that state (Engine.evictable). State an extension keeps apart from the
+   * actors (the webhook endpoints, webhooks/endpoint-registry.ts) does not hold an actor in memory.
    */
   recover?(engine: Engine): void;
   /** After an account was reloaded from the store following a failed commit. */
   reloaded?(actor: AccountActor): void;
+  /**
+   * After a failed commit that created the account: the store never had it, and no actor replaces the
+   * one let go. What an extension keeps of the account apart from its actor is read again (none is left).
+   */
+  vanished?(account_id: number): void;
   /** The engine was fenced (Engine.fence): stop every effect outside the process at once. */
   fenced?(): void;
 }
@@ -231,12 +237,12 @@ export class Engine {
   /**
    * Whether an actor holds nothing that only memory knows, so that it may be let go and built again
    * from the store: no change staged but not yet durable, no open order (the order desk's re-queries
-   * and timers work on them), no webhook endpoint (events are told to resident actors' endpoints),
-   * no rate-limit window still open (its count would start again). Its PIN and password locks are in
-   * its account record, which is stored with every change.
+   * and timers work on them), no rate-limit window still open (its count would start again). Its PIN
+   * and password locks are in its account record, which is stored with every change; its webhook
+   * endpoints are held by the webhooks layer (webhooks/endpoint-registry.ts), not by the actor.
    */
   evictable(actor: AccountActor, now_ms: number): boolean {
-    if (actor.retired || actor.settled() !== null || actor.open_orders.size > 0 || actor.webhooks.size > 0) return false;
+    if (actor.retired || actor.settled() !== null || actor.open_orders.size > 0) return false;
     for (const key of actor.keys.values()) if (now_ms - key.window_start_ms < rate_window_ms) return false;
     return true;
   }
@@ -275,7 +281,11 @@ export class Engine {
     }
     // The store holds exactly what was committed: the account's keys (account_keys) included.
     const actor = this.accounts.get(id);
-    if (actor === undefined) return; // created in the lost commit
+    if (actor === undefined) {
+      // Created in the lost commit.
+      for (const extension of this.extensions) extension.vanished?.(id);
+      return;
+    }
     for (const extension of this.extensions) extension.reloaded?.(actor);
   }
 

@@ -9,6 +9,7 @@ import { error_reply, success_reply } from '../lib/reply.js';
 import { api_error } from '../errors.js';
 import type { Catalog } from '../services/catalog.js';
 import type { UpstreamRouter } from '../services/upstreams/router.js';
+import type { EndpointRegistry } from '../webhooks/endpoint-registry.js';
 import { check_routes, route_upstreams_max, routes_max, save_routes, type RouteTable } from '../services/upstreams/routes.js';
 import { route_products } from '../services/upstreams/live-upstreams.js';
 
@@ -84,12 +85,15 @@ export function upstream_admin_routes(deps: Deps, router: UpstreamRouter | null,
  * service.status_changed (docs/api.md "Service status"): told to every account with an enabled live
  * endpoint subscribed to it, staged like any event in the account's next commit.
  */
-export function announce_status_changes(deps: Deps, router: UpstreamRouter): void {
+export function announce_status_changes(deps: Deps, router: UpstreamRouter, endpoints: EndpointRegistry): void {
   router.on_status_changed((changed) => {
     const engine = deps.engine;
     if (engine.degraded || !engine.ready) return;
-    for (const actor of engine.accounts.values()) {
-      if (actor.webhooks.size === 0 || actor.retired) continue;
+    // The accounts with endpoints, resident or not: an actor with endpoints may have been let go, and
+    // is built again from the store here.
+    for (const account_id of [...endpoints.account_ids()]) {
+      const actor = engine.accounts.get(account_id);
+      if (actor === undefined || actor.retired) continue;
       for (const status of changed) engine.emit(actor, 'live', 'service.status_changed', { status });
     }
   });

@@ -13,7 +13,8 @@
 // test/webhook-reads-apart.test.ts). What the dispatcher has staged but is not durable yet is in
 // staged-deliveries.ts; a failed commit drops it there and the dead index is read again from the store
 // (lost()), as the engine reloads the accounts it touched. The endpoint records (disabled after a 410)
-// are account state and go through the actor. Beside this file: delivery-bounds.ts (the bounds and
+// are account state and go through the actor; what memory holds of them is the EndpointRegistry
+// (endpoint-registry.ts) this dispatcher loads at recovery and reloads after a failed commit. Beside this file: delivery-bounds.ts (the bounds and
 // the retry schedule), delivery-transport.ts (the POST), staged-deliveries.ts (changes not durable yet),
 // dead-index.ts (each account's dead list) and webhook-observer.ts (what the dispatcher reports).
 import type { AccountActor } from '../engine/account-actor.js';
@@ -24,7 +25,8 @@ import type { Environment } from '../engine/records.js';
 import type { TimerHandle } from '../lib/timer-wheel.js';
 import { assert_delivery, assert_event, type AttemptRecord, type DeliveryRecord, type EndpointRecord, type EventRecord } from './records.js';
 import type { SignerPool } from './signer-pool.js';
-import { disable_endpoint, load_endpoint, previous_secret_of, type EndpointState } from './endpoints.js';
+import { disable_endpoint, previous_secret_of, type EndpointState } from './endpoints.js';
+import type { EndpointRegistry } from './endpoint-registry.js';
 import { api_error } from '../errors.js';
 import { fail } from '../lib/assert.js';
 import type { DispatcherContext } from './webhook-observer.js';
@@ -63,6 +65,8 @@ export class Dispatcher implements EngineExtension {
 
   constructor(
     private readonly deps: DispatcherContext,
+    /** Every account's endpoints: the routes, the dashboard and the outbox reach them through here. */
+    readonly endpoints: EndpointRegistry,
     private readonly signer: SignerPool,
     options: { allow_private: boolean; timeout_ms: number },
   ) {
@@ -238,7 +242,7 @@ export class Dispatcher implements EngineExtension {
     if (this.stopped) return;
     const delivery = this.read(endpoint_id, delivery_id);
     if (actor === undefined || delivery === undefined || delivery.status !== 'pending') return;
-    const endpoint = actor.webhooks.get(endpoint_id);
+    const endpoint = this.endpoints.get(account_id, endpoint_id);
     if (endpoint === undefined || !endpoint.record.enabled) {
       this.settle({ ...delivery, status: 'cancelled', next_attempt_ms: 0, updated_us: this.deps.clock.now_us() });
       return;
@@ -271,7 +275,7 @@ export class Dispatcher implements EngineExtension {
     const current = actor.retired ? this.engine.accounts.get(account_id) : actor;
     if (current === undefined) return;
     if (current !== actor) this.deps.log.info({ delivery_id, account: account_id }, 'webhook attempt recorded through the reloaded account');
-    this.record(current, current.webhooks.get(endpoint_id) ?? endpoint, delivery_id, result, at_us);
+    this.record(current, this.endpoints.get(account_id, endpoint_id) ?? endpoint, delivery_id, result, at_us);
   }
 
   /** Records an attempt and decides what follows it. */
@@ -297,7 +301,7 @@ export class Dispatcher implements EngineExtension {
     }
     if (code === 410) {
       this.deps.metrics.webhook_attempt('gone', null);
-      disable_endpoint(actor, endpoint.record.id, 'The receiver answered 410 Gone.', now_us);
+      disable_endpoint(this.endpoints, actor, endpoint.record.id, 'The receiver answered 410 Gone.', now_us);
       this.settle({ ...current, attempts, status: 'cancelled', next_attempt_ms: 0, updated_us: now_us });
       this.deps.log.warn({ endpoint_id: endpoint.record.id, account: actor.id }, 'webhook endpoint answered 410; disabled');
       return;
@@ -396,7 +400,7 @@ export class Dispatcher implements EngineExtension {
 
   /** A replay starts a new attempt series now, for a delivery that is not pending. */
   replay(actor: AccountActor, environment: Environment, endpoint_id: number, delivery_id: number): Outcome<DeliveryRecord> {
-    const endpoint = actor.webhooks.get(endpoint_id);
+    const endpoint = this.endpoints.get(actor.id, endpoint_id);
     if (endpoint === undefined || endpoint.record.environment !== environment) return failed(api_error('webhooks.not_found'));
     const delivery = this.read(endpoint_id, delivery_id);
     if (delivery === undefined || delivery.account_id !== actor.id) return failed(api_error('webhooks.delivery_not_found'));
@@ -418,7 +422,7 @@ export class Dispatcher implements EngineExtension {
    * disabled) is refused.
    */
   retry_now(actor: AccountActor, environment: Environment, endpoint_id: number, delivery_id: number): Outcome<DeliveryRecord> {
-    const endpoint = actor.webhooks.get(endpoint_id);
+    const endpoint = this.endpoints.get(actor.id, endpoint_id);
     if (endpoint === undefined || endpoint.record.environment !== environment) return failed(api_error('webhooks.not_found'));
     const delivery = this.read(endpoint_id, delivery_id);
     if (delivery === undefined || delivery.account_id !== actor.id) return failed(api_error('webhooks.delivery_not_found'));
@@ -462,9 +466,11 @@ export class Dispatcher implements EngineExtension {
     const environments = new Map<number, Environment>();
     for (const { value } of engine.store.webhook_endpoints.getRange({})) {
       const record = value as EndpointRecord;
+      // The account is built from the store, its records checked, so that an endpoint of a missing or
+      // unsound account stops the start before traffic.
       const actor = engine.accounts.get(record.account_id);
       if (actor === undefined) fail(`webhook endpoint ${record.id} of missing account ${record.account_id}`);
-      load_endpoint(actor, record);
+      this.endpoints.load(record);
       environments.set(record.id, record.environment);
     }
     this.dead_index.clear();
@@ -490,11 +496,12 @@ export class Dispatcher implements EngineExtension {
   reloaded(actor: AccountActor): void {
     // The lost commit may have deleted or disabled endpoints, or added some: the account's endpoints
     // are read again from the store. Its deliveries' changes in that commit are put back by lost().
-    actor.webhooks.clear();
-    for (const { value } of this.engine.store.webhook_endpoints.getRange({})) {
-      const record = value as EndpointRecord;
-      if (record.account_id === actor.id) load_endpoint(actor, record);
-    }
+    this.endpoints.reload(actor.id);
+  }
+
+  /** The account was created in a lost commit: any endpoint it registered there is gone with it. */
+  vanished(account_id: number): void {
+    this.endpoints.reload(account_id);
   }
 
   /** The engine was fenced (Engine.fence): no delivery leaves from now on, not even one queued. */

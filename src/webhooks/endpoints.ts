@@ -1,12 +1,16 @@
 // Webhook endpoints of an account (docs/decisions.md "Webhooks"): registered per environment with the
 // event kinds they want, each with its own secret shown once. These commands run in the account
-// actor like its other commands: synchronous, staged in the journal.
+// actor like its other commands: synchronous, staged in the journal as the account's records. What
+// memory holds of them is in the webhooks layer's EndpointRegistry (endpoint-registry.ts), changed
+// only once the record is staged: a command through an actor a failed commit retired throws before
+// staging and leaves the registry as the store has it.
 import type { AccountActor } from '../engine/account-actor.js';
 import { ok } from '../lib/outcome.js';
 import { failed, type ApiOutcome as Outcome } from '../errors.js';
 import type { Environment } from '../engine/records.js';
 import type { EventKind } from '../engine/engine.js';
 import { assert_endpoint, type EndpointRecord } from './records.js';
+import { endpoint_state, type EndpointRegistry, type EndpointState } from './endpoint-registry.js';
 import { api_error } from '../errors.js';
 import { new_webhook_secret } from '../lib/ids.js';
 import { iso_us } from '../lib/time-format.js';
@@ -21,22 +25,7 @@ export const endpoints_max = 10;
  */
 export const secret_grace_ms = 24 * 60 * 60 * 1000;
 
-/**
- * An endpoint as the dispatcher uses it: its record, its secret in the clear (memory only) and where
- * its attempts go (the URL parsed once; null if it is not HTTPS, which registration never lets in).
- */
-export interface EndpointState {
-  record: EndpointRecord;
-  secret: string;
-  /** The secret a roll replaced, in the clear (memory only), while its grace period lasts; else null. */
-  previous_secret: string | null;
-  target: { origin: string; path: string } | null;
-}
-
-function endpoint_state(record: EndpointRecord, secret: string, previous_secret: string | null): EndpointState {
-  const url = new URL(record.url);
-  return { record, secret, previous_secret, target: url.protocol === 'https:' ? { origin: url.origin, path: url.pathname + url.search } : null };
-}
+export type { EndpointState } from './endpoint-registry.js';
 
 /** The replaced secret while its grace period lasts at now_us, else null: deliveries are signed with it too. */
 export function previous_secret_of(endpoint: EndpointState, now_us: number): string | null {
@@ -60,21 +49,14 @@ export function endpoint_view(record: EndpointRecord, now_us: number) {
   };
 }
 
-export function load_endpoint(actor: AccountActor, record: EndpointRecord): void {
-  assert_endpoint(record);
-  if (record.deleted_us !== null) return;
-  const previous = record.previous_secret_sealed ?? null;
-  actor.webhooks.set(record.id, endpoint_state(record, actor.engine.secret_box.open(record.secret_sealed), previous === null ? null : actor.engine.secret_box.open(previous)));
-}
-
-export function endpoints_of(actor: AccountActor, environment: Environment): EndpointState[] {
+export function endpoints_of(endpoints: EndpointRegistry, actor: AccountActor, environment: Environment): EndpointState[] {
   const out: EndpointState[] = [];
-  for (const endpoint of actor.webhooks.values()) if (endpoint.record.environment === environment) out.push(endpoint);
+  for (const endpoint of endpoints.of(actor.id).values()) if (endpoint.record.environment === environment) out.push(endpoint);
   return out;
 }
 
-export function create_endpoint(actor: AccountActor, environment: Environment, url: string, events: EventKind[], description: string, now_us: number): Outcome<{ record: EndpointRecord; secret: string }> {
-  if (endpoints_of(actor, environment).length >= endpoints_max) return failed(api_error('webhooks.limit_reached'));
+export function create_endpoint(endpoints: EndpointRegistry, actor: AccountActor, environment: Environment, url: string, events: EventKind[], description: string, now_us: number): Outcome<{ record: EndpointRecord; secret: string }> {
+  if (endpoints_of(endpoints, actor, environment).length >= endpoints_max) return failed(api_error('webhooks.limit_reached'));
   const secret = new_webhook_secret(actor.engine.random);
   const record: EndpointRecord = {
     id: actor.engine.next_id('webhook_endpoint_id'),
@@ -91,32 +73,33 @@ export function create_endpoint(actor: AccountActor, environment: Environment, u
     updated_us: now_us,
     deleted_us: null,
   };
-  actor.webhooks.set(record.id, endpoint_state(record, secret, null));
   stage_endpoint(actor, record);
+  endpoints.set(endpoint_state(record, secret, null));
   return ok({ record, secret });
 }
 
-function endpoint_in(actor: AccountActor, environment: Environment, id: number): EndpointState | null {
-  const endpoint = actor.webhooks.get(id);
+function endpoint_in(endpoints: EndpointRegistry, actor: AccountActor, environment: Environment, id: number): EndpointState | null {
+  const endpoint = endpoints.get(actor.id, id);
   return endpoint === undefined || endpoint.record.environment !== environment ? null : endpoint;
 }
 
 /** Changes the event kinds an endpoint receives and/or its description; the rest stays. */
-export function update_endpoint(actor: AccountActor, environment: Environment, id: number, change: { events?: EventKind[]; description?: string }, now_us: number): Outcome<EndpointRecord> {
-  const endpoint = endpoint_in(actor, environment, id);
+export function update_endpoint(endpoints: EndpointRegistry, actor: AccountActor, environment: Environment, id: number, change: { events?: EventKind[]; description?: string }, now_us: number): Outcome<EndpointRecord> {
+  const endpoint = endpoint_in(endpoints, actor, environment, id);
   if (endpoint === null) return failed(api_error('webhooks.not_found'));
   // A previous secret whose grace period is over is dropped with the change, sealed copy included.
   const expired = endpoint.previous_secret !== null && previous_secret_of(endpoint, now_us) === null;
-  endpoint.record = {
+  const record: EndpointRecord = {
     ...endpoint.record,
     ...(change.events !== undefined ? { events: change.events } : {}),
     ...(change.description !== undefined ? { description: change.description } : {}),
     ...(expired ? { previous_secret_sealed: null, previous_secret_expires_us: null } : {}),
     updated_us: now_us,
   };
+  stage_endpoint(actor, record);
+  endpoint.record = record;
   if (expired) endpoint.previous_secret = null;
-  stage_endpoint(actor, endpoint.record);
-  return ok(endpoint.record);
+  return ok(record);
 }
 
 /**
@@ -125,8 +108,8 @@ export function update_endpoint(actor: AccountActor, environment: Environment, i
  * which the receiver most likely still holds (the answer of the first roll may have been lost), stays
  * until its own grace ends (docs/api.md "Rolling a secret").
  */
-export function roll_secret(actor: AccountActor, environment: Environment, id: number, now_us: number, grace_us: number): Outcome<{ record: EndpointRecord; secret: string }> {
-  const endpoint = endpoint_in(actor, environment, id);
+export function roll_secret(endpoints: EndpointRegistry, actor: AccountActor, environment: Environment, id: number, now_us: number, grace_us: number): Outcome<{ record: EndpointRecord; secret: string }> {
+  const endpoint = endpoint_in(endpoints, actor, environment, id);
   if (endpoint === null) return failed(api_error('webhooks.not_found'));
   const secret = new_webhook_secret(actor.engine.random);
   const kept = previous_secret_of(endpoint, now_us);
@@ -139,28 +122,29 @@ export function roll_secret(actor: AccountActor, environment: Environment, id: n
     previous_secret_expires_us: kept !== null ? endpoint.record.previous_secret_expires_us! : now_us + grace_us,
     updated_us: now_us,
   };
+  stage_endpoint(actor, record);
   endpoint.record = record;
   endpoint.secret = secret;
   endpoint.previous_secret = previous_secret;
-  stage_endpoint(actor, record);
   return ok({ record, secret });
 }
 
-export function delete_endpoint(actor: AccountActor, environment: Environment, id: number, now_us: number): Outcome<EndpointRecord> {
-  const endpoint = endpoint_in(actor, environment, id);
+export function delete_endpoint(endpoints: EndpointRegistry, actor: AccountActor, environment: Environment, id: number, now_us: number): Outcome<EndpointRecord> {
+  const endpoint = endpoint_in(endpoints, actor, environment, id);
   if (endpoint === null) return failed(api_error('webhooks.not_found'));
   const record: EndpointRecord = { ...endpoint.record, deleted_us: now_us, updated_us: now_us, enabled: false };
-  actor.webhooks.delete(id);
   stage_endpoint(actor, record);
+  endpoints.delete(actor.id, id);
   return ok(record);
 }
 
 /** A receiver answered 410 Gone: the endpoint stops receiving (docs/decisions.md). */
-export function disable_endpoint(actor: AccountActor, id: number, reason: string, now_us: number): void {
-  const endpoint = actor.webhooks.get(id);
+export function disable_endpoint(endpoints: EndpointRegistry, actor: AccountActor, id: number, reason: string, now_us: number): void {
+  const endpoint = endpoints.get(actor.id, id);
   if (endpoint === undefined || !endpoint.record.enabled) return;
-  endpoint.record = { ...endpoint.record, enabled: false, disabled_reason: reason, updated_us: now_us };
-  stage_endpoint(actor, endpoint.record);
+  const record: EndpointRecord = { ...endpoint.record, enabled: false, disabled_reason: reason, updated_us: now_us };
+  stage_endpoint(actor, record);
+  endpoint.record = record;
 }
 
 /** Every change to an endpoint is checked before it is staged (docs/style.md "Shape of the code"). */

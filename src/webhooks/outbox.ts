@@ -24,8 +24,9 @@ export class Outbox implements EventSink {
       body = JSON.stringify({ event: kind, id: event_id, created_at: iso_us(now_us), data: event_data(kind, subject, now_us) });
       return body;
     });
-    if (actor.webhooks.size === 0) return;
-    const endpoints = endpoints_of(actor, environment).filter((e) => e.record.enabled && e.record.events.includes(kind));
+    const registry = this.dispatcher.endpoints;
+    if (registry.of(actor.id).size === 0) return;
+    const endpoints = endpoints_of(registry, actor, environment).filter((e) => e.record.enabled && e.record.events.includes(kind));
     if (endpoints.length === 0) return;
     const event: EventRecord = { id, kind, account_id: actor.id, environment, created_us: now_us, body };
     const now_ms = Math.floor(now_us / 1000);

@@ -16,7 +16,7 @@ import { iso_us } from '../lib/time-format.js';
 export const test_event_kind = 'webhook.test';
 
 export function send_test_event(actor: AccountActor, dispatcher: Dispatcher, environment: Environment, endpoint_id: number): Outcome<DeliveryRecord> {
-  const endpoint = actor.webhooks.get(endpoint_id);
+  const endpoint = dispatcher.endpoints.get(actor.id, endpoint_id);
   if (endpoint === undefined || endpoint.record.environment !== environment) return failed(api_error('webhooks.not_found'));
   const engine = actor.engine;
   const now_us = engine.clock.now_us();

@@ -70,7 +70,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
   const tags = ['Webhooks'];
   const endpoint_of = (actor: AccountActor, environment: Environment, text: string) => {
     const id = parse_id(text);
-    const endpoint = id === null ? undefined : actor.webhooks.get(id);
+    const endpoint = id === null ? undefined : dispatcher.endpoints.get(actor.id, id);
     return endpoint !== undefined && endpoint.record.environment === environment ? endpoint : null;
   };
   return [
@@ -80,7 +80,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
       auth: 'api_key',
       scope: '*',
       doc: { summary: 'Webhook endpoints of the key\'s environment (never their secrets)', tags, response: Type.Object({ webhooks: Type.Array(WebhookView) }) },
-      handler: (ctx) => success_reply(ctx.request_id, 200, { webhooks: endpoints_of(ctx.actor!, ctx.environment).map((e) => endpoint_view(e.record, deps.clock.now_us())) }),
+      handler: (ctx) => success_reply(ctx.request_id, 200, { webhooks: endpoints_of(dispatcher.endpoints, ctx.actor!, ctx.environment).map((e) => endpoint_view(e.record, deps.clock.now_us())) }),
     },
     {
       method: 'post',
@@ -111,12 +111,12 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
             request_id: ctx.request_id,
             now_ms: deps.clock.now_ms(),
             // A replay shows the endpoint's secret only while the endpoint exists.
-            secret_guard: (id) => actor.webhooks.has(id)
+            secret_guard: (id) => dispatcher.endpoints.get(actor.id, id) !== undefined
               ? null
               : api_error('webhooks.not_found', 'The endpoint this request registered has since been deleted; its secret is not shown again.'),
           },
           () => {
-            const outcome = create_endpoint(actor, ctx.environment, checked.url, checked.events, checked.description, deps.clock.now_us());
+            const outcome = create_endpoint(dispatcher.endpoints, actor, ctx.environment, checked.url, checked.events, checked.description, deps.clock.now_us());
             if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
             const reply = success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record, deps.clock.now_us()), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.');
             reply.secret = true;
@@ -135,7 +135,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const actor = ctx.actor!;
         const id = parse_id(ctx.params.id);
         if (id === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
-        const outcome = delete_endpoint(actor, ctx.environment, id, deps.clock.now_us());
+        const outcome = delete_endpoint(dispatcher.endpoints, actor, ctx.environment, id, deps.clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 200, null, 'Webhook endpoint deleted.');
         const pending = actor.settled();
@@ -206,7 +206,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const endpoint = endpoint_of(actor, ctx.environment, ctx.params.id);
         if (endpoint === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
         if (body.events === undefined && body.description === undefined) return error_reply(ctx.request_id, invalid('events', 'or description is required'));
-        const outcome = update_endpoint(actor, ctx.environment, endpoint.record.id, { ...(body.events !== undefined ? { events: body.events as EventKind[] } : {}), ...(body.description !== undefined ? { description: body.description } : {}) }, deps.clock.now_us());
+        const outcome = update_endpoint(dispatcher.endpoints, actor, ctx.environment, endpoint.record.id, { ...(body.events !== undefined ? { events: body.events as EventKind[] } : {}), ...(body.description !== undefined ? { description: body.description } : {}) }, deps.clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         return settled_reply(actor, success_reply(ctx.request_id, 200, endpoint_view(outcome.value, deps.clock.now_us()), 'Webhook endpoint updated.'));
       },
@@ -253,7 +253,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const endpoint = endpoint_of(actor, ctx.environment, ctx.params.id);
         if (endpoint === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
         const now_us = deps.clock.now_us();
-        const outcome = roll_secret(actor, ctx.environment, endpoint.record.id, now_us, deps.wheel.scaled(secret_grace_ms) * 1000);
+        const outcome = roll_secret(dispatcher.endpoints, actor, ctx.environment, endpoint.record.id, now_us, deps.wheel.scaled(secret_grace_ms) * 1000);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 200, { ...endpoint_view(outcome.value.record, now_us), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.');
         reply.secret = true;
