@@ -578,6 +578,9 @@ export class ClusterNode implements JournalAppender {
     return { node: stored.string(), revision: stored.seq };
   }
 
+  /** Why the last renewal found the lease lost (see renew_once). */
+  private lease_lost_reason = 'another node holds the lease';
+
   /** Renewals run one at a time: two with the same revision would make one fail and depose the node. */
   private renewing: Promise<unknown> = Promise.resolve();
 
@@ -588,7 +591,10 @@ export class ClusterNode implements JournalAppender {
    */
   private renew_once(timeout_ms: number): Promise<'renewed' | 'lost' | 'failed'> {
     const run = this.renewing.then(async (): Promise<'renewed' | 'lost' | 'failed'> => {
-      if (this.role !== 'leader' || this.stopped) return 'lost';
+      if (this.role !== 'leader' || this.stopped) {
+        this.lease_lost_reason = 'this node no longer leads';
+        return 'lost';
+      }
       const sent_ms = Date.now();
       try {
         this.lease_revision = await this.kv.update(lease_key, this.node, this.lease_revision, timeout_ms);
@@ -607,6 +613,11 @@ export class ClusterNode implements JournalAppender {
           this.log.warn({ revision: entry.revision }, 'cluster: an earlier lease renewal landed after its timeout; renewing from its revision');
           return 'failed'; // renewed from the new revision at once
         }
+        // What the key holds, for the deposition's log line: the cluster crash campaign once saw a new
+        // leader lose its lease 7 ms after taking it, and the reason tells an expired key from another node's.
+        this.lease_lost_reason = entry === null
+          ? `the lease key is gone (expired or deleted; our revision ${this.lease_revision})`
+          : `${entry.node === this.node ? 'this node' : `node ${entry.node}`} holds the lease at revision ${entry.revision} (ours ${this.lease_revision})`;
         return 'lost';
       }
     });
@@ -625,8 +636,8 @@ export class ClusterNode implements JournalAppender {
     if (this.role !== 'leader') throw new Deposed('this node does not lead the cluster');
     const outcome = await this.renew_once(Math.max(100, Math.floor(this.config.lease_ms / 3)));
     if (outcome === 'lost') {
-      this.depose('another node holds the lease');
-      throw new Deposed('another node holds the lease');
+      this.depose(this.lease_lost_reason);
+      throw new Deposed(this.lease_lost_reason);
     }
   }
 
@@ -645,7 +656,7 @@ export class ClusterNode implements JournalAppender {
       }
       const outcome = await this.renew_once(period_ms);
       if (outcome === 'lost') {
-        this.depose('another node holds the lease');
+        this.depose(this.lease_lost_reason);
         return;
       }
       if (outcome === 'renewed') {
