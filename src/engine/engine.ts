@@ -332,9 +332,13 @@ export class Engine {
   }
 
   private stage_changes(actor: AccountActor, changes: readonly CapturedChange[], from: number, to: number): void {
+    this.journal.stage_captured(changes, from, to);
+    // Once, after the range: the newest batch's durability covers any earlier one the range filled.
     for (let i = from; i < to; i++) {
-      this.journal.stage_captured(changes, i, i + 1);
-      if (changes[i].account_id === actor.id) actor.mark_pending();
+      if (changes[i].account_id === actor.id) {
+        actor.mark_pending();
+        return;
+      }
     }
   }
 
