@@ -1,6 +1,7 @@
 // Cluster mode (docs/cluster.md): one leader serves writes and appends every group commit of its
 // journal to a replicated JetStream stream; standbys apply that stream to their own stores and take
-// over when the leader's lease in a JetStream KV bucket runs out.
+// over when the leader's lease in a JetStream KV bucket runs out: when the key's revision has not
+// moved for a whole lease as the standby watched it (see try_to_lead; the key has no server TTL).
 //
 // Fencing: every append names the stream sequence it expects to follow. A new leader's first append
 // (an "epoch" message) therefore makes any append of an older leader fail with "wrong last
@@ -57,6 +58,17 @@ export const deposed_exit_code = 75;
 const wrong_last_sequence = 10071;
 /** Bytes kept free under the server's max_payload for headers when a batch is split into parts. */
 const part_headroom_bytes = 8 * 1024;
+/**
+ * Lease arithmetic runs on the monotonic clock: a wall clock stepped back (NTP, an operator) would
+ * stretch a leader's lease past the moment a standby counts it as ended.
+ */
+const monotonic_ms = (): number => performance.now();
+/**
+ * A standby takes the lease over once its revision stood still for the lease plus this share of it:
+ * room for two machines' clocks running at different rates (NTP bounds that to 500 ppm; 5 % is far
+ * above it) on top of the time the standby's read took to see the revision, which is already in its favour.
+ */
+const lease_takeover_margin = 0.05;
 /** How soon a failed lease renewal is tried again (the lease keeps running meanwhile). */
 const renewal_retry_ms = 50;
 /** Start-up retries a step that NATS did not answer after 250 ms, doubling up to this, until config.start_wait_ms_max. */
@@ -115,8 +127,14 @@ export class ClusterNode implements JournalAppender {
   private last_seq = 0;
   private stream_seq = 0;
   private lease_revision = 0;
-  /** Leader: the lease holds until here (local clock, counted from when the renewal was sent). */
+  /** Leader: the lease holds until here (monotonic clock, counted from when the renewal was sent). */
   private lease_valid_until_ms = 0;
+  /**
+   * Standby: the lease key's revision as this node last saw it move, and when (monotonic clock).
+   * The leader's renewals move it every third of a lease; once it has stood still for a whole lease
+   * (and the margin) from the moment this node first saw it, the holder's lease has ended.
+   */
+  private lease_seen: { revision: number; since_ms: number } | null = null;
   /** Leader: appends run one after another; a failed one fails every later one. */
   private chain: Promise<void> = Promise.resolve();
   private tail: Tail | null = null;
@@ -177,7 +195,14 @@ export class ClusterNode implements JournalAppender {
           // A batch is split below the server's max_payload, so any message size it allows will do.
         });
       }
-      return new Kvm(js).create(lease_bucket, { history: 1, ttl: config.lease_ms, replicas: config.replicas, storage: StorageType.File });
+      // No TTL on the key: nats-server 2.9 expires a stream's messages on each replica by its own
+      // timer, and a replica that has not expired the key yet (a restarted server; nats-server
+      // issues #3653 and #4162) answers with a lease that ended, or takes a create the others
+      // refuse. The lease ends when its revision stops moving (see try_to_lead).
+      const bucket = await new Kvm(js).create(lease_bucket, { history: 1, replicas: config.replicas, storage: StorageType.File });
+      const info = await jsm.streams.info(`KV_${lease_bucket}`);
+      if (info.config.max_age !== 0) await jsm.streams.update(`KV_${lease_bucket}`, { ...info.config, max_age: 0 }); // a bucket an older billvend made
+      return bucket;
     });
     const node = new ClusterNode(config, data_dir, log, nc, js, jsm, kv, on_deposed);
     node.start_deadline_ms = deadline_ms;
@@ -294,9 +319,13 @@ export class ClusterNode implements JournalAppender {
     this.use_store(open());
     this.log.info({ applied_seq: this.applied.seq }, 'cluster: standby, following the stream');
     this.start_tail();
-    const period_ms = Math.max(100, Math.floor(this.config.lease_ms / 3));
+    // The lease key is read often (a tenth of a lease): a take-over counts the lease from when this
+    // node first saw the holder's last revision, so the time between reads is added to every failover.
+    const period_ms = Math.max(50, Math.floor(this.config.lease_ms / 10));
+    const retry_ms = Math.max(100, Math.floor(this.config.lease_ms / 3));
     for (;;) {
       if (this.stopped) throw new Deposed('stopped');
+      let wait_ms = period_ms;
       try {
         if (this.behind) await this.rebuild_behind();
         if (!this.behind && (await this.try_to_lead())) return this.store!;
@@ -311,8 +340,9 @@ export class ClusterNode implements JournalAppender {
           continue;
         }
         this.log.warn({ err: error }, 'cluster: lease check failed; retrying');
+        wait_ms = retry_ms;
       }
-      await sleep(period_ms);
+      await sleep(wait_ms);
     }
   }
 
@@ -497,13 +527,28 @@ export class ClusterNode implements JournalAppender {
     }
   }
 
+  /**
+   * Takes the lease when it is free, or when its holder's lease has ended: its revision has not
+   * moved for a whole lease (and lease_takeover_margin) since this node first saw it. The holder
+   * counts its lease from when it sent the renewal that made that revision, which was before this
+   * node could see it, so on clocks that run at the same rate the holder's lease is over by then. The
+   * take-over itself is an update from that revision: if the holder renewed meanwhile, or another
+   * standby was faster, it fails and nothing changed. The key is read from the lease bucket's stream
+   * leader, never a replica (see lease_entry).
+   */
   private async try_to_lead(): Promise<boolean> {
-    const entry = await this.kv.get(lease_key);
-    if (entry !== null && entry.operation === 'PUT') {
-      this.leader = entry.string();
+    const entry = await this.lease_entry();
+    const now_ms = monotonic_ms();
+    if (entry !== null && entry.node !== null) {
+      this.leader = entry.node;
       const info = await this.jsm.streams.info(stream_name);
       this.stream_seq = info.state.last_seq;
-      return false;
+      if (this.lease_seen === null || this.lease_seen.revision !== entry.revision) {
+        this.lease_seen = { revision: entry.revision, since_ms: now_ms };
+        return false;
+      }
+      if (now_ms - this.lease_seen.since_ms < this.config.lease_ms * (1 + lease_takeover_margin)) return false;
+      this.log.info({ holder: entry.node, revision: entry.revision, still_ms: Math.round(now_ms - this.lease_seen.since_ms) }, 'cluster: the lease was not renewed for a whole lease; taking it over');
     }
     this.leader = null;
     // Only a standby that has applied the stream to its end takes over.
@@ -515,13 +560,18 @@ export class ClusterNode implements JournalAppender {
       return false;
     }
     await this.check_last_applied();
-    const sent_ms = Date.now();
+    const sent_ms = monotonic_ms();
     try {
-      this.lease_revision = await this.kv.create(lease_key, this.node);
+      // Free (never taken, or given back: a delete marker): create. Ended: update from the
+      // revision that stood still. Either fails if the key moved since this node read it.
+      this.lease_revision = entry === null
+        ? await this.kv.create(lease_key, this.node)
+        : await this.kv.update(lease_key, this.node, entry.revision);
     } catch (error) {
-      if (api_code(error) === wrong_last_sequence) return false; // another standby was faster
+      if (api_code(error) === wrong_last_sequence) return false; // renewed meanwhile, or another standby was faster
       throw error;
     }
+    this.lease_seen = null;
     this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
     this.leader = this.node;
     this.role = 'leader';
@@ -560,21 +610,25 @@ export class ClusterNode implements JournalAppender {
   // ---- Leader: lease ------------------------------------------------------------------------------
 
   lease_valid(): boolean {
-    return this.role === 'leader' && Date.now() < this.lease_valid_until_ms;
+    return this.role === 'leader' && monotonic_ms() < this.lease_valid_until_ms;
   }
 
   /**
-   * The lease key as the lease bucket's stream leader holds it (node name and revision; null when
-   * absent or deleted). Not kv.get: the bucket allows direct gets, which any replica answers, and a
-   * replica behind the leader (a loaded machine, a restarted NATS server) returns an older revision;
-   * after a renewal that timed out but landed, that stale answer made a leader that still held the
-   * lease depose itself ("another node holds the lease"; seen in the cluster crash campaign).
+   * The lease key as the lease bucket's stream leader holds it: the node named and the revision;
+   * node null when the key was deleted (a leader that stopped on purpose gave it back), and null when
+   * it was never written. Not kv.get: the bucket allows direct gets, which any replica answers, and
+   * a replica behind the leader (a loaded machine, a restarted NATS server) returns an older
+   * revision; after a renewal that timed out but landed, that stale answer made a leader that still
+   * held the lease depose itself ("another node holds the lease"; seen in the cluster crash campaign).
    */
-  private async lease_entry(): Promise<{ node: string; revision: number } | null> {
-    const stored = await this.jsm.streams.getMessage(`KV_${lease_bucket}`, { last_by_subj: `$KV.${lease_bucket}.${lease_key}` });
+  private async lease_entry(): Promise<{ node: string | null; revision: number } | null> {
+    const stored = await this.jsm.streams.getMessage(`KV_${lease_bucket}`, { last_by_subj: `$KV.${lease_bucket}.${lease_key}` }).catch((error) => {
+      if (api_code(error) === 10037) return null; // no message
+      throw error;
+    });
     if (stored === null) return null;
     const operation = stored.header?.get('KV-Operation') ?? '';
-    if (operation === 'DEL' || operation === 'PURGE') return null;
+    if (operation === 'DEL' || operation === 'PURGE') return { node: null, revision: stored.seq };
     return { node: stored.string(), revision: stored.seq };
   }
 
@@ -595,7 +649,7 @@ export class ClusterNode implements JournalAppender {
         this.lease_lost_reason = 'this node no longer leads';
         return 'lost';
       }
-      const sent_ms = Date.now();
+      const sent_ms = monotonic_ms();
       try {
         this.lease_revision = await this.kv.update(lease_key, this.node, this.lease_revision, timeout_ms);
         if (this.role === 'leader') this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
@@ -606,17 +660,16 @@ export class ClusterNode implements JournalAppender {
           return 'failed';
         }
         // A renewal that timed out may still have landed, moving the revision on: the lease is
-        // then still ours. Only a create by another node (after ours expired) puts another name there.
+        // then still ours. Only another node's take-over (after ours ended) puts another name there.
         const entry = await this.lease_entry().catch(() => null);
         if (entry !== null && entry.node === this.node && entry.revision > this.lease_revision) {
           this.lease_revision = entry.revision;
           this.log.warn({ revision: entry.revision }, 'cluster: an earlier lease renewal landed after its timeout; renewing from its revision');
           return 'failed'; // renewed from the new revision at once
         }
-        // What the key holds, for the deposition's log line: the cluster crash campaign once saw a new
-        // leader lose its lease 7 ms after taking it, and the reason tells an expired key from another node's.
-        this.lease_lost_reason = entry === null
-          ? `the lease key is gone (expired or deleted; our revision ${this.lease_revision})`
+        // What the key holds, for the deposition's log line.
+        this.lease_lost_reason = entry === null || entry.node === null
+          ? `the lease key is gone (${entry === null ? 'never written' : `deleted at revision ${entry.revision}`}; our revision ${this.lease_revision})`
           : `${entry.node === this.node ? 'this node' : `node ${entry.node}`} holds the lease at revision ${entry.revision} (ours ${this.lease_revision})`;
         return 'lost';
       }
