@@ -700,9 +700,8 @@ export class ClusterNode implements JournalAppender {
       if (this.role !== 'leader' || this.stopped) return;
       // Checked before renewing: a process paused past its lease (SIGSTOP, a long GC, a recovery that
       // held the event loop) wakes deposed. (A renewal with the last revision would still prove that
-      // nobody took the lease, but the key expires on the server at about the same moment, so it
-      // would rarely help, and the cluster crash campaign found an unexplained loss in rounds where
-      // a leader outlived its lease during a NATS election: kept out until that is understood.)
+      // nobody took the lease; it was tried when the key had a TTL and taken out, see docs/cluster.md
+      // "Why a new leader could be deposed just after taking over".)
       if (!this.lease_valid()) {
         this.depose('the lease ran out before it was renewed');
         return;

@@ -121,16 +121,24 @@ export interface FinalReport {
   implied_events: number;
 }
 
-/** Whether every replica of the journal stream is current (a restarted NATS server has caught up). */
-async function journal_replicas_current(nats: NatsCluster): Promise<boolean> {
+/**
+ * Whether every replica of billvend's streams (the journal, the lease bucket, the snapshot store)
+ * is current: a restarted NATS server has caught up on all three. Checking the journal alone let a
+ * round begin while the restarted server still caught up on the lease bucket, and that round's NATS
+ * kill then left the bucket without a quorum: two faults at once, which no cluster of three survives.
+ */
+async function replicas_current(nats: NatsCluster): Promise<boolean> {
   const { connect } = await import('@nats-io/transport-node');
   const { jetstreamManager } = await import('@nats-io/jetstream');
   const nc = await connect({ servers: nats.url.split(','), timeout: 2000 });
   try {
     const jsm = await jetstreamManager(nc, { timeout: 2000 });
-    const info = await jsm.streams.info('BILLVEND_JOURNAL');
-    const replicas = info.cluster?.replicas ?? [];
-    return info.cluster?.leader !== undefined && replicas.length === nats.nodes.length - 1 && replicas.every((r) => r.current && !r.offline);
+    for (const stream of ['BILLVEND_JOURNAL', 'KV_billvend-lease', 'OBJ_billvend-snapshots']) {
+      const info = await jsm.streams.info(stream);
+      const replicas = info.cluster?.replicas ?? [];
+      if (!(info.cluster?.leader !== undefined && replicas.length === nats.nodes.length - 1 && replicas.every((r) => r.current && !r.offline))) return false;
+    }
+    return true;
   } finally {
     await nc.close();
   }
@@ -864,11 +872,11 @@ export class Campaign {
         this.standby = leader === standby ? killed : standby;
         this.data_dir = this.server.data_dir;
         if (nats_victim >= 0) {
-          // The NATS server comes back on its store; the next round starts once every replica of the
-          // journal stream is current again, so that no round begins without a quorum to spare.
+          // The NATS server comes back on its store; the next round starts once every replica of
+          // billvend's streams is current again, so that no round begins without a quorum to spare.
           this.nats!.launch(nats_victim);
           await this.nats!.wait_listening(nats_victim);
-          await wait_until('the journal stream\'s replicas to be current', () => journal_replicas_current(this.nats!), 30_000);
+          await wait_until('the replicas of the journal, the lease bucket and the snapshot store to be current', () => replicas_current(this.nats!), 30_000);
         }
       } else {
         await this.server.start({ LMDB_RESTORE: 'safe' });
