@@ -539,10 +539,10 @@ export class ClusterNode implements JournalAppender {
   private async try_to_lead(): Promise<boolean> {
     const entry = await this.lease_entry();
     const now_ms = monotonic_ms();
+    const info = await this.jsm.streams.info(stream_name);
+    this.stream_seq = info.state.last_seq;
     if (entry !== null && entry.node !== null) {
       this.leader = entry.node;
-      const info = await this.jsm.streams.info(stream_name);
-      this.stream_seq = info.state.last_seq;
       if (this.lease_seen === null || this.lease_seen.revision !== entry.revision) {
         this.lease_seen = { revision: entry.revision, since_ms: now_ms };
         return false;
@@ -552,8 +552,6 @@ export class ClusterNode implements JournalAppender {
     }
     this.leader = null;
     // Only a standby that has applied the stream to its end takes over.
-    const info = await this.jsm.streams.info(stream_name);
-    this.stream_seq = info.state.last_seq;
     if (this.applied.seq < info.state.last_seq || this.parts.length > 0) {
       // The lease is free but the tail is behind: fetch the rest directly rather than wait for it.
       await this.catch_up();

@@ -14,30 +14,16 @@ import { check_low_balance } from './low-balance.js';
 /** Open orders one account may hold at once (pending or processing): the in-memory bound. */
 export const open_orders_max = 100_000;
 
-/** What the reseller asked for, validated and priced. */
-export interface OrderRequest {
-  service_type: ServiceType;
-  network: string | null;
-  disco: string | null;
-  provider: string | null;
-  recipient: string;
-  plan_code: string | null;
-  plan: string | null;
-  package_code: string | null;
-  meter_type: 'prepaid' | 'postpaid' | null;
-  amount_kobo: number;
-  customer_name: string | null;
-  /** The reseller's own reference, unique per account and environment for ever (docs/api.md "Client references"). */
-  client_reference?: string | null;
-  /** The reseller's key-value notes, stored and echoed back. */
-  metadata?: Record<string, string> | null;
-  /** Education: PINs bought in the order; TV: months, where the request set it (absent: one). */
-  quantity?: number;
-  /** The customer's ID with the biller where it is not the recipient (a JAMB profile, a Smile account). */
-  customer_id?: string | null;
-  /** TV only, and only when the request set it (docs/api.md "TV renewals and months"). */
-  subscription_type?: 'change' | 'renew';
-}
+/**
+ * What the reseller asked for, validated and priced: the order record's fields of the same name and
+ * meaning (src/engine/order-record.ts documents each).
+ */
+export type OrderRequest = Pick<
+  OrderRecord,
+  | 'service_type' | 'network' | 'disco' | 'provider' | 'recipient' | 'plan_code' | 'plan' | 'package_code'
+  | 'meter_type' | 'amount_kobo' | 'customer_name' | 'client_reference' | 'metadata' | 'quantity' | 'customer_id'
+  | 'subscription_type'
+>;
 
 /** What the order desk assigns to a request when it places it. */
 export interface OrderPlacement {
