@@ -56,6 +56,8 @@ const follows_header = 'Billvend-Follows';
 export const deposed_exit_code = 75;
 /** JetStream's "wrong last sequence": another writer appended first. */
 const wrong_last_sequence = 10071;
+/** JetStream's "no message found" (a message get at a sequence or subject that holds none). */
+const no_message = 10037;
 /** Bytes kept free under the server's max_payload for headers when a batch is split into parts. */
 const part_headroom_bytes = 8 * 1024;
 /**
@@ -514,7 +516,7 @@ export class ClusterNode implements JournalAppender {
   private async check_last_applied(): Promise<void> {
     if (this.applied.seq === 0) return;
     const stored = await this.jsm.streams.getMessage(stream_name, { seq: this.applied.seq }).catch((error) => {
-      if (api_code(error) === 10037) return null; // no message: trimmed, checked against the snapshot at start-up
+      if (api_code(error) === no_message) return null; // trimmed, checked against the snapshot at start-up
       throw error;
     });
     if (stored === null) return;
@@ -621,7 +623,7 @@ export class ClusterNode implements JournalAppender {
    */
   private async lease_entry(): Promise<{ node: string | null; revision: number } | null> {
     const stored = await this.jsm.streams.getMessage(`KV_${lease_bucket}`, { last_by_subj: `$KV.${lease_bucket}.${lease_key}` }).catch((error) => {
-      if (api_code(error) === 10037) return null; // no message
+      if (api_code(error) === no_message) return null; // never written
       throw error;
     });
     if (stored === null) return null;
