@@ -39,6 +39,7 @@ import {
   type AppliedPosition,
 } from './codec.js';
 import { Snapshots } from './snapshots.js';
+import { nats_timings, type NatsTimings } from './nats-timings.js';
 import { AssertionError, fail } from '../lib/assert.js';
 
 export const lease_bucket = 'billvend-lease';
@@ -85,6 +86,8 @@ export interface ClusterStatus {
   applied_seq: number;
   stream_seq: number;
   lag: number;
+  /** The NATS server this node's connection is on now (host:port), or null while it reconnects. */
+  nats_server: string | null;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -172,18 +175,22 @@ export class ClusterNode implements JournalAppender {
    */
   static async connect(config: ClusterConfig, data_dir: string, log: Logger, on_deposed: (reason: string) => void): Promise<ClusterNode> {
     const deadline_ms = Date.now() + config.start_wait_ms_max;
+    const timings = nats_timings(config.lease_ms);
     const nc = await ClusterNode.within(config, deadline_ms, 'a NATS server to accept the connection', connect({
       servers: config.nats_urls,
       name: `billvend-${config.node_name}`,
       waitOnFirstConnect: true,
       maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
+      reconnectTimeWait: timings.reconnect_wait_ms,
+      pingInterval: timings.ping_interval_ms,
+      maxPingOut: timings.max_pings_out,
+      timeout: timings.connect_timeout_ms,
     }));
     nc.closed().then((error) => {
       if (error) log.error({ err: error }, 'NATS connection closed');
     });
-    const js = jetstream(nc, { timeout: Math.max(2000, config.lease_ms) });
-    const jsm = await ClusterNode.retrying(config, log, deadline_ms, 'JetStream to answer', () => jetstreamManager(nc, { timeout: Math.max(2000, config.lease_ms) }));
+    const js = jetstream(nc, { timeout: timings.request_timeout_ms });
+    const jsm = await ClusterNode.retrying(config, log, deadline_ms, 'JetStream to answer', () => jetstreamManager(nc, { timeout: timings.request_timeout_ms }));
     const kv = await ClusterNode.retrying(config, log, deadline_ms, 'the journal stream and the lease bucket', async () => {
       try {
         await jsm.streams.info(stream_name);
@@ -207,10 +214,32 @@ export class ClusterNode implements JournalAppender {
       return bucket;
     });
     const node = new ClusterNode(config, data_dir, log, nc, js, jsm, kv, on_deposed);
+    node.watch_connection(timings);
     node.start_deadline_ms = deadline_ms;
     await ClusterNode.retrying(config, log, deadline_ms, 'the snapshot store', () => node.snapshots.open(config.replicas));
     log.info({ node: config.node_name, servers: config.nats_urls.length }, 'cluster: connected to NATS');
     return node;
+  }
+
+  /** The NATS server the connection is on now (host:port), null while it reconnects; kept by watch_connection. */
+  private nats_server: string | null = null;
+
+  /** Logs the connection's changes (a server dropped for missed pings, a reconnect) and keeps nats_server. */
+  private watch_connection(timings: NatsTimings): void {
+    this.nats_server = this.nc.getServer();
+    void (async () => {
+      for await (const status of this.nc.status()) {
+        if (status.type === 'staleConnection') {
+          this.log.warn({ server: this.nats_server, ping_interval_ms: timings.ping_interval_ms, max_pings_out: timings.max_pings_out }, 'cluster: the NATS server stopped answering pings; dialling another');
+        } else if (status.type === 'disconnect') {
+          this.nats_server = null;
+          this.log.warn({ server: status.server }, 'cluster: disconnected from a NATS server');
+        } else if (status.type === 'reconnect') {
+          this.nats_server = status.server;
+          this.log.info({ server: status.server }, 'cluster: reconnected to a NATS server');
+        }
+      }
+    })();
   }
 
   /** Start-up's deadline (config.start_wait_ms_max from the start), shared by connect and prepare_store. */
@@ -820,7 +849,7 @@ export class ClusterNode implements JournalAppender {
   status(): ClusterStatus {
     const applied_seq = this.role === 'leader' ? this.acked_seq : this.applied.seq;
     const stream_seq = Math.max(this.stream_seq, applied_seq);
-    return { node: this.node, role: this.role, leader: this.leader, applied_seq, stream_seq, lag: stream_seq - applied_seq };
+    return { node: this.node, role: this.role, leader: this.leader, applied_seq, stream_seq, lag: stream_seq - applied_seq, nats_server: this.nats_server };
   }
 
   /** Why this node takes no requests now; null on a leader whose lease holds. */

@@ -262,6 +262,7 @@ export function cluster_routes(status: () => ClusterStatus): RouteDef[] {
           applied_seq: Type.Integer(),
           stream_seq: Type.Integer(),
           lag: Type.Integer(),
+          nats_server: Type.Union([Type.String(), Type.Null()], { description: 'The NATS server (host:port) this node is connected to now; null while it reconnects' }),
         }),
       },
       handler: (ctx) => success_reply(ctx.request_id, 200, status()),

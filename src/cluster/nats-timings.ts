@@ -1,0 +1,34 @@
+// How quickly a node gives up on a NATS server that stopped answering, derived from the lease.
+//
+// The NATS client pings its server every two minutes by default and gives up after two pings without
+// an answer, and connect() keeps those defaults. A node whose server sat on the far side of a partition
+// (or froze) therefore stayed attached to it for minutes: a standby could not take over until the
+// partition healed, and a leader could not renew through a reachable server. Every timing here is a
+// fraction of CLUSTER_LEASE_MS, so a dead server is noticed, and another one dialled, within a lease
+// (docs/cluster.md "Timeouts").
+
+export interface NatsTimings {
+  /** How often the client pings its server. */
+  ping_interval_ms: number;
+  /** Pings without an answer before the client drops the server: it notices within (max_pings_out + 1) pings. */
+  max_pings_out: number;
+  /** How long one dial (TCP, then the server's INFO) may take: a frozen server can accept TCP and never speak. */
+  connect_timeout_ms: number;
+  /** The wait before the client dials the same server again. */
+  reconnect_wait_ms: number;
+  /** JetStream and KV requests (appends have their own, shorter, timeout). */
+  request_timeout_ms: number;
+}
+
+/** A server that does not answer is dropped within three quarters of a lease, and the next one is dialled. */
+export function nats_timings(lease_ms: number): NatsTimings {
+  const max_pings_out = 2;
+  const ping_interval_ms = Math.max(100, Math.floor(lease_ms / 4));
+  return {
+    ping_interval_ms,
+    max_pings_out,
+    connect_timeout_ms: Math.max(200, Math.floor(lease_ms / 2)),
+    reconnect_wait_ms: Math.max(50, Math.min(250, Math.floor(lease_ms / 10))),
+    request_timeout_ms: Math.max(2000, lease_ms),
+  };
+}
