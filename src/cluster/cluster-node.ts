@@ -90,6 +90,13 @@ export interface ClusterStatus {
   nats_server: string | null;
 }
 
+/** A promise of the next time something happens, and the function that says it did. */
+function next_event(): { promise: Promise<void>; happened: () => void } {
+  let happened = (): void => {};
+  const promise = new Promise<void>((resolve) => (happened = resolve));
+  return { promise, happened };
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -224,6 +231,27 @@ export class ClusterNode implements JournalAppender {
   /** The NATS server the connection is on now (host:port), null while it reconnects; kept by watch_connection. */
   private nats_server: string | null = null;
 
+  /** Disconnections so far, and the next reconnection: see abandoned_on_reconnect. */
+  private disconnects = 0;
+  private reconnection = next_event();
+
+  /**
+   * A request sent before the connection dropped is lost with the socket: its answer never comes, and
+   * waiting for its timeout after the reconnection can cost a leader its lease (a renewal in flight when
+   * a frozen server was dropped). Such a request fails at the reconnection instead, and its caller tries
+   * again at once; an attempt that did land is recognised as today (the lease key naming this node, the
+   * stream holding our part). A request sent while disconnected goes out on the new connection and is
+   * waited for as usual.
+   */
+  private abandoned_on_reconnect<T>(request: Promise<T>): Promise<T> {
+    const sent_in = this.disconnects;
+    const lost = this.reconnection.promise.then((): Promise<T> => {
+      if (this.disconnects !== sent_in) throw new Error('the NATS connection dropped while the request was in flight');
+      return request;
+    });
+    return Promise.race([request, lost]);
+  }
+
   /** Logs the connection's changes (a server dropped for missed pings, a reconnect) and keeps nats_server. */
   private watch_connection(timings: NatsTimings): void {
     this.nats_server = this.nc.getServer();
@@ -233,10 +261,14 @@ export class ClusterNode implements JournalAppender {
           this.log.warn({ server: this.nats_server, ping_interval_ms: timings.ping_interval_ms, max_pings_out: timings.max_pings_out }, 'cluster: the NATS server stopped answering pings; dialling another');
         } else if (status.type === 'disconnect') {
           this.nats_server = null;
+          this.disconnects++;
           this.log.warn({ server: status.server }, 'cluster: disconnected from a NATS server');
         } else if (status.type === 'reconnect') {
           this.nats_server = status.server;
           this.log.info({ server: status.server }, 'cluster: reconnected to a NATS server');
+          const reconnection = this.reconnection;
+          this.reconnection = next_event();
+          reconnection.happened();
         }
       }
     })();
@@ -680,7 +712,7 @@ export class ClusterNode implements JournalAppender {
       }
       const sent_ms = monotonic_ms();
       try {
-        this.lease_revision = await this.kv.update(lease_key, this.node, this.lease_revision, timeout_ms);
+        this.lease_revision = await this.abandoned_on_reconnect(this.kv.update(lease_key, this.node, this.lease_revision, timeout_ms));
         if (this.role === 'leader') this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
         return 'renewed';
       } catch (error) {
@@ -813,7 +845,7 @@ export class ClusterNode implements JournalAppender {
     const deadline_ms = Date.now() + this.config.lease_ms;
     for (let attempt = 1; ; attempt++) {
       try {
-        const ack = await this.js.publish(stream_subject, data, { expect: { lastSequence: after_seq }, headers, timeout: Math.max(1000, Math.floor(this.config.lease_ms / 2)) });
+        const ack = await this.abandoned_on_reconnect(this.js.publish(stream_subject, data, { expect: { lastSequence: after_seq }, headers, timeout: Math.max(1000, Math.floor(this.config.lease_ms / 2)) }));
         if (ack.seq !== after_seq + 1) fail(`appended at ${ack.seq}, expected ${after_seq + 1}`);
         return 'appended';
       } catch (error) {
