@@ -55,6 +55,19 @@ export class ItemList {
       const stored = store.catalog.get(`item:${kind}:${code}`) as { amount_kobo: number; enabled: boolean } | undefined;
       this.items.set(code, { code, name, group, amount_kobo: stored?.amount_kobo ?? parsed.kobo, enabled: stored?.enabled ?? enabled, attributes });
     }
+    // Items the catalog sync learned (src/services/catalog-sync.ts), with the operator's changes to them.
+    for (const { value } of store.catalog.getRange({ start: `synced:${kind}:`, end: `synced:${kind};` })) {
+      const synced = value as { id: string; name: string; narrow: string; amount_kobo: number; attributes?: Record<string, string | number | boolean> };
+      const stored = store.catalog.get(`item:${kind}:${synced.id}`) as { amount_kobo: number; enabled: boolean } | undefined;
+      this.items.set(synced.id, {
+        code: synced.id, name: synced.name, group: synced.narrow, amount_kobo: stored?.amount_kobo ?? synced.amount_kobo, enabled: stored?.enabled ?? false, attributes: synced.attributes ?? {},
+      });
+    }
+  }
+
+  /** An item the sync learned: the catalog journals it (Catalog.add_synced); here it joins the list. */
+  add(item: CatalogItem): void {
+    if (!this.items.has(item.code)) this.items.set(item.code, item);
   }
 
   /** Every item in catalog order, or those of one group; enabled ones only unless `all`. */
