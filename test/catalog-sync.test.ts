@@ -1,0 +1,145 @@
+// The catalog sync from VTpass's GET /api/service-variations (docs/operations.md "Catalog sync"), against a fake
+// that answers VTpass's documented answers (test/fixtures/upstreams/vtpass/service-variations/): at start,
+// on demand (operator API and CLI); a new variation appears disabled until the operator prices and enables
+// it; a vanished one, and one whose VTpass price moved above ours, is disabled and reported (the log event
+// catalog.changed, GET /admin/catalog/drift, `billvend catalog drift`, the metrics); a service whose list
+// cannot be read changes nothing; a restart keeps all of it.
+import t from 'tap';
+import { rmSync } from 'node:fs';
+import { TestServer, temp_dir } from './helpers/server.js';
+import { run_cli, sleep } from './helpers/fixtures-http.js';
+import { VariationsRoute, start_variations_server } from './helpers/fake-vtpass-variations.js';
+import { buy, check_error, data_body } from './helpers/purchases.js';
+
+const route = new VariationsRoute('fake-api-key', 'fake-public-key');
+const fake = await start_variations_server(t, route);
+const data_dir = temp_dir();
+t.teardown(() => rmSync(data_dir, { recursive: true, force: true }));
+const env = {
+  PROVIDER_BASE_URL: fake.base_url, PROVIDER_API_KEY: 'fake-api-key', PROVIDER_SECRET_KEY: 'fake-secret-key', PROVIDER_PUBLIC_KEY: 'fake-public-key', PROVIDER_TIMEOUT_MS: '1000',
+};
+let server = new TestServer(data_dir, env);
+t.teardown(() => server.kill());
+await server.start();
+
+async function drift(s: TestServer): Promise<any> {
+  const response = await s.admin('GET', '/admin/catalog/drift');
+  if (response.status !== 200) throw new Error(`drift: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.data;
+}
+
+/** The sync at start runs on its own: wait for its report. */
+async function synced_at_start(s: TestServer): Promise<any> {
+  for (let i = 0; i < 100; i++) {
+    const report = await drift(s);
+    if (report.last_sync !== null) return report;
+    await sleep(100);
+  }
+  throw new Error('no sync at start');
+}
+
+function item(report: any, id: string): any {
+  return (report.items ?? report.changes).find((entry: any) => entry.id === id);
+}
+
+async function plans(s: TestServer, key: string, network: string): Promise<string[]> {
+  const response = await s.api('GET', `/v1/services/data/plans?network=${network}`, { key });
+  return response.body.data.plans.map((p: any) => p.plan_id);
+}
+
+async function metric(s: TestServer, name: string): Promise<number> {
+  const response = await s.admin('GET', '/metrics');
+  const line = response.text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? Number.NaN : Number(line.split(' ')[1]);
+}
+
+const account = await server.reseller(10_000, {}, { rate_limit_per_minute: 1_000_000 });
+
+t.test('at start the sync reads every service with the api-key and public-key headers', async (t) => {
+  const report = await synced_at_start(server);
+  t.equal(report.upstream, 'default', 'from the configured VTpass upstream');
+  const asked = new Set(route.requests.map((r) => r.service_id));
+  for (const service_id of ['mtn-data', 'airtel-data', 'glo-data', 'etisalat-data', 'dstv', 'gotv', 'startimes', 'waec', 'waec-registration', 'jamb', 'smile-direct', 'spectranet']) {
+    t.ok(asked.has(service_id), `asked for ${service_id}`);
+  }
+  t.ok(route.requests.every((r) => r.headers['api-key'] === 'fake-api-key' && r.headers['public-key'] === 'fake-public-key'), 'every request with api-key and public-key');
+  const services = new Map(report.last_sync.services.map((s: any) => [s.service_id, s]));
+  t.equal((services.get('mtn-data') as any).ok, true, 'mtn-data read');
+  t.equal((services.get('waec') as any).ok, false, 'waec (no documented answer in the fake) not read');
+});
+
+t.test('a new variation appears disabled until the operator prices and enables it', async (t) => {
+  const report = await drift(server);
+  const id = 'vtpass-mtn-data-mtn-50mb-200';
+  t.match(item(report, id), { reason: 'new', service_id: 'mtn-data', variation_code: 'mtn-50mb-200', amount: 200, upstream_amount: 200, enabled: false }, 'mtn-50mb-200 is reported new, at VTpass\'s price, disabled');
+  t.notOk((await plans(server, account.key, 'mtn')).includes(id), 'and not on sale');
+  const enabled = await server.admin('PATCH', `/admin/catalog/data-plans/${id}`, { amount: 250, enabled: true });
+  t.equal(enabled.status, 200, 'the operator prices and enables it');
+  t.ok((await plans(server, account.key, 'mtn')).includes(id), 'now it is on sale');
+  const again = await server.admin('POST', '/admin/catalog/sync');
+  t.equal(again.status, 200, 'synced again');
+  t.equal(item(again.body.data, id), undefined, 'no change about it');
+  t.equal(item(await drift(server), id), undefined, 'and it is no longer drift');
+});
+
+t.test('a vanished variation is disabled and reported', async (t) => {
+  t.ok((await plans(server, account.key, 'glo')).includes('glo-350mb-2d'), 'glo-350mb-2d (VTpass glo200) is on sale');
+  route.edit('glo-data', (list) => list.filter((v) => v.variation_code !== 'glo200'));
+  const sync = await server.admin('POST', '/admin/catalog/sync');
+  t.equal(sync.status, 200, 'synced');
+  t.match(item(sync.body.data, 'glo-350mb-2d'), { reason: 'vanished', variation_code: 'glo200', enabled: false }, 'the sync names the change');
+  t.notOk((await plans(server, account.key, 'glo')).includes('glo-350mb-2d'), 'it is no longer on sale');
+  check_error(t, await buy(server, account.key, '/v1/services/data/purchase', data_body('glo-350mb-2d', 200, '08051234567', { network: 'glo' })), 422, 'service.plan_not_found', 'buying it');
+  t.match(item(await drift(server), 'glo-350mb-2d'), { reason: 'vanished', enabled: false }, 'the drift report lists it');
+});
+
+t.test('a variation whose VTpass price moved above ours is disabled and reported: event, operator API, CLI, metric', async (t) => {
+  const changes_before = await metric(server, 'billvend_catalog_changes_total');
+  route.edit('mtn-data', (list) => list.map((v) => (v.variation_code === 'mtn-10mb-100' ? { ...v, variation_amount: '120.00' } : v)));
+  const sync = await server.admin('POST', '/admin/catalog/sync');
+  t.match(item(sync.body.data, 'mtn-100mb-1d'), { reason: 'price_above', amount: 100, upstream_amount: 120, enabled: false }, 'mtn-100mb-1d costs N120 upstream and sells at N100: disabled');
+  check_error(t, await buy(server, account.key, '/v1/services/data/purchase', data_body('mtn-100mb-1d', 100)), 422, 'service.plan_not_found', 'never sold at a loss');
+  t.match(item(await drift(server), 'mtn-100mb-1d'), { reason: 'price_above', upstream_amount: 120 }, 'the operator API\'s drift report');
+  const event = server.logs.map((line) => JSON.parse(line)).find((line) => line.event === 'catalog.changed' && line.changes?.some((c: any) => c.id === 'mtn-100mb-1d'));
+  t.ok(event, 'the log event catalog.changed');
+  t.match(event?.changes?.find((c: any) => c.id === 'mtn-100mb-1d'), { reason: 'price_above', amount: 100, upstream_amount: 120 }, 'naming the item, the reason and both prices');
+  t.equal(await metric(server, 'billvend_catalog_changes_total'), changes_before + 1, 'billvend_catalog_changes_total counts it');
+  t.ok(await metric(server, 'billvend_catalog_drift_items') >= 2, 'billvend_catalog_drift_items counts what is out of step');
+  const cli = await run_cli(['catalog', 'drift'], { ADMIN_TOKEN: server.admin_token, ADMIN_PORT: String(server.admin_port), ADMIN_HOST: '127.0.0.1' });
+  t.equal(cli.code, 0, `billvend catalog drift exits 0 ${cli.stderr}`);
+  t.match(JSON.parse(cli.stdout).items.find((i: any) => i.id === 'mtn-100mb-1d'), { reason: 'price_above' }, 'and prints it');
+  // Re-priced above VTpass's price and enabled again: on sale, and the next sync leaves it so.
+  t.equal((await server.admin('PATCH', '/admin/catalog/data-plans/mtn-100mb-1d', { amount: 130, enabled: true })).status, 200, 're-priced to N130 and enabled');
+  const next = await run_cli(['catalog', 'sync'], { ADMIN_TOKEN: server.admin_token, ADMIN_PORT: String(server.admin_port), ADMIN_HOST: '127.0.0.1' });
+  t.equal(next.code, 0, `billvend catalog sync exits 0 ${next.stderr}`);
+  t.equal(JSON.parse(next.stdout).changes.find((c: any) => c.id === 'mtn-100mb-1d'), undefined, 'the sync changes nothing about it');
+  t.ok((await plans(server, account.key, 'mtn')).includes('mtn-100mb-1d'), 'it is on sale');
+});
+
+t.test('a service whose list cannot be read changes nothing', async (t) => {
+  route.failing.add('glo-data');
+  route.edit('glo-data', () => []);
+  const sync = await server.admin('POST', '/admin/catalog/sync');
+  t.match(sync.body.data.services.find((s: any) => s.service_id === 'glo-data'), { ok: false, error: 'HTTP 500' }, 'glo-data failed');
+  t.equal(sync.body.data.changes.filter((c: any) => c.service_id === 'glo-data').length, 0, 'no change to glo-data');
+  t.ok((await plans(server, account.key, 'glo')).includes('glo-105mb-1d'), 'glo-105mb-1d still on sale');
+  route.failing.delete('glo-data');
+});
+
+t.test('a restart keeps what the sync learned and disabled', async (t) => {
+  const before = await drift(server);
+  await server.stop();
+  // Every service fails after the restart: what is known comes from the store alone.
+  for (const service_id of ['mtn-data', 'airtel-data', 'glo-data', 'etisalat-data', 'dstv', 'gotv', 'startimes', 'waec', 'waec-registration', 'jamb', 'smile-direct', 'spectranet']) route.failing.add(service_id);
+  server = new TestServer(data_dir, env);
+  await server.start();
+  const after = await synced_at_start(server);
+  t.same(after.items.map((i: any) => `${i.id}:${i.reason}`).sort(), before.items.map((i: any) => `${i.id}:${i.reason}`).sort(), 'the drift report is the same');
+  t.ok(after.recent_changes.some((c: any) => c.id === 'glo-350mb-2d' && c.reason === 'vanished'), 'recent changes kept');
+  const relisted = await server.api('GET', '/v1/services/data/plans?network=mtn', { key: account.key });
+  const ids = relisted.body.data.plans.map((p: any) => p.plan_id);
+  t.ok(ids.includes('vtpass-mtn-data-mtn-50mb-200'), 'the learned plan, enabled by the operator, is still on sale');
+  t.ok(ids.includes('mtn-100mb-1d'), 'the re-priced plan is on sale');
+  t.notOk((await plans(server, account.key, 'glo')).includes('glo-350mb-2d'), 'the vanished plan is still off');
+  t.ok(await metric(server, 'billvend_catalog_drift_items') >= 1, 'the gauge reads the stored drift');
+});
