@@ -143,3 +143,53 @@ t.test('a restart keeps what the sync learned and disabled', async (t) => {
   t.notOk((await plans(server, account.key, 'glo')).includes('glo-350mb-2d'), 'the vanished plan is still off');
   t.ok(await metric(server, 'billvend_catalog_drift_items') >= 1, 'the gauge reads the stored drift');
 });
+
+t.test('a service answering more than 1,000 variations is refused whole; 1,000 are read', async (t) => {
+  for (const service_id of ['startimes', 'mtn-data', 'glo-data']) route.failing.delete(service_id);
+  const many = (n: number) => Array.from({ length: n }, (_, i) => ({ variation_code: `bulk-${i}`, name: `Bulk ${i} - 1 Month`, variation_amount: '100.00', fixedPrice: 'Yes' }));
+  route.edit('startimes', () => many(1_001));
+  const refused = await server.admin('POST', '/admin/catalog/sync');
+  t.match(refused.body.data.services.find((s: any) => s.service_id === 'startimes'), { ok: false, error: 'more than 1000 variations' }, '1,001: not read');
+  t.equal(refused.body.data.changes.filter((c: any) => c.service_id === 'startimes').length, 0, 'and nothing changed for startimes');
+  route.edit('startimes', () => many(1_000));
+  const read = await server.admin('POST', '/admin/catalog/sync');
+  t.match(read.body.data.services.find((s: any) => s.service_id === 'startimes'), { ok: true, variations: 1_000 }, '1,000: read');
+  t.equal(read.body.data.changes.filter((c: any) => c.service_id === 'startimes' && c.reason === 'new').length, 1_000, 'each one added, disabled');
+  const listed = await server.api('GET', '/v1/services/tv/packages?provider=startimes', { key: account.key });
+  t.equal(listed.body.data.packages.length, 0, 'none on sale, and the five shipped StarTimes packages vanished and were disabled');
+});
+
+t.test('the sync runs on its schedule: every 6 hours of the spec, scaled by TIME_SCALE', async (t) => {
+  const dir = temp_dir();
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // 6 h × 0.0002 = 4.3 s between syncs.
+  const scheduled = new TestServer(dir, { ...env, TIME_SCALE: '0.0002' });
+  t.teardown(() => scheduled.kill());
+  const before = route.requests.length;
+  await scheduled.start();
+  const first = await synced_at_start(scheduled);
+  t.equal(first.last_sync.trigger, 'start', 'the first sync at start');
+  let report = first;
+  for (let i = 0; i < 150 && report.last_sync.trigger !== 'schedule'; i++) {
+    await sleep(100);
+    report = await drift(scheduled);
+  }
+  t.equal(report.last_sync.trigger, 'schedule', 'then one on the schedule');
+  t.ok(route.requests.length - before >= 24, 'each reading every service');
+});
+
+t.test('without a VTpass public key nothing is synced and the operator is told so', async (t) => {
+  const dir = temp_dir();
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const { PROVIDER_PUBLIC_KEY: _omitted, ...without } = env;
+  const plain = new TestServer(dir, without);
+  t.teardown(() => plain.kill());
+  const before = route.requests.length;
+  await plain.start();
+  const sync = await plain.admin('POST', '/admin/catalog/sync');
+  t.equal(sync.status, 200, 'answered');
+  t.same([sync.body.data.upstream, sync.body.data.services], [null, []], 'no upstream, no service read');
+  t.match(sync.body.message, /public_key/, 'the message says why');
+  t.equal(route.requests.length, before, 'VTpass was not asked');
+  t.same((await drift(plain)).items, [], 'no drift');
+});

@@ -2,9 +2,6 @@
 // data/catalog/<kind>.json, loaded at start, and managed by the operator like data plans (enable, disable,
 // re-price: PATCH /admin/catalog/:kind/:code). The store keeps only the operator's changes (price and
 // enabled) under `item:<kind>:<code>`, so a shipped name or upstream code can be corrected by a release.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 import type { Journal } from '../../journal/journal.js';
 import type { Store } from '../../journal/store.js';
 import { naira_to_kobo } from '../../lib/money.js';
@@ -12,16 +9,6 @@ import { fail } from '../../lib/assert.js';
 
 /** Items in one list: a bound on what a shipped file may hold. */
 export const catalog_items_max = 1_000;
-
-/**
- * One attribute of every shipped item of a list, by code (read once, at module load): what an upstream
- * adapter needs for an order (its VTpass variation code) without the catalog, which it does not see.
- */
-export function shipped_attribute(kind: string, attribute: string): Map<string, string> {
-  const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'data', 'catalog', `${kind}.json`);
-  const shipped = JSON.parse(readFileSync(file, 'utf8')) as { items: { code: string; [name: string]: unknown }[] };
-  return new Map(shipped.items.map((item) => [item.code, String(item[attribute] ?? '')]));
-}
 
 export interface CatalogItem {
   code: string;
