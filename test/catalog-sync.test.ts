@@ -82,6 +82,19 @@ t.test('a new variation appears disabled until the operator prices and enables i
   t.equal(item(await drift(server), id), undefined, 'and it is no longer drift');
 });
 
+t.test('education: JAMB\'s documented list adds its UTME PIN disabled, for the operator to price, and keeps DE', async (t) => {
+  const report = await drift(server);
+  t.match(item(report, 'vtpass-jamb-utme'), { kind: 'education-products', reason: 'new', service_id: 'jamb', variation_code: 'utme', upstream_amount: 4700, enabled: false }, 'utme is new, disabled');
+  t.equal(item(report, 'jamb-de'), undefined, 'jamb-de (VTpass de, N4,700 upstream, N6,200 ours) is in step');
+  // Our shipped JAMB UTME product names variation utme-mock, which the documented list does not carry.
+  t.match(item(report, 'jamb-utme'), { reason: 'vanished', variation_code: 'utme-mock', enabled: false }, 'jamb-utme (utme-mock) vanished and is off');
+  const listed = async () => (await server.api('GET', '/v1/services/education/products', { key: account.key })).body.data.products.map((p: any) => p.product_code);
+  t.notOk((await listed()).includes('vtpass-jamb-utme'), 'the new one is not on sale');
+  const enabled = await server.admin('PATCH', '/admin/catalog/education-products/vtpass-jamb-utme', { amount: 6_200, enabled: true });
+  t.match(enabled.body.data, { code: 'vtpass-jamb-utme', group: 'jamb', amount: 6_200, enabled: true, service_id: 'jamb', variation_code: 'utme', requires_profile: true }, 'priced and enabled, with the family\'s attributes');
+  t.ok((await listed()).includes('vtpass-jamb-utme'), 'now on sale');
+});
+
 t.test('a vanished variation is disabled and reported', async (t) => {
   t.ok((await plans(server, account.key, 'glo')).includes('glo-350mb-2d'), 'glo-350mb-2d (VTpass glo200) is on sale');
   route.edit('glo-data', (list) => list.filter((v) => v.variation_code !== 'glo200'));
