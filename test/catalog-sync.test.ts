@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { TestServer, temp_dir } from './helpers/server.js';
 import { run_cli, sleep } from './helpers/fixtures-http.js';
 import { VariationsRoute, start_variations_server } from './helpers/fake-vtpass-variations.js';
-import { buy, check_error, data_body } from './helpers/purchases.js';
+import { buy, check_created, check_error, data_body, sandbox, tv_body } from './helpers/purchases.js';
 
 const route = new VariationsRoute('fake-api-key', 'fake-public-key');
 const fake = await start_variations_server(t, route);
@@ -53,7 +53,7 @@ async function metric(s: TestServer, name: string): Promise<number> {
   return line === undefined ? Number.NaN : Number(line.split(' ')[1]);
 }
 
-const account = await server.reseller(10_000, {}, { rate_limit_per_minute: 1_000_000 });
+const account = await server.reseller(100_000, {}, { rate_limit_per_minute: 1_000_000 });
 
 t.test('at start the sync reads every service with the api-key and public-key headers', async (t) => {
   const report = await synced_at_start(server);
@@ -139,6 +139,22 @@ t.test('a service whose list cannot be read changes nothing', async (t) => {
   route.failing.delete('glo-data');
 });
 
+t.test('the operator disables, re-prices and enables a TV package (API and CLI), and a disabled one is neither listed nor sold', async (t) => {
+  const listed = async () => (await server.api('GET', '/v1/services/tv/packages?provider=dstv', { key: account.key })).body.data.packages.map((p: any) => p.package_code);
+  t.ok((await listed()).includes('dstv-compact'), 'dstv-compact is on sale');
+  const cli_env = { ADMIN_TOKEN: server.admin_token, ADMIN_PORT: String(server.admin_port), ADMIN_HOST: '127.0.0.1' };
+  const off = await run_cli(['product', 'update', 'tv-packages', 'dstv-compact', '--enabled', 'false'], cli_env);
+  t.equal(off.code, 0, `billvend product update tv-packages exits 0 ${off.stderr}`);
+  t.match(JSON.parse(off.stdout), { package_code: 'dstv-compact', provider: 'dstv', amount: 19_000, enabled: false }, 'it prints the package');
+  t.notOk((await listed()).includes('dstv-compact'), 'no longer listed');
+  check_error(t, await buy(server, account.key, '/v1/services/tv', tv_body(sandbox.valid_smartcard, 'dstv-compact', 19_000, { provider: 'dstv' })), 422, 'service.plan_not_found', 'buying it');
+  const on = await server.admin('PATCH', '/admin/catalog/tv-packages/dstv-compact', { enabled: true, amount: 19_500 });
+  t.match(on.body.data, { amount: 19_500, enabled: true }, 're-priced and enabled');
+  check_created(t, await buy(server, account.key, '/v1/services/tv', tv_body(sandbox.valid_smartcard, 'dstv-compact', 19_500, { provider: 'dstv' })), 'delivered', 'bought at the new price');
+  check_error(t, await server.admin('PATCH', '/admin/catalog/tv-packages/dstv-nothing', { enabled: true }), 422, 'service.plan_not_found', 'an unknown package');
+  check_error(t, await server.admin('PATCH', '/admin/catalog/tv-packages/dstv-compact', { amount: 0 }), 400, 'validation.failed', 'amount 0');
+});
+
 t.test('a restart keeps what the sync learned and disabled', async (t) => {
   const before = await drift(server);
   await server.stop();
@@ -153,6 +169,8 @@ t.test('a restart keeps what the sync learned and disabled', async (t) => {
   const ids = relisted.body.data.plans.map((p: any) => p.plan_id);
   t.ok(ids.includes('vtpass-mtn-data-mtn-50mb-200'), 'the learned plan, enabled by the operator, is still on sale');
   t.ok(ids.includes('mtn-100mb-1d'), 'the re-priced plan is on sale');
+  const dstv = (await server.api('GET', '/v1/services/tv/packages?provider=dstv', { key: account.key })).body.data.packages;
+  t.match(dstv.find((p: any) => p.package_code === 'dstv-compact'), { amount: 19_500 }, 'the re-priced TV package keeps its price');
   t.notOk((await plans(server, account.key, 'glo')).includes('glo-350mb-2d'), 'the vanished plan is still off');
   t.ok(await metric(server, 'billvend_catalog_drift_items') >= 1, 'the gauge reads the stored drift');
 });
