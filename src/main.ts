@@ -31,6 +31,7 @@ import { admin_routes } from './operator/admin-routes.js';
 import { build_openapi } from './front/openapi.js';
 import { seed_demo } from './operator/demo.js';
 import { Catalog } from './services/catalog.js';
+import { CatalogSync, sync_upstream_of } from './services/catalog-sync.js';
 import { SandboxProvider } from './services/sandbox-provider.js';
 import { UnconfiguredProvider } from './services/live-provider.js';
 import { build_router } from './services/upstreams/live-upstreams.js';
@@ -146,6 +147,12 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const deps: Deps = { engine, clock, random, wheel, config, log, metrics, secret_box };
   const catalog = new Catalog(store);
   const pricing = new PriceLists(store, catalog);
+  // What VTpass sells, read at start and on a schedule (docs/operations.md "Catalog sync").
+  const catalog_sync = new CatalogSync(catalog, engine.journal, store, clock, log, sync_upstream_of(config.upstreams));
+  metrics.counter('billvend_catalog_changes_total', 'Catalog items the upstream sync added (disabled) or disabled (vanished upstream, or dearer upstream than our price), since start.', () => catalog_sync.counts.changes_total.new + catalog_sync.counts.changes_total.vanished + catalog_sync.counts.changes_total.price_above);
+  metrics.counter('billvend_catalog_disabled_total', 'Catalog items the upstream sync disabled since start (vanished upstream, or dearer upstream than our price).', () => catalog_sync.counts.changes_total.vanished + catalog_sync.counts.changes_total.price_above);
+  metrics.gauge('billvend_catalog_drift_items', 'Items out of step with the upstream after the last sync: new and not yet enabled, vanished, or dearer upstream (GET /admin/catalog/drift).', () => catalog_sync.counts.drift_items);
+  metrics.counter('billvend_catalog_sync_failures_total', 'Catalog syncs in which some service\'s variations could not be read, since start.', () => catalog_sync.counts.runs_failed_total);
   metrics.upstreams_configured(config.upstreams.map((u) => u.name));
   const router: UpstreamRouter | null = config.upstreams.length === 0 ? null : build_router(config.upstreams, store, catalog, clock, wheel, log, metrics);
   const desk = new OrderDesk(deps, {
@@ -191,7 +198,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     name: 'operator',
     routes: admin_routes(deps, [
       ...(cluster === null ? [] : cluster_routes(() => cluster.status())),
-      ...catalog_admin_routes(deps, catalog, desk),
+      ...catalog_admin_routes(deps, catalog, desk, catalog_sync),
       ...pricing_admin_routes(deps, pricing),
       ...upstream_admin_routes(deps, router, catalog),
       {
@@ -289,6 +296,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     if (removed > 0) log.debug({ removed }, 'idempotency records expired');
   });
   wheel.every(10 * 60_000, () => sessions.sweep());
+  catalog_sync.start(wheel);
   // Events older than 30 days leave the feed the same way (webhooks/event-feed.ts).
   wheel.every(10 * 60_000, () => {
     const removed = event_feed.sweep(clock.now_us());

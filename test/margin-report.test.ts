@@ -33,7 +33,7 @@ t.test('the margin report reconciles to the kobo with the wallet entries of the 
     [gold.key, '/v1/services/airtime', airtime_body('08061239002', 777.77, { network: 'glo' })],
     [gold.key, '/v1/services/airtime', airtime_body('08061239001', 300)],
     [gold.key, '/v1/services/tv', tv_body('7000000001', 'gotv-max', 8500)],
-    [silver.key, '/v1/services/data/purchase', data_body('mtn-1gb-1d', 350, '08061239003')],
+    [silver.key, '/v1/services/data/purchase', data_body('mtn-100mb-1d', 100, '08061239003')],
     [silver.key, '/v1/services/electricity', electricity_body('1111111111111', 1234.56)],
   ];
   let delivered = 0;

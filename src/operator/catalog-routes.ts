@@ -14,6 +14,7 @@ import type { OrderDesk } from '../services/order-desk.js';
 import { order_full_view, order_operator_view } from '../services/order.js';
 import { product_families } from '../services/products/registry.js';
 import type { CatalogItem } from '../services/products/item-list.js';
+import { sync_report_view, type CatalogSync } from '../services/catalog-sync.js';
 
 export const UpdatePlanBody = Type.Object({
   enabled: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
@@ -30,7 +31,16 @@ function item_view(item: CatalogItem) {
   return { code: item.code, name: item.name, group: item.group, amount: kobo_to_naira(item.amount_kobo), enabled: item.enabled, ...item.attributes };
 }
 
-export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): RouteDef[] {
+/** The amount of an operator's PATCH in kobo, or the validation error's reply. */
+function patched_amount(request_id: string, amount: number | undefined): number | undefined | ReturnType<typeof error_reply> {
+  if (amount === undefined) return undefined;
+  const parsed = naira_to_kobo(amount);
+  if (parsed.ok && parsed.kobo > 0) return parsed.kobo;
+  const message = parsed.ok ? 'must be greater than 0' : parsed.reason;
+  return error_reply(request_id, api_error('validation.failed', `The request is not valid: amount ${message}.`, { details: [{ field: 'amount', message }] }));
+}
+
+export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDesk, sync: CatalogSync): RouteDef[] {
   const tags = ['Operator'];
   // The later families' lists are managed like data plans: one PATCH route per list (docs/operations.md).
   const item_routes: RouteDef[] = product_families.flatMap((family) => (family.catalog_kinds ?? []).map((kind): RouteDef => ({
@@ -58,6 +68,42 @@ export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDe
   })));
   return [
     ...item_routes,
+    {
+      method: 'patch',
+      path: '/admin/catalog/tv-packages/:code',
+      auth: 'operator',
+      body: UpdatePlanBody,
+      doc: { summary: 'Re-price, enable or disable a cable TV package (no restart)', tags, errors: ['service.plan_not_found'] },
+      handler: (ctx) => {
+        const body = ctx.body as Static<typeof UpdatePlanBody>;
+        const amount_kobo = patched_amount(ctx.request_id, body.amount);
+        if (typeof amount_kobo === 'object') return amount_kobo;
+        const item = catalog.update_package(deps.engine.journal, ctx.params.code, { enabled: body.enabled, amount_kobo });
+        if (item === undefined) return error_reply(ctx.request_id, api_error('service.plan_not_found', `No TV package "${ctx.params.code.slice(0, 64)}".`));
+        const reply = success_reply(ctx.request_id, 200, {
+          package_code: item.package_code, name: item.name, provider: item.provider, amount: kobo_to_naira(item.amount_kobo), enabled: item.enabled,
+        }, 'Package updated.');
+        return deps.engine.journal.durable().then(() => reply);
+      },
+    },
+    {
+      method: 'post',
+      path: '/admin/catalog/sync',
+      auth: 'operator',
+      doc: { summary: 'Sync the catalog from VTpass\'s service variations now: new variations added disabled, vanished or dearer ones disabled', tags },
+      handler: async (ctx) => {
+        const report = await sync.run('operator');
+        const message = report.upstream === null ? 'No VTpass upstream with a public_key is configured; nothing was synced.' : `Catalog synced: ${report.changes.length} change(s).`;
+        return success_reply(ctx.request_id, 200, sync_report_view(report, catalog), message);
+      },
+    },
+    {
+      method: 'get',
+      path: '/admin/catalog/drift',
+      auth: 'operator',
+      doc: { summary: 'Items out of step with VTpass after the last sync: new (disabled until priced), vanished, or dearer upstream than ours', tags },
+      handler: (ctx) => success_reply(ctx.request_id, 200, sync.drift_report()),
+    },
     {
       method: 'patch',
       path: '/admin/catalog/data-plans/:plan_id',

@@ -210,9 +210,9 @@ const operator_commands: OperatorCommand[] = [
   },
   {
     words: ['product', 'update'],
-    summary: 'Re-price, enable or disable an education product or internet plan, at once and across restarts.',
+    summary: 'Re-price, enable or disable an education product, internet plan or TV package, at once and across restarts.',
     positionals: [
-      { name: 'kind', summary: 'the list: education-products or internet-plans' },
+      { name: 'kind', summary: 'the list: education-products, internet-plans or tv-packages' },
       { name: 'code', summary: 'the item\'s code, such as waec-result-checker' },
     ],
     options: [
@@ -224,6 +224,21 @@ const operator_commands: OperatorCommand[] = [
       path: `/admin/catalog/${encodeURIComponent(positionals[0])}/${encodeURIComponent(positionals[1])}`,
       body: { enabled: boolean_value(values.enabled, 'enabled', usage), amount: amount_value(values.amount, 'amount', usage) },
     }),
+  },
+  {
+    words: ['catalog', 'sync'],
+    summary: 'Sync the catalog from VTpass\'s service variations now; prints what changed.',
+    positionals: [],
+    options: [],
+    notes: 'New variations are added disabled (enable them with plan update or product update once priced); an item whose\nvariation vanished, or whose VTpass price is above ours, is disabled. The server also syncs at start and every 6 hours.',
+    request: () => ({ method: 'POST', path: '/admin/catalog/sync' }),
+  },
+  {
+    words: ['catalog', 'drift'],
+    summary: 'Show the items out of step with VTpass after the last sync (new, vanished, price_above).',
+    positionals: [],
+    options: [],
+    request: () => ({ method: 'GET', path: '/admin/catalog/drift' }),
   },
   {
     words: ['pricing', 'list'],

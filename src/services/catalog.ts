@@ -8,7 +8,10 @@ import type { Journal } from '../journal/journal.js';
 import type { Store } from '../journal/store.js';
 import { naira_to_kobo } from '../lib/money.js';
 import { fail } from '../lib/assert.js';
-import { ItemList } from './products/item-list.js';
+import { ItemList, type CatalogItem } from './products/item-list.js';
+import { register_codes, type SellableKind, type VtpassCode } from './upstream-codes.js';
+
+export { upstream_code, sellable_of, item_of_vtpass, codes_of, type SellableKind, type SellableRef, type VtpassCode, type FlutterwaveCode } from './upstream-codes.js';
 
 export const networks = ['mtn', 'airtel', 'glo', '9mobile'] as const;
 export type Network = (typeof networks)[number];
@@ -36,12 +39,47 @@ export interface TvPackage {
   name: string;
   provider: TvProvider;
   amount_kobo: number;
+  /** Off: not listed, not sold (the operator, or the sync on drift; docs/operations.md "Catalog sync"). */
+  enabled: boolean;
 }
+
+/** Any sellable item as the sync and the drift report see it, whatever its list. */
+export interface SellableView {
+  id: string;
+  name: string;
+  amount_kobo: number;
+  enabled: boolean;
+}
+
+/**
+ * An item the sync learned from an upstream's variation list (src/services/catalog-sync.ts): kept in the
+ * store under `synced:<kind>:<id>` so a restart knows it; what the operator changes later (price, enabled)
+ * is kept apart, as for shipped items.
+ */
+export interface SyncedItem {
+  kind: SellableKind;
+  id: string;
+  name: string;
+  /** The network (data), provider (TV) or group (education, internet) it belongs to. */
+  narrow: string;
+  amount_kobo: number;
+  vtpass: VtpassCode;
+  validity: string;
+  /** Items of education and internet lists: their family's attributes. */
+  attributes?: Record<string, string | number | boolean>;
+}
+
+/** Items the sync may add across every list, a bound on what a runaway upstream list can grow. */
+export const synced_items_max = 5_000;
 
 export interface Disco {
   code: string;
   service_id: string;
   name: string;
+}
+
+function synced_plan(item: SyncedItem): DataPlan {
+  return { plan_id: item.id, name: item.name, network: item.narrow as Network, plan_type: 'direct', amount_kobo: item.amount_kobo, validity: item.validity, enabled: false };
 }
 
 export const catalog_dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'data', 'catalog');
@@ -58,6 +96,9 @@ function kobo(amount: number, what: string): number {
 
 export class Catalog {
   private readonly plans = new Map<string, DataPlan>();
+  /** Items the sync added (all lists), against synced_items_max. */
+  private synced_count = 0;
+  private readonly synced_keys = new Set<string>();
   /** Per network, in catalog order; rebuilt when the operator changes a plan. */
   private readonly plans_by_network = new Map<Network, DataPlan[]>();
   private readonly packages = new Map<string, TvPackage>();
@@ -83,10 +124,29 @@ export class Catalog {
         enabled: plan.enabled,
       });
     }
-    this.index_plans();
     for (const item of read_json<{ packages: { package_code: string; name: string; provider: TvProvider; amount: number }[] }>('tv-packages.json').packages) {
-      this.packages.set(item.package_code, { package_code: item.package_code, name: item.name, provider: item.provider, amount_kobo: kobo(item.amount, item.package_code) });
+      const stored = store.catalog.get(`package:${item.package_code}`) as { amount_kobo: number; enabled: boolean } | undefined;
+      this.packages.set(item.package_code, {
+        package_code: item.package_code, name: item.name, provider: item.provider,
+        amount_kobo: stored?.amount_kobo ?? kobo(item.amount, item.package_code), enabled: stored?.enabled ?? true,
+      });
     }
+    // What the sync learned before a restart: disabled until the operator prices and enables them.
+    for (const { value } of store.catalog.getRange({ start: 'synced:', end: 'synced;' })) {
+      const item = value as SyncedItem;
+      this.synced_count++;
+      this.synced_keys.add(`${item.kind}:${item.id}`);
+      register_codes(item.kind, item.id, { vtpass: item.vtpass });
+      if (item.kind === 'data-plans') {
+        const stored = store.catalog.get(`plan:${item.id}`) as DataPlan | undefined;
+        this.plans.set(item.id, stored ?? synced_plan(item));
+      } else if (item.kind === 'tv-packages') {
+        const stored = store.catalog.get(`package:${item.id}`) as { amount_kobo: number; enabled: boolean } | undefined;
+        this.packages.set(item.id, { package_code: item.id, name: item.name, provider: item.narrow as TvProvider, amount_kobo: stored?.amount_kobo ?? item.amount_kobo, enabled: stored?.enabled ?? false });
+      }
+      // Items of the later lists are loaded by their ItemList (products/item-list.ts).
+    }
+    this.index_plans();
     this.discos = read_json<{ discos: Disco[] }>('discos.json').discos;
     for (const disco of this.discos) {
       this.discos_by_key.set(disco.service_id, disco);
@@ -129,10 +189,81 @@ export class Catalog {
     return next;
   }
 
-  packages_of(provider: TvProvider | null): TvPackage[] {
+  /** Enabled packages, of one provider when given; every package with `all` (the operator's view). */
+  packages_of(provider: TvProvider | null, all = false): TvPackage[] {
     const out: TvPackage[] = [];
-    for (const item of this.packages.values()) if (provider === null || item.provider === provider) out.push(item);
+    for (const item of this.packages.values()) if ((all || item.enabled) && (provider === null || item.provider === provider)) out.push(item);
     return out;
+  }
+
+  /** Operator change of a TV package (or the sync disabling one): journaled, effective for the next request. */
+  update_package(journal: Journal, code: string, patch: { enabled?: boolean; amount_kobo?: number }): TvPackage | undefined {
+    const item = this.packages.get(code);
+    if (item === undefined) return undefined;
+    const next: TvPackage = { ...item, enabled: patch.enabled ?? item.enabled, amount_kobo: patch.amount_kobo ?? item.amount_kobo };
+    this.packages.set(code, next);
+    journal.put(0, this.store.catalog, `package:${code}`, { amount_kobo: next.amount_kobo, enabled: next.enabled });
+    return next;
+  }
+
+  /** An item of any sellable list, as the sync sees it. */
+  sellable(kind: SellableKind, id: string): SellableView | undefined {
+    switch (kind) {
+      case 'data-plans': {
+        const plan = this.plans.get(id);
+        return plan && { id, name: plan.name, amount_kobo: plan.amount_kobo, enabled: plan.enabled };
+      }
+      case 'tv-packages': {
+        const item = this.packages.get(id);
+        return item && { id, name: item.name, amount_kobo: item.amount_kobo, enabled: item.enabled };
+      }
+      default: {
+        const item: CatalogItem | undefined = this.item_list(kind).get(id);
+        return item && { id, name: item.name, amount_kobo: item.amount_kobo, enabled: item.enabled };
+      }
+    }
+  }
+
+  /** Every id of a sellable list, in catalog order. */
+  sellable_ids(kind: SellableKind): string[] {
+    switch (kind) {
+      case 'data-plans': return [...this.plans.keys()];
+      case 'tv-packages': return [...this.packages.keys()];
+      default: return this.item_list(kind).list(null, true).map((item) => item.code);
+    }
+  }
+
+  /** Whether the sync added the item (it ships in no file). */
+  is_synced(kind: SellableKind, id: string): boolean {
+    return this.synced_keys.has(`${kind}:${id}`);
+  }
+
+  /** Disables an item of any list (the sync, on drift): journaled like an operator change. */
+  disable(journal: Journal, kind: SellableKind, id: string): void {
+    if (kind === 'data-plans') this.update_plan(journal, id, { enabled: false });
+    else if (kind === 'tv-packages') this.update_package(journal, id, { enabled: false });
+    else this.item_list(kind).update(journal, id, { enabled: false });
+  }
+
+  /**
+   * A variation the sync found that no item carries: added disabled, at the upstream's price, until the
+   * operator prices and enables it. False when the id is taken or synced_items_max is reached.
+   */
+  add_synced(journal: Journal, item: SyncedItem): boolean {
+    if (this.synced_count >= synced_items_max || this.sellable(item.kind, item.id) !== undefined) return false;
+    this.synced_count++;
+    this.synced_keys.add(`${item.kind}:${item.id}`);
+    register_codes(item.kind, item.id, { vtpass: item.vtpass });
+    journal.put(0, this.store.catalog, `synced:${item.kind}:${item.id}`, item);
+    if (item.kind === 'data-plans') {
+      this.plans.set(item.id, synced_plan(item));
+      this.index_plans();
+    } else if (item.kind === 'tv-packages') {
+      this.packages.set(item.id, { package_code: item.id, name: item.name, provider: item.narrow as TvProvider, amount_kobo: item.amount_kobo, enabled: false });
+    } else {
+      this.item_list(item.kind).add({ code: item.id, name: item.name, group: item.narrow, amount_kobo: item.amount_kobo, enabled: false, attributes: item.attributes ?? {} });
+    }
+    return true;
   }
 
   package(code: string): TvPackage | undefined {

@@ -18,6 +18,7 @@ import { UpstreamClient, no_observer, type ProviderObserver, type UpstreamAnswer
 import { normalise_units } from './units.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { family_of } from './products/registry.js';
+import { current_package_of_vtpass, due_date_of_vtpass } from './products/tv.js';
 
 /** Codes that say the request was refused before anything was processed. */
 const definite_failure_codes = new Set(['011', '012', '013', '016', '017', '018', '019', '021', '022', '023', '024', '027', '030', '034', '035', '040', '085', '087']);
@@ -189,11 +190,14 @@ export class LiveProvider implements Provider {
 
   async pay(order: OrderRecord): Promise<ProviderResult> {
     const family = family_of(order.service_type);
+    // VTpass's own codes of the item (src/services/upstream-codes.ts); without them nothing is sent.
+    const fields = family.upstream.vtpass_pay_fields(order);
+    if (fields === null) return { outcome: 'failed', reason: `Provider: ${order.plan_code ?? order.package_code ?? order.service_type} is not offered by upstream ${this.name}` };
     const answer = await this.call('/api/pay', {
       request_id: order.provider_request_id,
       serviceID: family.upstream.vtpass_service_id(order),
       amount: kobo_to_naira(order.amount_kobo),
-      ...family.upstream.vtpass_pay_fields(order),
+      ...fields,
     });
     if ('error' in answer) {
       this.log.warn({ reference: order.reference, error: answer.error, upstream: this.name }, answer.not_sent ? 'provider pay not sent' : 'provider pay answer unclear; will re-query');
@@ -221,8 +225,9 @@ export class LiveProvider implements Provider {
       customer_name: name.trim(),
       address: content.Address ?? null,
       current_package: content.Current_Bouquet ?? null,
-      due_date: content.Due_Date ?? null,
+      due_date: due_date_of_vtpass(content),
       ...verify_details(content),
+      current_package_code: current_package_of_vtpass(service_id, content.Current_Bouquet_Code),
     };
   }
 

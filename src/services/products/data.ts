@@ -8,7 +8,7 @@ import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Network, Timestamp } from '../../schemas/common.js';
 import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, purchase_extras } from '../../schemas/service-schemas.js';
-import { networks, plan_types, type DataPlan, type Network as NetworkName, type PlanType } from '../catalog.js';
+import { networks, plan_types, upstream_code, type DataPlan, type Network as NetworkName, type PlanType } from '../catalog.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
 import type { ProviderResult } from '../provider.js';
 import { iso_us } from '../../lib/time-format.js';
@@ -133,8 +133,13 @@ export const data_family: ProductFamily = {
   result_view: data_result_view,
   sandbox_delivered: data_sandbox_delivered,
   upstream: {
-    vtpass_service_id: (order) => `${vtpass_network(order.network!)}-data`,
-    vtpass_pay_fields: (order) => ({ billersCode: order.recipient, variation_code: order.plan_code ?? undefined, phone: order.recipient }),
+    // The plan's own VTpass serviceID and variation_code (data/catalog/data-plans.json, or learned by the
+    // catalog sync); a plan VTpass has no code for is not sent to it.
+    vtpass_service_id: (order) => upstream_code(order, 'vtpass')?.service_id ?? `${vtpass_network(order.network!)}-data`,
+    vtpass_pay_fields: (order) => {
+      const code = upstream_code(order, 'vtpass');
+      return code === null ? null : { billersCode: order.recipient, variation_code: code.variation_code, phone: order.recipient };
+    },
     // Data bundles are items of per-network Flutterwave billers whose codes change with the bundles on
     // sale: not offered until they are listed here.
     flutterwave_bill: () => null,

@@ -16,7 +16,8 @@ import { charged_kobo, client_reference_of, commission_of, metadata_of, pins_of,
 import type { CustomerCheck, ProviderResult, VerifyResult } from '../provider.js';
 import { provider_unavailable } from '../provider.js';
 import { iso_us } from '../../lib/time-format.js';
-import { shipped_attribute, type CatalogItem } from './item-list.js';
+import type { CatalogItem } from './item-list.js';
+import { upstream_code } from '../upstream-codes.js';
 import {
   invalid, sandbox_reference,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan, type Unsealer,
@@ -227,17 +228,14 @@ export const education_family: ProductFamily = {
   sandbox_delivered: education_sandbox_delivered,
   sandbox_verify: education_sandbox_verify,
   upstream: {
-    vtpass_service_id: (order) => (order.provider === 'jamb' ? 'jamb' : order.plan_code === 'waec-registration' ? 'waec-registration' : 'waec'),
-    vtpass_pay_fields: (order) => ({
-      billersCode: order.customer_id ?? order.recipient,
-      variation_code: vtpass_variation.get(order.plan_code ?? '') ?? order.plan_code ?? undefined,
-      quantity: order.quantity ?? 1,
-      phone: order.recipient,
-    }),
+    vtpass_service_id: (order) => upstream_code(order, 'vtpass')?.service_id ?? (order.provider === 'jamb' ? 'jamb' : order.plan_code === 'waec-registration' ? 'waec-registration' : 'waec'),
+    vtpass_pay_fields: (order) => {
+      const code = upstream_code(order, 'vtpass');
+      if (code === null) return null;
+      return { billersCode: order.customer_id ?? order.recipient, variation_code: code.variation_code, quantity: order.quantity ?? 1, phone: order.recipient };
+    },
     flutterwave_bill: () => null,
     flutterwave_customer: (order) => order.recipient,
   },
 };
 
-/** VTpass's variation codes of the shipped products, by product code (data/catalog/education-products.json). */
-const vtpass_variation = shipped_attribute(education_kind, 'variation_code');

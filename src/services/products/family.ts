@@ -98,14 +98,23 @@ export interface FlutterwaveBill {
   item_code: string;
 }
 
-export type ProductKey = Pick<OrderRecord, 'service_type' | 'network' | 'disco' | 'provider'> & { meter_type?: OrderRecord['meter_type'] };
+export type ProductKey = Pick<OrderRecord, 'service_type' | 'network' | 'disco' | 'provider'> & {
+  meter_type?: OrderRecord['meter_type'];
+  /** The item, when a purchase names one: its own upstream codes (src/services/upstream-codes.ts) come first. */
+  plan_code?: string | null;
+  package_code?: string | null;
+};
 
 /** What an upstream adapter needs from a family: its codes, in each upstream's terms. */
 export interface UpstreamCodes {
   /** VTpass serviceID of an order (or of a product: network, disco or provider). */
   vtpass_service_id(order: Pick<OrderRecord, 'service_type' | 'network' | 'disco' | 'provider'> & Partial<Pick<OrderRecord, 'plan_code'>>): string;
-  /** The fields of VTpass's POST /api/pay beyond request_id, serviceID and amount. */
-  vtpass_pay_fields(order: OrderRecord): Record<string, unknown>;
+  /**
+   * The fields of VTpass's POST /api/pay beyond request_id, serviceID and amount; null when VTpass has no
+   * code for the order's item (docs/upstreams.md "Catalog codes and sync"): nothing is sent, since our own
+   * catalog id is never a VTpass variation_code.
+   */
+  vtpass_pay_fields(order: OrderRecord): Record<string, unknown> | null;
   /** The Flutterwave bill of a product, or null when Flutterwave does not sell it (the router skips it). */
   flutterwave_bill(product: ProductKey): FlutterwaveBill | null;
   /** The customer Flutterwave is sent on payment. */

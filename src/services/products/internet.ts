@@ -14,7 +14,7 @@ import { charged_kobo, client_reference_of, commission_of, metadata_of, pins_of,
 import type { CustomerCheck, ProviderResult, VerifyResult } from '../provider.js';
 import { provider_unavailable } from '../provider.js';
 import { iso_us } from '../../lib/time-format.js';
-import { shipped_attribute } from './item-list.js';
+import { upstream_code } from '../upstream-codes.js';
 import {
   invalid, sandbox_reference,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan, type Unsealer,
@@ -166,9 +166,6 @@ function internet_sandbox_verify(check: CustomerCheck): VerifyResult {
   return (sandbox_invalid_accounts as readonly string[]).includes(check.billers_code) ? { outcome: 'invalid' } : { outcome: 'valid', customer_name: 'Test Subscriber', address: null };
 }
 
-/** VTpass's variation codes of the shipped plans, by plan code (data/catalog/internet-plans.json). */
-const vtpass_variation = shipped_attribute(internet_kind, 'variation_code');
-
 export const internet_family: ProductFamily = {
   service_type: 'internet',
   messages: {
@@ -214,13 +211,17 @@ export const internet_family: ProductFamily = {
   sandbox_delivered: internet_sandbox_delivered,
   sandbox_verify: internet_sandbox_verify,
   upstream: {
-    vtpass_service_id: (order) => (order.provider === 'smile' ? 'smile-direct' : 'spectranet'),
-    vtpass_pay_fields: (order) => ({
-      billersCode: order.customer_id ?? order.recipient,
-      variation_code: vtpass_variation.get(order.plan_code ?? '') ?? order.plan_code ?? undefined,
-      ...(order.provider === 'spectranet' ? { quantity: 1 } : {}),
-      phone: order.recipient,
-    }),
+    vtpass_service_id: (order) => upstream_code(order, 'vtpass')?.service_id ?? (order.provider === 'smile' ? 'smile-direct' : 'spectranet'),
+    vtpass_pay_fields: (order) => {
+      const code = upstream_code(order, 'vtpass');
+      if (code === null) return null;
+      return {
+        billersCode: order.customer_id ?? order.recipient,
+        variation_code: code.variation_code,
+        ...(order.provider === 'spectranet' ? { quantity: 1 } : {}),
+        phone: order.recipient,
+      };
+    },
     flutterwave_bill: () => null,
     flutterwave_customer: (order) => order.recipient,
   },

@@ -2,9 +2,6 @@
 // data/catalog/<kind>.json, loaded at start, and managed by the operator like data plans (enable, disable,
 // re-price: PATCH /admin/catalog/:kind/:code). The store keeps only the operator's changes (price and
 // enabled) under `item:<kind>:<code>`, so a shipped name or upstream code can be corrected by a release.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 import type { Journal } from '../../journal/journal.js';
 import type { Store } from '../../journal/store.js';
 import { naira_to_kobo } from '../../lib/money.js';
@@ -12,16 +9,6 @@ import { fail } from '../../lib/assert.js';
 
 /** Items in one list: a bound on what a shipped file may hold. */
 export const catalog_items_max = 1_000;
-
-/**
- * One attribute of every shipped item of a list, by code (read once, at module load): what an upstream
- * adapter needs for an order (its VTpass variation code) without the catalog, which it does not see.
- */
-export function shipped_attribute(kind: string, attribute: string): Map<string, string> {
-  const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'data', 'catalog', `${kind}.json`);
-  const shipped = JSON.parse(readFileSync(file, 'utf8')) as { items: { code: string; [name: string]: unknown }[] };
-  return new Map(shipped.items.map((item) => [item.code, String(item[attribute] ?? '')]));
-}
 
 export interface CatalogItem {
   code: string;
@@ -55,6 +42,19 @@ export class ItemList {
       const stored = store.catalog.get(`item:${kind}:${code}`) as { amount_kobo: number; enabled: boolean } | undefined;
       this.items.set(code, { code, name, group, amount_kobo: stored?.amount_kobo ?? parsed.kobo, enabled: stored?.enabled ?? enabled, attributes });
     }
+    // Items the catalog sync learned (src/services/catalog-sync.ts), with the operator's changes to them.
+    for (const { value } of store.catalog.getRange({ start: `synced:${kind}:`, end: `synced:${kind};` })) {
+      const synced = value as { id: string; name: string; narrow: string; amount_kobo: number; attributes?: Record<string, string | number | boolean> };
+      const stored = store.catalog.get(`item:${kind}:${synced.id}`) as { amount_kobo: number; enabled: boolean } | undefined;
+      this.items.set(synced.id, {
+        code: synced.id, name: synced.name, group: synced.narrow, amount_kobo: stored?.amount_kobo ?? synced.amount_kobo, enabled: stored?.enabled ?? false, attributes: synced.attributes ?? {},
+      });
+    }
+  }
+
+  /** An item the sync learned: the catalog journals it (Catalog.add_synced); here it joins the list. */
+  add(item: CatalogItem): void {
+    if (!this.items.has(item.code)) this.items.set(item.code, item);
   }
 
   /** Every item in catalog order, or those of one group; enabled ones only unless `all`. */

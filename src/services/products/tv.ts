@@ -12,6 +12,7 @@ import {
   Amount, AmountCharged, Commission, Pin, Smartcard, Status, TvProviderName, VerifyResultView, extras_view, purchase_extras,
 } from '../../schemas/service-schemas.js';
 import { tv_providers, type Catalog, type TvProvider } from '../catalog.js';
+import { item_of_vtpass, upstream_code } from '../upstream-codes.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, tv_terms_of, type OrderRecord } from '../order.js';
 import type { OrderRequest } from '../../engine/account-orders.js';
 import type { ProviderResult } from '../provider.js';
@@ -102,10 +103,46 @@ function renewal_outcome(verification: ValidVerification, catalog: Catalog, body
   return { package_code: code, plan: verification.current_package ?? (code === null ? null : catalog.package(code)?.name ?? null) };
 }
 
+/** Bouquet codes read from one Current_Bouquet_Code: a bound on what one answer can make us walk. */
+const bouquet_codes_max = 10;
+
+/**
+ * Our package_code of a smartcard's current bouquet, from VTpass's merchant-verify Current_Bouquet_Code: a
+ * comma-separated list of VTpass variation codes, the bouquet and its add-ons ("dstv79, extraview-access").
+ * The first code that is one of our packages of that provider wins (add-ons are not packages). A code that
+ * is already one of our package codes of that provider is taken as it is (the sandbox speaks our codes, and
+ * for most GOtv and some DStv bouquets the two are the same). Null when none is.
+ */
+export function current_package_of_vtpass(provider: string, text: unknown): string | null {
+  if (typeof text !== 'string') return null;
+  for (const raw of text.split(',').slice(0, bouquet_codes_max)) {
+    const code = raw.trim();
+    if (code === '') continue;
+    const item = item_of_vtpass(provider, code);
+    if (item !== undefined && item.kind === 'tv-packages') return item.id;
+    if (upstream_code({ service_type: 'tv', package_code: code }, 'vtpass')?.service_id === provider) return code;
+  }
+  return null;
+}
+
+/** The subscription's due date of a VTpass merchant-verify answer: `Due_Date`, or `DUE_DATE` as many answers spell it. */
+export function due_date_of_vtpass(content: Record<string, unknown>): string | null {
+  for (const value of [content.Due_Date, content.DUE_DATE]) {
+    if (typeof value === 'string' && value.trim() !== '') return value.trim().slice(0, 64);
+  }
+  return null;
+}
+
 /** Cable TV by provider on Flutterwave (bill categories: DSTV CB141). */
 const tv_bills: Record<string, FlutterwaveBill> = {
   dstv: { type: 'DSTV', biller_code: 'BIL119', item_code: 'CB141' },
 };
+
+/** The Flutterwave bill of a package (its own codes, src/services/upstream-codes.ts), else of its provider. */
+function tv_flutterwave_bill(product: { provider: string | null; package_code?: string | null }): FlutterwaveBill | null {
+  const own = product.package_code ? upstream_code({ service_type: 'tv', package_code: product.package_code }, 'flutterwave') : null;
+  return own ?? tv_bills[product.provider ?? ''] ?? null;
+}
 
 function list_tv_packages(request: ProductRequest): Reply {
   const provider = request.query.get('provider');
@@ -147,13 +184,17 @@ function tv_plan(raw: unknown, context: PlanContext): PurchasePlan | ApiError {
       ...(body.quantity !== undefined ? { quantity: body.quantity } : {}),
     },
     check: () => {
-      if (body.package_code !== undefined && (item === undefined || item.provider !== body.provider)) return api_error('service.plan_not_found', `Package "${body.package_code}" of ${body.provider} is not available.`);
+      // Read at execution: the operator or the catalog sync may have disabled the package meanwhile.
+      const current = body.package_code === undefined ? undefined : catalog.package(body.package_code);
+      if (body.package_code !== undefined && (current === undefined || current.provider !== body.provider || (!renew && !current.enabled))) {
+        return api_error('service.plan_not_found', `Package "${body.package_code}" of ${body.provider} is not available.`);
+      }
       // A renewal's price is the provider's, known after verification (renewal_outcome).
-      if (renew || item === undefined) return null;
-      if (item.amount_kobo * quantity !== amount.kobo) {
+      if (renew || current === undefined) return null;
+      if (current.amount_kobo * quantity !== amount.kobo) {
         return api_error('service.amount_mismatch', quantity === 1
-          ? `Amount ${body.amount} differs from the package price ${kobo_to_naira(item.amount_kobo)}.`
-          : `Amount ${body.amount} differs from the package price ${kobo_to_naira(item.amount_kobo)} × ${quantity} months = ${kobo_to_naira(item.amount_kobo * quantity)}.`);
+          ? `Amount ${body.amount} differs from the package price ${kobo_to_naira(current.amount_kobo)}.`
+          : `Amount ${body.amount} differs from the package price ${kobo_to_naira(current.amount_kobo)} × ${quantity} months = ${kobo_to_naira(current.amount_kobo * quantity)}.`);
       }
       return null;
     },
@@ -190,11 +231,14 @@ function tv_sandbox_delivered(order: OrderRecord): ProviderResult {
  * VTpass's TV pay fields: subscription_type "change" with the package's variation_code as before, or
  * "renew", which takes none; quantity (months) only when the order set it; amount is the total.
  */
-function vtpass_tv_fields(order: OrderRecord): Record<string, unknown> {
+function vtpass_tv_fields(order: OrderRecord): Record<string, unknown> | null {
   const renew = order.subscription_type === 'renew';
+  // VTpass's own code of the package (DStv Compact is dstv79), never our package_code.
+  const code = renew ? null : upstream_code(order, 'vtpass');
+  if (!renew && code === null) return null;
   return {
     billersCode: order.recipient,
-    variation_code: renew ? undefined : order.package_code ?? undefined,
+    variation_code: code?.variation_code,
     phone: '08000000000',
     subscription_type: renew ? 'renew' : 'change',
     quantity: order.quantity,
@@ -243,7 +287,7 @@ export const tv_family: ProductFamily = {
   upstream: {
     vtpass_service_id: (order) => order.provider!,
     vtpass_pay_fields: vtpass_tv_fields,
-    flutterwave_bill: (product) => tv_bills[product.provider ?? ''] ?? null,
+    flutterwave_bill: tv_flutterwave_bill,
     flutterwave_customer: (order) => order.recipient,
   },
 };

@@ -32,6 +32,8 @@ export function flutterwave_bill(intent: Pick<OrderRecord, 'service_type' | 'dis
   return family_of(intent.service_type).upstream.flutterwave_bill({
     service_type: intent.service_type, network: 'network' in intent ? intent.network ?? null : null, disco: intent.disco ?? null, provider: intent.provider ?? null,
     meter_type: 'meter_type' in intent ? intent.meter_type : null,
+    // The item's own Flutterwave codes where the catalog has them (src/services/upstream-codes.ts).
+    plan_code: (intent as Partial<OrderRecord>).plan_code ?? null, package_code: (intent as Partial<OrderRecord>).package_code ?? null,
   });
 }
 
