@@ -3,7 +3,7 @@
 // test/openapi.test.ts lints it with Redocly's recommended rules and validates real answers of every
 // route against it.
 import Type, { type TSchema } from 'typebox';
-import { service_type_names } from '../services/order.js';
+import { service_type_names, service_types_sentence } from '../services/order.js';
 import type { RouteDef } from './route.js';
 import { ErrorBody, Naira, Timestamp, success_envelope } from '../schemas/common.js';
 import { EventKindName } from '../schemas/webhook-schemas.js';
@@ -306,7 +306,7 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
     info: {
       title: 'billvend API',
       version: '1.0.0',
-      description: 'Wallet-funded vending of airtime, data bundles, electricity and cable TV in Nigeria. Amounts are NGN numbers with at most 2 decimals. Every response carries request_id; errors carry a stable error.code. Limits: 5 active API keys per account, 10 webhook endpoints per account and environment, request bodies up to 16 KiB (bulk orders 256 KiB), request heads up to 16 KiB.',
+      description: `Wallet-funded vending of ${service_types_sentence} in Nigeria. Amounts are NGN numbers with at most 2 decimals. Every response carries request_id; errors carry a stable error.code. Limits: 5 active API keys per account, 10 webhook endpoints per account and environment, request bodies up to 16 KiB (bulk orders 256 KiB), request heads up to 16 KiB.`,
       license: { name: 'Proprietary', identifier: 'LicenseRef-billvend' },
     },
     servers: [{ url: server_url }],
