@@ -41,8 +41,11 @@ export function read_orders(store: Store, actor: AccountActor, environment: Envi
 
 // ---- History filters (docs/api.md "History filters") -----------------------------------------------
 
-/** The statuses the list shows, and the stored status each stands for: a delivered order is "successful". */
-const list_statuses: Record<string, OrderStatus> = { pending: 'pending', processing: 'processing', successful: 'delivered', failed: 'failed' };
+/**
+ * The statuses the filter takes, and the stored status each stands for: a delivered order is listed "successful"
+ * (the list's word) and is "delivered" on its record, so the filter takes both words (docs/api.md "History filters").
+ */
+const list_statuses: Record<string, OrderStatus> = { pending: 'pending', processing: 'processing', successful: 'delivered', delivered: 'delivered', failed: 'failed' };
 const service_types: readonly ServiceType[] = service_type_names;
 /** Every recipient the services accept: phone (11 digits), meter (11 or 13), smartcard (10 to 12). */
 const recipient_pattern = /^[0-9]{10,13}$/;
@@ -87,7 +90,7 @@ export function parse_history_query(params: URLSearchParams): HistoryQuery | Api
   let status: OrderStatus | null = null;
   if (status_text !== null && status_text !== '') {
     status = Object.hasOwn(list_statuses, status_text) ? list_statuses[status_text] : null;
-    if (status === null) return invalid('status', 'must be pending, processing, successful or failed (the statuses the list shows)');
+    if (status === null) return invalid('status', 'must be pending, processing, successful (or delivered, the same) or failed');
   }
   if (service_text !== null && service_text !== '' && !service_types.includes(service_text as ServiceType)) {
     return invalid('service_type', `must be ${service_types_text}`);
@@ -191,7 +194,7 @@ function export_stream(store: Store, actor: AccountActor, environment: Environme
 
 /** The filters' query parameters, for the document. */
 const history_query = {
-  status: { schema: Type.Enum(['pending', 'processing', 'successful', 'failed']), description: 'the status as the list shows it (a delivered order is successful)' },
+  status: { schema: Type.Enum(['pending', 'processing', 'successful', 'delivered', 'failed']), description: 'the status as the list shows it, or as the record does: a delivered order is listed successful, and successful and delivered both find it' },
   service_type: { schema: Type.Enum([...service_type_names]), description: `the service: ${service_types_text}` },
   recipient: { schema: Type.String({ pattern: '^[0-9]{10,13}$' }), description: 'the exact phone, meter or smartcard number' },
   client_reference: { schema: Type.String({ pattern: client_reference_pattern.source }), description: 'the exact client_reference the purchase carried: it names one order at most' },
