@@ -307,7 +307,9 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
       title: 'billvend API',
       version: '1.0.0',
       description: `Wallet-funded vending of ${service_types_sentence} in Nigeria. Amounts are NGN numbers with at most 2 decimals. Every response carries request_id; errors carry a stable error.code. Limits: 5 active API keys per account, 10 webhook endpoints per account and environment, request bodies up to 16 KiB (bulk orders 256 KiB), request heads up to 16 KiB.`,
-      license: { name: 'Proprietary', identifier: 'LicenseRef-billvend' },
+      // An SPDX identifier of our own (LicenseRef-…) made viewers link to spdx.org, where no such page exists: the
+      // licence is stated on this server's own documentation page instead.
+      license: { name: 'Proprietary', url: `${server_url}/docs/#licence` },
     },
     servers: [{ url: server_url }],
     security: [{ bearer: [] }],
