@@ -10,6 +10,7 @@ import { EventKindName } from '../schemas/webhook-schemas.js';
 import { BatchView } from '../schemas/bulk-schemas.js';
 import { error_catalogue } from '../errors.js';
 import { fail } from '../lib/assert.js';
+import { publish_portable_patterns } from './portable-pattern.js';
 
 const status_text: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 400: 'Bad request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not found',
@@ -301,7 +302,9 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
     (paths[path] ??= {})[route.method] = operation;
   }
   const tags = [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags: string[] }).tags)))];
-  return {
+  // A copy, so that rewriting its patterns for other engines (front/portable-pattern.ts) leaves the schemas the
+  // server validates with as they are.
+  const document = JSON.parse(JSON.stringify({
     openapi: '3.1.0',
     info: {
       title: 'billvend API',
@@ -325,5 +328,7 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
         ErrorCodes: { type: 'string', enum: Object.keys(error_catalogue) },
       },
     },
-  };
+  })) as Record<string, unknown>;
+  publish_portable_patterns(document);
+  return document;
 }
