@@ -11,6 +11,7 @@ import { BatchView } from '../schemas/bulk-schemas.js';
 import { error_catalogue } from '../errors.js';
 import { fail } from '../lib/assert.js';
 import { publish_portable_patterns } from './portable-pattern.js';
+import { product_families } from '../services/products/registry.js';
 
 const status_text: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 400: 'Bad request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not found',
@@ -77,19 +78,23 @@ const links: Record<string, Record<string, { operationId: string; parameters: Re
   },
 };
 const order_link = { GetOrder: { operationId: 'getTransactionsByReference', parameters: { reference: '$response.body#/data/reference' }, description: 'The order\'s full record.' } };
-for (const path of ['/v1/services/airtime', '/v1/services/data/purchase', '/v1/services/electricity', '/v1/services/tv']) links[`post ${path}`] = order_link;
+for (const family of product_families) links[`post ${family.purchase.path}`] = order_link;
 
-/** Request examples for the purchases, with the sandbox's always-delivered numbers (docs/api.md "Sandbox"). */
+/**
+ * A request example per operation with a body: the bodies of docs/api.md "Every endpoint by example", with the
+ * sandbox's always-delivered numbers (docs/api.md "Sandbox"); test/api-doc-examples.test.ts keeps the two equal.
+ */
 const examples: Record<string, unknown> = {
   'post /v1/services/airtime': { network: 'mtn', phone: '08011111111', amount: 100, pin: '12345' },
-  'post /v1/services/data/purchase': { network: 'mtn', plan_code: 'mtn-1gb-1d', phone: '08011111111', amount: 350, pin: '12345' },
-  'post /v1/services/electricity': { disco: 'ikeja-electric', meter_number: '1111111111111', meter_type: 'prepaid', amount: 5000, pin: '12345' },
-  'post /v1/services/tv': { provider: 'gotv', smartcard_number: '1212121212', package_code: 'gotv-max', amount: 8500, pin: '12345' },
+  'post /v1/services/data/purchase': { network: 'mtn', plan_code: 'mtn-1gb-1d', phone: '08011111111', amount: 350, pin: '12345', client_reference: 'inv-20261127-0001' },
   'post /v1/services/electricity/verify': { disco: 'ikeja-electric', meter_number: '1111111111111', meter_type: 'prepaid' },
-  'post /v1/services/tv/verify': { provider: 'gotv', smartcard_number: '1212121212' },
-  'post /v1/keys': { name: 'POS fleet', environment: 'test', scopes: ['services:purchase', 'wallet:read'] },
-  'post /v1/webhooks': { url: 'https://example.ng/billvend/hooks', events: ['transaction.completed', 'transaction.failed'] },
-  'post /v1/sandbox/wallet/fund': { amount: 50000, reference: 'TOPUP-0001' },
+  'post /v1/services/electricity': { disco: 'ikeja-electric', meter_number: '1111111111111', meter_type: 'prepaid', amount: 5000, pin: '12345' },
+  'post /v1/services/tv/verify': { provider: 'dstv', smartcard_number: '1313131313' },
+  'post /v1/services/tv': { provider: 'gotv', smartcard_number: '1212121212', package_code: 'gotv-max', amount: 8500, pin: '12345' },
+  'post /v1/services/education/verify': { product: 'jamb-utme', profile_id: '1234567890' },
+  'post /v1/services/education': { product: 'waec-result-checker', quantity: 2, phone: '08011111111', amount: 7800, pin: '12345' },
+  'post /v1/services/internet/verify': { provider: 'smile', account: '08011111111' },
+  'post /v1/services/internet': { provider: 'smile', plan_code: 'smile-1-5gb-7d', account: '08011111111', phone: '08011111111', amount: 1000, pin: '12345' },
   'post /v1/services/bulk': {
     pin: '12345',
     items: [
@@ -97,6 +102,12 @@ const examples: Record<string, unknown> = {
       { service_type: 'data', network: 'mtn', plan_code: 'mtn-1gb-1d', phone: '08011111111', amount: 350 },
     ],
   },
+  'patch /v1/account': { low_balance_threshold: 5000 },
+  'post /v1/sandbox/wallet/fund': { amount: 50000, reference: 'topup-0001' },
+  'post /v1/keys': { name: 'Shop till 2', environment: 'test', scopes: ['services:purchase', 'transactions:read'], ip_allowlist: [] },
+  'post /v1/webhooks': { url: 'https://example.ng/billvend/hooks', events: ['transaction.completed', 'transaction.failed'], description: 'Order updates' },
+  'patch /v1/webhooks/:id': { events: ['transaction.completed', 'transaction.failed', 'wallet.low_balance'] },
+  'post /v1/funding/bank-transfer': { reference: 'NIP-000123', account_id: 1, amount: 25000, sender_name: 'Ada Stores' },
 };
 
 function error_response(status: number, codes: string[]): unknown {
