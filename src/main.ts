@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { load_config, flags_to_env, ConfigError, type Config } from './config.js';
 import { create_logger, type Logger } from './log.js';
 import { open_store, make_store_dir } from './journal/store.js';
-import { lock_store } from './journal/store-lock.js';
+import { lock_store, StoreLockedError } from './journal/store-lock.js';
 import { ensure_order_index } from './engine/account-orders.js';
 import { SystemClock, type Clock } from './lib/clock.js';
 import { crypto_random, type RandomSource } from './lib/random.js';
@@ -461,7 +461,10 @@ export async function serve(argv: readonly string[]): Promise<void> {
   try {
     server = await start(config, log);
   } catch (error) {
-    log.fatal({ err: error }, 'cannot start');
+    // Another process holding the store is a refusal the operator acts on, not a fault: one clear line in the
+    // log as on stderr, without a stack. Anything else keeps its stack in the log (its stderr line stays short).
+    if (error instanceof StoreLockedError) log.fatal(`cannot start: ${error.message}`);
+    else log.fatal({ err: error }, 'cannot start');
     log.flush();
     process.stderr.write(`billvend: cannot start: ${(error as Error).message}\n`);
     setTimeout(() => process.exit(1), 50);

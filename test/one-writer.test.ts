@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { TestServer, start_server, temp_dir } from './helpers/server.js';
+import { stack_trace_in, wait_for } from './helpers/fixtures-http.js';
 
 async function sandbox_topup(server: TestServer, key: string, reference: string) {
   return server.api('POST', '/v1/sandbox/wallet/fund', { key, body: { amount: 100, reference } });
@@ -30,6 +31,10 @@ t.test('a second server on the same store exits 1 naming the store and the holde
   t.match(stderr, first.data_dir, 'the message names the store directory');
   t.match(stderr, `pid ${first.pid}`, 'the message names the pid that holds the store');
   t.match(stderr, /one process per store/, 'the message says what to do');
+  t.equal(stderr.trim().split('\n').length, 1, 'stderr says it in one line');
+  const fatal = await wait_for(() => second.logs.find((line) => line.includes('"level":"fatal"')), 3000, 'the fatal log line');
+  t.match(fatal, /"msg":"cannot start: the store .* is in use by another billvend process/, 'the log\'s fatal line says the same');
+  t.equal(stack_trace_in(`${stderr}\n${second.logs.join('\n')}`), null, 'with no stack trace, on stderr or in the log');
 
   for (let i = 0; i < 4; i++) t.equal((await sandbox_topup(first, account.key, `TOPUP-B${i}`)).status, 201, `top-up ${i} after the refused start is 201`);
   const before = await first.api('GET', '/v1/wallet', { key: account.key });

@@ -31,6 +31,17 @@ t.test('GET /v1/openapi.json answers an OpenAPI 3.1 document without a key', asy
   t.type(doc.paths, 'object', 'the document has paths');
 });
 
+t.test('the licence link leads to a page of this server that states the licence', async (t) => {
+  const license = (response.body as { info: { license: { name: string; url?: string; identifier?: string } } }).info.license;
+  t.equal(license.identifier, undefined, 'no SPDX identifier of our own, which viewers link to a page spdx.org does not have');
+  t.ok(license.url?.startsWith(`${server.base.replace('127.0.0.1', 'localhost')}/`) || license.url?.startsWith(`${server.base}/`), `the link is on this server (${license.url})`);
+  const [page, fragment] = (license.url ?? '').split('#');
+  const answer = await fetch(page!.replace('localhost', '127.0.0.1'));
+  t.equal(answer.status, 200, 'the page answers 200');
+  const html = await answer.text();
+  t.match(html, new RegExp(`id="${fragment}"[^>]*>[^<]*(<a[^>]*>[^<]*</a>[^<]*)*Licence: proprietary`), 'and its anchor states the licence');
+});
+
 t.test('the document lists every public /v1 route with its methods', async (t) => {
   for (const [path, methods] of foundation_routes) {
     t.ok(doc.paths[path] !== undefined, `${path} is listed`);

@@ -22,7 +22,7 @@ t.test('GET /v1/services/internet/plans lists Smile and Spectranet plans, filter
   t.equal(all.status, 200, 'the list answers 200');
   const plans = all.body.data.plans as any[];
   t.same([...new Set(plans.map((p) => p.provider))], ['smile', 'spectranet'], 'both providers are listed');
-  t.same(Object.keys(plans[0]).sort(), ['amount', 'amount_charged', 'name', 'plan_code', 'provider', 'validity'], 'a plan has exactly the documented fields');
+  t.same(Object.keys(plans[0]).sort(), ['amount', 'amount_charged', 'name', 'plan_code', 'plan_id', 'provider', 'validity'], 'a plan has exactly the documented fields (plan_id and plan_code, one value)');
   const smile = await server.api('GET', '/v1/services/internet/plans?provider=smile', { key: account.key });
   t.ok(smile.body.data.plans.every((p: any) => p.provider === 'smile'), 'the provider filter keeps Smile plans only');
   check_error(t, await server.api('GET', '/v1/services/internet/plans?provider=swift', { key: account.key }), 400, 'validation.failed', 'an unknown provider');

@@ -21,7 +21,7 @@ t.test('GET /v1/services/data/plans lists every enabled plan with exactly the sp
   t.ok(shipped_plans.some((p) => !p.enabled), 'the shipped catalog has a disabled plan to leave out');
   t.same(plans.map((p) => p.plan_id).sort(), enabled.map((p) => p.plan_id).sort(), 'exactly the enabled shipped plans are listed');
   for (const plan of plans) {
-    t.same(Object.keys(plan).sort(), ['amount', 'amount_charged', 'name', 'network', 'plan_id', 'plan_type', 'validity'], `plan ${plan.plan_id} has exactly the spec fields, amount_charged (docs/api.md "Pricing") and plan_type ("Data plan types")`);
+    t.same(Object.keys(plan).sort(), ['amount', 'amount_charged', 'name', 'network', 'plan_code', 'plan_id', 'plan_type', 'validity'], `plan ${plan.plan_id} has exactly the spec fields, plan_code (the same value, docs/api.md "Plans: plan_id and plan_code"), amount_charged (docs/api.md "Pricing") and plan_type ("Data plan types")`);
     const shipped = shipped_plans.find((p) => p.plan_id === plan.plan_id)!;
     t.equal(kobo(plan.amount), kobo(shipped.amount), `plan ${plan.plan_id} costs its shipped price`);
     t.equal(plan.network, shipped.network, `plan ${plan.plan_id} is of its shipped network`);

@@ -108,13 +108,16 @@ t.test('a filtered list pages with page and per_page exactly like the unfiltered
   t.same(first.body.data.pagination, { total: all.length, per_page: 2, current_page: 1, last_page: Math.ceil(all.length / 2) }, 'pagination counts the matches');
 });
 
-t.test('the status filter takes the statuses the list shows: "delivered" is refused, "successful" is accepted', async (t) => {
-  const refused = await server.api('GET', '/v1/transactions?status=delivered', { key: account.key });
-  check_error(t, refused, 400, 'validation.failed', 'status=delivered');
-  t.same(refused.body.error.details?.map((d: { field: string }) => d.field), ['status'], 'the details name status');
+t.test('the status filter takes the word of the list and of the record: "successful" and "delivered" find the same orders', async (t) => {
   const accepted = await list('status=successful');
   t.ok(accepted.references.length > 0, 'status=successful lists the delivered orders');
   t.ok(accepted.body.data.transactions.every((o: Listed) => o.status === 'successful'), 'each shown as successful');
+  const delivered = await list('status=delivered');
+  t.same(delivered.references, accepted.references, 'status=delivered (the record\'s word, refused before) lists exactly the orders status=successful lists');
+  t.same(delivered.body.data.pagination, accepted.body.data.pagination, 'with the same count');
+  const refused = await server.api('GET', '/v1/transactions?status=Delivered', { key: account.key });
+  check_error(t, refused, 400, 'validation.failed', 'status=Delivered (wrong case)');
+  t.same(refused.body.error.details?.map((d: { field: string }) => d.field), ['status'], 'the details name status');
 });
 
 t.test('bad filter values are 400 validation.failed naming the parameter', async (t: Test) => {

@@ -20,7 +20,7 @@ import { CreateWebhookBody, EventKindName } from '../schemas/webhook-schemas.js'
 import { Scope } from '../schemas/account-schemas.js';
 import { EnvironmentName, FreeText } from '../schemas/common.js';
 import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of } from '../webhooks/endpoints.js';
-import { service_type_names, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
+import { service_type_names, service_types_text, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
 import { claim_of, find_orders, type OrderFilter, type OrderPage } from '../engine/account-orders.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { dead_listed_max, type Dispatcher } from '../webhooks/dispatcher.js';
@@ -106,7 +106,7 @@ function parse_order_query(params: URLSearchParams): OrderQuery | ApiError {
   const service = params.get('service');
   const status = params.get('status');
   if (service !== null && service !== '' && !(service_type_names as readonly string[]).includes(service)) {
-    return invalid_param('service', 'must be airtime, data, electricity or tv');
+    return invalid_param('service', `must be ${service_types_text}`);
   }
   if (status !== null && status !== '' && !['pending', 'processing', 'delivered', 'failed'].includes(status)) {
     return invalid_param('status', 'must be pending, processing, delivered or failed');

@@ -10,6 +10,19 @@ import { fail } from '../lib/assert.js';
 /** Every service type on sale, in the order lists and documents show them (src/services/products/registry.ts). */
 export const service_type_names = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet'] as const;
 export type ServiceType = (typeof service_type_names)[number];
+/** The service types as a message lists them: "airtime, data, electricity, tv, education or internet". */
+export const service_types_text = `${service_type_names.slice(0, -1).join(', ')} or ${service_type_names.at(-1)}`;
+/** What each service type sells, in words, for descriptions (the OpenAPI document's, docs/api.md's). */
+export const service_type_words: Readonly<Record<ServiceType, string>> = {
+  airtime: 'airtime',
+  data: 'data bundles',
+  electricity: 'electricity tokens',
+  tv: 'cable TV',
+  education: 'exam PINs (WAEC, JAMB)',
+  internet: 'internet bundles (Smile, Spectranet)',
+};
+/** "airtime, data bundles, …, and internet bundles (Smile, Spectranet)": every family, in words. */
+export const service_types_sentence = `${service_type_names.slice(0, -1).map((name) => service_type_words[name]).join(', ')} and ${service_type_words[service_type_names.at(-1)!]}`;
 export type OrderStatus = 'pending' | 'processing' | 'delivered' | 'failed';
 
 export interface OrderRecord {

@@ -3,13 +3,15 @@
 // test/openapi.test.ts lints it with Redocly's recommended rules and validates real answers of every
 // route against it.
 import Type, { type TSchema } from 'typebox';
-import { service_type_names } from '../services/order.js';
+import { service_type_names, service_types_sentence } from '../services/order.js';
 import type { RouteDef } from './route.js';
 import { ErrorBody, Naira, Timestamp, success_envelope } from '../schemas/common.js';
 import { EventKindName } from '../schemas/webhook-schemas.js';
 import { BatchView } from '../schemas/bulk-schemas.js';
 import { error_catalogue } from '../errors.js';
 import { fail } from '../lib/assert.js';
+import { publish_portable_patterns } from './portable-pattern.js';
+import { product_families } from '../services/products/registry.js';
 
 const status_text: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 400: 'Bad request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not found',
@@ -76,19 +78,23 @@ const links: Record<string, Record<string, { operationId: string; parameters: Re
   },
 };
 const order_link = { GetOrder: { operationId: 'getTransactionsByReference', parameters: { reference: '$response.body#/data/reference' }, description: 'The order\'s full record.' } };
-for (const path of ['/v1/services/airtime', '/v1/services/data/purchase', '/v1/services/electricity', '/v1/services/tv']) links[`post ${path}`] = order_link;
+for (const family of product_families) links[`post ${family.purchase.path}`] = order_link;
 
-/** Request examples for the purchases, with the sandbox's always-delivered numbers (docs/api.md "Sandbox"). */
+/**
+ * A request example per operation with a body: the bodies of docs/api.md "Every endpoint by example", with the
+ * sandbox's always-delivered numbers (docs/api.md "Sandbox"); test/api-doc-examples.test.ts keeps the two equal.
+ */
 const examples: Record<string, unknown> = {
   'post /v1/services/airtime': { network: 'mtn', phone: '08011111111', amount: 100, pin: '12345' },
-  'post /v1/services/data/purchase': { network: 'mtn', plan_code: 'mtn-1gb-1d', phone: '08011111111', amount: 350, pin: '12345' },
-  'post /v1/services/electricity': { disco: 'ikeja-electric', meter_number: '1111111111111', meter_type: 'prepaid', amount: 5000, pin: '12345' },
-  'post /v1/services/tv': { provider: 'gotv', smartcard_number: '1212121212', package_code: 'gotv-max', amount: 8500, pin: '12345' },
+  'post /v1/services/data/purchase': { network: 'mtn', plan_code: 'mtn-1gb-1d', phone: '08011111111', amount: 350, pin: '12345', client_reference: 'inv-20261127-0001' },
   'post /v1/services/electricity/verify': { disco: 'ikeja-electric', meter_number: '1111111111111', meter_type: 'prepaid' },
-  'post /v1/services/tv/verify': { provider: 'gotv', smartcard_number: '1212121212' },
-  'post /v1/keys': { name: 'POS fleet', environment: 'test', scopes: ['services:purchase', 'wallet:read'] },
-  'post /v1/webhooks': { url: 'https://example.ng/billvend/hooks', events: ['transaction.completed', 'transaction.failed'] },
-  'post /v1/sandbox/wallet/fund': { amount: 50000, reference: 'TOPUP-0001' },
+  'post /v1/services/electricity': { disco: 'ikeja-electric', meter_number: '1111111111111', meter_type: 'prepaid', amount: 5000, pin: '12345' },
+  'post /v1/services/tv/verify': { provider: 'dstv', smartcard_number: '1313131313' },
+  'post /v1/services/tv': { provider: 'gotv', smartcard_number: '1212121212', package_code: 'gotv-max', amount: 8500, pin: '12345' },
+  'post /v1/services/education/verify': { product: 'jamb-utme', profile_id: '1234567890' },
+  'post /v1/services/education': { product: 'waec-result-checker', quantity: 2, phone: '08011111111', amount: 7800, pin: '12345' },
+  'post /v1/services/internet/verify': { provider: 'smile', account: '08011111111' },
+  'post /v1/services/internet': { provider: 'smile', plan_code: 'smile-1-5gb-7d', account: '08011111111', phone: '08011111111', amount: 1000, pin: '12345' },
   'post /v1/services/bulk': {
     pin: '12345',
     items: [
@@ -96,6 +102,12 @@ const examples: Record<string, unknown> = {
       { service_type: 'data', network: 'mtn', plan_code: 'mtn-1gb-1d', phone: '08011111111', amount: 350 },
     ],
   },
+  'patch /v1/account': { low_balance_threshold: 5000 },
+  'post /v1/sandbox/wallet/fund': { amount: 50000, reference: 'topup-0001' },
+  'post /v1/keys': { name: 'Shop till 2', environment: 'test', scopes: ['services:purchase', 'transactions:read'], ip_allowlist: [] },
+  'post /v1/webhooks': { url: 'https://example.ng/billvend/hooks', events: ['transaction.completed', 'transaction.failed'], description: 'Order updates' },
+  'patch /v1/webhooks/:id': { events: ['transaction.completed', 'transaction.failed', 'wallet.low_balance'] },
+  'post /v1/funding/bank-transfer': { reference: 'NIP-000123', account_id: 1, amount: 25000, sender_name: 'Ada Stores' },
 };
 
 function error_response(status: number, codes: string[]): unknown {
@@ -301,13 +313,17 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
     (paths[path] ??= {})[route.method] = operation;
   }
   const tags = [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags: string[] }).tags)))];
-  return {
+  // A copy, so that rewriting its patterns for other engines (front/portable-pattern.ts) leaves the schemas the
+  // server validates with as they are.
+  const document = JSON.parse(JSON.stringify({
     openapi: '3.1.0',
     info: {
       title: 'billvend API',
       version: '1.0.0',
-      description: 'Wallet-funded vending of airtime, data bundles, electricity and cable TV in Nigeria. Amounts are NGN numbers with at most 2 decimals. Every response carries request_id; errors carry a stable error.code. Limits: 5 active API keys per account, 10 webhook endpoints per account and environment, request bodies up to 16 KiB (bulk orders 256 KiB), request heads up to 16 KiB.',
-      license: { name: 'Proprietary', identifier: 'LicenseRef-billvend' },
+      description: `Wallet-funded vending of ${service_types_sentence} in Nigeria. Amounts are NGN numbers with at most 2 decimals. Every response carries request_id; errors carry a stable error.code. Limits: 5 active API keys per account, 10 webhook endpoints per account and environment, request bodies up to 16 KiB (bulk orders 256 KiB), request heads up to 16 KiB.`,
+      // An SPDX identifier of our own (LicenseRef-…) made viewers link to spdx.org, where no such page exists: the
+      // licence is stated on this server's own documentation page instead.
+      license: { name: 'Proprietary', url: `${server_url}/docs/#licence` },
     },
     servers: [{ url: server_url }],
     security: [{ bearer: [] }],
@@ -323,5 +339,7 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
         ErrorCodes: { type: 'string', enum: Object.keys(error_catalogue) },
       },
     },
-  };
+  })) as Record<string, unknown>;
+  publish_portable_patterns(document);
+  return document;
 }

@@ -16,7 +16,11 @@ export function csv_line(cells: readonly string[]): string {
 
 export const csv_content_type = 'text/csv; charset=utf-8';
 
-/** Headers of a CSV download: a file to save, never cached or sniffed as something else. */
+/**
+ * Headers of a CSV download: a file to save, never cached. Not sniffed as something else either, but that
+ * header comes with every reply that brings its own content type (front/security-headers.ts): sent here too,
+ * it went out twice.
+ */
 export function csv_download_headers(filename: string): [string, string][] {
-  return [['Content-Disposition', `attachment; filename="${filename}"`], ['Cache-Control', 'no-store'], ['X-Content-Type-Options', 'nosniff']];
+  return [['Content-Disposition', `attachment; filename="${filename}"`], ['Cache-Control', 'no-store']];
 }

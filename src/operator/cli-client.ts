@@ -34,10 +34,11 @@ function operator_url(path: string): string {
 interface Envelope {
   success?: boolean;
   data?: unknown;
+  message?: string;
   error?: { code: string; message: string; details?: { field: string; message: string }[] };
 }
 
-/** Sends the request; prints data on stdout and returns 0, or the error on stderr and returns 1. */
+/** Sends the request; prints data on stdout (and a replay's notice on stderr) and returns 0, or the error on stderr and returns 1. */
 export async function call_operator(request: OperatorRequest): Promise<number> {
   const url = operator_url(request.path);
   const token = admin_token();
@@ -64,6 +65,12 @@ export async function call_operator(request: OperatorRequest): Promise<number> {
     const details = parsed.error?.details?.map((d) => `\n  ${d.field}: ${d.message}`).join('') ?? '';
     process.stderr.write(`billvend: ${parsed.error?.code ?? response.status}: ${parsed.error?.message ?? 'request failed'}${details}\n`);
     return 1;
+  }
+  // A replay (a wallet credit whose reference was used) did nothing new: stdout still gets the data (the first
+  // credit), as scripts read it, and stderr says it was a replay, so a person sees nothing happened. Exit 0: the
+  // wallet holds the credit the reference stands for (docs/operations.md "Command line").
+  if (response.headers.get('idempotent-replayed') === 'true') {
+    process.stderr.write(`billvend: replayed, nothing changed: ${parsed.message ?? 'this request was already made'} The first answer follows.\n`);
   }
   process.stdout.write(JSON.stringify(parsed.data ?? null, null, 2) + '\n');
   return 0;

@@ -7,6 +7,8 @@ import {
   UsageError, amount_value, boolean_value, choice_value, command_usage, id_value, integer_value, list_value, parse_command,
   type CommandSpec, type ParsedCommand,
 } from './cli-args.js';
+import { narrow_field_of } from '../services/pricing.js';
+import type { ServiceType } from '../services/order.js';
 import { call_operator, type OperatorRequest } from './cli-client.js';
 import { flag_of, serve_arguments, serve_spec, serve_variables } from './cli-serve.js';
 
@@ -26,7 +28,6 @@ function query(pairs: [string, string | undefined][]): string {
   return text === '' ? '' : `?${text}`;
 }
 
-const narrow_field_of: Record<string, string> = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider' };
 
 /**
  * --rules airtime=300,airtime/glo=400: one rule per item. The service type picks the narrowing field;
@@ -38,7 +39,9 @@ function rules_value(text: string, usage: string): Record<string, unknown>[] {
     if (match === null) throw new UsageError(`--rules items must read SERVICE[/NARROW]=BP, such as airtime/glo=400, got "${item}"`, usage);
     const [, service_type, narrow, bp] = match;
     const rule: Record<string, unknown> = { service_type, rate_bp: Number(bp) };
-    if (narrow !== undefined) rule[narrow_field_of[service_type] ?? 'network'] = narrow;
+    // The field is the server's own choice for the type (services/pricing.ts), so a family added there is
+    // narrowed right here too; an unknown type keeps `network` and is refused by name by the server.
+    if (narrow !== undefined) rule[Object.hasOwn(narrow_field_of, service_type!) ? narrow_field_of[service_type as ServiceType] : 'network'] = narrow;
     return rule;
   });
 }

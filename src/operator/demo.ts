@@ -40,15 +40,21 @@ export async function seed_demo(deps: Deps, public_url: string): Promise<void> {
   const credited = deps.engine.run(actor, { kind: 'credit', environment: 'test', amount_kobo: demo_funding_kobo, reference: 'DEMO-FUNDING-1', description: 'Demo sandbox funding' }, deps.clock.now_us());
   if (!credited.ok) fail('demo credit refused');
   await actor.settled();
+  // The two lines to paste are exactly the shell assignments README.md "A first purchase" asks for, alone on
+  // their lines with nothing before them, so a newcomer copies them as they are (test/readme.test.ts does).
   const lines = [
     '',
     '==================== billvend demo (shown once) ====================',
     ` API:        ${public_url}/v1   (docs: ${public_url}/docs)`,
-    ` Test key:   ${api_key}`,
-    ` PIN:        ${pin}`,
     ` Dashboard:  ${public_url}/dashboard   login ${demo_email} / ${password}`,
     ' Wallet:     NGN 1,000,000.00 of sandbox money',
-    ` Try:        curl -s ${public_url}/v1/wallet -H "Authorization: Bearer ${api_key}"`,
+    ' Test key and transaction PIN: paste these two lines into your shell,',
+    ' then follow README.md "A first purchase":',
+    '',
+    `KEY=${api_key}`,
+    `PIN=${pin}`,
+    '',
+    ` Try:        curl -s ${public_url}/v1/wallet -H "Authorization: Bearer $KEY"`,
     '====================================================================',
     '',
   ];

@@ -5,12 +5,13 @@
 import Type, { type TSchema } from 'typebox';
 import { Timestamp } from './common.js';
 import { Pin } from './service-schemas.js';
+import { service_types_text } from '../services/order.js';
 
 /** Items of one batch, at least and at most (docs/api.md "Limits"). */
 export const bulk_items_min = 1;
 export const bulk_items_max = 100;
 /** A service type name as an item may give it: the registered ones are checked per item. */
-const ServiceTypeName = Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z0-9_]+$', errorMessage: 'must name a service type, such as airtime, data, electricity or tv' });
+const ServiceTypeName = Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z0-9_]+$', errorMessage: `must name a service type: ${service_types_text}` });
 
 /** What the route validates: the batch's own fields; each item is checked against its service's body. */
 export const BulkBody = Type.Object({

@@ -1,7 +1,7 @@
 // Schemas of reseller pricing (docs/api.md "Pricing"): the operator's price lists, an account's
 // effective rates and the operator's margin report.
 import Type from 'typebox';
-import { service_type_names } from '../services/order.js';
+import { service_type_names, service_types_text } from '../services/order.js';
 import { EnvironmentName, FreeText, Naira } from './common.js';
 import { rate_bp_max, rules_max } from '../services/pricing.js';
 
@@ -16,7 +16,7 @@ export const RateBp = Type.Integer({
 });
 
 export const PriceRuleBody = Type.Object({
-  service_type: FreeText({ minLength: 1, maxLength: 32, description: 'airtime, data, electricity or tv', errorMessage: 'must be one of: airtime, data, electricity, tv' }),
+  service_type: FreeText({ minLength: 1, maxLength: 32, description: service_types_text, errorMessage: `must be one of: ${service_type_names.join(', ')}` }),
   network: Type.Optional(Type.Union([FreeText({ maxLength: 32, description: 'airtime and data only: mtn, airtel, glo or 9mobile' }), Type.Null()])),
   disco: Type.Optional(Type.Union([FreeText({ maxLength: 64, description: 'electricity only: a disco service ID or code' }), Type.Null()])),
   provider: Type.Optional(Type.Union([FreeText({ maxLength: 32, description: 'tv: dstv, gotv or startimes; education: waec or jamb; internet: smile or spectranet' }), Type.Null()])),

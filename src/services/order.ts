@@ -8,7 +8,7 @@ import { charged_kobo, commission_of, type DeliveredPin, type OrderRecord, type 
 // The record, its assertion and its life-cycle facts live in engine/order-record.ts (the actor changes
 // orders); the services' modules keep importing them from here.
 export {
-  assert_order, charged_kobo, commission_of, is_final, service_type_names,
+  assert_order, charged_kobo, commission_of, is_final, service_type_names, service_types_sentence, service_types_text,
   type DeliveredPin, type OrderRecord, type OrderStatus, type ServiceType, type UpstreamAttempt,
 } from '../engine/order-record.js';
 

@@ -10,11 +10,12 @@
 // resolved once per change into nested maps: a purchase's rate is three Map lookups, no allocation.
 import type { Journal } from '../journal/journal.js';
 import type { Store } from '../journal/store.js';
-import type { ServiceType } from './order.js';
+import { service_type_names, type ServiceType } from './order.js';
 import { networks, tv_providers, type Catalog } from './catalog.js';
 import { fail } from '../lib/assert.js';
 
-export const pricing_service_types: readonly ServiceType[] = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet'];
+/** Every service type can be priced: the one list (engine/order-record.ts). */
+export const pricing_service_types: readonly ServiceType[] = service_type_names;
 /** Rules of one tier: one per product is at most 4 + 4 + 9 + 3 + 4 = 24 today; room for services to come. */
 export const rules_max = 200;
 /** Tiers that may hold rules at once (accounts may name any tier; those without rules are 0%). */

@@ -15,7 +15,7 @@ import { kobo_to_naira } from '../../lib/money.js';
 import { lagos_day_end_ms, parse_date_days, parse_timestamp_us } from '../../lib/time-format.js';
 import type { BodyStream } from '../../lib/reply.js';
 import { read_record } from '../../engine/idempotency.js';
-import { service_type_names, assert_order, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../../services/order.js';
+import { service_type_names, service_types_text, assert_order, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../../services/order.js';
 import type { OrderDesk } from '../../services/order-desk.js';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
@@ -41,8 +41,11 @@ export function read_orders(store: Store, actor: AccountActor, environment: Envi
 
 // ---- History filters (docs/api.md "History filters") -----------------------------------------------
 
-/** The statuses the list shows, and the stored status each stands for: a delivered order is "successful". */
-const list_statuses: Record<string, OrderStatus> = { pending: 'pending', processing: 'processing', successful: 'delivered', failed: 'failed' };
+/**
+ * The statuses the filter takes, and the stored status each stands for: a delivered order is listed "successful"
+ * (the list's word) and is "delivered" on its record, so the filter takes both words (docs/api.md "History filters").
+ */
+const list_statuses: Record<string, OrderStatus> = { pending: 'pending', processing: 'processing', successful: 'delivered', delivered: 'delivered', failed: 'failed' };
 const service_types: readonly ServiceType[] = service_type_names;
 /** Every recipient the services accept: phone (11 digits), meter (11 or 13), smartcard (10 to 12). */
 const recipient_pattern = /^[0-9]{10,13}$/;
@@ -87,10 +90,10 @@ export function parse_history_query(params: URLSearchParams): HistoryQuery | Api
   let status: OrderStatus | null = null;
   if (status_text !== null && status_text !== '') {
     status = Object.hasOwn(list_statuses, status_text) ? list_statuses[status_text] : null;
-    if (status === null) return invalid('status', 'must be pending, processing, successful or failed (the statuses the list shows)');
+    if (status === null) return invalid('status', 'must be pending, processing, successful (or delivered, the same) or failed');
   }
   if (service_text !== null && service_text !== '' && !service_types.includes(service_text as ServiceType)) {
-    return invalid('service_type', 'must be airtime, data, electricity or tv');
+    return invalid('service_type', `must be ${service_types_text}`);
   }
   if (recipient !== null && recipient !== '' && !recipient_pattern.test(recipient)) {
     return invalid('recipient', 'must be a phone, meter or smartcard number of 10 to 13 digits');
@@ -191,8 +194,8 @@ function export_stream(store: Store, actor: AccountActor, environment: Environme
 
 /** The filters' query parameters, for the document. */
 const history_query = {
-  status: { schema: Type.Enum(['pending', 'processing', 'successful', 'failed']), description: 'the status as the list shows it (a delivered order is successful)' },
-  service_type: { schema: Type.Enum([...service_type_names]), description: 'the service' },
+  status: { schema: Type.Enum(['pending', 'processing', 'successful', 'delivered', 'failed']), description: 'the status as the list shows it, or as the record does: a delivered order is listed successful, and successful and delivered both find it' },
+  service_type: { schema: Type.Enum([...service_type_names]), description: `the service: ${service_types_text}` },
   recipient: { schema: Type.String({ pattern: '^[0-9]{10,13}$' }), description: 'the exact phone, meter or smartcard number' },
   client_reference: { schema: Type.String({ pattern: client_reference_pattern.source }), description: 'the exact client_reference the purchase carried: it names one order at most' },
   from: { schema: Type.String({ maxLength: 40 }), description: 'a date YYYY-MM-DD (from the start of that Africa/Lagos day) or an ISO 8601 timestamp, inclusive' },
@@ -207,7 +210,7 @@ export function transaction_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
       auth: 'api_key',
       scope: 'transactions:read',
       doc: {
-        summary: 'Service orders (airtime, data, electricity, TV), newest first',
+        summary: `Service orders (${service_type_names.join(', ')}), newest first`,
         description: 'A delivered order shows status "successful". With idempotency_key, the order that key created (kept 24 hours), so a client that lost a response finds its order. status, service_type, recipient, client_reference, from and to filter the list (all combinable, read from an index); a bad value is 400 validation.failed.',
         tags: ['Transactions'],
         response: OrderPage,

@@ -13,14 +13,15 @@ import { charged_kobo, client_reference_of, commission_of, metadata_of, type Ord
 import type { ProviderResult } from '../provider.js';
 import { iso_us } from '../../lib/time-format.js';
 import {
-  international_phone, invalid, sandbox_reference, vtpass_network,
+  chosen_plan_code, international_phone, invalid, sandbox_reference, vtpass_network,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan,
 } from './family.js';
 import { purchase_errors } from './purchase-errors.js';
 
 export const DataBody = Type.Object({
   network: Network,
-  plan_code: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a plan_id from GET /v1/services/data/plans' }),
+  plan_code: Type.Optional(FreeText({ minLength: 1, maxLength: 64, description: 'the plan to buy, as GET /v1/services/data/plans lists it (plan_code or plan_id: the same value); plan_code or plan_id is required', errorMessage: 'must be a plan_code from GET /v1/services/data/plans' })),
+  plan_id: Type.Optional(FreeText({ minLength: 1, maxLength: 64, description: 'another name of plan_code: give either (both: the same value)', errorMessage: 'must be a plan_id from GET /v1/services/data/plans' })),
   phone: LocalPhone,
   amount: Amount('must equal the plan price in NGN'),
   pin: Pin,
@@ -28,7 +29,8 @@ export const DataBody = Type.Object({
 });
 
 export const DataPlanView = Type.Object({
-  plan_id: Type.String({ description: 'the value used as plan_code on purchase' }),
+  plan_id: Type.String({ description: 'the plan\'s code: a purchase takes it as plan_code or plan_id' }),
+  plan_code: Type.String({ description: 'the same value as plan_id, under the name the purchase uses' }),
   name: Type.String(),
   network: Network,
   plan_type: Type.Enum([...plan_types], { description: 'how the network provisions the bundle: sme, gifting, corporate or direct (docs/api.md "Data plan types")' }),
@@ -44,7 +46,7 @@ export const DataResult = Type.Object({
 
 function data_plan_view(request: ProductRequest, plan: DataPlan) {
   return {
-    plan_id: plan.plan_id, name: plan.name, network: plan.network, plan_type: plan.plan_type, amount: kobo_to_naira(plan.amount_kobo),
+    plan_id: plan.plan_id, plan_code: plan.plan_id, name: plan.name, network: plan.network, plan_type: plan.plan_type, amount: kobo_to_naira(plan.amount_kobo),
     amount_charged: request.charged_naira('data', plan.network, plan.amount_kobo), validity: plan.validity,
   };
 }
@@ -68,18 +70,20 @@ function data_plan(raw: unknown, context: PlanContext): PurchasePlan | ApiError 
   const body = raw as Static<typeof DataBody>;
   const amount = naira_to_kobo(body.amount);
   if (!amount.ok) return invalid('amount', amount.reason);
+  const plan_code = chosen_plan_code(body);
+  if (typeof plan_code !== 'string') return plan_code;
   const catalog = context.catalog;
-  const plan = catalog.plan(body.plan_code);
+  const plan = catalog.plan(plan_code);
   return {
     order: {
       service_type: 'data', network: body.network, disco: null, provider: null, recipient: body.phone,
-      plan_code: body.plan_code, plan: plan?.name ?? null, package_code: null, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
+      plan_code, plan: plan?.name ?? null, package_code: null, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
     },
     check: () => {
       // Read at execution: the operator may have re-priced or disabled the plan meanwhile.
-      const current = catalog.plan(body.plan_code);
+      const current = catalog.plan(plan_code);
       if (current === undefined || !current.enabled || current.network !== body.network) {
-        return api_error('service.plan_not_found', `Data plan "${body.plan_code}" of ${body.network} is missing or disabled.`);
+        return api_error('service.plan_not_found', `Data plan "${plan_code}" of ${body.network} is missing or disabled.`);
       }
       if (current.amount_kobo !== amount.kobo) {
         return api_error('service.amount_mismatch', `Amount ${body.amount} differs from the plan price ${kobo_to_naira(current.amount_kobo)}.`);

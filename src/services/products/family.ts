@@ -148,6 +148,20 @@ export function invalid(field: string, message: string): ApiError {
   return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
 }
 
+/**
+ * The plan a data or internet purchase names: `plan_code` (the spec's field) or `plan_id`, the name the plan
+ * lists also carry (docs/api.md "Plans: plan_id and plan_code"). One of the two is required; both must agree.
+ * Checked with the body, before the PIN, like the body's schema.
+ */
+export function chosen_plan_code(body: { plan_code?: string | undefined; plan_id?: string | undefined }): string | ApiError {
+  if (body.plan_code !== undefined && body.plan_id !== undefined && body.plan_code !== body.plan_id) {
+    return invalid('plan_id', 'must equal plan_code when both are given: they are two names of one field');
+  }
+  const code = body.plan_code ?? body.plan_id;
+  if (code === undefined) return invalid('plan_code', 'is required (or the same value as plan_id)');
+  return code;
+}
+
 /** Amount in kobo within [min, max], or the validation error (limits of docs/spec.md section 8). */
 export function amount_in(value: number, min_kobo: number, max_kobo: number | null, hint: string): number | ApiError {
   const parsed = naira_to_kobo(value);

@@ -16,7 +16,7 @@ import { provider_unavailable } from '../provider.js';
 import { iso_us } from '../../lib/time-format.js';
 import { upstream_code } from '../upstream-codes.js';
 import {
-  invalid, sandbox_reference,
+  chosen_plan_code, invalid, sandbox_reference,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan, type Unsealer,
 } from './family.js';
 import { purchase_errors } from './purchase-errors.js';
@@ -37,7 +37,8 @@ const Account = Type.String({
 
 export const InternetBody = Type.Object({
   provider: ProviderName,
-  plan_code: FreeText({ minLength: 1, maxLength: 64, errorMessage: 'must be a plan_code from GET /v1/services/internet/plans' }),
+  plan_code: Type.Optional(FreeText({ minLength: 1, maxLength: 64, description: 'the plan to buy, as GET /v1/services/internet/plans lists it (plan_code or plan_id: the same value); plan_code or plan_id is required', errorMessage: 'must be a plan_code from GET /v1/services/internet/plans' })),
+  plan_id: Type.Optional(FreeText({ minLength: 1, maxLength: 64, description: 'another name of plan_code: give either (both: the same value)', errorMessage: 'must be a plan_id from GET /v1/services/internet/plans' })),
   account: Type.Optional(Account),
   phone: LocalPhone,
   amount: Amount('must equal the plan price in NGN'),
@@ -48,7 +49,8 @@ export const InternetBody = Type.Object({
 export const VerifyAccountBody = Type.Object({ provider: ProviderName, account: Account });
 
 export const InternetPlanView = Type.Object({
-  plan_code: Type.String({ description: 'the value of plan_code on purchase' }),
+  plan_id: Type.String({ description: 'the plan\'s code: a purchase takes it as plan_code or plan_id' }),
+  plan_code: Type.String({ description: 'the same value as plan_id, under the name the purchase uses' }),
   name: Type.String(),
   provider: ProviderName,
   amount: Naira,
@@ -76,7 +78,7 @@ function list_internet_plans(request: ProductRequest): Reply {
   }
   return success_reply(request.request_id, 200, {
     plans: internet_plans(request.catalog).list(provider).map((item) => ({
-      plan_code: item.code, name: item.name, provider: item.group, amount: kobo_to_naira(item.amount_kobo),
+      plan_id: item.code, plan_code: item.code, name: item.name, provider: item.group, amount: kobo_to_naira(item.amount_kobo),
       amount_charged: request.charged_naira('internet', item.group, item.amount_kobo), validity: String(item.attributes.validity ?? ''),
     })),
   });
@@ -99,23 +101,25 @@ function internet_plan(raw: unknown, context: PlanContext): PurchasePlan | ApiEr
   const body = raw as Static<typeof InternetBody>;
   const amount = naira_to_kobo(body.amount);
   if (!amount.ok) return invalid('amount', amount.reason);
+  const plan_code = chosen_plan_code(body);
+  if (typeof plan_code !== 'string') return plan_code;
   const smile = body.provider === 'smile';
   if (smile && body.account === undefined) return invalid('account', 'is required for Smile');
   const account = smile ? body.account! : null;
   const plans = internet_plans(context.catalog);
-  const item = plans.get(body.plan_code);
+  const item = plans.get(plan_code);
   const provider = context.provider;
   return {
     order: {
       service_type: 'internet', network: null, disco: null, provider: body.provider, recipient: body.phone,
-      plan_code: body.plan_code, plan: item?.name ?? null, package_code: null, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
+      plan_code, plan: item?.name ?? null, package_code: null, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
       customer_id: account,
     },
     check: () => {
       // Read at execution: the operator may have re-priced or disabled the plan meanwhile.
-      const current = plans.get(body.plan_code);
+      const current = plans.get(plan_code);
       if (current === undefined || !current.enabled || current.group !== body.provider) {
-        return api_error('service.plan_not_found', `Internet plan "${body.plan_code}" of ${body.provider} is missing or disabled.`);
+        return api_error('service.plan_not_found', `Internet plan "${plan_code}" of ${body.provider} is missing or disabled.`);
       }
       if (current.amount_kobo !== amount.kobo) return api_error('service.amount_mismatch', `Amount ${body.amount} differs from the plan price ${kobo_to_naira(current.amount_kobo)}.`);
       return null;

@@ -6,7 +6,7 @@
 import type { Journal } from '../../journal/journal.js';
 import type { Store } from '../../journal/store.js';
 import type { PurchaseIntent } from '../provider.js';
-import { service_type_names, type ServiceType } from '../order.js';
+import { service_type_names, service_types_text, type ServiceType } from '../order.js';
 
 export interface RouteTable {
   /** The route of every product without one of its own. */
@@ -70,7 +70,7 @@ export function check_routes(input: { default: string[]; routes?: { product: str
   check_route('default', input.default);
   const table: RouteTable = { default: [...input.default], products: {} };
   for (const [j, route] of (input.routes ?? []).entries()) {
-    if (!products.has(route.product)) details.push({ field: `routes.${j}.product`, message: 'is not a product: a service type (airtime, data, electricity, tv) or one narrowed by network, disco or TV provider, such as airtime/mtn' });
+    if (!products.has(route.product)) details.push({ field: `routes.${j}.product`, message: `is not a product: a service type (${service_types_text}) or one narrowed by network, disco or provider, such as airtime/mtn` });
     else if (table.products[route.product] !== undefined) details.push({ field: `routes.${j}.product`, message: 'is routed twice' });
     check_route(`routes.${j}.upstreams`, route.upstreams);
     table.products[route.product] = [...route.upstreams];

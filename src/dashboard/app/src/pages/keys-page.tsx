@@ -15,7 +15,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js';
 const keys_max = 5;
 
 const scope_choices: { scope: Exclude<Scope, '*'>; label: string }[] = [
-  { scope: 'services:purchase', label: 'Buy airtime, data, electricity and TV' },
+  { scope: 'services:purchase', label: 'Buy airtime, data, electricity, TV, exam PINs and internet' },
   { scope: 'transactions:read', label: 'Read orders' },
   { scope: 'wallet:read', label: 'Read wallet balance and history' },
   { scope: 'keys:manage', label: 'Create and revoke keys' },
