@@ -147,7 +147,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const catalog = new Catalog(store);
   const pricing = new PriceLists(store, catalog);
   metrics.upstreams_configured(config.upstreams.map((u) => u.name));
-  const router: UpstreamRouter | null = config.upstreams.length === 0 ? null : build_router(config.upstreams, store, catalog, clock, wheel, log, metrics);
+  const router: UpstreamRouter | null = config.upstreams.length === 0 ? null : build_router(config.upstreams, store, catalog, clock, wheel, log, metrics, (account_id) => engine.accounts.get(account_id)?.account.phone ?? null);
   const desk = new OrderDesk(deps, {
     test: new SandboxProvider(wheel, clock),
     live: router ?? new UnconfiguredProvider(),
