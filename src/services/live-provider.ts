@@ -312,7 +312,8 @@ export class LiveProvider implements Provider {
     const fields: Record<string, unknown> = { ...family.upstream.vtpass_pay_fields(order) };
     if (fields.phone === undefined || fields.phone === null || fields.phone === '') {
       const phone = this.phone_of(order.account_id);
-      if (phone !== null) fields.phone = phone;
+      // Accounts keep phones internationally (+234…); VTpass's examples are local (080…).
+      if (phone !== null) fields.phone = /^\+234\d{10}$/.test(phone) ? `0${phone.slice(4)}` : phone;
     }
     return {
       request_id: order.provider_request_id,
