@@ -34,6 +34,7 @@ import { Catalog } from './services/catalog.js';
 import { SandboxProvider } from './services/sandbox-provider.js';
 import { UnconfiguredProvider } from './services/live-provider.js';
 import { build_router } from './services/upstreams/live-upstreams.js';
+import { reseal_pin_tokens } from './engine/pin-token-migration.js';
 import type { UpstreamRouter } from './services/upstreams/router.js';
 import { upstream_admin_routes, announce_status_changes } from './operator/upstream-routes.js';
 import { OrderDesk } from './services/order-desk.js';
@@ -221,6 +222,8 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   for (const _ of store.accounts.getKeys({ limit: 1 })) store_was_empty = false;
   const indexed_orders = ensure_order_index(store);
   if (indexed_orders > 0) log.info({ orders: indexed_orders }, 'order index built');
+  const resealed = reseal_pin_tokens(store, secret_box);
+  if (resealed > 0) log.warn({ orders: resealed }, 'PINs earlier versions kept in the token of exam and internet orders moved into their sealed pins');
   engine.recover();
 
   const public_routes: RouteDef[] = [

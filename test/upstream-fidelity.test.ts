@@ -5,7 +5,7 @@
 import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { start_server, repo_root, type TestServer } from './helpers/server.js';
+import { start_server, open_store, repo_root, type TestServer } from './helpers/server.js';
 import { start_upstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { start_flutterwave, flutterwave_token, type FakeFlutterwave } from './helpers/fake-flutterwave.js';
 import { fixture_names, fixture_record } from './helpers/upstream-fixtures.js';
@@ -202,4 +202,45 @@ t.test('Flutterwave, one upstream', async (t) => {
     t.equal(record.status, 'delivered', 'delivered once its status said so');
     t.equal(record.token, flutterwave_token(record.attempts[0].request_id), 'the token is the bill\'s recharge_token');
   });
+});
+
+t.test('row 1: a store where an earlier version kept a WAEC PIN in the token opens with it sealed in pins', async (t) => {
+  const vtpass = await start_upstream(t);
+  const server = await start_server(t, { env: { UPSTREAMS: JSON.stringify([vtpass_entry(vtpass)]) } });
+  const account = await live_reseller(server);
+  await warm_up_live(server, account.key);
+  const phone = '08063000111';
+  const response = await buy(server, account.key, '/v1/services/education', { product: 'waec-result-checker', phone, amount: 3_900, pin: '12345' });
+  const reference = response.body.data.reference;
+  const bought = await settled_order(server, account.key, reference);
+  t.equal(bought.status, 'delivered', 'a live WAEC order, delivered');
+  const pins = bought.pins;
+  await server.kill();
+  // The record as the code before docs/upstreams.md wrote it: purchased_code in token, in the clear.
+  const plain = pins.map((p: any) => `Serial No:${p.serial}, pin: ${p.pin}`).join(' || ');
+  let store = open_store(server.data_dir);
+  const orders = store.db('orders');
+  let rewritten = 0;
+  for (const { key, value } of orders.getRange({})) {
+    if (value.reference !== reference) continue;
+    const old = { ...value, token: plain };
+    delete old.pins_sealed;
+    await orders.put(key, old);
+    rewritten++;
+  }
+  await store.db('meta').remove('pin_tokens_resealed');
+  await store.root.close();
+  t.equal(rewritten, 1, 'the order was written back as the old code kept it');
+  await server.start();
+  t.ok(server.logs.some((line) => line.includes('moved into their sealed pins')), 'the server says it resealed them');
+  const record = await order(server, account.key, reference);
+  t.equal(record.token, null, 'the token no longer holds the PIN');
+  t.same(record.pins, pins, 'the serial and PIN are in the sealed pins');
+  await server.kill();
+  store = open_store(server.data_dir, { readOnly: true });
+  let clear = false;
+  for (const { value } of store.db('orders').getRange({})) if (JSON.stringify(value).includes(pins[0].pin)) clear = true;
+  await store.root.close();
+  t.notOk(clear, 'no order record holds the PIN in the clear');
+  await server.start();
 });
