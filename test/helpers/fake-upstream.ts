@@ -134,6 +134,12 @@ export class FakeUpstream {
   readonly requery_answers = new Map<string, string>();
   /** A verification answer chosen per billersCode: a recorded answer's name, or an HTTP status to fail with. */
   readonly verify_answers = new Map<string, string | number>();
+  /**
+   * A scripted upstream for one billersCode (the property test): what /api/pay answers (a recorded answer's
+   * name, or '#500', '#timeout' (no answer within `slow_ms`), '#garbage'), whether the request is then
+   * known (else a re-query answers 015), and what each re-query answers in turn (the last repeats).
+   */
+  readonly scripts = new Map<string, { pay: string; known: boolean; requery: string[] }>();
   /** Last pay of a serviceID for a billersCode, for the duplicate guard. */
   private readonly last_pay = new Map<string, number>();
   private readonly modes = new Map<string, UpstreamMode>();
@@ -370,6 +376,25 @@ export class FakeUpstream {
       transaction_id: `1700${String(this.transactions.size + 1).padStart(8, '0')}`,
       quantity: Number.isInteger(body.quantity) && body.quantity > 0 ? body.quantity : 1,
     };
+    const script = this.scripts.get(billers_code);
+    if (script !== undefined) {
+      if (script.known) {
+        tx.status = 'processing';
+        tx.becomes = null;
+        tx.requeries_left = 0;
+        this.transactions.set(request_id, tx);
+      }
+      if (script.pay === '#500') return this.json(response, 500, { code: '500', response_description: 'INTERNAL SERVER ERROR' });
+      if (script.pay === '#garbage') {
+        if (!response.destroyed) {
+          response.writeHead(200, { 'content-type': 'text/html' });
+          response.end('<html><body>Gateway hiccup</body></html>');
+        }
+        return;
+      }
+      if (script.pay === '#timeout') return this.later(this.slow_ms, () => this.json(response, 504, { code: '504', response_description: 'GATEWAY TIMEOUT' }));
+      return this.json(response, 200, this.chosen(script.pay, request_id));
+    }
     const chosen = this.pay_answers.get(billers_code);
     if (chosen !== undefined) {
       const answer = this.chosen(chosen, request_id);
@@ -426,6 +451,11 @@ export class FakeUpstream {
   private requery(body: any, response: ServerResponse): void {
     const tx = this.transactions.get(String(body.request_id ?? ''));
     if (tx === undefined) return this.json(response, 200, this.chosen('requery-015', String(body.request_id ?? '')));
+    const script = this.scripts.get(tx.billers_code);
+    if (script !== undefined) {
+      const n = this.calls('/api/requery', tx.request_id).length;
+      return this.json(response, 200, this.chosen(script.requery[Math.min(n - 1, script.requery.length - 1)], tx.request_id));
+    }
     const chosen = this.requery_answers.get(tx.billers_code);
     if (chosen !== undefined) return this.json(response, 200, this.chosen(chosen, tx.request_id));
     if (tx.status === 'processing' && tx.requeries_left > 0) tx.requeries_left--;
