@@ -151,6 +151,8 @@ export class FlutterwaveProvider implements UpstreamAdapter {
     const answer = await this.client.call('validate', 'GET', `/v3/bill-items/${encodeURIComponent(bill.item_code)}/validate?${query}`, this.headers);
     if ('error' in answer) return { outcome: 'unavailable', reason: answer.error };
     const body = answer.body as Record<string, any> | null;
+    // A refused credential or a rate limit is ours, not the customer's (docs/upstreams.md "Verification").
+    if (answer.status === 401 || answer.status === 403 || answer.status === 429) return { outcome: 'unavailable', reason: `validation HTTP ${answer.status}` };
     if (body?.status === 'error' && answer.status >= 400 && answer.status < 500) return { outcome: 'invalid' };
     const data = body?.data;
     if (body?.status !== 'success' || data === null || typeof data !== 'object') return { outcome: 'unavailable', reason: 'unrecognised validation answer' };
