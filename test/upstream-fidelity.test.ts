@@ -194,6 +194,13 @@ t.test('Flutterwave, one upstream', async (t) => {
     t.match(await metrics_text(server), /billvend_upstream_outcomes_total\{upstream="flw",operation="requery",outcome="no_status"\} [1-9]/, 'and a metric counts it');
   });
 
+  await t.test('row 6: Flutterwave refusing our key at validation is not the customer\'s mistake', async (t) => {
+    flw.validate_status = 401;
+    const verify = await server.api('POST', '/v1/services/electricity/verify', { key: account.key, body: { disco: 'eko-electric', meter_number: '45063000621', meter_type: 'prepaid' } });
+    flw.validate_status = null;
+    t.equal(verify.status, 503, `401 at validation: unavailable, not an invalid meter (${verify.text.slice(0, 160)})`);
+  });
+
   await t.test('row 13: an electricity token in data.recharge_token is the order\'s token', async (t) => {
     const meter = '45063001301';
     const response = await buy(server, account.key, '/v1/services/electricity', electricity_body(meter, 1_000, { disco: 'eko-electric' }));

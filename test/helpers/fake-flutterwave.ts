@@ -61,6 +61,8 @@ export class FakeFlutterwave {
   slow_ms = 700;
   /** How many status fetches of a `processing` bill answer pending (the adapter's own verify after create counts). */
   pending_fetches = 1;
+  /** An HTTP status every validation answers with the documented error envelope (401: our key refused), or null. */
+  validate_status: number | null = null;
   /** How long Flutterwave waits before its own 503 (28 s in its documentation; shorter in tests). */
   timeout_ms = 28_000;
   private readonly modes = new Map<string, FlutterwaveMode>();
@@ -117,6 +119,7 @@ export class FakeFlutterwave {
         const status = /^\/v3\/bills\/([^/]+)$/.exec(url.pathname);
         if (request.method === 'GET' && status !== null) return this.status(decodeURIComponent(status[1]), response);
         if (request.method === 'GET' && /^\/v3\/bill-items\/[^/]+\/validate$/.test(url.pathname)) {
+          if (this.validate_status !== null) return this.json(response, this.validate_status, fixture('flutterwave', 'unauthorized-401'));
           const out = fixture('flutterwave', 'validate-success');
           Object.assign(out.data, { name: flutterwave_customer, customer: url.searchParams.get('customer'), biller_code: url.searchParams.get('code'), product_code: url.pathname.split('/')[3] });
           return this.json(response, 200, out);
