@@ -198,6 +198,9 @@ const upstream_fields = new Set(['name', 'kind', 'base_url', 'api_key', 'secret_
  * UPSTREAMS: a JSON array of {name, kind, base_url, api_key?, secret_key?, public_key?, timeout_ms?}.
  * Checked whole at start; an error names the entry and the field, never a credential's value.
  */
+/** Flutterwave answers 503 after 28 s of its own (developer.flutterwave.com/docs/error-timeouts): 28 s + 7 s margin. */
+export const flutterwave_timeout_default_ms = 35_000;
+
 export function upstreams_config(text: string): UpstreamConfig[] {
   let parsed: unknown;
   try {
@@ -226,7 +229,8 @@ export function upstreams_config(text: string): UpstreamConfig[] {
     if (!(upstream_kinds as readonly string[]).includes(kind)) throw new ConfigError(`${where} (${name}): kind must be one of ${upstream_kinds.join(', ')}, got "${kind.slice(0, 40)}"`);
     const base_url = text_field('base_url', true);
     if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(base_url)) throw new ConfigError(`${where} (${name}): base_url must be an http(s) URL`);
-    const timeout = e.timeout_ms ?? 15_000;
+    // Flutterwave waits 28 s before its own 503 (docs/upstreams.md "Flutterwave timeout"): its default leaves a margin past that.
+    const timeout = e.timeout_ms ?? (kind === 'flutterwave' ? flutterwave_timeout_default_ms : 15_000);
     if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 100) throw new ConfigError(`${where} (${name}): timeout_ms must be an integer ≥ 100`);
     const secret_key = text_field('secret_key', false);
     if (kind === 'flutterwave' && secret_key === '') throw new ConfigError(`${where} (${name}): a flutterwave upstream needs secret_key (its bearer token)`);

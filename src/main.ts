@@ -35,6 +35,7 @@ import { CatalogSync, sync_upstream_of } from './services/catalog-sync.js';
 import { SandboxProvider } from './services/sandbox-provider.js';
 import { UnconfiguredProvider } from './services/live-provider.js';
 import { build_router } from './services/upstreams/live-upstreams.js';
+import { reseal_pin_tokens } from './engine/pin-token-migration.js';
 import type { UpstreamRouter } from './services/upstreams/router.js';
 import { upstream_admin_routes, announce_status_changes } from './operator/upstream-routes.js';
 import { OrderDesk } from './services/order-desk.js';
@@ -154,7 +155,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   metrics.gauge('billvend_catalog_drift_items', 'Items out of step with the upstream after the last sync: new and not yet enabled, vanished, or dearer upstream (GET /admin/catalog/drift).', () => catalog_sync.counts.drift_items);
   metrics.counter('billvend_catalog_sync_failures_total', 'Catalog syncs in which some service\'s variations could not be read, since start.', () => catalog_sync.counts.runs_failed_total);
   metrics.upstreams_configured(config.upstreams.map((u) => u.name));
-  const router: UpstreamRouter | null = config.upstreams.length === 0 ? null : build_router(config.upstreams, store, catalog, clock, wheel, log, metrics);
+  const router: UpstreamRouter | null = config.upstreams.length === 0 ? null : build_router(config.upstreams, store, catalog, clock, wheel, log, metrics, (account_id) => engine.accounts.get(account_id)?.account.phone ?? null);
   const desk = new OrderDesk(deps, {
     test: new SandboxProvider(wheel, clock),
     live: router ?? new UnconfiguredProvider(),
@@ -228,6 +229,8 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   for (const _ of store.accounts.getKeys({ limit: 1 })) store_was_empty = false;
   const indexed_orders = ensure_order_index(store);
   if (indexed_orders > 0) log.info({ orders: indexed_orders }, 'order index built');
+  const resealed = reseal_pin_tokens(store, secret_box);
+  if (resealed > 0) log.warn({ orders: resealed }, 'PINs earlier versions kept in the token of exam and internet orders moved into their sealed pins');
   engine.recover();
 
   const public_routes: RouteDef[] = [

@@ -24,7 +24,7 @@ t.test('the order page lists each upstream an order was handed to, with its requ
   const key = (await server.create_key(account.id, { environment: 'live', rate_limit_per_minute: 1_000_000 })).api_key;
   await server.credit(account.id, 'live', 1_000);
   await warm_up_live(server, key);
-  vtpass.set_mode('08062000901', 'fail');
+  vtpass.set_mode('08062000901', 'refuse');
   const bought = await buy_airtime(server, key, '08062000901', 100);
   t.equal(bought.status, 201, `the purchase is taken (${bought.text.slice(0, 100)})`);
   const record = await settled_order(server, key, bought.body.data.reference);

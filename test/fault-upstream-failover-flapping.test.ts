@@ -70,14 +70,14 @@ t.test('one of two upstreams flapping under continuous purchases: every order de
     while (!stop) {
       const i = n++;
       const phone = `0807${String(i).padStart(7, '0')}`;
-      // While vtpass is up, some phones are refused there for good (016: the order moves to Flutterwave),
+      // While vtpass is up, some phones are refused there for good (091, not processed: the order moves to Flutterwave),
       // some are refused by both (refunded), and some answer 099 first (they stay with vtpass).
       let mode: UpstreamMode = 'deliver';
-      if (phase.down === null && i % 7 === 3) mode = 'fail';
+      if (phase.down === null && i % 7 === 3) mode = 'refuse';
       else if (phase.down === null && i % 11 === 5) mode = 'processing';
       if (mode !== 'deliver') vtpass.set_mode(phone, mode);
       if (i % 13 === 6) {
-        vtpass.set_mode(phone, 'fail');
+        vtpass.set_mode(phone, 'refuse');
         flw.set_mode(phone, 'fail');
       }
       const purchase: Purchase = { phone, amount: 50 + (i % 53) + 0.25, phase: phase.name, status: 0, code: null, reference: null };

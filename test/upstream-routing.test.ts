@@ -79,14 +79,14 @@ t.test('with the first upstream refusing connections, purchases are delivered by
 t.test('an order the first upstream answers "not processed" is delivered by the second under the same reference', async (t) => {
   const { vtpass, flw, server, account } = await two_upstreams(t, { TIME_SCALE: '0.5' });
   const phone = '08062000201';
-  vtpass.set_mode(phone, 'fail');
+  vtpass.set_mode(phone, 'refuse');
   const response = await buy_airtime(server, account.key, phone, 150);
   t.equal(response.status, 201, `the purchase is taken (${response.text.slice(0, 120)})`);
   const reference = response.body.data.reference;
   const record = await settled_order(server, account.key, reference);
   t.equal(record.status, 'delivered', 'the order is delivered');
   t.equal(record.reference, reference, 'under the reference the reseller was given');
-  t.same(upstreams_of(record), ['vtpass:failed', 'flw:delivered'], 'attempts: vtpass refused it (016), Flutterwave delivered it');
+  t.same(upstreams_of(record), ['vtpass:failed', 'flw:delivered'], 'attempts: vtpass refused it (091, not processed), Flutterwave delivered it');
   const [first, second] = record.attempts;
   t.not(first.request_id, second.request_id, 'each upstream got its own request id');
   t.equal(vtpass.pays_for(phone)[0]?.body.request_id, first.request_id, 'the first request id went to vtpass');

@@ -525,6 +525,8 @@ export function apply_provider_result(actor: AccountActor, reference: string, re
         provider_reference: result.provider_reference ?? order.provider_reference,
         provider_commission_kobo: result.provider_commission_kobo ?? order.provider_commission_kobo ?? null,
         ...(result.pins ? { pins_sealed: seal_pins(actor, result.pins) } : {}),
+        ...(result.bonus_token ? { bonus_token: result.bonus_token } : {}),
+        ...(result.key_change_tokens && result.key_change_tokens.length > 0 ? { key_change_tokens: result.key_change_tokens } : {}),
         delivered_us: now_us,
         next_requery_ms: 0,
         status_history: ensure_processing(order, now_us),

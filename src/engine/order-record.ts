@@ -110,6 +110,13 @@ export interface OrderRecord {
    * exports (docs/decisions.md "Product families").
    */
   pins_sealed?: string | null;
+  /**
+   * Electricity only, where the distribution company gave them (docs/upstreams.md "Tokens"): a bonus token
+   * (free units, VTpass `bonusToken` or "Bonus Token : …" in `purchased_code`) and key-change tokens (KCT1,
+   * KCT2, to load before the main token). `token` holds the main electricity token only. Absent otherwise.
+   */
+  bonus_token?: string | null;
+  key_change_tokens?: string[] | null;
 }
 
 /** One purchased PIN: its serial number (null when the provider gives none) and the PIN itself. */
@@ -163,9 +170,17 @@ export type ProviderResult =
     provider_commission_kobo?: number | null;
     /** Purchased PINs (exam PINs, Spectranet PINs): sealed on the order as soon as they arrive. */
     pins?: DeliveredPin[] | null;
+    /** Electricity's bonus token and key-change tokens, apart from the main token. */
+    bonus_token?: string | null;
+    key_change_tokens?: string[] | null;
   }
-  /** A definite "failed / not processed" from the provider: the only answer that fails an order. */
-  | { outcome: 'failed'; reason: string; provider_reference?: string | null }
+  /**
+   * A definite "failed / not processed" from the provider: the only answer that fails an order. `refused`:
+   * the upstream says it did not process it at all (VTpass 091 and the other refusals of
+   * src/services/upstreams/vtpass-codes.ts, a Flutterwave 4xx on payment): the one failure after which the
+   * order may move to the next upstream of its route; any other failure is refunded where it stands.
+   */
+  | { outcome: 'failed'; reason: string; provider_reference?: string | null; refused?: boolean }
   /** Accepted, not finished: re-query later. */
   | { outcome: 'processing'; provider_reference?: string | null }
   /** Timeout, 5xx, unreadable body: never a guessed failure; re-query (docs/decisions.md). */
@@ -178,6 +193,8 @@ export type ProviderResult =
      * upstream of its route (docs/decisions.md "Upstream routing and failover").
      */
     not_sent?: boolean;
+    /** Why it is unclear, for the operator's metrics: a status answer without a status, or VTpass's duplicate guard (019). */
+    unclear?: 'no_status' | 'duplicate';
   }
   /** The provider has no such request (re-query only): it was never received. */
   | { outcome: 'not_found' };

@@ -235,7 +235,7 @@ export class Metrics implements JournalObserver, WebhookObserver {
   });
   private readonly upstream_outcomes = new Counter({
     name: 'billvend_upstream_outcomes_total',
-    help: 'What each live upstream answered, by operation (pay, requery) and outcome (delivered, failed, processing, unknown, not_sent, not_found).',
+    help: 'What each live upstream answered, by operation (pay, requery) and outcome (delivered, failed, refused, processing, unknown, no_status, duplicate, not_sent, not_found; docs/upstreams.md).',
     labelNames: ['upstream', 'operation', 'outcome'],
     registers: [this.registry],
   });

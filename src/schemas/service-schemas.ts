@@ -136,5 +136,8 @@ export const OrderFull = Type.Object({
   subscription_type: Type.Optional(Type.Enum(['change', 'renew'])),
   /** The purchased PINs, on the key's own fetch only: never in lists, webhooks or exports. */
   pins: Type.Optional(Type.Array(Type.Object({ serial: Nullable(Type.String()), pin: Type.String() }))),
+  /** Electricity, where the distribution company gave them: the bonus token and key-change tokens (docs/api.md "Electricity"). */
+  bonus_token: Type.Optional(Type.String()),
+  key_change_tokens: Type.Optional(Type.Array(Type.String())),
   ...extras_view,
 });

@@ -477,9 +477,14 @@ export class OrderDesk implements EngineExtension {
   }
 }
 
-/** A definite "not processed", or a request that provably never reached the upstream. */
+/**
+ * A definite "not processed" (a failure the upstream marks `refused`: VTpass 091 and the other refusals of
+ * src/services/upstreams/vtpass-codes.ts, a Flutterwave 4xx on payment), or a request that provably never
+ * reached the upstream. A failure of a processed transaction is refunded where it stands, and an unclear
+ * answer (VTpass 019 included) is re-queried under its own request id: neither moves (docs/upstreams.md).
+ */
 function refused_before_processing(result: ProviderResult): boolean {
-  return result.outcome === 'failed' || (result.outcome === 'unknown' && result.not_sent === true);
+  return (result.outcome === 'failed' && result.refused === true) || (result.outcome === 'unknown' && result.not_sent === true);
 }
 
 function settle_after(actor: AccountActor, reply: Reply): Promise<Reply> {

@@ -106,6 +106,8 @@ export function order_full_view(order: OrderRecord, secrets?: { open(sealed: str
     ...(order.attempts === undefined ? {} : { attempts: order.attempts.map(attempt_view) }),
     ...(order.quantity === undefined ? {} : { quantity: order.quantity }),
     ...(order.customer_id === undefined ? {} : { customer_id: order.customer_id }),
+    ...(order.bonus_token ? { bonus_token: order.bonus_token } : {}),
+    ...(order.key_change_tokens ? { key_change_tokens: order.key_change_tokens } : {}),
     // Only with the key's own fetch (secrets given): the operator's views and lists never carry them.
     ...(pins === null ? {} : { pins }),
   };

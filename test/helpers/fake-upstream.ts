@@ -1,13 +1,20 @@
-// A fake upstream aggregator in the VTpass shape that src/services/live-provider.ts speaks, over real
-// HTTP on 127.0.0.1 (docs/style.md "Tests": a fake stands only for what lives outside, and speaks HTTP).
-//   POST /api/pay             {request_id, serviceID, billersCode, variation_code, amount, phone}
-//   POST /api/requery         {request_id}
-//   POST /api/merchant-verify {billersCode, serviceID, type}
+// A fake VTpass over real HTTP on 127.0.0.1 (docs/style.md "Tests": a fake stands only for what lives
+// outside, and speaks HTTP), built on VTpass's documentation (docs/upstreams.md):
+//   POST /api/pay                         {request_id, serviceID, billersCode, variation_code, amount, phone}
+//   POST /api/requery                     {request_id}
+//   POST /api/merchant-verify             {billersCode, serviceID, type}
+//   POST /api/merchant-verify/smile/email {billersCode, serviceID}
+// Every answer is a recorded documented answer (test/fixtures/upstreams/vtpass/, one file per answer with
+// its source), with only the request's own values filled in (request id, amount, transaction id, the
+// token or PINs bought). It checks what VTpass checks: the api-key and secret-key headers (087), the
+// request_id's format (085) and reuse (014), a known serviceID (012), the same service for the same
+// billersCode within 30 s (019), and, when `check_variation_codes` is on, a known variation_code (010).
 // It records every request, so tests can check that a request_id was paid once and never re-sent,
 // and it can be told, per billersCode (phone, meter, smartcard) or for everything, how to behave.
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createHash } from 'node:crypto';
+import { fixture } from './upstream-fixtures.js';
 
 /**
  * How /api/pay behaves, and what a later /api/requery finds:
@@ -21,8 +28,23 @@ import { createHash } from 'node:crypto';
  * - processing_fail: like processing, but the order then fails definitively (016).
  * - hold / hold_fail: 099 until the test calls release(billersCode), then delivered / failed (016).
  * - lost: HTTP 500 and the request was never taken: a re-query answers 015 (unknown request id).
+ * - refuse: 091 TRANSACTION NOT PROCESSED ("you will not be charged"): a refusal before processing; a
+ *   re-query answers 015.
  */
-export type UpstreamMode = 'deliver' | 'fail' | 'slow' | 'error_500' | 'garbage' | 'processing' | 'processing_fail' | 'hold' | 'hold_fail' | 'lost';
+export type UpstreamMode = 'deliver' | 'fail' | 'slow' | 'error_500' | 'garbage' | 'processing' | 'processing_fail' | 'hold' | 'hold_fail' | 'lost' | 'refuse';
+
+/** The serviceIDs VTpass documents for what billvend sells (docs/upstreams.md "Service IDs"). */
+export const vtpass_service_ids: ReadonlySet<string> = new Set([
+  'mtn', 'airtel', 'glo', 'etisalat', 'mtn-data', 'airtel-data', 'glo-data', 'etisalat-data', 'glo-sme-data', '9mobile-sme-data',
+  'ikeja-electric', 'eko-electric', 'kano-electric', 'portharcourt-electric', 'jos-electric', 'ibadan-electric', 'kaduna-electric',
+  'abuja-electric', 'enugu-electric', 'benin-electric', 'aba-electric', 'yola-electric',
+  'dstv', 'gotv', 'startimes', 'showmax', 'waec', 'waec-registration', 'jamb', 'smile-direct', 'spectranet',
+]);
+
+/** VTpass's request id: 12+ characters, the first 12 today's date and time in Africa/Lagos (YYYYMMDDHHII). */
+export function lagos_minute(ms: number): string {
+  return new Date(ms + 60 * 60 * 1000).toISOString().slice(0, 16).replace(/[-T:]/g, '');
+}
 
 export interface UpstreamRequest {
   path: string;
@@ -93,6 +115,33 @@ export class FakeUpstream {
    * Current_Bouquet_Code. A field set to undefined is left out of the answer.
    */
   readonly verify_content = new Map<string, Record<string, unknown>>();
+  /** The credentials VTpass checks on every POST (api-key, secret-key); a wrong one answers 087. */
+  api_key = 'fake-api-key';
+  secret_key = 'fake-secret-key';
+  /** Refuse an unknown serviceID with 012 PRODUCT DOES NOT EXIST. */
+  check_service_ids = true;
+  /**
+   * Refuse a variation_code that `variations` does not list for its serviceID with 010. Off until the
+   * catalog sends VTpass's own codes (issue 29's catalog half): then turn it on.
+   */
+  check_variation_codes = false;
+  readonly variations = new Map<string, Set<string>>();
+  /** VTpass's duplicate guard: the same serviceID for the same billersCode within this long answers 019 (0: off). */
+  duplicate_window_ms = 30_000;
+  /** A pay answer chosen per billersCode: the name of a recorded answer (test/fixtures/upstreams/vtpass/). */
+  readonly pay_answers = new Map<string, string>();
+  /** What a re-query of a request id answers, chosen per billersCode: a recorded answer's name. */
+  readonly requery_answers = new Map<string, string>();
+  /** A verification answer chosen per billersCode: a recorded answer's name, or an HTTP status to fail with. */
+  readonly verify_answers = new Map<string, string | number>();
+  /**
+   * A scripted upstream for one billersCode (the property test): what /api/pay answers (a recorded answer's
+   * name, or '#500', '#timeout' (no answer within `slow_ms`), '#garbage'), whether the request is then
+   * known (else a re-query answers 015), and what each re-query answers in turn (the last repeats).
+   */
+  readonly scripts = new Map<string, { pay: string; known: boolean; requery: string[] }>();
+  /** Last pay of a serviceID for a billersCode, for the duplicate guard. */
+  private readonly last_pay = new Map<string, number>();
   private readonly modes = new Map<string, UpstreamMode>();
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
@@ -165,7 +214,11 @@ export class FakeUpstream {
         const path = (request.url ?? '').split('?')[0];
         this.requests.push({ path, headers: request.headers, body, at_ms: Date.now() });
         if (request.method !== 'POST') return this.json(response, 405, { code: '405', response_description: 'METHOD NOT ALLOWED' });
+        // POST requests carry api-key and secret-key (https://www.vtpass.com/documentation/authentication/).
+        if (request.headers['api-key'] !== this.api_key || request.headers['secret-key'] !== this.secret_key) return this.json(response, 401, fixture('vtpass', 'any-087'));
         switch (path) {
+          case '/api/merchant-verify/smile/email':
+            return this.verify(body ?? {}, response, true);
           case '/api/pay':
             return this.pay(body ?? {}, response);
           case '/api/requery':
@@ -228,42 +281,88 @@ export class FakeUpstream {
     response.end(text);
   }
 
-  /** The VTpass answer for a transaction as it stands. */
+  /** The VTpass answer for a transaction as it stands: a recorded answer with this request's values. */
   private answer(tx: UpstreamTransaction): Record<string, unknown> {
     const status = tx.status;
-    const code = status === 'delivered' ? '000' : status === 'failed' ? '016' : '099';
-    const transactions: Record<string, unknown> = { status, transactionId: tx.transaction_id, product_name: tx.service_id, unique_element: tx.billers_code, amount: tx.amount };
+    const base = status === 'failed' ? 'pay-016' : status === 'processing' ? 'pay-099' : this.delivered_fixture(tx);
+    const out = fixture('vtpass', base);
+    const transactions: Record<string, unknown> = out.content?.transactions ?? {};
+    transactions.status = status === 'processing' ? 'pending' : status;
+    transactions.transactionId = tx.transaction_id;
+    transactions.unique_element = tx.billers_code;
+    transactions.amount = tx.amount;
+    transactions.unit_price = tx.amount;
+    transactions.quantity = tx.quantity;
+    delete transactions.commission;
+    delete transactions.commission_details;
     if (this.commission_bp !== null) {
       const commission_kobo = Math.floor((Math.round(tx.amount * 100) * this.commission_bp) / 10_000);
       transactions.commission = commission_kobo / 100;
       transactions.commission_details = { amount: commission_kobo / 100, rate: String(this.commission_bp / 100), rate_type: 'percent', computation_type: 'default' };
     }
-    const out: Record<string, unknown> = {
-      code,
-      content: { transactions },
-      response_description: status === 'delivered' ? 'TRANSACTION SUCCESSFUL' : status === 'failed' ? 'TRANSACTION FAILED' : 'TRANSACTION PROCESSING',
-      requestId: tx.request_id,
-      amount: tx.amount,
-    };
-    // PINs in VTpass's shapes: WAEC result checkers and Spectranet as cards, WAEC registration as tokens, JAMB as a Pin text.
-    if (status === 'delivered' && (tx.service_id === 'waec' || tx.service_id === 'spectranet')) {
-      out.cards = Array.from({ length: tx.quantity }, (_, i) => ({ Serial: `WRN${String(100000000 + i)}`, Pin: upstream_pin(tx.request_id, i) }));
-    } else if (status === 'delivered' && tx.service_id === 'waec-registration') {
-      out.tokens = Array.from({ length: tx.quantity }, (_, i) => upstream_pin(tx.request_id, i));
-    } else if (status === 'delivered' && tx.service_id === 'jamb') {
-      out.Pin = `Pin : ${upstream_pin(tx.request_id, 0)}`;
-    }
-    if (status === 'delivered' && tx.service_id.endsWith('-electric')) {
-      if (tx.variation_code === 'prepaid') out.purchased_code = `Token : ${upstream_token(tx.request_id)}`;
+    out.content = { ...(out.content ?? {}), transactions };
+    out.requestId = tx.request_id;
+    out.amount = tx.amount;
+    if (status !== 'delivered') return out;
+    // What was bought, in the shapes of the recorded answers: PINs for exams and Spectranet, tokens for meters.
+    const pins = Array.from({ length: tx.quantity }, (_, i) => ({ serial: `WRN${String(100000000 + i)}`, pin: upstream_pin(tx.request_id, i) }));
+    if (tx.service_id === 'waec' || tx.service_id === 'spectranet') {
+      out.cards = pins.map((p) => ({ ...(out.cards?.[0] ?? {}), Serial: p.serial, Pin: p.pin }));
+      out.purchased_code = pins.map((p) => `Serial No:${p.serial}, pin: ${p.pin}`).join(' || ');
+    } else if (tx.service_id === 'waec-registration') {
+      out.tokens = pins.map((p) => p.pin);
+      out.purchased_code = `Token : ${pins.map((p) => p.pin).join(', ')}`;
+    } else if (tx.service_id === 'jamb') {
+      out.Pin = `Pin : ${pins[0].pin}`;
+      out.purchased_code = out.Pin;
+    } else if (tx.service_id.endsWith('-electric')) {
+      const token = tx.variation_code === 'prepaid' ? upstream_token(tx.request_id) : null;
+      out.purchased_code = token === null ? '' : `Token : ${token}`;
+      out.token = token === null ? null : `Token : ${token}`;
       out.units = upstream_units;
-      out.customerName = upstream_customer;
+      // IKEDC answers customerName "N/A"; other discos give the meter's name.
+      out.customerName = tx.service_id === 'ikeja-electric' ? 'N/A' : upstream_customer;
     }
     return out;
+  }
+
+  /** The recorded delivered answer of a service. */
+  private delivered_fixture(tx: UpstreamTransaction): string {
+    if (tx.service_id === 'waec') return 'pay-waec';
+    if (tx.service_id === 'waec-registration') return 'pay-waec-registration';
+    if (tx.service_id === 'jamb') return 'pay-jamb';
+    if (tx.service_id === 'spectranet') return 'pay-spectranet';
+    if (tx.service_id.endsWith('-electric')) return 'pay-ikedc-prepaid';
+    return 'pay-delivered';
+  }
+
+  /** A recorded answer chosen by a test, with this request's id; a refusal records nothing to re-query. */
+  private chosen(name: string, request_id: string): Record<string, any> {
+    const out = fixture('vtpass', name);
+    if (out.requestId !== undefined) out.requestId = request_id;
+    return out;
+  }
+
+  /** What VTpass checks before anything is processed; the refusal's recorded answer, or null. */
+  private refusal(body: any, request_id: string, billers_code: string, service_id: string): string | null {
+    const now = Date.now();
+    const minutes = [lagos_minute(now - 86_400_000), lagos_minute(now), lagos_minute(now + 86_400_000)].map((m) => m.slice(0, 8));
+    if (!/^\d{12}[A-Za-z0-9]*$/.test(request_id) || !minutes.includes(request_id.slice(0, 8))) return 'pay-085';
+    if (this.transactions.has(request_id) || this.calls('/api/pay', request_id).length > 1) return 'pay-014';
+    if (typeof body.serviceID !== 'string' || (this.check_service_ids && !vtpass_service_ids.has(service_id))) return 'pay-012';
+    if (this.check_variation_codes && body.variation_code !== undefined && !(this.variations.get(service_id)?.has(String(body.variation_code)) ?? false)) return 'pay-010';
+    const key = `${service_id} ${billers_code}`;
+    const last = this.last_pay.get(key);
+    this.last_pay.set(key, now);
+    if (this.duplicate_window_ms > 0 && last !== undefined && now - last < this.duplicate_window_ms) return 'pay-019';
+    return null;
   }
 
   private pay(body: any, response: ServerResponse): void {
     const request_id = String(body.request_id ?? '');
     const billers_code = String(body.billersCode ?? '');
+    const refused = this.refusal(body, request_id, billers_code, String(body.serviceID ?? ''));
+    if (refused !== null) return this.json(response, 200, this.chosen(refused, request_id));
     const mode = this.mode_of(billers_code);
     const tx: UpstreamTransaction = {
       request_id,
@@ -277,7 +376,39 @@ export class FakeUpstream {
       transaction_id: `1700${String(this.transactions.size + 1).padStart(8, '0')}`,
       quantity: Number.isInteger(body.quantity) && body.quantity > 0 ? body.quantity : 1,
     };
+    const script = this.scripts.get(billers_code);
+    if (script !== undefined) {
+      if (script.known) {
+        tx.status = 'processing';
+        tx.becomes = null;
+        tx.requeries_left = 0;
+        this.transactions.set(request_id, tx);
+      }
+      if (script.pay === '#500') return this.json(response, 500, { code: '500', response_description: 'INTERNAL SERVER ERROR' });
+      if (script.pay === '#garbage') {
+        if (!response.destroyed) {
+          response.writeHead(200, { 'content-type': 'text/html' });
+          response.end('<html><body>Gateway hiccup</body></html>');
+        }
+        return;
+      }
+      if (script.pay === '#timeout') return this.later(this.slow_ms, () => this.json(response, 504, { code: '504', response_description: 'GATEWAY TIMEOUT' }));
+      return this.json(response, 200, this.chosen(script.pay, request_id));
+    }
+    const chosen = this.pay_answers.get(billers_code);
+    if (chosen !== undefined) {
+      const answer = this.chosen(chosen, request_id);
+      const status = String(answer.content?.transactions?.status ?? '');
+      // An answer that names a transaction leaves one to re-query; a bare refusal leaves none (015 then).
+      if (status !== '' || answer.code === '099') {
+        tx.status = status === 'delivered' || status === 'successful' ? 'delivered' : status === 'failed' || status === 'reversed' ? 'failed' : 'processing';
+        this.transactions.set(request_id, tx);
+      }
+      return this.json(response, 200, answer);
+    }
     switch (mode) {
+      case 'refuse':
+        return this.json(response, 200, this.chosen('pay-091', request_id));
       case 'deliver':
         this.transactions.set(request_id, tx);
         return this.json(response, 200, this.answer(tx));
@@ -319,34 +450,55 @@ export class FakeUpstream {
 
   private requery(body: any, response: ServerResponse): void {
     const tx = this.transactions.get(String(body.request_id ?? ''));
-    if (tx === undefined) return this.json(response, 200, { code: '015', response_description: 'INVALID REQUEST ID' });
+    if (tx === undefined) return this.json(response, 200, this.chosen('requery-015', String(body.request_id ?? '')));
+    const script = this.scripts.get(tx.billers_code);
+    if (script !== undefined) {
+      const n = this.calls('/api/requery', tx.request_id).length;
+      return this.json(response, 200, this.chosen(script.requery[Math.min(n - 1, script.requery.length - 1)], tx.request_id));
+    }
+    const chosen = this.requery_answers.get(tx.billers_code);
+    if (chosen !== undefined) return this.json(response, 200, this.chosen(chosen, tx.request_id));
     if (tx.status === 'processing' && tx.requeries_left > 0) tx.requeries_left--;
     else if (tx.status === 'processing' && tx.becomes !== null) tx.status = tx.becomes;
     return this.json(response, 200, this.answer(tx));
   }
 
-  private verify(body: any, response: ServerResponse): void {
+  private verify(body: any, response: ServerResponse, smile_email = false): void {
     const billers_code = String(body.billersCode ?? '');
-    if (this.invalid_billers.has(billers_code)) {
-      return this.json(response, 200, { code: '000', content: { WrongBillersCode: true, error: 'This meter/IUC number is invalid.' } });
-    }
-    const content: Record<string, unknown> = { Customer_Name: upstream_customer, Address: upstream_address, Meter_Type: body.type };
+    const chosen = this.verify_answers.get(billers_code);
+    if (typeof chosen === 'number') return this.json(response, chosen, { code: String(chosen), response_description: 'UPSTREAM ERROR' });
+    if (chosen !== undefined) return this.json(response, 200, fixture('vtpass', chosen));
+    if (this.invalid_billers.has(billers_code)) return this.json(response, 200, fixture('vtpass', 'verify-invalid'));
     const service_id = String(body.serviceID ?? '');
+    if (this.check_service_ids && !vtpass_service_ids.has(service_id)) return this.json(response, 200, fixture('vtpass', 'pay-012'));
+    // A Smile e-mail is checked at its own endpoint only (https://www.vtpass.com/documentation/smile-network-payment-api-2/).
+    if (service_id === 'smile-direct' && billers_code.includes('@') && !smile_email) return this.json(response, 200, fixture('vtpass', 'verify-invalid'));
+    if (smile_email) {
+      const out = fixture('vtpass', 'verify-smile-email');
+      out.content.Customer_Name = upstream_customer;
+      return this.json(response, 200, out);
+    }
+    let out: Record<string, any>;
     if (service_id.endsWith('-electric')) {
+      out = fixture('vtpass', 'verify-meter');
       // VTpass sends these for every meter, empty when the disco says nothing.
-      content.Customer_Arrears = '';
-      content.Minimum_Amount = '';
-      content.Can_Vend = 'yes';
+      Object.assign(out.content, { Customer_Name: upstream_customer, Address: upstream_address, Meter_Number: billers_code, Meter_Type: body.type, Customer_Arrears: '', Minimum_Amount: '', Can_Vend: 'yes' });
+    } else if (service_id === 'smile-direct') {
+      out = fixture('vtpass', 'verify-smile-phone');
+      out.content.Customer_Name = upstream_customer;
     } else {
-      content.Current_Bouquet = 'DStv Compact';
-      content.Due_Date = '2030-01-31';
+      out = fixture('vtpass', 'verify-smartcard');
+      Object.assign(out.content, { Customer_Name: upstream_customer, Current_Bouquet: 'DStv Compact', Due_Date: '2030-01-31', Customer_Number: billers_code });
+      delete out.content.Current_Bouquet_Code;
+      delete out.content.Renewal_Amount;
       if (service_id === 'dstv' || service_id === 'gotv') {
-        content.Current_Bouquet_Code = upstream_bouquet_code;
-        content.Renewal_Amount = upstream_renewal_amount;
+        out.content.Current_Bouquet_Code = upstream_bouquet_code;
+        out.content.Renewal_Amount = upstream_renewal_amount;
       }
     }
-    Object.assign(content, this.verify_content.get(billers_code) ?? {});
-    return this.json(response, 200, { code: '000', content });
+    Object.assign(out.content, this.verify_content.get(billers_code) ?? {});
+    for (const [field, value] of Object.entries(out.content)) if (value === undefined) delete out.content[field];
+    return this.json(response, 200, out);
   }
 }
 

@@ -188,7 +188,8 @@ export const electricity_family: ProductFamily = {
   sandbox_delivered: electricity_sandbox_delivered,
   upstream: {
     vtpass_service_id: (order) => order.disco!,
-    vtpass_pay_fields: (order) => ({ billersCode: order.recipient, variation_code: order.meter_type ?? undefined, phone: '08000000000' }),
+    // No phone in the request: the adapter sends the account's (docs/upstreams.md "The customer's phone").
+    vtpass_pay_fields: (order) => ({ billersCode: order.recipient, variation_code: order.meter_type ?? undefined }),
     flutterwave_bill: (product) => {
       const bills = electricity_bills[product.disco ?? ''];
       return bills === undefined ? null : bills[product.meter_type ?? 'prepaid'];

@@ -239,7 +239,7 @@ function vtpass_tv_fields(order: OrderRecord): Record<string, unknown> | null {
   return {
     billersCode: order.recipient,
     variation_code: code?.variation_code,
-    phone: '08000000000',
+    // No phone in the request: the adapter sends the account's (docs/upstreams.md "The customer's phone").
     subscription_type: renew ? 'renew' : 'change',
     quantity: order.quantity,
   };

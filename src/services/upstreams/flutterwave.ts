@@ -39,7 +39,14 @@ export function flutterwave_bill(intent: Pick<OrderRecord, 'service_type' | 'dis
 
 export { international_phone };
 
-/** Reads a Flutterwave answer into a result; anything unclear is 'unknown'. */
+/**
+ * Reads a Flutterwave answer into a result; anything unclear is 'unknown' (docs/upstreams.md "Flutterwave").
+ * A payment's own answer is never a delivery: Flutterwave's flow is create, then verify the bill's status
+ * ("Verify the payment status", developer.flutterwave.com/docs/making-payments/bill-payments), and its create
+ * example answers "Bill payment successful" without any status. So the create answer is at best
+ * 'processing'; only a status answer's `data.status` delivers or fails an order. A status answer without a
+ * status (the documented status sample has none) is unclear and says so (`unclear: 'no_status'`).
+ */
 export function interpret_flutterwave(status: number, body: unknown, phase: 'pay' | 'requery'): ProviderResult {
   if (body === null || typeof body !== 'object') return { outcome: 'unknown', reason: 'unreadable answer' };
   const answer = body as Record<string, any>;
@@ -50,29 +57,31 @@ export function interpret_flutterwave(status: number, body: unknown, phase: 'pay
     if (phase === 'requery' && (status === 404 || /not found|no (bill|transaction)/i.test(message))) return { outcome: 'not_found' };
     // A duplicate reference may name a payment already made: never a failure.
     if (/duplicate|already (exists|been used)/i.test(message)) return { outcome: 'unknown', reason: `Flutterwave: ${message}` };
-    if (phase === 'pay' && status >= 400 && status < 500) return { outcome: 'failed', reason: `Provider: ${message || 'refused'}`, provider_reference };
+    if (phase === 'pay' && status >= 400 && status < 500) return { outcome: 'failed', reason: `Provider: ${message || 'refused'}`, provider_reference, refused: true };
     return { outcome: 'unknown', reason: `Flutterwave error: ${message}` };
   }
   if (answer.status !== 'success' || data === null) return { outcome: 'unknown', reason: `unrecognised answer (HTTP ${status})` };
-  const state = String(data.status ?? '').toLowerCase();
-  const delivered = (): ProviderResult => {
+  // The create answer: accepted, to be verified by its status.
+  if (phase === 'pay') return { outcome: 'processing', provider_reference };
+  const state = String(data.status ?? '').trim().toLowerCase();
+  if (state === 'successful' || state === 'success' || state === 'delivered') {
     const extra = data.extra !== null && typeof data.extra === 'object' ? data.extra : {};
-    const token_text = data.token ?? extra.token ?? null;
+    // Electricity tokens: public clients read data.recharge_token; older answers carry token / extra.token.
+    const token_text = data.recharge_token ?? data.token ?? extra.recharge_token ?? extra.token ?? (typeof data.extra === 'string' ? data.extra : null);
+    const token = token_text === null || token_text === undefined ? null : String(token_text).replace(/^\s*token\s*:\s*/i, '').trim() || null;
+    const name = data.customer_name ?? extra.customer_name ?? null;
     return {
       outcome: 'delivered',
-      token: token_text === null ? null : String(token_text).replace(/^\s*token\s*:\s*/i, '').trim() || null,
+      token,
       units: normalise_units(data.units ?? extra.units ?? null),
-      customer_name: data.customer_name ?? extra.customer_name ?? null,
+      customer_name: typeof name === 'string' && name.trim() !== '' && !/^n\/?a$/i.test(name.trim()) ? name.trim() : null,
       provider_reference,
     };
-  };
-  if (state === 'successful' || state === 'success' || state === 'delivered') return delivered();
+  }
   if (state === 'failed' || state === 'reversed' || state === 'cancelled') return { outcome: 'failed', reason: `Provider: ${message || state}`, provider_reference };
   if (state === 'pending' || state === 'processing' || state === 'queued') return { outcome: 'processing', provider_reference };
-  // The create-bill example answers "Bill payment successful" without a status field: that message is
-  // an explicit success. A status fetch without a status says nothing yet.
-  if (phase === 'pay' && state === '' && /^bill payment successful/i.test(message)) return delivered();
-  return { outcome: 'processing', provider_reference };
+  if (state === '') return { outcome: 'unknown', reason: 'bill status answer without a status', unclear: 'no_status' };
+  return { outcome: 'unknown', reason: `unrecognised bill status "${state.slice(0, 40)}"` };
 }
 
 export class FlutterwaveProvider implements UpstreamAdapter {
@@ -121,13 +130,21 @@ export class FlutterwaveProvider implements UpstreamAdapter {
       this.log.warn({ reference: order.reference, error: answer.error, upstream: this.name }, answer.not_sent ? 'provider pay not sent' : 'provider pay answer unclear; will re-query');
       return { outcome: 'unknown', reason: answer.error, not_sent: answer.not_sent };
     }
-    return interpret_flutterwave(answer.status, answer.body, 'pay');
+    const created = interpret_flutterwave(answer.status, answer.body, 'pay');
+    if (created.outcome !== 'processing') return created;
+    // Created: verify its status at once (create, then verify); an unclear status is re-queried later.
+    const verified = await this.requery(order);
+    return verified.outcome === 'unknown' || verified.outcome === 'not_found' ? created : verified;
   }
 
   async requery(order: OrderRecord): Promise<ProviderResult> {
     const answer = await this.client.call('requery', 'GET', `/v3/bills/${encodeURIComponent(order.provider_request_id)}?verbose=1`, this.headers);
     if ('error' in answer) return { outcome: 'unknown', reason: answer.error };
-    return interpret_flutterwave(answer.status, answer.body, 'requery');
+    const result = interpret_flutterwave(answer.status, answer.body, 'requery');
+    if (result.outcome === 'unknown' && result.unclear === 'no_status') {
+      this.log.warn({ reference: order.reference, request_id: order.provider_request_id, upstream: this.name }, 'Flutterwave bill status answer without a status: unclear; re-queried');
+    }
+    return result;
   }
 
   private async validate(bill: FlutterwaveBill | null, customer: string): Promise<VerifyResult> {
@@ -136,6 +153,8 @@ export class FlutterwaveProvider implements UpstreamAdapter {
     const answer = await this.client.call('validate', 'GET', `/v3/bill-items/${encodeURIComponent(bill.item_code)}/validate?${query}`, this.headers);
     if ('error' in answer) return { outcome: 'unavailable', reason: answer.error };
     const body = answer.body as Record<string, any> | null;
+    // A refused credential or a rate limit is ours, not the customer's (docs/upstreams.md "Verification").
+    if (answer.status === 401 || answer.status === 403 || answer.status === 429) return { outcome: 'unavailable', reason: `validation HTTP ${answer.status}` };
     if (body?.status === 'error' && answer.status >= 400 && answer.status < 500) return { outcome: 'invalid' };
     const data = body?.data;
     if (body?.status !== 'success' || data === null || typeof data !== 'object') return { outcome: 'unavailable', reason: 'unrecognised validation answer' };

@@ -32,7 +32,11 @@ export function route_products(catalog: Catalog): Set<string> {
   return new Set([...service_types, ...catalog_products(catalog).map((p) => p.product)]);
 }
 
-export function build_router(configs: readonly UpstreamConfig[], store: Store, catalog: Catalog, clock: Clock, wheel: TimerWheel, log: Logger, observer: ProviderObserver & RouterObserver): UpstreamRouter {
+/**
+ * `phone_of`: the account's phone, sent to VTpass as the customer's for purchases whose request has none
+ * (electricity, TV: docs/upstreams.md "The customer's phone").
+ */
+export function build_router(configs: readonly UpstreamConfig[], store: Store, catalog: Catalog, clock: Clock, wheel: TimerWheel, log: Logger, observer: ProviderObserver & RouterObserver, phone_of: (account_id: number) => string | null = () => null): UpstreamRouter {
   let router: UpstreamRouter | null = null;
   let check_queued = false;
   // A circuit changes inside a call or a status read: the products' statuses are recomputed after it, once.
@@ -52,6 +56,7 @@ export function build_router(configs: readonly UpstreamConfig[], store: Store, c
     const adapter: UpstreamAdapter = config.kind === 'flutterwave'
       ? new FlutterwaveProvider(config, clock, wheel, log, observer, circuit_changed)
       : new LiveProvider(config, clock, wheel, log, observer, config.name, circuit_changed);
+    if (adapter instanceof LiveProvider) adapter.phone_of = phone_of;
     adapters.set(config.name, adapter);
   }
   const names = configs.map((c) => c.name);

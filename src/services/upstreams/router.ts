@@ -148,7 +148,7 @@ export class UpstreamRouter implements Provider {
     const upstream = this.holder(order);
     if (upstream === undefined) return { outcome: 'unknown', reason: 'the upstream holding this order is not configured', not_sent: true };
     const result = await upstream.pay(order);
-    this.observer.upstream_outcome(upstream.name, 'pay', result.outcome === 'unknown' && result.not_sent === true ? 'not_sent' : result.outcome);
+    this.observer.upstream_outcome(upstream.name, 'pay', outcome_label(result));
     return result;
   }
 
@@ -157,7 +157,7 @@ export class UpstreamRouter implements Provider {
     // Never asked elsewhere: only the holder knows whether it delivered. The order waits for the operator.
     if (upstream === undefined) return { outcome: 'unknown', reason: 'the upstream holding this order is not configured' };
     const result = await upstream.requery(order);
-    this.observer.upstream_outcome(upstream.name, 'requery', result.outcome);
+    this.observer.upstream_outcome(upstream.name, 'requery', outcome_label(result));
     return result;
   }
 
@@ -183,4 +183,15 @@ export class UpstreamRouter implements Provider {
   verify_customer(check: CustomerCheck): Promise<VerifyResult> {
     return this.verify({ service_type: check.service_type, provider: check.provider }, (u) => u.verify_customer(check));
   }
+}
+
+/**
+ * An answer's outcome as the metrics count it: the outcome, with the unclear answers told apart (not_sent,
+ * no_status: a status answer without a status, duplicate: VTpass 019) and a refusal before processing
+ * (refused) apart from a failure (docs/upstreams.md "Metrics").
+ */
+export function outcome_label(result: ProviderResult): string {
+  if (result.outcome === 'unknown') return result.not_sent === true ? 'not_sent' : result.unclear ?? 'unknown';
+  if (result.outcome === 'failed' && result.refused === true) return 'refused';
+  return result.outcome;
 }
