@@ -90,5 +90,15 @@ t.test('after a failed purchase the Pay step is disarmed: two more clicks on Pay
   t.equal(purchases.length, 3, 'Buy again sent one purchase');
   t.not(purchases[2], purchases[0], 'under a new idempotency key');
   t.equal((await all_orders(server, key.api_key)).length, 2, 'and placed the second order');
+
+  // The Orders filter offers every family the API sells, education and internet included.
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Orders' }).click();
+  await page.getByTestId('orders-table').waitFor();
+  const service_choices = await page.locator('select[name="service"] option').evaluateAll((nodes) => nodes.map((n) => (n as any).value as string));
+  t.same(service_choices, ['', 'airtime', 'data', 'electricity', 'tv', 'education', 'internet'], 'the service filter lists the six families');
+  await page.locator('select[name="service"]').selectOption('education');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.waitForURL(/service=education/);
+  await page.getByText('No orders match these filters.').waitFor();
   t.same(problems, [], 'no script errors in the page');
 });

@@ -106,7 +106,7 @@ function parse_order_query(params: URLSearchParams): OrderQuery | ApiError {
   const service = params.get('service');
   const status = params.get('status');
   if (service !== null && service !== '' && !(service_type_names as readonly string[]).includes(service)) {
-    return invalid_param('service', 'must be airtime, data, electricity or tv');
+    return invalid_param('service', `must be one of ${service_type_names.join(', ')}`);
   }
   if (status !== null && status !== '' && !['pending', 'processing', 'delivered', 'failed'].includes(status)) {
     return invalid_param('status', 'must be pending, processing, delivered or failed');
