@@ -1,7 +1,8 @@
 // Request headers refused before anything else runs: a Content-Length given twice with different values
-// (request smuggling), and bytes outside printable ASCII in a header billvend acts on.
+// and a Transfer-Encoding that does not end with chunked (request smuggling), and bytes outside printable
+// ASCII in a header billvend acts on.
 import type * as uWS from 'uWebSockets.js';
-import type { ApiError } from '../errors.js';
+import { api_error, type ApiError } from '../errors.js';
 import { has_bad_header_byte, invalid_header_bytes } from './request-helpers.js';
 import type { RequestContext } from './route.js';
 import type { FrontRoute } from './front-route.js';
@@ -16,6 +17,37 @@ export function duplicated_content_length(req: uWS.HttpRequest): boolean {
     else if (value.trim() !== first) conflict = true;
   });
   return conflict;
+}
+
+/**
+ * Whether a request's Transfer-Encoding, all its header lines read as one list, has a last coding other
+ * than `chunked` (`chunked, identity`, `gzip`), or names chunked twice. RFC 9112 section 6.3: its body's
+ * length then cannot be known, and a server must answer 400 and close. uWebSockets.js reads any
+ * Transfer-Encoding as chunked, while a proxy in front may read such a body to the end of the
+ * connection: what uWS took for a second request would be the proxy's body (smuggling). Costs one
+ * header lookup when the request has no Transfer-Encoding.
+ */
+export function unframed_transfer_encoding(req: uWS.HttpRequest): boolean {
+  // The common case, no Transfer-Encoding, costs one lookup. An empty value is left to uWS, which
+  // frames such a request by its Content-Length (test/transfer-encoding.test.ts).
+  if (req.getHeader('transfer-encoding') === '') return false;
+  const codings: string[] = [];
+  req.forEach((name, value) => {
+    if (name !== 'transfer-encoding') return;
+    for (const coding of value.split(',')) {
+      const trimmed = coding.trim().toLowerCase();
+      if (trimmed !== '') codings.push(trimmed);
+    }
+  });
+  const chunked = codings.filter((coding) => coding === 'chunked').length;
+  return codings.length === 0 || codings[codings.length - 1] !== 'chunked' || chunked !== 1;
+}
+
+/** The answer to a request whose Transfer-Encoding does not end with chunked (sent with a close). */
+export function transfer_encoding_refusal(): ApiError {
+  return api_error('validation.failed', 'The request is not valid: Transfer-Encoding must end with chunked (RFC 9112 section 6.3).', {
+    details: [{ field: 'Transfer-Encoding', message: 'must end with chunked' }],
+  });
 }
 
 /**

@@ -17,7 +17,7 @@ import type { Metrics, RouteStats } from '../operator/metrics.js';
 import { free_port, free_port_attempts_max } from '../lib/free-port.js';
 import { compile_routes, no_needs, type FrontRoute } from './front-route.js';
 import { FrontRequest, read_headers } from './front-request.js';
-import { duplicated_content_length, header_refusal } from './header-refusal.js';
+import { duplicated_content_length, header_refusal, transfer_encoding_refusal, unframed_transfer_encoding } from './header-refusal.js';
 import { allowed_origin, cors_headers, preflight_headers } from './cors.js';
 import { body_bytes_max, declares_too_large, read_body } from './request-body.js';
 import { parse_body } from './json-body.js';
@@ -205,6 +205,13 @@ export class HttpFront {
       ctx.done = true;
       this.finish(ctx, 400);
       res.close();
+      return;
+    }
+    if (unframed_transfer_encoding(req)) {
+      // 400 and close, before the body is read (header-refusal.ts). Answered on the next turn, not now:
+      // uWS parses what is buffered behind a synchronous closing answer and would run it as a request,
+      // while a request pipelined behind a pending answer makes uWS drop the connection unanswered.
+      setImmediate(() => this.send(ctx, error_reply(ctx.request_id, transfer_encoding_refusal()), true));
       return;
     }
     if (ctx.method === 'OPTIONS' && headers.access_control_request_method !== '' && (route !== null || allowed !== null)) {

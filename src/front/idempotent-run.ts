@@ -1,7 +1,8 @@
 // Running a state-changing request under its idempotency key (docs/decisions.md): a repeat of the same
 // request returns the original status and body with Idempotent-Replayed: true; the same key with a
 // different request is 422 idempotency.key_reused; a repeat that arrives while the first is still being
-// processed waits for it. The records themselves, staged with the change they answer for, are the
+// processed waits for it. Executions are remembered, credentials are not: a PIN refusal leaves the key
+// unused, so the retry with the right PIN buys. The records themselves, staged with the change they answer for, are the
 // engine's (engine/idempotency.ts).
 import type { AccountActor } from '../engine/account-actor.js';
 import type { Environment, IdempotencyRecord } from '../engine/records.js';
@@ -88,9 +89,11 @@ export function run_idempotent(
     // The command remembers its own reply (purchases store a first, incomplete record with the debit).
     return track(flights, flight_key, fingerprint, outcome);
   }
-  if (is_rememberable(outcome.status)) {
-    actor.engine.run(actor, { kind: 'remember_answer', environment, key, record: make_record(actor, fingerprint, outcome, now_ms, null, true) });
-  }
+  // An answer that is not remembered (a wrong PIN, a 5xx, a 429) executed nothing under the key, so it
+  // is not in flight either: a repeat arriving while it becomes durable runs on its own rather than being
+  // handed a refusal of someone else's credentials (docs/decisions.md "Idempotency").
+  if (!is_rememberable(outcome)) return settle(actor, outcome);
+  actor.engine.run(actor, { kind: 'remember_answer', environment, key, record: make_record(actor, fingerprint, outcome, now_ms, null, true) });
   return track(flights, flight_key, fingerprint, settle(actor, outcome));
 }
 

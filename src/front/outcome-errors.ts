@@ -55,6 +55,14 @@ export function refusal_error(refusal: Refusal): ApiError {
   }
 }
 
+/**
+ * Refusals of the credentials presented rather than of the request: a retry with the right PIN under the
+ * same idempotency key must run, so these answers are never remembered (docs/decisions.md "Idempotency").
+ */
+const credential_refusals: ReadonlySet<Refusal['refusal']> = new Set(['pin_not_set', 'pin_locked', 'pin_incorrect', 'password_locked', 'password_incorrect']);
+
 export function refusal_reply(request_id: string, refusal: Refusal): Reply {
-  return error_reply(request_id, refusal_error(refusal));
+  const reply = error_reply(request_id, refusal_error(refusal));
+  if (credential_refusals.has(refusal.refusal)) reply.remember = false;
+  return reply;
 }

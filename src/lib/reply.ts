@@ -13,6 +13,11 @@ export interface Reply {
   secret?: boolean;
   /** A body too large to build at once (CSV exports): written chunk by chunk after `body`. */
   stream?: BodyStream;
+  /**
+   * False for a refusal of the credentials presented (a wrong, locked or missing PIN): nothing was
+   * executed, so it is not remembered under the idempotency key (docs/decisions.md "Idempotency").
+   */
+  remember?: false;
 }
 
 /**
@@ -41,7 +46,12 @@ export function error_reply(request_id: string, error: ApiError): Reply {
   return { status: entry.status, body, headers };
 }
 
-/** Error responses to POSTs are remembered for idempotency, except 5xx, 429 and 401 (docs/decisions.md). */
-export function is_rememberable(status: number): boolean {
-  return status < 500 && status !== 429 && status !== 401;
+/**
+ * Idempotency remembers executions, not credentials (docs/decisions.md "Idempotency"): error answers to
+ * POSTs are remembered too, except 5xx, 429, 401 and the refusals of a PIN (`remember: false`), after
+ * which a retry under the same key may succeed.
+ */
+export function is_rememberable(reply: Reply): boolean {
+  const status = reply.status;
+  return reply.remember !== false && status < 500 && status !== 429 && status !== 401;
 }

@@ -17,6 +17,7 @@ import { run_idempotent, replayed } from '../idempotent-run.js';
 import { api_error } from '../../errors.js';
 import { naira_to_kobo } from '../../lib/money.js';
 import { constant_time_equal } from '../../lib/secrets.js';
+import { read_json } from '../json-body.js';
 import { compile_schema } from '../../lib/validation.js';
 import { random_crockford } from '../../lib/ids.js';
 import { BankTransferBody, SandboxFundBody, WalletEntryView } from '../../schemas/webhook-schemas.js';
@@ -26,7 +27,6 @@ export const sandbox_fund_kobo_max = 10_000_000_00;
 export const bank_signature_header = 'X-Signature';
 
 const bank_body = compile_schema(BankTransferBody);
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function funding_routes(deps: Deps): RouteDef[] {
   return [
@@ -92,12 +92,12 @@ export function funding_routes(deps: Deps): RouteDef[] {
         const expected = 'sha256=' + createHmac('sha256', secret).update(raw).digest('hex');
         // Checked on the raw bytes before anything is parsed; compared in constant time.
         if (!constant_time_equal(ctx.headers.signature.trim().toLowerCase(), expected)) return error_reply(ctx.request_id, api_error('funding.invalid_signature'));
-        let body: unknown;
-        try {
-          body = JSON.parse(utf8.decode(raw));
-        } catch {
-          return error_reply(ctx.request_id, api_error('request.malformed_json'));
-        }
+        // A signature vouches for bytes, not for one reading of them: a body that names a key twice
+        // (`"amount":1,"amount":2`) may read one way to the bank and another to us, so it is refused
+        // before anything in it is used (docs/api.md "Funding"), like a body that is not JSON.
+        const parsed = read_json(raw);
+        if ('code' in parsed) return error_reply(ctx.request_id, parsed);
+        const body = parsed.value;
         const details = bank_body.check(body);
         if (details !== null) return error_reply(ctx.request_id, api_error('validation.failed', 'The notification is not valid.', { details }));
         const notice = body as Static<typeof BankTransferBody>;

@@ -200,6 +200,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: { field: string; message: string }[] = [],
+    /** error.reference: the order a refusal names (transaction.failed: the refunded order). */
+    readonly reference: string | null = null,
   ) {
     super(message);
   }
@@ -209,7 +211,7 @@ interface Envelope<T> {
   success: boolean;
   message?: string;
   data: T;
-  error?: { code: string; message: string; details?: { field: string; message: string }[] };
+  error?: { code: string; message: string; details?: { field: string; message: string }[]; reference?: unknown };
 }
 
 /** The CSRF token of the current session: from sign-in or GET /session, kept in memory only. */
@@ -271,7 +273,7 @@ export async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path:
   if (!response.ok || envelope.success !== true) {
     const error = envelope.error ?? { code: 'internal.error', message: `The server answered ${response.status}.` };
     if (error.code === 'session.required' && path !== '/session') on_session_lost?.();
-    throw new ApiError(response.status, error.code, error.message, error.details ?? []);
+    throw new ApiError(response.status, error.code, error.message, error.details ?? [], 'reference' in error && typeof error.reference === 'string' ? error.reference : null);
   }
   return { data: envelope.data, message: envelope.message ?? '' };
 }

@@ -3,7 +3,14 @@
 // then a confirmation step that says what the wallet will be debited, the transaction PIN, and the
 // result: the token with a copy button, or the server's error as it is. The purchase goes to the
 // dashboard's twins of the API's purchase routes (src/dashboard/desk-routes.ts), with an idempotency
-// key made once per confirmation: a double click, or a retry after a lost answer, buys once.
+// key made once per intent: a double click, or a retry after a lost answer, buys once.
+//
+// The Pay step never buys twice by accident (docs/api.md "Buying, finding and exporting in the
+// dashboard"): after any answer the PIN field is cleared, so Pay waits for a PIN typed again. An answer
+// the server does not remember (a refused PIN, 401, 429, 5xx, or no answer at all) leaves the intent
+// open under the same key: the retry runs it, or is answered with what the first did. Any other answer
+// (a failed and refunded order, insufficient funds, …) spends the confirmation: Pay stays disabled until
+// a new intent, "Buy again" or a changed form, which alone makes a new key.
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, type Environment } from '../api.js';
@@ -90,6 +97,15 @@ function new_key(): string {
   return 'dash-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * Whether an answer leaves the purchase unrun, so that the same idempotency key may be tried again:
+ * the server remembers neither a refusal of the PIN nor a 401, 429 or 5xx (docs/decisions.md
+ * "Idempotency"), and with no answer (status 0) the first try's outcome comes back under the same key.
+ */
+function leaves_intent_open(refused: ApiError): boolean {
+  return refused.status === 0 || refused.status === 401 || refused.status === 429 || refused.status >= 500 || refused.code.startsWith('pin.');
+}
+
 /** Naira typed by a person ("1,500" or "1500.50") as a number, or null. */
 function parse_amount(text: string): number | null {
   const clean = text.replace(/,/g, '').trim();
@@ -116,9 +132,14 @@ export function BuyPage({ environment }: { environment: Environment }) {
   const [pin, set_pin] = useState('');
   const [paying, set_paying] = useState(false);
   const [result, set_result] = useState<PurchaseResult | null>(null);
-  // One key per confirmation, kept while the answer is unknown (a network failure): a retry or a
-  // second click then repeats the same purchase and the server answers it once.
+  // The confirmation got an answer that ran (or that the server remembers): Pay is disabled until a new intent.
+  const [spent, set_spent] = useState(false);
+  // A failed order, refunded: its reference and what went back to the wallet.
+  const [failed, set_failed] = useState<{ reference: string; refunded: number } | null>(null);
+  // One key per intent (what is bought, for whom, how much), kept while the intent stays unrun: a
+  // retry, a second click or a lost answer then repeats the same purchase and the server answers it once.
   const key = useRef('');
+  const key_intent = useRef('');
   const in_flight = useRef(false);
 
   const plans = use_api<{ plans: Plan[] }>(service === 'data' ? '/services/data/plans' : null, { environment, query: { network } });
@@ -193,36 +214,62 @@ export function BuyPage({ environment }: { environment: Environment }) {
         lines: [['Service', `Cable TV · ${provider_label}`], ['Package', tv_package.name], ['Smartcard', smartcard.trim()], ['Customer', verified.customer_name]],
       };
     }
-    key.current = new_key();
+    // A new key only for a new intent: the same purchase confirmed again before anything ran keeps its key.
+    const intent = JSON.stringify([environment, next.path, next.body]);
+    if (key.current === '' || spent || intent !== key_intent.current) {
+      key.current = new_key();
+      key_intent.current = intent;
+    }
+    set_spent(false);
+    set_failed(null);
     set_pin('');
     set_draft(next);
   };
 
+  /** "Buy again" after an answer that ran: the same purchase as a new intent, under a new key. */
+  const buy_again = () => {
+    key.current = new_key();
+    set_spent(false);
+    set_failed(null);
+    set_error(null);
+    set_pin('');
+  };
+
   const pay = async (event: Event) => {
     event.preventDefault();
-    if (draft === null || in_flight.current) return;
+    if (draft === null || in_flight.current || spent || !/^\d{5}$/.test(pin)) return;
     in_flight.current = true;
     set_paying(true);
     set_error(null);
     try {
       const { data } = await call<PurchaseResult>('POST', draft.path, { environment, body: { ...draft.body, pin }, idempotency_key: key.current });
+      set_spent(true);
       set_result(data);
       set_draft(null);
     } catch (failure) {
       const refused = failure instanceof ApiError ? failure : new ApiError(0, 'internal.error', String(failure));
-      // The server answered: nothing is pending under this key, and a corrected PIN is a new request.
-      if (refused.status !== 0) key.current = new_key();
+      // The key is kept either way; only "Buy again" or a changed form makes a new one.
+      if (!leaves_intent_open(refused)) set_spent(true);
+      if (refused.code === 'transaction.failed' && refused.reference !== null) {
+        set_failed({ reference: refused.reference, refunded: charged_of(draft, pricing.data).charged });
+      }
       set_error(refused);
     } finally {
+      // After any answer the PIN is typed again: nothing is paid by a second click on what is on screen.
+      set_pin('');
       in_flight.current = false;
       set_paying(false);
     }
   };
 
   const start_over = () => {
+    // The purchase shown ran under its key: whatever comes next is a new intent.
+    key.current = '';
     set_result(null);
     set_draft(null);
     set_error(null);
+    set_failed(null);
+    set_spent(false);
     set_pin('');
   };
 
@@ -286,6 +333,17 @@ export function BuyPage({ environment }: { environment: Environment }) {
         <form class="card form" onSubmit={pay} aria-labelledby="confirm-title" data-testid="purchase-confirm">
           <h2 id="confirm-title">Confirm the purchase</h2>
           <ErrorBanner error={error} />
+          {failed !== null && (
+            <div class="banner banner-info" role="status" data-testid="purchase-failed">
+              <p class="banner-text">
+                Order{' '}
+                <Link href={href_of(`/orders/${encodeURIComponent(failed.reference)}`, environment)} class="mono" title="Open the order">
+                  <span data-testid="failed-reference">{failed.reference}</span>
+                </Link>{' '}
+                failed; <span data-testid="failed-refund">{naira(failed.refunded)}</span> went back to your {wallet_name}.
+              </p>
+            </div>
+          )}
           <dl class="facts facts-buy">
             {draft.lines.map(([label, value]) => (
               <Fragment key={label}>
@@ -306,15 +364,20 @@ export function BuyPage({ environment }: { environment: Environment }) {
           </dl>
           <label class="field field-narrow">
             <span>Transaction PIN</span>
-            <input name="pin" type="password" inputMode="numeric" autoComplete="off" pattern="[0-9]{5}" maxLength={5} required value={pin} onInput={(e) => set_pin(e.currentTarget.value)} />
+            <input name="pin" type="password" inputMode="numeric" autoComplete="off" pattern="[0-9]{5}" maxLength={5} required disabled={spent} value={pin} onInput={(e) => set_pin(e.currentTarget.value)} />
           </label>
           <div class="field-row">
             <button type="button" class="button" onClick={() => set_draft(null)} disabled={paying}>
               Back
             </button>
-            <button type="submit" class="button button-primary" aria-busy={paying ? 'true' : undefined}>
+            <button type="submit" class="button button-primary" aria-busy={paying ? 'true' : undefined} disabled={paying || spent || !/^\d{5}$/.test(pin)}>
               {paying ? 'Paying…' : `Pay ${naira(charged_of(draft, pricing.data).charged)}`}
             </button>
+            {spent && (
+              <button type="button" class="button" onClick={buy_again}>
+                Buy again
+              </button>
+            )}
           </div>
         </form>
       </>
