@@ -19,6 +19,7 @@ import {
 import type { Outcome, Refusal, RefusalKind } from '../src/engine/refusal.js';
 import { refusal_reply } from '../src/front/outcome-errors.js';
 import { claim_of, type OrderRequest } from '../src/engine/account-orders.js';
+import type { Authority } from '../src/engine/authority.js';
 import { idempotency_ttl_ms } from '../src/engine/idempotency.js';
 import { run_idempotent, type IdempotentRequest } from '../src/front/idempotent-run.js';
 import { error_reply, success_reply, type Reply } from '../src/lib/reply.js';
@@ -128,6 +129,8 @@ interface PlaceOptions {
   stage_pending?: boolean;
   /** When the order is placed (default: the clock's now). */
   at_us?: number;
+  /** Who places it (default: no caller, engine/authority.ts). */
+  authority?: Authority;
 }
 
 function place(a: Account, amount_kobo: number, options: PlaceOptions = {}): Outcome<OrderRecord> {
@@ -142,6 +145,7 @@ function place(a: Account, amount_kobo: number, options: PlaceOptions = {}): Out
     placement: {
       environment: options.environment ?? 'test', reference: `BV-TABLE-${String(orders_made).padStart(6, '0')}`, idempotency_key: null,
       provider_request_id: `table-request-${orders_made}`, indexed: true, commission_kobo: options.commission_kobo ?? 0,
+      authority: options.authority ?? { kind: 'internal' },
     },
     stage_pending: options.stage_pending ?? true,
   }, options.at_us ?? now_us());

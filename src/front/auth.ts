@@ -63,6 +63,8 @@ export function authenticate_api_key(engine: Engine, clock: Clock, ctx: RequestC
     return api_error('auth.insufficient_scope', `This API key lacks the "${scope}" scope.`);
   }
   actor.touch_key(key, clock.now_us());
+  // The address is read again only for a key with an allowlist (reading it is a call into uWS).
+  ctx.authority = { kind: 'api_key', key_id: key.record.id, scope, remote_ip: key.cidrs.length > 0 ? ctx.remote_ip : '' };
   return null;
 }
 

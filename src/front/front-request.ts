@@ -19,6 +19,7 @@ export class FrontRequest implements RequestContext {
   raw_body: Buffer | null = null;
   key: RequestContext['key'] = null;
   actor: RequestContext['actor'] = null;
+  authority: RequestContext['authority'] = null;
   environment: RequestContext['environment'] = 'live';
   extra_headers: [string, string][] = [];
   aborted = false;

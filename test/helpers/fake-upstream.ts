@@ -93,6 +93,8 @@ export class FakeUpstream {
    * Current_Bouquet_Code. A field set to undefined is left out of the answer.
    */
   readonly verify_content = new Map<string, Record<string, unknown>>();
+  /** While set, /api/merchant-verify answers only once release_verifications() is called: a slow recipient check. */
+  private verify_hold: { released: Promise<void>; release: () => void } | null = null;
   private readonly modes = new Map<string, UpstreamMode>();
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
@@ -133,6 +135,21 @@ export class FakeUpstream {
     return released;
   }
 
+  /** Holds every /api/merchant-verify answer from now on until release_verifications(). */
+  hold_verifications(): void {
+    if (this.verify_hold !== null) return;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.verify_hold = { released, release };
+  }
+
+  /** Answers the held verifications, and the next ones at once. */
+  release_verifications(): void {
+    const hold = this.verify_hold;
+    this.verify_hold = null;
+    hold?.release();
+  }
+
   /** Requests to one path, optionally only those about one request_id. */
   calls(path: '/api/pay' | '/api/requery' | '/api/merchant-verify', request_id?: string): UpstreamRequest[] {
     return this.requests.filter((r) => r.path === path && (request_id === undefined || r.body?.request_id === request_id));
@@ -171,6 +188,10 @@ export class FakeUpstream {
           case '/api/requery':
             return this.requery(body ?? {}, response);
           case '/api/merchant-verify':
+            if (this.verify_hold !== null) {
+              void this.verify_hold.released.then(() => this.verify(body ?? {}, response));
+              return;
+            }
             return this.verify(body ?? {}, response);
           default:
             return this.json(response, 404, { code: '404', response_description: 'NOT FOUND' });
@@ -208,6 +229,7 @@ export class FakeUpstream {
   }
 
   async stop(): Promise<void> {
+    this.release_verifications();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await this.refuse();
