@@ -93,6 +93,8 @@ export class FakeUpstream {
    * Current_Bouquet_Code. A field set to undefined is left out of the answer.
    */
   readonly verify_content = new Map<string, Record<string, unknown>>();
+  /** How long every /api/merchant-verify answer takes (the crash campaign's revocations race it). */
+  verify_delay_ms = 0;
   /** While set, /api/merchant-verify answers only once release_verifications() is called: a slow recipient check. */
   private verify_hold: { released: Promise<void>; release: () => void } | null = null;
   private readonly modes = new Map<string, UpstreamMode>();
@@ -192,6 +194,7 @@ export class FakeUpstream {
               void this.verify_hold.released.then(() => this.verify(body ?? {}, response));
               return;
             }
+            if (this.verify_delay_ms > 0) return this.later(this.verify_delay_ms, () => this.verify(body ?? {}, response));
             return this.verify(body ?? {}, response);
           default:
             return this.json(response, 404, { code: '404', response_description: 'NOT FOUND' });
