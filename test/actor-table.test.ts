@@ -468,6 +468,109 @@ table('placing an order debits the wallet in the same command', [
 
 // ---- Purchases: settlement ----------------------------------------------------------------------
 
+/** A key of the account with these fields changed (an allowlist, scopes), created by the account's own command. */
+function make_key_with(a: Account, patch: Partial<NewKeyInput>): number {
+  const outcome = engine.run(a.actor, { kind: 'create_key', input: { ...key_input(), ...patch } }, now_us());
+  if (!outcome.ok) throw new Error(`key: ${outcome.refused.refusal}`);
+  return outcome.value.id;
+}
+
+/** The authority of a purchase route's request with the account's one key (docs/decisions.md "Authority at the debit"). */
+function by_key(a: Account, remote_ip = '127.0.0.1'): Authority {
+  return { kind: 'api_key', key_id: [...a.actor.keys.keys()][0], scope: 'services:purchase', remote_ip };
+}
+
+table('the debit checks the request\'s authority again', [
+  {
+    name: 'an order placed with an active key is debited',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key(a);
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a) })),
+    outcome: 'ok',
+    balances: { test: 0 },
+    events: ['wallet.debited'],
+  },
+  {
+    name: 'an order whose key was revoked before its debit is refused as key_revoked',
+    given: (a) => {
+      fund(a, 100_00);
+      engine.run(a.actor, { kind: 'revoke_key', key_id: make_key(a) }, now_us());
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a) })),
+    outcome: 'key_revoked',
+    balances: { test: 100_00 },
+  },
+  {
+    name: 'an order whose key expires exactly at its debit is refused as key_expired',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key(a, clock.now_ms());
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a) })),
+    outcome: 'key_expired',
+    balances: { test: 100_00 },
+  },
+  {
+    name: 'an order whose key expires one millisecond after its debit is debited',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key(a, clock.now_ms() + 1);
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a) })),
+    outcome: 'ok',
+    balances: { test: 0 },
+    events: ['wallet.debited'],
+  },
+  {
+    name: 'an order from an address the key\'s allowlist holds is debited',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key_with(a, { ip_allowlist: ['10.0.0.0/8'] });
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a, '10.1.2.3') })),
+    outcome: 'ok',
+    balances: { test: 0 },
+    events: ['wallet.debited'],
+  },
+  {
+    name: 'an order from an address outside the key\'s allowlist is refused as key_ip_not_allowed',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key_with(a, { ip_allowlist: ['10.0.0.0/8'] });
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a, '192.168.1.1') })),
+    outcome: 'key_ip_not_allowed',
+    balances: { test: 100_00 },
+  },
+  {
+    name: 'an order with a key lacking the purchase scope is refused as key_scope_missing',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key_with(a, { scopes: ['wallet:read'] });
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a) })),
+    outcome: 'key_scope_missing',
+    balances: { test: 100_00 },
+  },
+  {
+    name: 'an order whose dashboard session ended before its debit is refused as session_ended',
+    given: (a) => fund(a, 100_00),
+    when: (a) => from_outcome(place(a, 100_00, { authority: { kind: 'session', still_valid: () => false } })),
+    outcome: 'session_ended',
+    balances: { test: 100_00 },
+  },
+  {
+    name: 'an order whose dashboard session still holds is debited',
+    given: (a) => fund(a, 100_00),
+    when: (a) => from_outcome(place(a, 100_00, { authority: { kind: 'session', still_valid: () => true } })),
+    outcome: 'ok',
+    balances: { test: 0 },
+    events: ['wallet.debited'],
+  },
+]);
+
 table('a provider\'s answer settles an open order', [
   {
     name: 'delivered: the order ends delivered and leaves the open orders, the wallet untouched',
