@@ -65,6 +65,11 @@ for (const [who, revoke] of revokers) {
     t.equal(upstream.pays_for(meter).length, 0, 'the upstream was never asked to pay');
     const again = await buy(server, account.buyer, '/v1/services/electricity', electricity_body(meter, 1_000), key);
     check_error(t, again, 401, 'auth.key_not_found', 'the same request with the revoked key');
+    // The 401 was not remembered under the idempotency key: the account's other key runs the request anew.
+    const retried = await buy(server, account.reader, '/v1/services/electricity', electricity_body(meter, 1_000), key);
+    t.equal(retried.status, 201, `the same idempotency key with a live key buys: ${retried.text.slice(0, 200)}`);
+    t.equal(retried.headers.get('idempotent-replayed'), null, 'and is no replay');
+    t.equal(upstream.pays_for(meter).length, 1, 'the upstream is paid once, for the retry');
   });
 
   t.test(`a bulk order waiting for its verifications places nothing once ${who}; the batch before it stays paid`, async (t) => {
@@ -87,7 +92,8 @@ for (const [who, revoke] of revokers) {
       ...meters.map((meter) => ({ service_type: 'electricity', ...electricity_body(meter, 1_000, { pin: undefined }) })),
       { service_type: 'airtime', ...airtime_body('08061239002', 100, { pin: undefined }) },
     ];
-    const batch = server.api('POST', '/v1/services/bulk', { key: account.buyer, idempotency_key: idem('bulk-revoked'), body: { pin: '12345', items } });
+    const batch_key = idem('bulk-revoked');
+    const batch = server.api('POST', '/v1/services/bulk', { key: account.buyer, idempotency_key: batch_key, body: { pin: '12345', items } });
     await verifying(upstream, meters);
     const revoked = await revoke(server, account);
     t.equal(revoked.status, 200, `the revocation answers 200 while the batch waits: ${revoked.text}`);
@@ -98,6 +104,9 @@ for (const [who, revoke] of revokers) {
     t.equal((await all_orders(server, account.reader)).length, 2, 'the only orders are the first batch\'s two');
     for (const meter of meters) t.equal(upstream.pays_for(meter).length, 0, `meter ${meter} was never paid`);
     t.equal(upstream.pays_for('08061239002').length, 0, 'the airtime item was never paid');
+    const retried = await server.api('POST', '/v1/services/bulk', { key: account.reader, idempotency_key: batch_key, body: { pin: '12345', items } });
+    t.equal(retried.status, 202, 'the same idempotency key with a live key places the batch: the 401 was not remembered');
+    t.equal(retried.headers.get('idempotent-replayed'), null, 'and is no replay');
   });
 }
 
