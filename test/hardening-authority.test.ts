@@ -25,6 +25,13 @@ function new_meter(): string {
   return `45010${String(process.pid % 10_000).padStart(4, '0')}${String(meters_made).padStart(4, '0')}`;
 }
 
+let phones_made = 0;
+/** A phone number no other test uses. */
+function new_phone(): string {
+  phones_made++;
+  return `0806${String(process.pid % 1_000).padStart(3, '0')}${String(phones_made).padStart(4, '0')}`;
+}
+
 /** An account with a funded live wallet, the live key that buys and another live key that reads. */
 async function live_reseller(s: TestServer, live_ngn = 100_000) {
   const account = await s.create_account();
@@ -74,11 +81,12 @@ for (const [who, revoke] of revokers) {
 
   t.test(`a bulk order waiting for its verifications places nothing once ${who}; the batch before it stays paid`, async (t) => {
     const account = await live_reseller(server, 50_000);
+    const [first_phone, phone] = [new_phone(), new_phone()];
     // A batch placed before the revocation: its items are debited and stay so.
     const first = await server.api('POST', '/v1/services/bulk', {
       key: account.buyer,
       idempotency_key: idem('bulk-before'),
-      body: { pin: '12345', items: [{ service_type: 'airtime', ...airtime_body('08061239001', 100, { pin: undefined }) }, { service_type: 'electricity', ...electricity_body(new_meter(), 1_000, { pin: undefined }) }] },
+      body: { pin: '12345', items: [{ service_type: 'airtime', ...airtime_body(first_phone, 100, { pin: undefined }) }, { service_type: 'electricity', ...electricity_body(new_meter(), 1_000, { pin: undefined }) }] },
     });
     t.equal(first.status, 202, `the batch before the revocation is placed: ${first.text.slice(0, 300)}`);
     t.same(first.body.data.items.map((item: { status: string }) => item.status === 'refused'), [false, false], 'both of its items were placed');
@@ -90,7 +98,7 @@ for (const [who, revoke] of revokers) {
     t.teardown(() => upstream.release_verifications());
     const items = [
       ...meters.map((meter) => ({ service_type: 'electricity', ...electricity_body(meter, 1_000, { pin: undefined }) })),
-      { service_type: 'airtime', ...airtime_body('08061239002', 100, { pin: undefined }) },
+      { service_type: 'airtime', ...airtime_body(phone, 100, { pin: undefined }) },
     ];
     const batch_key = idem('bulk-revoked');
     const batch = server.api('POST', '/v1/services/bulk', { key: account.buyer, idempotency_key: batch_key, body: { pin: '12345', items } });
@@ -103,7 +111,7 @@ for (const [who, revoke] of revokers) {
     t.equal(await balance_kobo(server, account.reader), after_first, 'no item after the revocation was debited: only the first batch\'s items were');
     t.equal((await all_orders(server, account.reader)).length, 2, 'the only orders are the first batch\'s two');
     for (const meter of meters) t.equal(upstream.pays_for(meter).length, 0, `meter ${meter} was never paid`);
-    t.equal(upstream.pays_for('08061239002').length, 0, 'the airtime item was never paid');
+    t.equal(upstream.pays_for(phone).length, 0, 'the airtime item was never paid');
     const retried = await server.api('POST', '/v1/services/bulk', { key: account.reader, idempotency_key: batch_key, body: { pin: '12345', items } });
     t.equal(retried.status, 202, 'the same idempotency key with a live key places the batch: the 401 was not remembered');
     t.equal(retried.headers.get('idempotent-replayed'), null, 'and is no replay');
