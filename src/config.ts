@@ -79,6 +79,8 @@ export interface Config {
   /** Transaction-PIN scrypt checks running at once, and waiting behind them, before 429. */
   pin_hash_running_max: number;
   pin_hash_waiting_max: number;
+  /** REQUEST_BODIES_BYTES_MAX: request body bytes held at once across every request (front/request-body.ts). */
+  request_bodies_bytes_max: number;
 }
 
 export interface FundingBankConfig {
@@ -322,6 +324,7 @@ export function load_config(env: Record<string, string | undefined>): Config {
     },
     pin_hash_running_max: positive_integer('PIN_HASH_RUNNING_MAX', env.PIN_HASH_RUNNING_MAX, 2),
     pin_hash_waiting_max: positive_integer('PIN_HASH_WAITING_MAX', env.PIN_HASH_WAITING_MAX, 256),
+    request_bodies_bytes_max: positive_integer('REQUEST_BODIES_BYTES_MAX', env.REQUEST_BODIES_BYTES_MAX, 64 * 1024 * 1024),
     cluster: cluster_config(env),
   };
 }

@@ -20,6 +20,7 @@ import { DiskGuard } from './journal/disk-guard.js';
 import { IdempotencySweeper } from './engine/idempotency.js';
 import { Metrics, counting_sink } from './operator/metrics.js';
 import { HttpFront } from './front/http-server.js';
+import { BodyBudget } from './front/request-body.js';
 import { authenticate_api_key, client_ip, forwarded_https } from './front/auth.js';
 import { api_error, type ApiError } from './errors.js';
 import { success_reply } from './lib/reply.js';
@@ -194,6 +195,10 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     return null;
   };
 
+  // One budget of body bytes for every front end of the process (docs/operations.md REQUEST_BODIES_BYTES_MAX).
+  const body_budget = new BodyBudget(config.request_bodies_bytes_max);
+  metrics.gauge('billvend_request_body_bytes_held', 'Request body bytes held at once across requests in flight; past REQUEST_BODIES_BYTES_MAX a request is answered 503.', () => body_budget.held);
+
   // The operator API comes up first, so /healthz answers and /readyz says 503 during recovery.
   const operator_front = new HttpFront({
     name: 'operator',
@@ -220,6 +225,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     client_ip: (peer) => peer,
     reads_forwarded_for: false,
     accepting: () => (draining || cluster_refused(cluster) !== null ? accepting() : null),
+    body_budget,
   });
   const admin_port = await operator_front.listen(config.admin_host, config.admin_port);
 
@@ -281,6 +287,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     client_ip: (peer, forwarded_for) => client_ip(config.trusted_proxies, peer, forwarded_for),
     reads_forwarded_for: config.trusted_proxies.length > 0,
     accepting,
+    body_budget,
     remember_error: (ctx, error) => remembered_error(deps, ctx, error),
     served_over_https: (forwarded_proto, peer) => (config.public_base_url ?? '').startsWith('https:') || forwarded_https(config.trusted_proxies, forwarded_proto, peer),
   });
@@ -368,6 +375,8 @@ async function start_cluster_node(config: Config, log: Logger, basis: Basis): Pr
   await cluster.prepare_store(() => open_store(config.data_dir));
   const clock = basis.clock;
   const metrics = new Metrics();
+  // A standby reads no body (it refuses every request from its headers), but its front ends keep the bound too.
+  const body_budget = new BodyBudget(config.request_bodies_bytes_max);
   const standby_operator = new HttpFront({
     name: 'operator',
     routes: standby_routes(metrics, () => cluster.status()),
@@ -379,6 +388,7 @@ async function start_cluster_node(config: Config, log: Logger, basis: Basis): Pr
     client_ip: (peer) => peer,
     reads_forwarded_for: false,
     accepting: () => null,
+    body_budget,
   });
   const admin_port = await standby_operator.listen(config.admin_host, config.admin_port);
   const refuse_all = (['get', 'post', 'put', 'patch', 'delete'] as const).map((method) => ({
@@ -402,6 +412,7 @@ async function start_cluster_node(config: Config, log: Logger, basis: Basis): Pr
     client_ip: (peer) => peer,
     reads_forwarded_for: false,
     accepting: () => cluster_refused(cluster) ?? taking_over,
+    body_budget,
   });
   const port = await standby_public.listen(config.host, config.port);
   log.child({}, { level: log.level === 'silent' ? 'silent' : 'info' }).info({ port, admin_port, data_dir: config.data_dir, role: 'standby', node: config.cluster!.node_name }, 'listening');

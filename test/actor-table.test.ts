@@ -19,6 +19,7 @@ import {
 import type { Outcome, Refusal, RefusalKind } from '../src/engine/refusal.js';
 import { refusal_reply } from '../src/front/outcome-errors.js';
 import { claim_of, type OrderRequest } from '../src/engine/account-orders.js';
+import type { Authority } from '../src/engine/authority.js';
 import { idempotency_ttl_ms } from '../src/engine/idempotency.js';
 import { run_idempotent, type IdempotentRequest } from '../src/front/idempotent-run.js';
 import { error_reply, success_reply, type Reply } from '../src/lib/reply.js';
@@ -128,6 +129,8 @@ interface PlaceOptions {
   stage_pending?: boolean;
   /** When the order is placed (default: the clock's now). */
   at_us?: number;
+  /** Who places it (default: no caller, engine/authority.ts). */
+  authority?: Authority;
 }
 
 function place(a: Account, amount_kobo: number, options: PlaceOptions = {}): Outcome<OrderRecord> {
@@ -142,6 +145,7 @@ function place(a: Account, amount_kobo: number, options: PlaceOptions = {}): Out
     placement: {
       environment: options.environment ?? 'test', reference: `BV-TABLE-${String(orders_made).padStart(6, '0')}`, idempotency_key: null,
       provider_request_id: `table-request-${orders_made}`, indexed: true, commission_kobo: options.commission_kobo ?? 0,
+      authority: options.authority ?? { kind: 'internal' },
     },
     stage_pending: options.stage_pending ?? true,
   }, options.at_us ?? now_us());
@@ -463,6 +467,109 @@ table('placing an order debits the wallet in the same command', [
 ]);
 
 // ---- Purchases: settlement ----------------------------------------------------------------------
+
+/** A key of the account with these fields changed (an allowlist, scopes), created by the account's own command. */
+function make_key_with(a: Account, patch: Partial<NewKeyInput>): number {
+  const outcome = engine.run(a.actor, { kind: 'create_key', input: { ...key_input(), ...patch } }, now_us());
+  if (!outcome.ok) throw new Error(`key: ${outcome.refused.refusal}`);
+  return outcome.value.id;
+}
+
+/** The authority of a purchase route's request with the account's one key (docs/decisions.md "Authority at the debit"). */
+function by_key(a: Account, remote_ip = '127.0.0.1'): Authority {
+  return { kind: 'api_key', key_id: [...a.actor.keys.keys()][0], scope: 'services:purchase', remote_ip };
+}
+
+table('the debit checks the request\'s authority again', [
+  {
+    name: 'an order placed with an active key is debited',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key(a);
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a) })),
+    outcome: 'ok',
+    balances: { test: 0 },
+    events: ['wallet.debited'],
+  },
+  {
+    name: 'an order whose key was revoked before its debit is refused as key_revoked',
+    given: (a) => {
+      fund(a, 100_00);
+      engine.run(a.actor, { kind: 'revoke_key', key_id: make_key(a) }, now_us());
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a) })),
+    outcome: 'key_revoked',
+    balances: { test: 100_00 },
+  },
+  {
+    name: 'an order whose key expires exactly at its debit is refused as key_expired',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key(a, clock.now_ms());
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a) })),
+    outcome: 'key_expired',
+    balances: { test: 100_00 },
+  },
+  {
+    name: 'an order whose key expires one millisecond after its debit is debited',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key(a, clock.now_ms() + 1);
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a) })),
+    outcome: 'ok',
+    balances: { test: 0 },
+    events: ['wallet.debited'],
+  },
+  {
+    name: 'an order from an address the key\'s allowlist holds is debited',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key_with(a, { ip_allowlist: ['10.0.0.0/8'] });
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a, '10.1.2.3') })),
+    outcome: 'ok',
+    balances: { test: 0 },
+    events: ['wallet.debited'],
+  },
+  {
+    name: 'an order from an address outside the key\'s allowlist is refused as key_ip_not_allowed',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key_with(a, { ip_allowlist: ['10.0.0.0/8'] });
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a, '192.168.1.1') })),
+    outcome: 'key_ip_not_allowed',
+    balances: { test: 100_00 },
+  },
+  {
+    name: 'an order with a key lacking the purchase scope is refused as key_scope_missing',
+    given: (a) => {
+      fund(a, 100_00);
+      make_key_with(a, { scopes: ['wallet:read'] });
+    },
+    when: (a) => from_outcome(place(a, 100_00, { authority: by_key(a) })),
+    outcome: 'key_scope_missing',
+    balances: { test: 100_00 },
+  },
+  {
+    name: 'an order whose dashboard session ended before its debit is refused as session_ended',
+    given: (a) => fund(a, 100_00),
+    when: (a) => from_outcome(place(a, 100_00, { authority: { kind: 'session', still_valid: () => false } })),
+    outcome: 'session_ended',
+    balances: { test: 100_00 },
+  },
+  {
+    name: 'an order whose dashboard session still holds is debited',
+    given: (a) => fund(a, 100_00),
+    when: (a) => from_outcome(place(a, 100_00, { authority: { kind: 'session', still_valid: () => true } })),
+    outcome: 'ok',
+    balances: { test: 0 },
+    events: ['wallet.debited'],
+  },
+]);
 
 table('a provider\'s answer settles an open order', [
   {

@@ -261,7 +261,7 @@ function place(engine: Engine, account_id: number, client_reference: string) {
   return engine.run(engine.accounts.get(account_id)!, {
     kind: 'place_order',
     input: airtime(client_reference),
-    placement: { environment: 'test', reference: `BV-RYW-${references_made}`, idempotency_key: null, provider_request_id: `ryw-${references_made}`, indexed: true, commission_kobo: 0 },
+    placement: { environment: 'test', reference: `BV-RYW-${references_made}`, idempotency_key: null, provider_request_id: `ryw-${references_made}`, indexed: true, commission_kobo: 0, authority: { kind: 'internal' } },
     stage_pending: true,
   }, engine.clock.now_us());
 }

@@ -62,6 +62,11 @@ const rows: Row[] = [
     status: 503,
   },
   { refusal: { refusal: 'order_not_open' }, error: { code: 'transaction.not_found', message: 'No open order with this reference.' }, status: 404 },
+  { refusal: { refusal: 'key_revoked' }, error: { code: 'auth.key_not_found', message: undefined }, status: 401 },
+  { refusal: { refusal: 'key_expired' }, error: { code: 'auth.key_expired', message: undefined }, status: 401 },
+  { refusal: { refusal: 'key_ip_not_allowed', remote_ip: '10.1.2.3' }, error: { code: 'auth.ip_not_allowed', message: 'Requests from 10.1.2.3 are not allowed for this key.' }, status: 403 },
+  { refusal: { refusal: 'key_scope_missing', scope: 'services:purchase' }, error: { code: 'auth.insufficient_scope', message: 'This API key lacks the "services:purchase" scope.' }, status: 403 },
+  { refusal: { refusal: 'session_ended' }, error: { code: 'session.required', message: undefined }, status: 401 },
 ];
 
 t.test('every refusal kind has a row', async (t) => {

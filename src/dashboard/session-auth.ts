@@ -49,6 +49,8 @@ export function authorize_session(engine: Engine, sessions: SessionStore, ctx: R
   ctx.actor = actor;
   ctx.environment = environment;
   ctx.session_id = id;
+  // Only a change can debit: a read needs no check carried to a command (docs/decisions.md "Authority at the debit").
+  if (ctx.method !== 'GET') ctx.authority = { kind: 'session', still_valid: sessions.validity(id) };
   session_by_ctx.set(ctx, record);
   return null;
 }

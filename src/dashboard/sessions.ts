@@ -29,6 +29,21 @@ export interface SessionRecord {
   created_ms: number;
   expires_ms: number;
   last_seen_ms: number;
+  /**
+   * password_stamp of the password the session signed in with: a password changed since ends it
+   * (docs/decisions.md "Authority at the debit"). Absent in sessions opened before the stamp existed,
+   * which end only as they did then (sign-out, expiry).
+   */
+  password_stamp?: string;
+}
+
+/**
+ * What a session keeps of the password it signed in with: a SHA-256 of the account's scrypt hash, so
+ * that any change of the password (a new salt even for the same password) is told apart, and the
+ * record holds nothing that helps to guess the password.
+ */
+export function password_stamp(password_hash: string): string {
+  return sha256_hex(password_hash).slice(0, 32);
 }
 
 export class SessionStore {
@@ -46,6 +61,7 @@ export class SessionStore {
       created_ms: now_ms,
       expires_ms: now_ms + this.wheel.scaled(session_absolute_ms),
       last_seen_ms: now_ms,
+      password_stamp: password_stamp(actor.account.password_hash),
     };
     const key = sha256_hex(id);
     this.remember(key, record);
@@ -72,7 +88,7 @@ export class SessionStore {
     }
     if (record === null) return null;
     const now_ms = this.clock.now_ms();
-    if (now_ms >= record.expires_ms || now_ms - record.last_seen_ms >= this.wheel.scaled(session_idle_ms)) {
+    if (!this.current(record, now_ms)) {
       this.close_key(key, record.account_id);
       return null;
     }
@@ -82,6 +98,28 @@ export class SessionStore {
       this.engine.journal.put(record.account_id, this.engine.store.sessions, key, record);
     }
     return record;
+  }
+
+  /** Whether a session record still holds: not expired, not idle too long, its password unchanged. */
+  private current(record: SessionRecord, now_ms: number): boolean {
+    if (now_ms >= record.expires_ms || now_ms - record.last_seen_ms >= this.wheel.scaled(session_idle_ms)) return false;
+    if (record.password_stamp === undefined) return true;
+    const actor = this.engine.accounts.get(record.account_id);
+    return actor !== undefined && password_stamp(actor.account.password_hash) === record.password_stamp;
+  }
+
+  /**
+   * The check a purchase made under this session carries into the command that debits
+   * (engine/authority.ts): whether the session is still open when it debits. It reads, and never
+   * refreshes or closes: a sign-out staged while the purchase waited counts (the journal answers
+   * with what is staged), and so does a password changed meanwhile.
+   */
+  validity(id: string): () => boolean {
+    const key = sha256_hex(id);
+    return () => {
+      const record = this.memory.get(key) ?? (this.engine.journal.read(this.engine.store.sessions, key) as SessionRecord | undefined);
+      return record !== undefined && this.current(record, this.clock.now_ms());
+    };
   }
 
   close(id: string): void {

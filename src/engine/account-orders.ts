@@ -10,6 +10,7 @@ import { assert_order, charged_kobo, is_final, type OrderRecord, type OrderStatu
 import type { Key, Store } from '../journal/store.js';
 import { fail } from '../lib/assert.js';
 import { check_low_balance } from './low-balance.js';
+import { authority_refusal, type Authority } from './authority.js';
 
 /** Open orders one account may hold at once (pending or processing): the in-memory bound. */
 export const open_orders_max = 100_000;
@@ -37,6 +38,8 @@ export interface OrderPlacement {
   commission_kobo: number;
   /** The upstream a routed live order goes to first: its first attempt (docs/api.md "Upstream attempts"). */
   upstream?: string;
+  /** Who the order is placed for: checked again here, in the command that debits (engine/authority.ts). */
+  authority: Authority;
 }
 
 // ---- The order index ------------------------------------------------------------------------------
@@ -396,6 +399,10 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   const { environment, reference } = placement;
   const now_ms = Math.floor(now_us / 1000);
   const wallet = actor.wallets[environment];
+  // First of all: a key revoked or a session ended while the request awaited pays for nothing, and is
+  // answered as a request arriving with it now (docs/decisions.md "Authority at the debit").
+  const denied = authority_refusal(actor, placement.authority, now_ms);
+  if (denied !== null) return refused(denied);
   // Checked and claimed in this command, before the debit (docs/api.md "Client references").
   const client_reference = input.client_reference ?? null;
   if (client_reference !== null) {

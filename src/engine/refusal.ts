@@ -34,7 +34,17 @@ export type Refusal =
   /** open_orders_max orders of this account are still open. */
   | { refusal: 'open_orders_full' }
   /** No open order with this reference (an operator's resolution). */
-  | { refusal: 'order_not_open' };
+  | { refusal: 'order_not_open' }
+  /**
+   * The request's authority ended while it was under way (engine/authority.ts), checked in the command
+   * that debits: its key was revoked, expired, or no longer allows its address or scope; its dashboard
+   * session was signed out, expired, or its password changed.
+   */
+  | { refusal: 'key_revoked' }
+  | { refusal: 'key_expired' }
+  | { refusal: 'key_ip_not_allowed'; remote_ip: string }
+  | { refusal: 'key_scope_missing'; scope: string }
+  | { refusal: 'session_ended' };
 
 export type RefusalKind = Refusal['refusal'];
 
@@ -43,6 +53,7 @@ export const refusal_kinds = [
   'amount_not_positive', 'funding_reference_foreign', 'funding_reference_amount_differs', 'keys_limit_reached', 'key_not_found',
   'password_locked', 'password_incorrect', 'pin_not_set', 'pin_locked', 'pin_incorrect', 'pin_check_busy', 'email_taken',
   'duplicate_client_reference', 'daily_limit_exceeded', 'insufficient_funds', 'open_orders_full', 'order_not_open',
+  'key_revoked', 'key_expired', 'key_ip_not_allowed', 'key_scope_missing', 'session_ended',
 ] as const satisfies readonly RefusalKind[];
 
 // Every kind is listed: this fails to compile when a kind is missing from refusal_kinds.

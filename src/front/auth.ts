@@ -63,6 +63,9 @@ export function authenticate_api_key(engine: Engine, clock: Clock, ctx: RequestC
     return api_error('auth.insufficient_scope', `This API key lacks the "${scope}" scope.`);
   }
   actor.touch_key(key, clock.now_us());
+  // Only a change can debit: a read (the wallet-read path) allocates nothing more. The address is kept only
+  // for a key with an allowlist, which has read it above.
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') ctx.authority = { kind: 'api_key', key_id: key.record.id, scope, remote_ip: key.cidrs.length > 0 ? ctx.remote_ip : '' };
   return null;
 }
 

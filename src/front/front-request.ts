@@ -19,6 +19,7 @@ export class FrontRequest implements RequestContext {
   raw_body: Buffer | null = null;
   key: RequestContext['key'] = null;
   actor: RequestContext['actor'] = null;
+  authority: RequestContext['authority'] = null;
   environment: RequestContext['environment'] = 'live';
   extra_headers: [string, string][] = [];
   aborted = false;
@@ -26,6 +27,8 @@ export class FrontRequest implements RequestContext {
   /** Counted out of in_flight and observed in the metrics (once, whichever of answer or abort comes first). */
   finished = false;
   session_id?: string = undefined;
+  /** Bytes of the body budget (request-body.ts BodyBudget) this request holds, given back when it ends. */
+  body_bytes_held = 0;
   /** Why the request's headers are refused (answered before authentication), or null. */
   header_refusal: ApiError | null = null;
   /** Whether the request arrived over HTTPS (asked only for pages): its reply then carries HSTS. */

@@ -19,7 +19,7 @@ import { compile_routes, no_needs, type FrontRoute } from './front-route.js';
 import { FrontRequest, read_headers } from './front-request.js';
 import { duplicated_content_length, header_refusal, transfer_encoding_refusal, unframed_transfer_encoding } from './header-refusal.js';
 import { allowed_origin, cors_headers, preflight_headers } from './cors.js';
-import { body_bytes_max, declares_too_large, read_body } from './request-body.js';
+import { body_bytes_max, declares_too_large, read_body, type BodyBudget } from './request-body.js';
 import { parse_body } from './json-body.js';
 import { exit_on_assertion, failure_reply, is_store_refusal } from './request-failure.js';
 import { status_lines } from './status-lines.js';
@@ -33,6 +33,9 @@ export { json_security_headers } from './security-headers.js';
 
 /** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT; its typings declare the enum, but the module does not export it. */
 const listen_exclusive_port = 1;
+
+/** The answer past the process's budget of body bytes (request-body.ts BodyBudget). */
+const bodies_over_budget = api_error('service.unavailable', 'Too many request bodies are being received at once; retry shortly.', { headers: { 'Retry-After': '1' } });
 
 /** The 413 of a route: a route with its own limit (RouteDef.body_bytes_max) names it. */
 function too_large(route: CompiledRoute): ApiError {
@@ -53,6 +56,8 @@ export interface FrontOptions {
   client_ip(peer: string, forwarded_for: string): string;
   /** Whether X-Forwarded-For is read at all (only with trusted proxies). */
   reads_forwarded_for: boolean;
+  /** The bytes of request bodies the process holds at once, shared by its front ends (request-body.ts). */
+  body_budget: BodyBudget;
   /** Whether to accept state-changing requests now (draining, degraded store): else 503. */
   accepting(ctx: RequestContext): ApiError | null;
   /** Answers a body that fails its schema on an idempotent POST, remembering the answer. */
@@ -236,7 +241,48 @@ export class HttpFront {
       this.send(ctx, error_reply(ctx.request_id, too_large(route)), true);
       return;
     }
-    read_body(res, ctx, limit, () => this.run(ctx, route), () => this.send(ctx, error_reply(ctx.request_id, too_large(route)), true));
+    this.authorize_then_read(res, ctx, route, limit);
+  }
+
+  /**
+   * No body before authentication (docs/api.md "Limits"): the key, session or operator token is checked
+   * from the headers, here, before a byte of the body is read, and a refused request is answered at
+   * once and its connection closed with its body unread: so the 256 KiB of a bulk order, or any body,
+   * is held only for a known caller. All of it runs inside uWS's handler, because onData must be
+   * attached before the handler returns (body bytes that came with the headers are delivered right
+   * after it). Only an authorisation that must wait (a cluster node taking over) reads the body first.
+   */
+  private authorize_then_read(res: uWS.HttpResponse, ctx: FrontRequest, route: FrontRoute, limit: number): void {
+    // An unread body's connection is closed with the answer: nothing more of it is read.
+    const unread_body = ctx.headers.content_length !== '0';
+    if (ctx.header_refusal !== null) {
+      this.send(ctx, error_reply(ctx.request_id, ctx.header_refusal), unread_body);
+      return;
+    }
+    let authorization: ApiError | null | Promise<ApiError | null>;
+    try {
+      authorization = this.options.authorize(ctx);
+    } catch (error) {
+      this.fail(ctx, error);
+      return;
+    }
+    if (authorization instanceof Promise) {
+      const later = authorization;
+      this.read(res, ctx, route, limit, () => later.then((error) => this.after_auth(ctx, route, error), (error) => this.fail(ctx, error)));
+      return;
+    }
+    if (authorization !== null) {
+      this.send(ctx, error_reply(ctx.request_id, authorization), unread_body);
+      return;
+    }
+    this.read(res, ctx, route, limit, () => this.after_auth(ctx, route, null));
+  }
+
+  /** Reads an authorised request's body within the route's limit and the process's body budget. */
+  private read(res: uWS.HttpResponse, ctx: FrontRequest, route: FrontRoute, limit: number, on_body: () => void): void {
+    read_body(res, ctx, limit, this.options.body_budget, on_body,
+      () => this.send(ctx, error_reply(ctx.request_id, too_large(route)), true),
+      () => this.send(ctx, error_reply(ctx.request_id, bodies_over_budget), true));
   }
 
   private preflight(ctx: FrontRequest, origin: string | null, allowed: string): void {
@@ -367,6 +413,10 @@ export class HttpFront {
     if (ctx.finished) return;
     ctx.finished = true;
     this.in_flight--;
+    if (ctx.body_bytes_held > 0) {
+      this.options.body_budget.give(ctx.body_bytes_held);
+      ctx.body_bytes_held = 0;
+    }
     const duration_ms = performance.now() - ctx.started_perf;
     const route = ctx.route_name;
     const stats = (ctx.route as FrontRoute | null)?.stats ?? this.stats_of_unmatched(route);

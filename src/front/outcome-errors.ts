@@ -52,6 +52,18 @@ export function refusal_error(refusal: Refusal): ApiError {
       return api_error('service.unavailable', 'Too many orders of this account are still open; retry shortly.', { headers: { 'Retry-After': '5' } });
     case 'order_not_open':
       return api_error('transaction.not_found', 'No open order with this reference.');
+    // The answers front/auth.ts and dashboard/session-auth.ts give a request that arrives so: the
+    // authority ended while this one was under way (docs/decisions.md "Authority at the debit").
+    case 'key_revoked':
+      return api_error('auth.key_not_found');
+    case 'key_expired':
+      return api_error('auth.key_expired');
+    case 'key_ip_not_allowed':
+      return api_error('auth.ip_not_allowed', `Requests from ${refusal.remote_ip} are not allowed for this key.`);
+    case 'key_scope_missing':
+      return api_error('auth.insufficient_scope', `This API key lacks the "${refusal.scope}" scope.`);
+    case 'session_ended':
+      return api_error('session.required');
   }
 }
 

@@ -18,6 +18,7 @@ import { refusal_reply } from './outcome-errors.js';
 import type { VerifyResult } from '../services/provider.js';
 import type { PurchasePlan } from '../services/products/family.js';
 import type { OrderRequest } from '../engine/account-orders.js';
+import { authority_refusal, type Authority } from '../engine/authority.js';
 import { fail } from '../lib/assert.js';
 
 /** Attempts to recompute a PIN verdict when the PIN changes while the first was being computed. */
@@ -34,6 +35,8 @@ export interface PurchaseRun {
   fingerprint: string;
   client_reference: string | null;
   metadata: Record<string, string> | null;
+  /** Who buys: checked again in the command that debits (engine/authority.ts). */
+  authority: Authority;
 }
 
 /**
@@ -57,6 +60,7 @@ export async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext,
     fingerprint: fingerprint(ctx),
     client_reference: body.client_reference ?? null,
     metadata: body.metadata ?? null,
+    authority: ctx.authority ?? fail(`purchase route ${ctx.route?.name} ran without an authority`),
   }, plan, { pin: body.pin });
 }
 
@@ -83,7 +87,7 @@ export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun
     }
     return desk.place(actor, environment, request_id, key, run.fingerprint, {
       ...plan.order, ...decided, customer_name: customer_name ?? plan.order.customer_name, client_reference: run.client_reference, metadata: run.metadata,
-    });
+    }, run.authority);
   };
   if ('verified' in proof) {
     const catalog_error = plan.check ? plan.check() : null;
@@ -128,6 +132,10 @@ export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun
     // The PIN changed while we waited: the verdict is about the old one, compute it again.
     if (actor.account.pin_generation !== generation) continue;
     return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
+      // A key revoked (or a session ended) while the PIN and the recipient were checked: answered before
+      // the PIN's verdict counts, so such a request changes nothing; place_order checks it again.
+      const denied = authority_refusal(actor, run.authority, deps.clock.now_ms());
+      if (denied !== null) return refusal_reply(request_id, denied);
       const verdict = deps.engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: deps.clock.now_ms() });
       if (verdict === 'stale') fail('PIN verdict went stale inside one command');
       if (verdict !== 'ok') return refusal_reply(request_id, verdict);

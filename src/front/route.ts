@@ -3,6 +3,7 @@
 import type { TSchema } from 'typebox';
 import type { Scope, Environment } from '../engine/records.js';
 import type { AccountActor, KeyState } from '../engine/account-actor.js';
+import type { Authority } from '../engine/authority.js';
 import type { CompiledSchema } from '../lib/validation.js';
 import type { Reply } from '../lib/reply.js';
 import type { HttpResponse } from 'uWebSockets.js';
@@ -79,6 +80,11 @@ export interface RequestContext {
   raw_body: Buffer | null;
   key: KeyState | null;
   actor: AccountActor | null;
+  /**
+   * Who the request acts for, set by authentication (API key or session): the command that debits
+   * checks it again (engine/authority.ts), since a purchase awaits between the two.
+   */
+  authority: Authority | null;
   environment: Environment;
   /** Headers added to whatever reply leaves (rate limit, CORS, cookies). */
   extra_headers: [string, string][];

@@ -46,6 +46,7 @@ export const serve_variables: readonly ServeVariable[] = [
   { variable: 'SIGN_IN_HASH_WAITING_MAX', value: 'N', summary: 'password checks waiting behind them before 429, default 16' },
   { variable: 'PIN_HASH_RUNNING_MAX', value: 'N', summary: 'transaction-PIN scrypt checks running at once, default 2' },
   { variable: 'PIN_HASH_WAITING_MAX', value: 'N', summary: 'PIN checks waiting behind them before 429, default 256' },
+  { variable: 'REQUEST_BODIES_BYTES_MAX', value: 'BYTES', summary: 'request body bytes held at once across requests; past it 503, default 67108864 (64 MiB)' },
   { variable: 'ACTORS_RESIDENT_MAX', value: 'N', summary: 'account actors kept in memory before idle ones are let go, default 100000' },
   { variable: 'CLUSTER_NATS_URL', value: 'URLS', summary: 'comma-separated NATS URLs: cluster mode (unset: a single node)' },
   { variable: 'NODE_NAME', value: 'NAME', summary: 'this node\'s name in the cluster, default the host name' },

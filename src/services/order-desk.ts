@@ -10,6 +10,7 @@ import type { AccountActor } from '../engine/account-actor.js';
 import type { Environment, IdempotencyRecord } from '../engine/records.js';
 import type { Engine, EngineExtension } from '../engine/engine.js';
 import type { OrderRequest } from '../engine/account-orders.js';
+import type { Authority } from '../engine/authority.js';
 import { make_record } from '../engine/idempotency.js';
 import type { RefusalReply } from '../engine/refusal.js';
 import { error_reply, success_reply, type Reply } from '../lib/reply.js';
@@ -107,7 +108,7 @@ export class OrderDesk implements EngineExtension {
    * Debits and places an order, then drives it to its first answer. Runs synchronously up to the
    * debit (it is called inside run_idempotent); returns the reply, or a promise of it.
    */
-  place(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, input: OrderRequest): Reply | Promise<Reply> {
+  place(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, input: OrderRequest, authority: Authority): Reply | Promise<Reply> {
     const provider = this.providers[environment];
     const intent = { service_type: input.service_type, recipient: input.recipient, network: input.network, disco: input.disco, provider: input.provider };
     const down = provider.unavailable(intent);
@@ -122,7 +123,7 @@ export class OrderDesk implements EngineExtension {
     // The tier is read in the command that debits: a tier or price change applies to the next purchase.
     const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
     const commission = commission_kobo(input.amount_kobo, rate_bp);
-    const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream };
+    const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream, authority };
     const placed = this.engine.run(actor, { kind: 'place_order', input, placement: order_placement, stage_pending: !provider.instant }, now_us);
     if (!placed.ok) return this.refusal_reply(request_id, placed.refused);
     if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);

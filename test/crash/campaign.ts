@@ -85,6 +85,10 @@ export interface CampaignOptions {
  */
 export type ExtraKill = 'none' | 'standby' | 'nats';
 const extra_kills: readonly ExtraKill[] = ['standby', 'nats', 'none'];
+/** Of the writers' turns, the share that sends a race (a request with a key, and that key's revocation: race_ops). */
+const race_share = 0.1;
+/** How long the fake upstream takes to verify a meter: the window a race's revocation may fall into. */
+const race_verify_delay_ms = 60;
 
 /** An answer that says the cluster did not take the request (503 service.unavailable): not acknowledged. */
 class Refused extends Error {}
@@ -184,6 +188,10 @@ function judge_bulk(spec: BulkSpec, ack: Ack): boolean {
         return placed && (shown.status === 'processing' || shown.status === 'failed');
       case 'unavailable':
         return shown.reference === null && shown.status === 'refused' && shown.error?.code === 'transaction.provider_unavailable';
+      // A live item (a race's, see race_ops): whatever the upstream did, or refused while it is down.
+      case 'upstream':
+        return (placed && ['processing', 'delivered', 'failed'].includes(shown.status))
+          || (shown.reference === null && shown.status === 'refused' && shown.error?.code === 'transaction.provider_unavailable');
       default:
         return false;
     }
@@ -234,7 +242,7 @@ export class Campaign {
   private nats: NatsCluster | null = null;
   private standby: TestServer | null = null;
   readonly api: ApiChecker;
-  readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0, standby_kills: 0, nats_kills: 0, refused: 0, deposed: 0, supervisor_restarts: 0 };
+  readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0, standby_kills: 0, nats_kills: 0, refused: 0, deposed: 0, supervisor_restarts: 0, races: 0, race_refusals: 0 };
   private readonly random: () => number;
   private sequence = 0;
   private alive = false;
@@ -277,6 +285,9 @@ export class Campaign {
     await this.receiver.start();
     await this.upstream.start();
     this.upstream.processing_requeries = 1;
+    // Live verifications take a while, as a real distribution company's do: the window in which a
+    // purchase racing its key's revocation has been authenticated but has not debited yet.
+    this.upstream.verify_delay_ms = race_verify_delay_ms;
     // A generous upstream timeout: the machine is shared, and an answer that misses it only makes
     // the order processing (then re-queried), which the campaign covers anyway.
     const env = webhook_env({ TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: process.env.CRASH_CLUSTER_LOG ? 'debug' : 'warn', ...this.upstream.env(2_000) });
@@ -536,12 +547,17 @@ export class Campaign {
       this.revocable.splice(this.revocable.indexOf(target), 1);
       return op;
     }
+    const op = this.key_create_op(round, account, environment);
+    op.twin = this.random() < 0.1;
+    return op;
+  }
+
+  private key_create_op(round: number, account: Account, environment: Environment): Op {
     const op = this.base_op(round, 'key_create', account, environment);
     op.idem = this.idem_key(op);
     op.path = '/v1/keys';
     op.key_name = `crash-key-${this.model.run_id}-${op.n}`;
     op.body = { name: op.key_name, environment };
-    op.twin = this.random() < 0.1;
     return op;
   }
 
@@ -551,7 +567,7 @@ export class Campaign {
     this.totals.sent++;
     const response: ApiResponse = op.operator
       ? await this.server.request(op.method, op.path, { body: op.body, key: null, headers: { authorization: `Bearer ${this.server.admin_token}` } }, this.server.admin_base)
-      : await this.server.request(op.method, op.path, { key: wallet.key, body: op.body, ...(op.idem === null ? {} : { idempotency_key: op.idem }) });
+      : await this.server.request(op.method, op.path, { key: op.via_key !== undefined && op.sends === 1 ? op.via_key.api_key : wallet.key, body: op.body, ...(op.idem === null ? {} : { idempotency_key: op.idem }) });
     // The most demanding moment for durability: the instant an answer arrives, its commit must
     // already be on disk. Fired synchronously, before anything else of the test process runs.
     const kill = this.kill_at_next_answer;
@@ -629,7 +645,95 @@ export class Campaign {
         if (ack.status === 200 || ack.status === 404) op.revoke_target!.revoked = true;
         break;
     }
+    // A race's first copy (race_ops) may also find its key revoked: 401 auth.key_not_found, nothing
+    // debited (the journal checker looks for any order of it). Only with a revocation sent.
+    if (op.via_key !== undefined && !resent && ack.status === 401) {
+      expected = ack.body?.error?.code === 'auth.key_not_found' && op.via_key.revoke_op !== null;
+      if (expected) this.totals.race_refusals++;
+    }
     if (!expected) violations.push(`${at}: answered ${ack.status} ${ack.text.slice(0, 300)}, which ${op.purchase ? `the ${op.purchase.expect} outcome of ${op.purchase.recipient}` : 'the operation'} does not allow`);
+  }
+
+  /**
+   * A purchase or bulk order of live electricity sent with one of the account's created live keys, and
+   * that key's revocation sent while it runs (by the reseller with DELETE /v1/keys/{id}, or by the
+   * operator, in turn), 0 to twice the verification's delay after it: the revocation lands before the
+   * request is authenticated, while its meters are verified (the window that the debit's own check of
+   * the key closes: docs/decisions.md "Authority at the debit"), or after its debit. Null when the
+   * account has no created live key to spare.
+   */
+  private race_ops(round: number, account: Account, key: CreatedKey): [Op, Op] {
+    this.revocable.splice(this.revocable.indexOf(key), 1);
+    const bulk = this.random() < 0.4;
+    const op = this.base_op(round, bulk ? 'bulk' : 'purchase', account, 'live');
+    if (this.random() < 0.85) op.idem = this.idem_key(op);
+    op.via_key = key;
+    const item = (n: number): { body: Record<string, unknown>; spec: PurchaseSpec } => {
+      const modes: UpstreamMode[] = ['deliver', 'deliver', 'fail', 'processing', 'processing_fail'];
+      const mode = this.pick(modes);
+      const meter = `4509${modes.indexOf(mode)}${String((op.n * 10 + n) % 100_000_000).padStart(8, '0')}`;
+      this.upstream.set_mode(meter, mode);
+      const amount_kobo = this.amount_kobo(500, 3_000);
+      return {
+        body: { disco: this.pick(['ikeja-electric', 'eko-electric', 'abuja-electric']), meter_number: meter, meter_type: 'prepaid', amount: naira_of(amount_kobo) },
+        spec: { service: 'electricity', recipient: meter, amount_kobo, expect: 'upstream', upstream_mode: mode },
+      };
+    };
+    if (bulk) {
+      op.path = '/v1/services/bulk';
+      const items = Array.from({ length: 1 + Math.floor(this.random() * 4) }, (_, i) => {
+        const made = item(i);
+        const client_reference = `crash-${op.n}-${i}`;
+        return { body: { service_type: 'electricity', ...made.body, client_reference }, spec: { ...made.spec, client_reference } };
+      });
+      op.body = { pin: '12345', items: items.map((i) => i.body) };
+      op.bulk = { items: items.map((i) => i.spec) };
+    } else {
+      const made = item(0);
+      op.path = '/v1/services/electricity';
+      op.body = { ...made.body, pin: '12345' };
+      op.purchase = made.spec;
+    }
+    const revoke = this.base_op(round, 'key_revoke', account, 'live');
+    revoke.method = 'DELETE';
+    if (this.totals.races % 2 === 0) {
+      revoke.path = `/v1/keys/${key.id}`;
+      revoke.idem = this.idem_key(revoke);
+    } else {
+      revoke.operator = true;
+      revoke.path = `/admin/accounts/${account.id}/keys/${key.id}`;
+    }
+    revoke.revoke_target = key;
+    key.revoke_op = revoke;
+    this.totals.races++;
+    return [op, revoke];
+  }
+
+  /**
+   * A race (race_ops) on an account's created live key, created first (and awaited) when it has none
+   * to spare; returns the racing request, or null when no key could be created (keys.limit_reached).
+   */
+  private async race(round: number, violations: string[]): Promise<Op | null> {
+    const account = this.pick(this.model.accounts);
+    let key = this.revocable.find((k) => k.account_id === account.id && k.environment === 'live');
+    if (key === undefined) {
+      const create = this.key_create_op(round, account, 'live');
+      this.model.ops.push(create);
+      await this.send(create, round, false, violations);
+      key = this.revocable.find((k) => k.create_op === create);
+      if (key === undefined) return null;
+    }
+    const [op, revoke] = this.race_ops(round, account, key);
+    this.model.ops.push(op, revoke);
+    await this.send_race([op, revoke], round, violations);
+    return op;
+  }
+
+  /** Sends a race (race_ops): the request with the key, and the key's revocation a moment after it. */
+  private async send_race([op, revoke]: [Op, Op], round: number, violations: string[]): Promise<void> {
+    const delay_ms = Math.floor(this.random() * 2 * race_verify_delay_ms);
+    const sent = await Promise.allSettled([this.send(op, round, false, violations), sleep(delay_ms).then(() => this.send(revoke, round, false, violations))]);
+    for (const result of sent) if (result.status === 'rejected') throw result.reason;
   }
 
   private server_exited_by_itself(): boolean {
@@ -749,10 +853,12 @@ export class Campaign {
     this.kill_armed = false;
     const writer = async () => {
       while (this.alive) {
-        const op = this.next_op(round);
-        this.model.ops.push(op);
+        const racing = this.random() < race_share;
+        const op = racing ? null : this.next_op(round);
+        if (op !== null) this.model.ops.push(op);
         try {
-          await this.send(op, round, false, report.load_violations);
+          if (op === null) await this.race(round, report.load_violations);
+          else await this.send(op, round, false, report.load_violations);
         } catch (error) {
           if (error instanceof Refused) {
             report.refused++;
@@ -762,8 +868,9 @@ export class Campaign {
           // The connection died before the kill began: did the server crash by itself? A leader
           // deposed in a round that killed a NATS server exits 75 by design (docs/cluster.md).
           if (!this.kill_armed && !this.deposed_by_design(extra)) {
-            if (this.server_exited_by_itself()) report.load_violations.push(`round ${round}: the server died by itself during the load (op ${op.n} ${op.path}): ${this.server_tail()}`);
-            else report.load_violations.push(`round ${round}: op ${op.n} ${op.path} failed while the server was up: ${(error as Error).message}`);
+            const what = op === null ? 'a race of a revocation' : `op ${op.n} ${op.path}`;
+            if (this.server_exited_by_itself()) report.load_violations.push(`round ${round}: the server died by itself during the load (${what}): ${this.server_tail()}`);
+            else report.load_violations.push(`round ${round}: ${what} failed while the server was up: ${(error as Error).message}`);
             this.alive = false;
           }
           return;
@@ -1006,6 +1113,7 @@ export class Campaign {
       + `(re-sent after a restart ${t.resent}, unanswered without a key ${t.unknown}), API checks ${this.api.requests} (replays ${this.api.replays}), `
       + `bulk orders acknowledged ${this.bulk_acknowledged().batches} (items placed ${this.bulk_acknowledged().items}), `
       + `orders ${stats?.orders ?? '?'}, wallet entries ${stats?.entries ?? '?'}, events ${stats?.events ?? '?'}, webhook requests ${this.receiver.received.length}, `
+      + `races of a key's revocation ${t.races} (refused 401 ${t.race_refusals}), `
       + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`
       + (this.options.cluster
         ? `, cluster mode (a leader failover every round; before it, ${t.standby_kills} standby kills and ${t.nats_kills} NATS server kills; ${t.deposed} leaders deposed by a NATS kill; ${t.supervisor_restarts} nodes started again after exiting by themselves during a failover; ${t.refused} answers 503 service.unavailable, re-sent after the failover)`

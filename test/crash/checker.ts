@@ -702,6 +702,31 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
   const paid_twice = options.upstream.paid_twice();
   if (paid_twice.length > 0) v.push(`the upstream was paid twice under request_ids ${paid_twice.join(', ')}`);
 
+  // ---- Races: nothing debited for a request after its key's revocation ------------------------------
+  // A race (campaign.ts race_ops) sends a purchase or bulk order with a created key and revokes that key
+  // while it runs. Whatever the order of the two, no order a first copy was answered with may have
+  // been debited after the revocation (the debit's created_us against the key record's revoked_us,
+  // both stamped by their commands), and one answered 401 placed nothing at all.
+  for (const op of model.ops) {
+    if (op.via_key === undefined || op.ack === null || op.ack.resent || op.ack.at_ms > options.acked_before_ms) continue;
+    const revoked_us = snapshot.keys.get(op.via_key.id)?.revoked_us ?? null;
+    const at = `race op ${op.n} (${op.kind} with key ${op.via_key.id}${op.idem ? `, key ${op.idem}` : ''}, answered ${op.ack.status})`;
+    const references = op.kind === 'purchase' ? [acked_reference(op.ack)] : acked_batch(op.ack)?.references ?? [];
+    for (const reference of references) {
+      const order = reference === null ? undefined : orders_by_reference.get(reference);
+      if (order !== undefined && revoked_us !== null && order.created_us > revoked_us) {
+        v.push(`${at}: order ${order.reference} was debited at ${order.created_us} µs, after its key's revocation at ${revoked_us} µs`);
+      }
+    }
+    if (op.ack.status !== 401) continue;
+    const client_references = new Set((op.bulk?.items ?? []).map((item) => item.client_reference));
+    for (const order of orders_by_reference.values()) {
+      if (order.account_id !== op.account_id || order.environment !== op.environment) continue;
+      const its_own = (op.kind === 'purchase' && op.idem !== null && order.idempotency_key === op.idem) || (order.client_reference != null && client_references.has(order.client_reference));
+      if (its_own) v.push(`${at}: refused for its revoked key, yet its order ${order.reference} is in the store`);
+    }
+  }
+
   // ---- Bulk orders: each batch names its items' orders, none twice; open exactly while one is open --
   const batch_of_order = new Map<string, string>();
   const batches_of_op = new Map<Op, string[]>();

@@ -105,6 +105,12 @@ export interface Op {
   credit?: CreditSpec;
   key_name?: string;
   revoke_target?: CreatedKey;
+  /**
+   * A purchase or bulk order racing a revocation: its first copy goes with this created key, whose
+   * revocation is sent while it runs (its recipients' verifications take the fake upstream's
+   * verify_delay_ms). A re-send after a kill goes with the wallet's key, like every other.
+   */
+  via_key?: CreatedKey;
   ack: Ack | null;
   /** The API checks (reflection and replay) have run on its ack. */
   api_checked: boolean;

@@ -142,6 +142,10 @@ export class FakeUpstream {
   readonly scripts = new Map<string, { pay: string; known: boolean; requery: string[] }>();
   /** Last pay of a serviceID for a billersCode, for the duplicate guard. */
   private readonly last_pay = new Map<string, number>();
+  /** How long every /api/merchant-verify answer takes (the crash campaign's revocations race it). */
+  verify_delay_ms = 0;
+  /** While set, /api/merchant-verify answers only once release_verifications() is called: a slow recipient check. */
+  private verify_hold: { released: Promise<void>; release: () => void } | null = null;
   private readonly modes = new Map<string, UpstreamMode>();
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
@@ -180,6 +184,21 @@ export class FakeUpstream {
       }
     }
     return released;
+  }
+
+  /** Holds every /api/merchant-verify answer from now on until release_verifications(). */
+  hold_verifications(): void {
+    if (this.verify_hold !== null) return;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.verify_hold = { released, release };
+  }
+
+  /** Answers the held verifications, and the next ones at once. */
+  release_verifications(): void {
+    const hold = this.verify_hold;
+    this.verify_hold = null;
+    hold?.release();
   }
 
   /** Requests to one path, optionally only those about one request_id. */
@@ -224,6 +243,11 @@ export class FakeUpstream {
           case '/api/requery':
             return this.requery(body ?? {}, response);
           case '/api/merchant-verify':
+            if (this.verify_hold !== null) {
+              void this.verify_hold.released.then(() => this.verify(body ?? {}, response));
+              return;
+            }
+            if (this.verify_delay_ms > 0) return this.later(this.verify_delay_ms, () => this.verify(body ?? {}, response));
             return this.verify(body ?? {}, response);
           default:
             return this.json(response, 404, { code: '404', response_description: 'NOT FOUND' });
@@ -261,6 +285,7 @@ export class FakeUpstream {
   }
 
   async stop(): Promise<void> {
+    this.release_verifications();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await this.refuse();

@@ -16,6 +16,7 @@ import { api_error, error_catalogue, type ApiError } from '../../errors.js';
 import { peek_idempotent, run_idempotent } from '../idempotent-run.js';
 import { refusal_reply } from '../outcome-errors.js';
 import { fail } from '../../lib/assert.js';
+import { authority_refusal } from '../../engine/authority.js';
 import { Journal } from '../../journal/journal.js';
 import type { VerifyResult } from '../../services/provider.js';
 import { BatchView, BulkBody, bulk_body_doc, bulk_items_max } from '../../schemas/bulk-schemas.js';
@@ -87,6 +88,7 @@ export function bulk_routes(deps: Deps, batches: BatchDesk, purchaser: ItemPurch
     if (key !== null && typeof key === 'object') return error_reply(ctx.request_id, key);
     const actor = ctx.actor!;
     const environment = ctx.environment;
+    const authority = ctx.authority ?? fail('the bulk route ran without an authority');
     const body = ctx.body as BulkBodyValue;
     const request = { actor, environment, key, fingerprint: bulk_fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() };
     // A replay, or a repeat of a batch in flight, costs neither a PIN check nor a verification.
@@ -116,6 +118,12 @@ export function bulk_routes(deps: Deps, batches: BatchDesk, purchaser: ItemPurch
       }
       if (actor.account.pin_generation !== generation) continue;
       return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
+        // The key revoked (or expired) while the PIN and the recipients were checked: the whole batch is
+        // answered as a request arriving with it now, and nothing is placed or counted. Every item's
+        // place_order checks it again; in this one synchronous command none can see another answer
+        // (docs/api.md "Bulk orders").
+        const denied = authority_refusal(actor, authority, deps.clock.now_ms());
+        if (denied !== null) return refusal_reply(ctx.request_id, denied);
         const verdict = deps.engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: deps.clock.now_ms() });
         if (verdict === 'stale') fail('PIN verdict went stale inside one command');
         // A wrong PIN refuses the whole batch: nothing is placed.
@@ -127,7 +135,7 @@ export function bulk_routes(deps: Deps, batches: BatchDesk, purchaser: ItemPurch
           // Shown only when valid: an item refused for a bad one does not get it stored and echoed.
           const client_reference = typeof given.client_reference === 'string' && client_reference_pattern.test(given.client_reference) ? given.client_reference : null;
           if ('code' in item) return { index, service_type, reference: null, status: 'refused', client_reference, error: item_error(item) };
-          const placed = purchaser.place(actor, environment, ctx.request_id, item, verifications[index]);
+          const placed = purchaser.place(actor, environment, ctx.request_id, item, verifications[index], authority);
           if ('error' in placed) return { index, service_type, reference: null, status: 'refused', client_reference, error: item_error(placed.error) };
           return { index, service_type, reference: placed.reference, status: item_status(placed.status), client_reference, error: null };
         });

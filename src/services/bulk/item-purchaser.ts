@@ -16,6 +16,7 @@ import type { OrderDesk } from '../order-desk.js';
 import { provider_unavailable } from '../order-desk.js';
 import type { OrderStatus } from '../order.js';
 import type { OrderRequest } from '../../engine/account-orders.js';
+import type { Authority } from '../../engine/authority.js';
 import type { VerifyResult } from '../provider.js';
 import type { Catalog } from '../catalog.js';
 import type { PurchasePlan } from '../products/family.js';
@@ -49,7 +50,7 @@ export interface ItemPurchaser {
    * Runs inside the batch's synchronous command, after the PIN: the catalog check, the verification's
    * verdict, then the debit and the order, exactly as a single purchase would.
    */
-  place(actor: AccountActor, environment: Environment, request_id: string, item: PreparedItem, verification: VerifyResult | null): PlacedItem;
+  place(actor: AccountActor, environment: Environment, request_id: string, item: PreparedItem, verification: VerifyResult | null, authority: Authority): PlacedItem;
   /** An order's status as it stands (memory for open orders, else the store), or null when unknown. */
   status_of(reference: string): OrderStatus | null;
 }
@@ -107,7 +108,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     };
   }
 
-  place(actor: AccountActor, environment: Environment, request_id: string, item: PreparedItem, verification: VerifyResult | null): PlacedItem {
+  place(actor: AccountActor, environment: Environment, request_id: string, item: PreparedItem, verification: VerifyResult | null, authority: Authority): PlacedItem {
     const { plan, metadata } = item.plan as { plan: PurchasePlan; metadata: Record<string, string> | null };
     const refused = plan.check ? plan.check() : null;
     if (refused !== null) return { error: refused };
@@ -128,7 +129,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     // desk.place checks the provider's availability before place_order claims the client_reference.
     const { reply, reference } = this.capture(() => this.desk.place(actor, environment, request_id, null, '', {
       ...plan.order, ...decided, customer_name: customer_name ?? plan.order.customer_name, client_reference: item.client_reference, metadata,
-    }));
+    }, authority));
     if (reply instanceof Promise) {
       // The item's own answer (the order's first outcome) is not awaited: the batch answers 202 once its
       // commit is durable, and GET /v1/services/bulk/{id} shows the order as it goes on. A failed

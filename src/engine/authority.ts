@@ -1,0 +1,46 @@
+// Who a debit acts for (docs/decisions.md "Authority at the debit"). The front end authenticates a request
+// from its headers when it arrives, but a purchase then awaits (a PIN's scrypt, a recipient's verification
+// that may take seconds), and a key revoked or a session ended meanwhile must not pay for it: the command
+// that debits (place_order) checks the request's authority again, synchronously, against the account's
+// state as it is at that moment. The authority is data the front end builds once, when it authenticates;
+// the check is a read and stages nothing.
+import type { AccountActor } from './account-actor.js';
+import type { Scope } from './records.js';
+import type { Refusal } from './refusal.js';
+import { any_contains, parse_ip } from '../lib/ip-address.js';
+import { fail } from '../lib/assert.js';
+
+export type Authority =
+  /**
+   * An API key of this account: checked again for revocation, expiry, its IP allowlist (against the
+   * request's address, given only when the key has an allowlist) and the scope the route needs.
+   */
+  | { kind: 'api_key'; key_id: number; scope: Scope | null; remote_ip: string }
+  /**
+   * A dashboard session: the session store lives above the engine, so it hands in its own synchronous
+   * check (the session still open, not expired, and signed in under the account's current password).
+   */
+  | { kind: 'session'; still_valid: () => boolean }
+  /** No caller's credential: the engine's in-process tests only; nothing in src/ places under it. */
+  | { kind: 'internal' };
+
+/** Why the authority no longer allows a debit of this account, or null when it still does. */
+export function authority_refusal(actor: AccountActor, authority: Authority, now_ms: number): Refusal | null {
+  switch (authority.kind) {
+    case 'api_key': {
+      const key = actor.keys.get(authority.key_id);
+      if (key === undefined) fail(`key ${authority.key_id} authorised a request of account ${actor.id}, which does not hold it`);
+      const record = key.record;
+      // The answers the front end gives a request that arrives with the key now (front/auth.ts).
+      if (record.revoked_us !== null) return { refusal: 'key_revoked' };
+      if (record.expires_ms !== null && now_ms >= record.expires_ms) return { refusal: 'key_expired' };
+      if (key.cidrs.length > 0 && !any_contains(key.cidrs, parse_ip(authority.remote_ip))) return { refusal: 'key_ip_not_allowed', remote_ip: authority.remote_ip };
+      if (!key.has_scope(authority.scope)) return { refusal: 'key_scope_missing', scope: authority.scope ?? '*' };
+      return null;
+    }
+    case 'session':
+      return authority.still_valid() ? null : { refusal: 'session_ended' };
+    case 'internal':
+      return null;
+  }
+}
