@@ -29,10 +29,14 @@ async function drift(s: TestServer): Promise<any> {
 }
 
 /** The sync at start runs on its own: wait for its report. */
-async function synced_at_start(s: TestServer): Promise<any> {
+/**
+ * Waits for this start's sync. A restarted server reports the last sync it stored until its own ends: a
+ * report newer than `before` (the last sync before the restart) is this start's.
+ */
+async function synced_at_start(s: TestServer, before: any = null): Promise<any> {
   for (let i = 0; i < 100; i++) {
     const report = await drift(s);
-    if (report.last_sync !== null) return report;
+    if (report.last_sync !== null && (before?.last_sync == null || report.last_sync.at > before.last_sync.at)) return report;
     await sleep(100);
   }
   throw new Error('no sync at start');
@@ -162,7 +166,7 @@ t.test('a restart keeps what the sync learned and disabled', async (t) => {
   for (const service_id of ['mtn-data', 'airtel-data', 'glo-data', 'etisalat-data', 'dstv', 'gotv', 'startimes', 'waec', 'waec-registration', 'jamb', 'smile-direct', 'spectranet']) route.failing.add(service_id);
   server = new TestServer(data_dir, env);
   await server.start();
-  const after = await synced_at_start(server);
+  const after = await synced_at_start(server, before);
   t.same(after.items.map((i: any) => `${i.id}:${i.reason}`).sort(), before.items.map((i: any) => `${i.id}:${i.reason}`).sort(), 'the drift report is the same');
   t.ok(after.recent_changes.some((c: any) => c.id === 'glo-350mb-2d' && c.reason === 'vanished'), 'recent changes kept');
   const relisted = await server.api('GET', '/v1/services/data/plans?network=mtn', { key: account.key });
