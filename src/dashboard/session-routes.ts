@@ -172,7 +172,7 @@ function wallet_seq_range(store: Deps['engine']['store'], actor: AccountActor, e
   return [oldest, newest];
 }
 
-function find_wallet_entries(store: Deps['engine']['store'], actor: AccountActor, environment: Environment, query: WalletQuery, page: number, per_page: number): { entries: WalletEntry[]; total: number; truncated: boolean } {
+async function find_wallet_entries(store: Deps['engine']['store'], actor: AccountActor, environment: Environment, query: WalletQuery, page: number, per_page: number, gone: () => boolean): Promise<{ entries: WalletEntry[]; total: number; truncated: boolean }> {
   const [oldest, newest] = wallet_seq_range(store, actor, environment, query);
   if (query.type === null) {
     const count = Math.max(0, newest - oldest + 1);
@@ -189,18 +189,25 @@ function find_wallet_entries(store: Deps['engine']['store'], actor: AccountActor
   let matched = 0;
   let scanned = 0;
   let truncated = false;
-  if (newest >= oldest) {
-    for (const { value } of store.wallet_entries.getRange({ start: [actor.id, environment, newest], end: [actor.id, environment, oldest - 1], reverse: true })) {
-      if (scanned >= wallet_entries_scanned_max) {
-        truncated = true;
-        break;
-      }
+  // dashboard_slice_rows entries per event-loop turn, as the exports (up to 20,000 entries in one step).
+  for (let top = newest; top >= oldest; ) {
+    if (scanned >= wallet_entries_scanned_max) {
+      truncated = true;
+      break;
+    }
+    if (scanned > 0) {
+      await next_turn();
+      if (gone()) break;
+    }
+    const bottom = Math.max(oldest, top - dashboard_slice_rows + 1, top - (wallet_entries_scanned_max - scanned) + 1);
+    for (const { value } of store.wallet_entries.getRange({ start: [actor.id, environment, top], end: [actor.id, environment, bottom - 1], reverse: true })) {
       scanned++;
       const entry = value as WalletEntry;
       if (entry.type !== query.type) continue;
       if (matched >= skip && entries.length < per_page) entries.push(entry);
       matched++;
     }
+    top = bottom - 1;
   }
   return { entries, total: matched, truncated };
 }
@@ -599,7 +606,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         if ('code' in query) return error_reply(ctx.request_id, query);
         const actor = ctx.actor!;
         await actor.settled();
-        const found = find_wallet_entries(engine.store, actor, ctx.environment, query, paging.page, paging.per_page);
+        const found = await find_wallet_entries(engine.store, actor, ctx.environment, query, paging.page, paging.per_page, () => ctx.aborted);
         return success_reply(ctx.request_id, 200, {
           transactions: found.entries.map(wallet_entry_view),
           pagination: pagination(found.total, paging.per_page, paging.page),
