@@ -68,8 +68,9 @@ export class DashboardRateLimit {
   /** Requests refused since start (operator figures, tests). */
   refused = 0;
 
-  /** Whether a dashboard request of this method and path is counted. */
+  /** Whether a dashboard request of this method and path is counted: signing out never is. */
   static limits(method: string, path: string): boolean {
+    if (method === 'DELETE' && path === '/dashboard/api/session') return false;
     return method !== 'GET' || dashboard_costly_reads.includes(path);
   }
 
