@@ -18,8 +18,13 @@ const scrypt_running_allowed = 1 + 2;
 const flood_ms = 6000;
 const quiet_ms = 2000;
 const victim_loops = 4;
-/** Victim purchase p99 under the flood, at most (the old code: about 4 s). */
-const victim_p99_ms_max = 1000;
+/**
+ * Victim purchase p99 under the flood, at most. Measured on the shared 2-core VM with a load average of
+ * 15-20: 0.5-0.9 s (quiet 0.1-0.2 s); the code before the lanes: 18-30 s, 4 purchases in 6 s. The bound
+ * leaves room for the scheduler's own stalls of up to 0.4 s seen there (docs/benchmarks.md "Noisy
+ * neighbour"), and still fails the old code tenfold.
+ */
+const victim_p99_ms_max = 1500;
 
 function source_files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
