@@ -226,7 +226,8 @@ function wallet_export_stream(store: Deps['engine']['store'], actor: AccountActo
   return {
     next: () => {
       if (top < oldest || rows >= export_rows_max || (query.type !== null && scanned >= wallet_entries_scanned_max)) return null;
-      const bottom = Math.max(oldest, top - dashboard_slice_rows + 1);
+      // Filtered by type, no more than wallet_entries_scanned_max entries are read in all.
+      const bottom = Math.max(oldest, top - dashboard_slice_rows + 1, query.type === null ? oldest : top - (wallet_entries_scanned_max - scanned) + 1);
       let text = '';
       for (const { value } of store.wallet_entries.getRange({ start: [actor.id, environment, top], end: [actor.id, environment, bottom - 1], reverse: true })) {
         scanned++;
