@@ -149,8 +149,12 @@ function parse_wallet_query(params: URLSearchParams): WalletQuery | ApiError {
  * reads); only the type is matched entry by entry, over at most wallet_entries_scanned_max of them
  * (truncated says when older ones were left out).
  */
-function wallet_seq_range(store: Deps['engine']['store'], actor: AccountActor, environment: Environment, query: WalletQuery): [number, number] {
-  const total = actor.wallets[environment].entries_count;
+/**
+ * The seqs [oldest, newest] of the entries within the query's dates, among the first `total`: the
+ * count read when the request arrived, before it waited for the account's commit, so that every entry
+ * it names is in the store (one staged meanwhile is not, and the binary search would find it missing).
+ */
+function wallet_seq_range(store: Deps['engine']['store'], actor: AccountActor, environment: Environment, query: WalletQuery, total: number): [number, number] {
   const day_of = (seq: number) => {
     const entry = store.wallet_entries.get([actor.id, environment, seq]) as WalletEntry | undefined;
     if (entry === undefined) fail(`wallet ${actor.id}/${environment} is missing entry ${seq}`);
@@ -172,8 +176,8 @@ function wallet_seq_range(store: Deps['engine']['store'], actor: AccountActor, e
   return [oldest, newest];
 }
 
-async function find_wallet_entries(store: Deps['engine']['store'], actor: AccountActor, environment: Environment, query: WalletQuery, page: number, per_page: number, gone: () => boolean): Promise<{ entries: WalletEntry[]; total: number; truncated: boolean }> {
-  const [oldest, newest] = wallet_seq_range(store, actor, environment, query);
+async function find_wallet_entries(store: Deps['engine']['store'], actor: AccountActor, environment: Environment, query: WalletQuery, entries_count: number, page: number, per_page: number, gone: () => boolean): Promise<{ entries: WalletEntry[]; total: number; truncated: boolean }> {
+  const [oldest, newest] = wallet_seq_range(store, actor, environment, query, entries_count);
   if (query.type === null) {
     const count = Math.max(0, newest - oldest + 1);
     const top = newest - (page - 1) * per_page;
@@ -218,8 +222,8 @@ async function find_wallet_entries(store: Deps['engine']['store'], actor: Accoun
  * export_rows_max rows, and with a type filter at most wallet_entries_scanned_max entries read, as the
  * history's pages.
  */
-function wallet_export_stream(store: Deps['engine']['store'], actor: AccountActor, environment: Environment, query: WalletQuery): BodyStream {
-  const [oldest, newest] = wallet_seq_range(store, actor, environment, query);
+function wallet_export_stream(store: Deps['engine']['store'], actor: AccountActor, environment: Environment, query: WalletQuery, entries_count: number): BodyStream {
+  const [oldest, newest] = wallet_seq_range(store, actor, environment, query, entries_count);
   let top = newest;
   let rows = 0;
   let scanned = 0;
@@ -261,10 +265,10 @@ function order_export_line(o: OrderRecord): string {
  * The orders export's rows, newest first: the filtered orders from the index, dashboard_slice_rows
  * read per chunk, each chunk read below the last one's lowest seq (nothing else held). With a number
  * to search, the newest orders_searched_max of the filtered range are read, as the list does; at most
- * export_rows_max rows.
+ * export_rows_max rows. orders_count is the count when the request arrived (see wallet_seq_range).
  */
-function orders_export_stream(store: Deps['engine']['store'], actor: AccountActor, environment: Environment, filter: OrderFilter, search: string | null): BodyStream {
-  const [low, high] = seq_range(store, actor.id, environment, actor.wallets[environment].orders_count, filter);
+function orders_export_stream(store: Deps['engine']['store'], actor: AccountActor, environment: Environment, orders_count: number, filter: OrderFilter, search: string | null): BodyStream {
+  const [low, high] = seq_range(store, actor.id, environment, orders_count, filter);
   const plan = index_plan_of(filter);
   let below = high;
   let rows = 0;
@@ -362,10 +366,10 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
     return order !== null && matches(order, filter) ? [order] : [];
   };
 
-  const search_orders = async (ctx: RequestContext, query: OrderQuery, page: number, per_page: number): Promise<OrderPage> => {
+  /** total_orders: the count when the request arrived, before it waited for the account's commit. */
+  const search_orders = async (ctx: RequestContext, query: OrderQuery, total_orders: number, page: number, per_page: number): Promise<OrderPage> => {
     const actor = ctx.actor!;
     const environment = ctx.environment;
-    const total_orders = actor.wallets[environment].orders_count;
     const filter = { service: query.service, status: query.status, from_day: query.from_day, to_day: query.to_day };
     const current = (o: OrderRecord) => desk.find(o.reference) ?? o;
     if (query.q === null) {
@@ -478,8 +482,11 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         if ('code' in paging) return error_reply(ctx.request_id, paging);
         const query = parse_order_query(params);
         if ('code' in query) return error_reply(ctx.request_id, query);
+        // Read before the wait: an order staged meanwhile is not in the store yet (regression: the trend
+        // read it after, and its binary search found an order missing below the count: exit 70).
+        const orders_count = ctx.actor!.wallets[ctx.environment].orders_count;
         await ctx.actor!.settled();
-        const found = await search_orders(ctx, query, paging.page, paging.per_page);
+        const found = await search_orders(ctx, query, orders_count, paging.page, paging.per_page);
         return success_reply(ctx.request_id, 200, {
           orders: found.orders.map(dashboard_order_view),
           pagination: pagination(found.total, paging.per_page, paging.page),
@@ -495,6 +502,8 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       handler: async (ctx) => {
         const actor = ctx.actor!;
         const environment = ctx.environment;
+        // Read before the wait, as every count a range read relies on (see the orders list).
+        const orders_count = actor.wallets[environment].orders_count;
         await actor.settled();
         const today = lagos_day(clock.now_ms());
         const first_day = today - trend_days + 1;
@@ -509,7 +518,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         let read = 0;
         let truncated = false;
         const filter = { service: null, status: null, from_day: first_day, to_day: today };
-        const [low, high] = seq_range(engine.store, actor.id, environment, actor.wallets[environment].orders_count, filter);
+        const [low, high] = seq_range(engine.store, actor.id, environment, orders_count, filter);
         // Newest first, dashboard_slice_rows orders per event-loop turn (regression: 20,000 in one step).
         for (let below = high; below >= low; ) {
           if (read >= trend_orders_max) {
@@ -558,13 +567,14 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const query = parse_order_query(query_params(ctx));
         if ('code' in query) return error_reply(ctx.request_id, query);
         const actor = ctx.actor!;
+        const orders_count = actor.wallets[ctx.environment].orders_count;
         await actor.settled();
         const filter = { service: query.service, status: query.status, from_day: query.from_day, to_day: query.to_day };
         const filename = `billvend-${ctx.environment}-orders.csv`;
         const named = query.q === null ? null : named_order(ctx, query.q, filter);
         if (named !== null) return csv_reply(filename, [csv_line(order_export_header), ...named.map(order_export_line)].join(''));
         // Streamed as the API's export is (front/streamed-reply.ts): backpressure, one slice per turn.
-        return { ...csv_reply(filename, csv_line(order_export_header)), stream: orders_export_stream(engine.store, actor, ctx.environment, filter, query.q) };
+        return { ...csv_reply(filename, csv_line(order_export_header)), stream: orders_export_stream(engine.store, actor, ctx.environment, orders_count, filter, query.q) };
       },
     },
     {
@@ -576,9 +586,10 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const query = parse_wallet_query(query_params(ctx));
         if ('code' in query) return error_reply(ctx.request_id, query);
         const actor = ctx.actor!;
+        const entries_count = actor.wallets[ctx.environment].entries_count;
         await actor.settled();
         // Streamed as the API's export is (front/streamed-reply.ts): backpressure, one slice per turn.
-        return { ...csv_reply(`billvend-${ctx.environment}-wallet.csv`, csv_line(wallet_export_header)), stream: wallet_export_stream(engine.store, actor, ctx.environment, query) };
+        return { ...csv_reply(`billvend-${ctx.environment}-wallet.csv`, csv_line(wallet_export_header)), stream: wallet_export_stream(engine.store, actor, ctx.environment, query, entries_count) };
       },
     },
     {
@@ -606,8 +617,9 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const query = parse_wallet_query(params);
         if ('code' in query) return error_reply(ctx.request_id, query);
         const actor = ctx.actor!;
+        const entries_count = actor.wallets[ctx.environment].entries_count;
         await actor.settled();
-        const found = await find_wallet_entries(engine.store, actor, ctx.environment, query, paging.page, paging.per_page, () => ctx.aborted);
+        const found = await find_wallet_entries(engine.store, actor, ctx.environment, query, entries_count, paging.page, paging.per_page, () => ctx.aborted);
         return success_reply(ctx.request_id, 200, {
           transactions: found.entries.map(wallet_entry_view),
           pagination: pagination(found.total, paging.per_page, paging.page),
