@@ -79,6 +79,15 @@ export interface Config {
   /** Transaction-PIN scrypt checks running at once, and waiting behind them, before 429. */
   pin_hash_running_max: number;
   pin_hash_waiting_max: number;
+  /** The dashboard's rate limit (docs/operations.md "Dashboard rate limit"): token buckets per session and per account. */
+  dashboard_rate: DashboardRateConfig;
+}
+
+export interface DashboardRateConfig {
+  session_per_minute_max: number;
+  session_burst_max: number;
+  account_per_minute_max: number;
+  account_burst_max: number;
 }
 
 export interface FundingBankConfig {
@@ -318,6 +327,12 @@ export function load_config(env: Record<string, string | undefined>): Config {
     },
     pin_hash_running_max: positive_integer('PIN_HASH_RUNNING_MAX', env.PIN_HASH_RUNNING_MAX, 2),
     pin_hash_waiting_max: positive_integer('PIN_HASH_WAITING_MAX', env.PIN_HASH_WAITING_MAX, 256),
+    dashboard_rate: {
+      session_per_minute_max: positive_integer('DASHBOARD_SESSION_PER_MINUTE_MAX', env.DASHBOARD_SESSION_PER_MINUTE_MAX, 60),
+      session_burst_max: positive_integer('DASHBOARD_SESSION_BURST_MAX', env.DASHBOARD_SESSION_BURST_MAX, 10),
+      account_per_minute_max: positive_integer('DASHBOARD_ACCOUNT_PER_MINUTE_MAX', env.DASHBOARD_ACCOUNT_PER_MINUTE_MAX, 120),
+      account_burst_max: positive_integer('DASHBOARD_ACCOUNT_BURST_MAX', env.DASHBOARD_ACCOUNT_BURST_MAX, 20),
+    },
     cluster: cluster_config(env),
   };
 }

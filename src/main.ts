@@ -170,7 +170,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const event_feed = new EventFeed(engine);
   engine.event_sink = batches.sink(counting_sink(metrics, new Outbox(dispatcher, event_feed)));
   const sessions = new SessionStore(engine, wheel, clock);
-  const dashboard_limits = new DashboardRateLimit();
+  const dashboard_limits = new DashboardRateLimit(config.dashboard_rate);
   const site = new StaticSite();
   // Gauges read counts kept as they change: walking every account took 37-70 ms per scrape at a
   // million accounts (docs/benchmarks.md "Scale").

@@ -13,7 +13,8 @@ const session_per_s = 1;
 const account_burst = 20;
 const account_per_s = 2;
 
-const server = await start_server(t, { env: { LOG_LEVEL: 'warn' } });
+// The defaults, which the test server raises for every other test.
+const server = await start_server(t, { env: { LOG_LEVEL: 'warn', DASHBOARD_SESSION_BURST_MAX: '10', DASHBOARD_ACCOUNT_BURST_MAX: '20', DASHBOARD_SESSION_PER_MINUTE_MAX: '60', DASHBOARD_ACCOUNT_PER_MINUTE_MAX: '120' } });
 
 async function sign_in(target: TestServer, account: { email: string; password: string }) {
   const response = await target.request('POST', '/dashboard/api/session', { body: { email: account.email, password: account.password } });

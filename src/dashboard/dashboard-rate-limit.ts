@@ -10,15 +10,10 @@
 // rate_limit.exceeded with Retry-After.
 import { api_error, type ApiError } from '../errors.js';
 import { sha256_hex } from '../lib/secrets.js';
+import type { DashboardRateConfig } from '../config.js';
 
-/** Requests per minute one session may make to the limited routes, steadily. */
-export const dashboard_session_per_minute_max = 60;
-/** Requests one session may make at once (the bucket's size). */
-export const dashboard_session_burst_max = 10;
-/** Requests per minute all sessions of one account together may make, steadily. */
-export const dashboard_account_per_minute_max = 120;
-/** Requests all sessions of one account may make at once. */
-export const dashboard_account_burst_max = 20;
+/** The defaults of the limits (DASHBOARD_* settings, docs/operations.md "Dashboard rate limit"). */
+export const dashboard_rate_defaults: DashboardRateConfig = { session_per_minute_max: 60, session_burst_max: 10, account_per_minute_max: 120, account_burst_max: 20 };
 /** Sessions whose bucket is tracked; the least recently used is forgotten beyond it. */
 export const dashboard_rate_sessions_max = 100_000;
 /** Accounts whose bucket is tracked; the least recently used is forgotten beyond it. */
@@ -63,10 +58,15 @@ class Buckets<K> {
 
 export class DashboardRateLimit {
   /** By SHA-256 of the session's cookie value, as the session store keys it: no cookie is kept. */
-  private readonly sessions = new Buckets<string>(dashboard_rate_sessions_max, dashboard_session_per_minute_max, dashboard_session_burst_max);
-  private readonly accounts = new Buckets<number>(dashboard_rate_accounts_max, dashboard_account_per_minute_max, dashboard_account_burst_max);
+  private readonly sessions: Buckets<string>;
+  private readonly accounts: Buckets<number>;
   /** Requests refused since start (operator figures, tests). */
   refused = 0;
+
+  constructor(private readonly limits_of: DashboardRateConfig = dashboard_rate_defaults) {
+    this.sessions = new Buckets(dashboard_rate_sessions_max, limits_of.session_per_minute_max, limits_of.session_burst_max);
+    this.accounts = new Buckets(dashboard_rate_accounts_max, limits_of.account_per_minute_max, limits_of.account_burst_max);
+  }
 
   /** Whether a dashboard request of this method and path is counted: signing out never is. */
   static limits(method: string, path: string): boolean {
@@ -92,9 +92,10 @@ export class DashboardRateLimit {
     const wait_ms = Math.max(session_empty ? this.sessions.wait_ms(session) : 0, account_empty ? this.accounts.wait_ms(account) : 0);
     const seconds = Math.max(1, Math.ceil(wait_ms / 1000));
     // The account's limit is named when it is reached: another session would not help.
+    const l = this.limits_of;
     const what = account_empty
-      ? `${dashboard_account_per_minute_max} dashboard changes and exports per minute (${dashboard_account_burst_max} at once) for this account`
-      : `${dashboard_session_per_minute_max} dashboard changes and exports per minute (${dashboard_session_burst_max} at once) for this session`;
+      ? `${l.account_per_minute_max} dashboard changes and exports per minute (${l.account_burst_max} at once) for this account`
+      : `${l.session_per_minute_max} dashboard changes and exports per minute (${l.session_burst_max} at once) for this session`;
     return api_error('rate_limit.exceeded', `Rate limit of ${what} exceeded; retry in ${seconds} second(s).`, {
       headers: { 'Retry-After': String(seconds) },
     });
