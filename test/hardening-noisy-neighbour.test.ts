@@ -106,8 +106,8 @@ function percentile(values: number[], p: number): number {
 }
 
 t.test('while one tenant floods every costly route, scrypt never runs beyond the lanes and another tenant keeps buying', async (t) => {
-  // The test server raises the sign-in bounds and the dashboard's rate limit for other tests; here they are the production defaults
-  // (docs/operations.md), since what one tenant can do to another under them is what is tested.
+  // The test server raises the sign-in bounds and the dashboard's rate limit for other tests; here they
+  // are the defaults (docs/operations.md), since what one tenant can do to another under them is tested.
   const server = await start_server(t, { env: { LOG_LEVEL: 'warn', SIGN_IN_ADDRESS_PER_MINUTE_MAX: '30', SIGN_IN_GLOBAL_PER_SECOND_MAX: '10', SIGN_IN_HASH_WAITING_MAX: '16', DASHBOARD_SESSION_BURST_MAX: '10', DASHBOARD_ACCOUNT_BURST_MAX: '20', DASHBOARD_SESSION_PER_MINUTE_MAX: '60', DASHBOARD_ACCOUNT_PER_MINUTE_MAX: '120' } });
   const attacker = await server.reseller(1_000_000, { kyc_level: 3 }, { rate_limit_per_minute: 1_000_000 });
   await server.admin('PATCH', `/admin/accounts/${attacker.id}`, { daily_limit: 100_000_000 });
