@@ -10,6 +10,8 @@ export const rate_limit_per_minute_max = 1_000_000;
 export const daily_limit_naira = 100_000_000;
 /** The PIN set at account creation and sent with every purchase. */
 export const bench_pin = '12345';
+/** Every bench account's dashboard password. */
+export const bench_password = 'bench password';
 /**
  * Operator requests in flight while setting up. Account creation runs two scrypt hashes (~50 ms of
  * CPU each) on libuv's 4-thread pool: 8 in flight keeps the pool busy without queueing hundreds.
@@ -21,6 +23,8 @@ export interface Reseller {
   account_id: number;
   /** The whole Authorization header value, built once. */
   authorization: string;
+  /** The dashboard sign-in email (the password is bench_password); absent for the baselines' made-up reseller. */
+  email?: string;
 }
 
 export interface ApiAnswer {
@@ -118,7 +122,7 @@ export class OperatorClient {
         name: `Bench Reseller ${n}`,
         email: `bench-${n}@example.ng`,
         phone: '08012345678',
-        password: 'bench password',
+        password: bench_password,
         kyc_level: 3,
         pin: bench_pin,
       }, 201);
@@ -136,7 +140,7 @@ export class OperatorClient {
       }
       done++;
       if (count > 1 && done % progress_every === 0) log(`  ${done}/${count} accounts ready (${((Date.now() - started_ms) / 1000).toFixed(1)} s)`);
-      return { account_id: id, authorization: `Bearer ${key.api_key as string}` };
+      return { account_id: id, authorization: `Bearer ${key.api_key as string}`, email: `bench-${n}@example.ng` };
     });
     return resellers;
   }

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
 import type { ServerProcess, StartOptions, Target } from './server-process.js';
 import { BenchCluster, cluster_bench_settings, type ClusterBenchSettings } from './cluster-bench.js';
-import { api, bench_pin, map_bounded, setup_in_flight_max, type ApiAnswer, type OperatorClient, type Reseller } from './fixtures.js';
+import { api, bench_password, bench_pin, map_bounded, setup_in_flight_max, type ApiAnswer, type OperatorClient, type Reseller } from './fixtures.js';
+import { NoisyFlood, noisy_ratio_target, percentile, victim_purchases, type NoisySettings, type VictimFigures } from './noisy-neighbour.js';
 import { WebhookSink, tls_dir } from './webhook-sink.js';
 import { SignInFlood, type FloodSettings } from './sign-in-flood.js';
 import { history_filtered } from './history-bench.js';
@@ -397,6 +398,7 @@ export const scenarios: readonly Scenario[] = [
     },
   },
   purchase_under_sign_in_flood(),
+  noisy_neighbour(),
   purchase_one_account_cluster(),
   history_filtered(),
 ];
@@ -550,6 +552,83 @@ export function purchase_under_sign_in_flood(settings: () => FloodSettings = sig
         flood.summary(),
         `sign-ins during the run: ${refused} answered 429, ${wrong} answered 401 (checked with scrypt)${other > 0 ? `, ${other} other` : ''}`,
       ];
+    },
+  };
+}
+
+/**
+ * The noisy neighbour's bounds: each victim phase BENCH_NOISY_VICTIM_S seconds (10) on 4 connections,
+ * the flood on BENCH_NOISY_CONNECTIONS connections per kind (8), stopping by itself after 5 minutes;
+ * BENCH_NOISY_BULK=0 leaves the bulk orders out of it.
+ */
+export function noisy_settings(env: Record<string, string | undefined> = process.env): NoisySettings {
+  const read = (name: string, fallback: number) => {
+    const text = env[name];
+    if (text === undefined || text === '') return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be an integer ≥ 1, got "${text}"`);
+    return value;
+  };
+  return {
+    victim_ms: read('BENCH_NOISY_VICTIM_S', 10) * 1000,
+    victim_connections: 4,
+    flood_connections: read('BENCH_NOISY_CONNECTIONS', 8),
+    flood_duration_max_ms: 300_000,
+    bulk: env.BENCH_NOISY_BULK !== '0',
+  };
+}
+
+/**
+ * One tenant floods every costly route it can reach (bench/noisy-neighbour.ts) while another buys: the
+ * victim's purchase p99 under the flood against its quiet p99 in the same run, measured the same way
+ * (target ≤ 3×), the server's longest event-loop stall under the flood and the most scrypt runs at
+ * once. autocannon's table row is the victim's purchases under the flood.
+ */
+export function noisy_neighbour(settings: () => NoisySettings = noisy_settings): Scenario {
+  let flood: NoisyFlood | null = null;
+  let victim: Reseller | null = null;
+  let quiet: VictimFigures | null = null;
+  let chosen: NoisySettings | null = null;
+  return {
+    name: 'noisy-neighbour',
+    summary: 'purchase-one-account while another tenant floods PIN changes, sign-ins, wrong PINs, exports, the trend and bulk orders',
+    target: 'billvend',
+    compare_to: 'baseline-post',
+    prepare: async (context: ScenarioContext) => {
+      chosen = settings();
+      const [buyer, noisy] = await operator_of(context).create_resellers(2, one_account_funding_naira, context.log);
+      victim = buyer;
+      await prime_purchases(context, [buyer, noisy]);
+      context.log(`  quiet: the victim buys for ${chosen.victim_ms / 1000} s on ${chosen.victim_connections} connections`);
+      quiet = await victim_purchases(context.server.base_url, buyer, chosen.victim_ms, chosen.victim_connections);
+      if (noisy.email === undefined) throw new Error('assertion failed: a bench reseller without its email');
+      flood = new NoisyFlood(context.server.base_url, { ...noisy, email: noisy.email, password: bench_password }, chosen);
+      await flood.start();
+      context.log('  flood started');
+      return purchases([buyer], { service: 'airtime', ...airtime_order });
+    },
+    finish: async (context: ScenarioContext) => {
+      if (flood === null || victim === null || quiet === null || chosen === null) return [];
+      const operator = operator_of(context);
+      // A scrape resets the server's event-loop delay histogram: what the next one reads is this phase's.
+      await operator.metrics();
+      const loud = await victim_purchases(context.server.base_url, victim, chosen.victim_ms, chosen.victim_connections);
+      const metrics = await operator.metrics();
+      await flood.stop();
+      const quiet_p99 = percentile(quiet.latencies, 99);
+      const loud_p99 = percentile(loud.latencies, 99);
+      const ratio = loud_p99 / quiet_p99;
+      const stall_ms = (metrics.get('nodejs_eventloop_lag_max_seconds') ?? Number.NaN) * 1000;
+      const answers = (figures: VictimFigures) => Object.entries(figures.statuses).map(([status, n]) => `${n} × ${status}`).join(', ');
+      return [
+        `noisy neighbour: victim purchase p99 quiet ${quiet_p99.toFixed(1)} ms (p50 ${percentile(quiet.latencies, 50).toFixed(1)}, ${answers(quiet)}), under the flood ${loud_p99.toFixed(1)} ms (p50 ${percentile(loud.latencies, 50).toFixed(1)}, ${answers(loud)}): ${ratio.toFixed(2)}× (target ≤ ${noisy_ratio_target}×: ${ratio <= noisy_ratio_target ? 'met' : 'not met'})`,
+        `event loop under the flood: longest stall ${stall_ms.toFixed(1)} ms (nodejs_eventloop_lag_max_seconds); scrypt runs at once at most ${metrics.get('billvend_scrypt_running_peak')} since start, ${metrics.get('billvend_scrypt_runs_total')} runs in all; dashboard calls rate-limited ${metrics.get('billvend_dashboard_rate_limited_total')}`,
+        flood.summary(),
+      ];
+    },
+    stop: async () => {
+      await flood?.stop();
+      flood = null;
     },
   };
 }

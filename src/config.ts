@@ -81,6 +81,15 @@ export interface Config {
   pin_hash_waiting_max: number;
   /** REQUEST_BODIES_BYTES_MAX: request body bytes held at once across every request (front/request-body.ts). */
   request_bodies_bytes_max: number;
+  /** The dashboard's rate limit (docs/operations.md "Dashboard rate limit"): token buckets per session and per account. */
+  dashboard_rate: DashboardRateConfig;
+}
+
+export interface DashboardRateConfig {
+  session_per_minute_max: number;
+  session_burst_max: number;
+  account_per_minute_max: number;
+  account_burst_max: number;
 }
 
 export interface FundingBankConfig {
@@ -325,6 +334,12 @@ export function load_config(env: Record<string, string | undefined>): Config {
     pin_hash_running_max: positive_integer('PIN_HASH_RUNNING_MAX', env.PIN_HASH_RUNNING_MAX, 2),
     pin_hash_waiting_max: positive_integer('PIN_HASH_WAITING_MAX', env.PIN_HASH_WAITING_MAX, 256),
     request_bodies_bytes_max: positive_integer('REQUEST_BODIES_BYTES_MAX', env.REQUEST_BODIES_BYTES_MAX, 64 * 1024 * 1024),
+    dashboard_rate: {
+      session_per_minute_max: positive_integer('DASHBOARD_SESSION_PER_MINUTE_MAX', env.DASHBOARD_SESSION_PER_MINUTE_MAX, 60),
+      session_burst_max: positive_integer('DASHBOARD_SESSION_BURST_MAX', env.DASHBOARD_SESSION_BURST_MAX, 10),
+      account_per_minute_max: positive_integer('DASHBOARD_ACCOUNT_PER_MINUTE_MAX', env.DASHBOARD_ACCOUNT_PER_MINUTE_MAX, 120),
+      account_burst_max: positive_integer('DASHBOARD_ACCOUNT_BURST_MAX', env.DASHBOARD_ACCOUNT_BURST_MAX, 20),
+    },
     cluster: cluster_config(env),
   };
 }

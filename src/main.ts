@@ -13,7 +13,7 @@ import { ensure_order_index } from './engine/account-orders.js';
 import { SystemClock, type Clock } from './lib/clock.js';
 import { crypto_random, type RandomSource } from './lib/random.js';
 import { TimerWheel } from './lib/timer-wheel.js';
-import { HashLane, SecretBox, constant_time_equal } from './lib/secrets.js';
+import { HashLane, SecretBox, constant_time_equal, scrypt_now, type HashLanes } from './lib/secrets.js';
 import { random_base62 } from './lib/ids.js';
 import { Engine } from './engine/engine.js';
 import { DiskGuard } from './journal/disk-guard.js';
@@ -63,6 +63,7 @@ import { SessionStore } from './dashboard/sessions.js';
 import { session_routes } from './dashboard/session-routes.js';
 import { desk_routes } from './dashboard/desk-routes.js';
 import { authorize_session } from './dashboard/session-auth.js';
+import { DashboardRateLimit } from './dashboard/dashboard-rate-limit.js';
 import { StaticSite } from './dashboard/static-files.js';
 import { ClusterNode, deposed_exit_code } from './cluster/cluster-node.js';
 import { cluster_routes, standby_routes } from './operator/admin-routes.js';
@@ -141,12 +142,17 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const disk_guard = new DiskGuard(config.data_dir, config.store_free_bytes_min, 250, (low) => engine_ref?.store_space_changed(low));
   const engine = new Engine(store, clock, random, wheel, secret_box, log, metrics, disk_guard);
   engine_ref = engine;
-  engine.pin_cache.use_lane(new HashLane('pin', config.pin_hash_running_max, config.pin_hash_waiting_max));
+  // Every scrypt of this server runs in one of these two lanes, whichever route asks (lib/secrets.ts).
+  const hash_lanes: HashLanes = {
+    password: new HashLane('password', config.sign_in.hash_running_max, config.sign_in.hash_waiting_max),
+    pin: new HashLane('pin', config.pin_hash_running_max, config.pin_hash_waiting_max),
+  };
+  engine.pin_cache.use_lane(hash_lanes.pin);
   // Cluster mode: every group commit is replicated before it counts as durable (src/cluster/).
   engine.journal.appender = cluster;
   if (disk_guard.is_low) engine.store_space_changed(true);
   metrics.gauge('billvend_store_disk_free_bytes', 'Free space on the store\'s disk, in bytes (-1 when unknown); below STORE_FREE_BYTES_MIN writes are refused.', () => (Number.isFinite(disk_guard.free) ? disk_guard.free : -1));
-  const deps: Deps = { engine, clock, random, wheel, config, log, metrics, secret_box };
+  const deps: Deps = { engine, clock, random, wheel, config, log, metrics, secret_box, hash_lanes };
   const catalog = new Catalog(store);
   const pricing = new PriceLists(store, catalog);
   // What VTpass sells, read at start and on a schedule (docs/operations.md "Catalog sync").
@@ -173,6 +179,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const event_feed = new EventFeed(engine);
   engine.event_sink = batches.sink(counting_sink(metrics, new Outbox(dispatcher, event_feed)));
   const sessions = new SessionStore(engine, wheel, clock);
+  const dashboard_limits = new DashboardRateLimit(config.dashboard_rate);
   const site = new StaticSite();
   // Gauges read counts kept as they change: walking every account took 37-70 ms per scrape at a
   // million accounts (docs/benchmarks.md "Scale").
@@ -184,6 +191,14 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   metrics.gauge('billvend_timers_pending', 'Timers waiting on the timer wheel (retries, re-queries, expiries).', () => wheel.size);
   metrics.counter('billvend_reads_waited_total', 'Reads of an account (wallet, entries, profile) that waited for a commit of that account\'s changes.', () => engine.counts.reads_waited);
   metrics.gauge('billvend_api_keys_active', 'API keys that are not revoked, across accounts.', () => engine.counts.api_keys_active);
+  // scrypt counted where it runs (lib/secrets.ts), not by lane: a route that ran it beside the lanes
+  // would show as a peak above the lanes' running_max together.
+  metrics.gauge('billvend_scrypt_running', 'scrypt runs (password and PIN hashes and checks) on the thread pool now.', () => scrypt_now().running);
+  metrics.gauge('billvend_scrypt_running_peak', 'The most scrypt runs at once since start; at most SIGN_IN_HASH_RUNNING_MAX + PIN_HASH_RUNNING_MAX.', () => scrypt_now().running_peak);
+  metrics.counter('billvend_scrypt_runs_total', 'scrypt runs started since start.', () => scrypt_now().started);
+  metrics.counter('billvend_password_hash_refused_total', 'Password scrypt runs refused (429) because the password lane was full.', () => hash_lanes.password.refused);
+  metrics.counter('billvend_pin_hash_refused_total', 'PIN scrypt runs refused (429) because the PIN lane was full.', () => hash_lanes.pin.refused);
+  metrics.counter('billvend_dashboard_rate_limited_total', 'Dashboard changes and costly reads refused (429) by the per-session or per-account rate limit.', () => dashboard_limits.refused);
 
   let draining = false;
   const accepting = (): ApiError | null => {
@@ -276,7 +291,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
         case 'api_key':
           return authenticate_api_key(engine, clock, ctx);
         case 'session':
-          return authorize_session(engine, sessions, ctx);
+          return authorize_session(engine, sessions, dashboard_limits, ctx, clock.now_ms());
         case 'none':
         case undefined:
           return null;

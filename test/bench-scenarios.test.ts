@@ -7,6 +7,7 @@
 /// <reference path="../bench/autocannon.d.ts" />
 import t, { type Test } from 'tap';
 import {
+  noisy_neighbour,
   purchase_under_sign_in_flood,
   purchase_with_webhooks,
   scenarios,
@@ -46,6 +47,7 @@ const expected_statuses: Record<string, string[]> = {
   'purchase-with-webhooks': ['201'],
   'reseller-mix': ['200', '201'],
   'purchase-under-sign-in-flood': ['201'],
+  'noisy-neighbour': ['201'],
 };
 
 /**
@@ -57,6 +59,7 @@ function tiny_version(scenario: Scenario): Scenario {
     return purchase_under_sign_in_flood(() => ({ rate_per_s: 20, connections: 2, addresses: 100, requests_max: 1000, duration_max_ms: 60_000 }));
   }
   if (scenario.name === 'purchase-with-webhooks') return purchase_with_webhooks(30_000);
+  if (scenario.name === 'noisy-neighbour') return noisy_neighbour(() => ({ victim_ms: 500, victim_connections: 2, flood_connections: 1, flood_duration_max_ms: 60_000, bulk: true }));
   return scenario;
 }
 
@@ -103,6 +106,15 @@ t.test('every bench scenario runs at a tiny size, and the report judges them all
       }
       if (listed.name === 'purchase-under-sign-in-flood') {
         t.match(row.notes.join('\n'), /sign-ins during the run: \d+ answered 429, \d+ answered 401/, `the flood's sign-ins were counted: ${row.notes.join('; ')}`);
+      }
+      if (listed.name === 'noisy-neighbour') {
+        const notes = row.notes.join('\n');
+        t.match(notes, /noisy neighbour: victim purchase p99 quiet [\d.]+ ms .*under the flood [\d.]+ ms .*: [\d.]+× \(target ≤ 3×/, `the victim's p99 quiet and under the flood were measured: ${row.notes.join('; ')}`);
+        const stall = /longest stall ([\d.]+) ms/.exec(notes);
+        t.ok(stall !== null && Number.isFinite(Number(stall[1])), `the server's longest event-loop stall was read: ${stall?.[1]}`);
+        const peak = /scrypt runs at once at most (\d+)/.exec(notes);
+        t.ok(peak !== null && Number(peak[1]) <= 3, `never more scrypt at once than the lanes allow: ${peak?.[1]}`);
+        t.match(notes, /pin-by-password \d{3}/, 'the flood changed PINs');
       }
       if (listed.target === 'billvend') {
         t.match(row.notes.join('\n'), /journal: \d+ commits/, `the group commits under the load were read from /metrics: ${row.notes.join('; ')}`);

@@ -7,6 +7,7 @@ import { api_error, type ApiError } from '../errors.js';
 import { read_cookie, session_cookie, type SessionStore, type SessionRecord } from './sessions.js';
 import type { Environment } from '../engine/records.js';
 import { fail } from '../lib/assert.js';
+import { DashboardRateLimit } from './dashboard-rate-limit.js';
 
 const session_by_ctx = new WeakMap<RequestContext, SessionRecord>();
 
@@ -33,7 +34,11 @@ export function environment_param(ctx: RequestContext): Environment | null {
   return value === 'live' || value === 'test' ? value : null;
 }
 
-export function authorize_session(engine: Engine, sessions: SessionStore, ctx: RequestContext): ApiError | null {
+/**
+ * The session, its CSRF token for a change, the environment; then, for a change or a costly read,
+ * one request from the session's and the account's rate windows (dashboard-rate-limit.ts).
+ */
+export function authorize_session(engine: Engine, sessions: SessionStore, limits: DashboardRateLimit, ctx: RequestContext, now_ms: number): ApiError | null {
   const id = read_cookie(ctx.headers.cookie, session_cookie);
   const record = sessions.find(id);
   if (record === null) return api_error('session.required');
@@ -45,6 +50,10 @@ export function authorize_session(engine: Engine, sessions: SessionStore, ctx: R
   const environment = environment_param(ctx);
   if (environment === null) {
     return api_error('validation.failed', 'The request is not valid: environment must be live or test.', { details: [{ field: 'environment', message: 'must be live or test' }] });
+  }
+  if (ctx.route !== null && DashboardRateLimit.limits(ctx.method, ctx.route.path)) {
+    const refused = limits.take(id, actor.id, now_ms);
+    if (refused !== null) return refused;
   }
   ctx.actor = actor;
   ctx.environment = environment;

@@ -189,12 +189,10 @@ export class SignInGuard {
   private readonly global: RateWindow = { start_ms: 0, count: 0 };
   /** By SHA-256 of address and email: made-up emails are not kept in memory as they came. */
   private readonly pairs = new Map<string, PairFailures>();
-  readonly lane: HashLane;
   private readonly dummy_hash = dummy_secret_hash();
 
-  constructor(private readonly limits: SignInConfig, private readonly wheel: TimerWheel) {
-    this.lane = new HashLane('sign-in', limits.hash_running_max, limits.hash_waiting_max);
-  }
+  /** lane: the password lane (HashLanes), shared with the dashboard's other password checks. */
+  constructor(private readonly limits: SignInConfig, private readonly wheel: TimerWheel, readonly lane: HashLane) {}
 
   private pair_key(address: string, email: string): string {
     return sha256_hex(`${address}\n${email.trim().toLowerCase()}`);
@@ -278,9 +276,14 @@ function sign_in_rate_error(what: string, remaining_ms: number): ApiError {
   return api_error('rate_limit.exceeded', `${what}; retry in ${seconds} second(s).`, { headers: { 'Retry-After': String(seconds) } });
 }
 
-/** The answer when the sign-in scrypt lane is full. */
+/** The answer when the password scrypt lane is full. */
 export function sign_in_busy_error(): ApiError {
   return sign_in_rate_error('Too many sign-ins are being checked', 1000);
+}
+
+/** The answer when the password lane is full for a signed-in session's password check. */
+export function password_check_busy_error(): ApiError {
+  return sign_in_rate_error('Too many passwords are being checked', 1000);
 }
 
 /** Reads one cookie from a Cookie header. */

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Engine } from '../engine/engine.js';
 import type { Clock } from '../lib/clock.js';
 import type { TimerWheel } from '../lib/timer-wheel.js';
-import type { SecretBox } from '../lib/secrets.js';
+import type { HashLanes, SecretBox } from '../lib/secrets.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../operator/metrics.js';
 import type { EngineContext } from '../engine/context.js';
@@ -16,4 +16,6 @@ export interface Deps extends EngineContext {
   log: Logger;
   metrics: Metrics;
   secret_box: SecretBox;
+  /** The bounded lanes every scrypt goes through (lib/secrets.ts HashLane). */
+  hash_lanes: HashLanes;
 }

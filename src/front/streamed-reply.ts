@@ -28,6 +28,11 @@ export function stream_body(ctx: FrontRequest, body: BodyStream, status: number,
       exit_on_assertion(error, log);
       return;
     }
+    // An empty chunk is a slice that found nothing to send: written, it would read as the body's end.
+    if (chunk === '') {
+      setImmediate(step);
+      return;
+    }
     res.cork(() => {
       if (chunk === null) {
         res.end();

@@ -21,8 +21,10 @@ export interface Reply {
 }
 
 /**
- * A body produced in chunks: next() returns the next chunk, or null at the end. The front end asks for
- * one chunk per event-loop turn and none while the client's socket is full, so memory stays flat.
+ * A body produced in chunks: next() returns the next chunk, or null at the end; '' when a bounded
+ * slice of work found nothing to send (a filtered export), and the front end asks again next turn. The
+ * front end asks for one chunk per event-loop turn and none while the client's socket is full, so
+ * memory stays flat and no chunk holds the event loop for long.
  */
 export interface BodyStream {
   next(): string | null;

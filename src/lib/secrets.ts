@@ -35,15 +35,44 @@ const scrypt_r = 8;
 const scrypt_p = 1;
 const scrypt_key_bytes = 32;
 
+/**
+ * Every scrypt this process runs, counted where it starts and ends, whatever asked for it: the figure
+ * operators and tests read (billvend_scrypt_running and its peak in /metrics) to see that no route
+ * runs scrypt beside the lanes. Process-wide, as libuv's thread pool it measures.
+ */
+export interface ScryptFigures {
+  /** scrypt runs started and not yet finished. */
+  running: number;
+  /** The most that were ever running at once since start. */
+  running_peak: number;
+  /** scrypt runs started since start. */
+  started: number;
+}
+
+const scrypt_figures: ScryptFigures = { running: 0, running_peak: 0, started: 0 };
+
+/** A copy of the figures now. */
+export function scrypt_now(): ScryptFigures {
+  return { ...scrypt_figures };
+}
+
 function scrypt(secret: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt_callback(secret, salt, scrypt_key_bytes, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
+  scrypt_figures.started++;
+  scrypt_figures.running++;
+  if (scrypt_figures.running > scrypt_figures.running_peak) scrypt_figures.running_peak = scrypt_figures.running;
+  return new Promise<Buffer>((resolve, reject) => {
+    scrypt_callback(secret, salt, scrypt_key_bytes, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (error, key) => {
+      scrypt_figures.running--;
+      if (error) reject(error);
+      else resolve(key);
+    });
   });
 }
 
-/** scrypt$N$r$p$salt$hash, computed on libuv's thread pool so the event loop stays free. */
+/**
+ * scrypt$N$r$p$salt$hash, computed on libuv's thread pool so the event loop stays free. Not for a
+ * request's path: there, HashLane.hash (test/scrypt-lanes-only checks that src/ calls it nowhere else).
+ */
 export async function hash_secret(secret: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scrypt(secret, salt, scrypt_n, scrypt_r, scrypt_p);
@@ -59,6 +88,7 @@ export function dummy_secret_hash(): string {
   return `scrypt$${scrypt_n}$${scrypt_r}$${scrypt_p}$${randomBytes(16).toString('base64')}$${randomBytes(scrypt_key_bytes).toString('base64')}`;
 }
 
+/** Not for a request's path: there, HashLane.verify (as hash_secret). */
 export async function verify_secret(secret: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
@@ -71,14 +101,17 @@ export async function verify_secret(secret: string, stored: string): Promise<boo
 export type HashBusy = 'busy';
 
 /**
- * A bounded queue of scrypt checks. scrypt runs on libuv's thread pool (4 threads by default), whose
+ * A bounded queue of scrypt runs (checks and new hashes). scrypt runs on libuv's thread pool (4 threads by default), whose
  * own queue is unbounded and first come, first served, and which the journal's LMDB commits share
  * (lmdb-js writes as libuv work). Unbounded, 50 made-up sign-ins a second filled it: commits took
  * 776 ms instead of 17 and purchases fell from 2,981/s to 30/s (bench purchase-under-sign-in-flood).
  * A lane lets at most running_max of its jobs run at once and at most waiting_max wait behind them;
- * past that a job is refused at once ('busy'). Sign-ins and PIN checks have a lane each, and their
- * running_max together stay below the pool's size (1 + 2 < 4): a PIN check never waits in libuv's
- * queue behind a sign-in, and a thread is always left for the journal.
+ * past that a job is refused at once ('busy'). Passwords (sign-ins, the dashboard's password checks,
+ * the operator's new passwords) and PINs (purchases' and the dashboard's checks, every new PIN's hash)
+ * have a lane each (HashLanes), and their running_max together stay below the pool's size (1 + 2 < 4):
+ * a PIN check never waits in libuv's queue behind a sign-in, and a thread is always left for the
+ * journal. No route runs scrypt outside them (regression: the dashboard's PIN change did, and 100 at
+ * once took another tenant's purchase p99 from 16 ms to 4 s; test/hardening-noisy-neighbour).
  */
 export class HashLane {
   private running = 0;
@@ -116,6 +149,19 @@ export class HashLane {
   verify(secret: string, stored: string): Promise<boolean | HashBusy> {
     return this.run(() => verify_secret(secret, stored));
   }
+
+  /** hash_secret in this lane. */
+  hash(secret: string): Promise<string | HashBusy> {
+    return this.run(() => hash_secret(secret));
+  }
+}
+
+/** The two lanes every scrypt of a running server goes through; made once in main.ts. */
+export interface HashLanes {
+  /** Passwords: SIGN_IN_HASH_RUNNING_MAX and SIGN_IN_HASH_WAITING_MAX. */
+  password: HashLane;
+  /** Transaction PINs: PIN_HASH_RUNNING_MAX and PIN_HASH_WAITING_MAX. */
+  pin: HashLane;
 }
 
 /**

@@ -13,7 +13,6 @@ import { check_key_request, create_key_reply } from '../front/routes/key-routes.
 import { CreateAccountBody, CreditBody, OperatorCreateKeyBody, SetPinBody, UpdateAccountBody } from '../schemas/operator-schemas.js';
 import { Account } from '../schemas/account-schemas.js';
 import { api_error, type ApiError } from '../errors.js';
-import { hash_secret } from '../lib/secrets.js';
 import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { AccountRecord, Scope } from '../engine/records.js';
@@ -40,6 +39,11 @@ function invalid(field: string, message: string): ApiError {
   return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
 }
 
+/** A password or PIN lane full (lib/secrets.ts HashLane): the operator retries, as anyone would. */
+function hashing_busy_error(): ApiError {
+  return api_error('rate_limit.exceeded', 'Too many passwords or PINs are being hashed; retry in 1 second(s).', { headers: { 'Retry-After': '1' } });
+}
+
 function settled(actor: AccountActor, reply: Reply): Reply | Promise<Reply> {
   const pending = actor.settled();
   return pending === null ? reply : pending.then(() => reply);
@@ -59,14 +63,16 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
       path: '/admin/accounts',
       auth: 'operator',
       body: CreateAccountBody,
-      doc: { summary: 'Create an account', tags, response: Account, errors: ['account.email_taken'] },
+      doc: { summary: 'Create an account', tags, response: Account, errors: ['account.email_taken', 'rate_limit.exceeded'] },
       handler: async (ctx) => {
         const body = ctx.body as Static<typeof CreateAccountBody>;
-        // scrypt runs on the thread pool before the command; the command itself stays synchronous.
+        // scrypt runs on the thread pool before the command, in the lanes every scrypt takes
+        // (lib/secrets.ts HashLane); the command itself stays synchronous.
         const [password_hash, pin_hash] = await Promise.all([
-          hash_secret(body.password),
-          body.pin === undefined ? Promise.resolve(null) : hash_secret(body.pin),
+          deps.hash_lanes.password.hash(body.password),
+          body.pin === undefined ? Promise.resolve(null) : deps.hash_lanes.pin.hash(body.pin),
         ]);
+        if (password_hash === 'busy' || pin_hash === 'busy') return error_reply(ctx.request_id, hashing_busy_error());
         const outcome = engine.create_account({
           name: body.name,
           email: body.email,
@@ -107,11 +113,12 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
       path: '/admin/accounts/:id/pin',
       auth: 'operator',
       body: SetPinBody,
-      doc: { summary: 'Set the account\'s transaction PIN', tags, errors: ['account.not_found'] },
+      doc: { summary: 'Set the account\'s transaction PIN', tags, errors: ['account.not_found', 'rate_limit.exceeded'] },
       handler: async (ctx) => {
         const found = account_of(ctx);
         if ('code' in found) return error_reply(ctx.request_id, found);
-        const pin_hash = await hash_secret((ctx.body as Static<typeof SetPinBody>).pin);
+        const pin_hash = await deps.hash_lanes.pin.hash((ctx.body as Static<typeof SetPinBody>).pin);
+        if (pin_hash === 'busy') return error_reply(ctx.request_id, hashing_busy_error());
         const actor = engine.accounts.get(found.id);
         if (actor === undefined) return error_reply(ctx.request_id, api_error('account.not_found'));
         engine.run(actor, { kind: 'set_pin', pin_hash });

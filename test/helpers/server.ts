@@ -71,6 +71,11 @@ export class TestServer {
         SIGN_IN_ADDRESS_PER_MINUTE_MAX: '100000',
         SIGN_IN_GLOBAL_PER_SECOND_MAX: '100000',
         SIGN_IN_HASH_WAITING_MAX: '10000',
+        // Likewise the dashboard's rate limit (test/dashboard-rate-limit.test.ts, test/hardening-noisy-neighbour.test.ts).
+        DASHBOARD_SESSION_BURST_MAX: '100000',
+        DASHBOARD_ACCOUNT_BURST_MAX: '100000',
+        DASHBOARD_SESSION_PER_MINUTE_MAX: '1000000',
+        DASHBOARD_ACCOUNT_PER_MINUTE_MAX: '1000000',
         ...this.env,
         ...extra_env,
       },
