@@ -176,6 +176,8 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
       plan_code: null, plan: null, package_code: null, meter_type: service_type === 'electricity' ? 'prepaid' : null,
       amount_kobo: (100 + (i % 3) * 50) * 100, customer_name: null,
     }, placement: {
+      // The seeder places orders as the engine itself, with no caller's credential to check again.
+      authority: { kind: 'internal' },
       environment: 'test', reference: `BV-${day}-${random_crockford(crypto_random, 12)}`, idempotency_key: null,
       provider_request_id: `${day}0000${randomBytes(6).toString('hex')}`, indexed: true, commission_kobo: 0,
     }, stage_pending: false }, now_us);
@@ -284,6 +286,8 @@ async function main(): Promise<void> {
         service_type: 'airtime', network: 'mtn', disco: null, provider: null, recipient: '08011111111',
         plan_code: null, plan: null, package_code: null, meter_type: null, amount_kobo: order_kobo, customer_name: null,
       }, placement: {
+      // The seeder places orders as the engine itself, with no caller's credential to check again.
+      authority: { kind: 'internal' },
         environment: 'test', reference, idempotency_key: null,
         provider_request_id: minute + random_text(crypto_random, 'abcdefghijklmnopqrstuvwxyz0123456789', 12), indexed: false,
         // The standard tier: no commission (docs/api.md "Pricing").

@@ -21,7 +21,7 @@ export type Authority =
    * check (the session still open, not expired, and signed in under the account's current password).
    */
   | { kind: 'session'; still_valid: () => boolean }
-  /** No caller's credential: the engine's in-process tests only; nothing in src/ places under it. */
+  /** No caller's credential: the engine's in-process tests and the bench's store seeder; nothing in src/ places under it. */
   | { kind: 'internal' };
 
 /** Why the authority no longer allows a debit of this account, or null when it still does. */
