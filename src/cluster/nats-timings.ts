@@ -20,10 +20,14 @@ export interface NatsTimings {
   request_timeout_ms: number;
 }
 
-/** A server that does not answer is dropped within three quarters of a lease, and the next one is dialled. */
+/**
+ * A server that does not answer is dropped within a lease (at the third ping of a third of a lease each), and
+ * the next one is dialled. Not sooner: a server silent for less than two thirds of a lease (a pause, a busy
+ * machine) is never dropped, since dropping it loses the requests in flight, a lease renewal among them.
+ */
 export function nats_timings(lease_ms: number): NatsTimings {
   const max_pings_out = 2;
-  const ping_interval_ms = Math.max(100, Math.floor(lease_ms / 4));
+  const ping_interval_ms = Math.max(100, Math.floor(lease_ms / 3));
   return {
     ping_interval_ms,
     max_pings_out,
