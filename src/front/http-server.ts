@@ -255,17 +255,8 @@ export class HttpFront {
   private authorize_then_read(res: uWS.HttpResponse, ctx: FrontRequest, route: FrontRoute, limit: number): void {
     // An unread body's connection is closed with the answer: nothing more of it is read.
     const unread_body = ctx.headers.content_length !== '0';
-    if (ctx.header_refusal !== null) {
-      this.send(ctx, error_reply(ctx.request_id, ctx.header_refusal), unread_body);
-      return;
-    }
-    let authorization: ApiError | null | Promise<ApiError | null>;
-    try {
-      authorization = this.options.authorize(ctx);
-    } catch (error) {
-      this.fail(ctx, error);
-      return;
-    }
+    const authorization = this.authorization_of(ctx);
+    if (authorization === undefined) return;
     if (authorization instanceof Promise) {
       const later = authorization;
       this.read(res, ctx, route, limit, () => later.then((error) => this.after_auth(ctx, route, error), (error) => this.fail(ctx, error)));
@@ -289,18 +280,23 @@ export class HttpFront {
     this.send(ctx, { status: 204, body: '', headers: preflight_headers(origin, allowed), content_type: 'text/plain' });
   }
 
-  private run(ctx: FrontRequest, route: FrontRoute): void {
-    if (ctx.header_refusal !== null) {
-      this.send(ctx, error_reply(ctx.request_id, ctx.header_refusal));
-      return;
-    }
-    let authorization: ApiError | null | Promise<ApiError | null>;
+  /**
+   * A request's refusal from its headers alone (front/header-refusal.ts), else the route's authorisation:
+   * an error, null (allowed) or one still to come. Undefined: authorize threw, and the request is answered.
+   */
+  private authorization_of(ctx: FrontRequest): ApiError | null | Promise<ApiError | null> | undefined {
+    if (ctx.header_refusal !== null) return ctx.header_refusal;
     try {
-      authorization = this.options.authorize(ctx);
+      return this.options.authorize(ctx);
     } catch (error) {
       this.fail(ctx, error);
-      return;
+      return undefined;
     }
+  }
+
+  private run(ctx: FrontRequest, route: FrontRoute): void {
+    const authorization = this.authorization_of(ctx);
+    if (authorization === undefined) return;
     if (authorization instanceof Promise) {
       authorization.then((error) => this.after_auth(ctx, route, error), (error) => this.fail(ctx, error));
     } else {
