@@ -51,15 +51,8 @@ export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDe
     doc: { summary: `Re-price, enable or disable an item of ${kind} (no restart)`, tags, errors: ['service.plan_not_found'] },
     handler: (ctx) => {
       const body = ctx.body as Static<typeof UpdatePlanBody>;
-      let amount_kobo: number | undefined;
-      if (body.amount !== undefined) {
-        const parsed = naira_to_kobo(body.amount);
-        if (!parsed.ok || parsed.kobo === 0) {
-          const message = parsed.ok ? 'must be greater than 0' : parsed.reason;
-          return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: amount ${message}.`, { details: [{ field: 'amount', message }] }));
-        }
-        amount_kobo = parsed.kobo;
-      }
+      const amount_kobo = patched_amount(ctx.request_id, body.amount);
+      if (typeof amount_kobo === 'object') return amount_kobo;
       const item = catalog.item_list(kind).update(deps.engine.journal, ctx.params.code, { enabled: body.enabled, amount_kobo });
       if (item === undefined) return error_reply(ctx.request_id, api_error('service.plan_not_found', `No item "${ctx.params.code.slice(0, 64)}" in ${kind}.`));
       const reply = success_reply(ctx.request_id, 200, item_view(item), 'Item updated.');
@@ -112,15 +105,8 @@ export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDe
       doc: { summary: 'Re-price, enable, disable or re-type (plan_type) a data plan (no restart)', tags, errors: ['service.plan_not_found'] },
       handler: (ctx) => {
         const body = ctx.body as Static<typeof UpdatePlanBody>;
-        let amount_kobo: number | undefined;
-        if (body.amount !== undefined) {
-          const parsed = naira_to_kobo(body.amount);
-          if (!parsed.ok || parsed.kobo === 0) {
-            const message = parsed.ok ? 'must be greater than 0' : parsed.reason;
-            return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: amount ${message}.`, { details: [{ field: 'amount', message }] }));
-          }
-          amount_kobo = parsed.kobo;
-        }
+        const amount_kobo = patched_amount(ctx.request_id, body.amount);
+        if (typeof amount_kobo === 'object') return amount_kobo;
         const plan = catalog.update_plan(deps.engine.journal, ctx.params.plan_id, { enabled: body.enabled, amount_kobo, plan_type: body.plan_type });
         if (plan === undefined) return error_reply(ctx.request_id, api_error('service.plan_not_found', `No data plan "${ctx.params.plan_id.slice(0, 64)}".`));
         const reply = success_reply(ctx.request_id, 200, {
