@@ -6,7 +6,7 @@
 // by the banner's own two lines, copied as printed.
 import t from 'tap';
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { repo_root, temp_dir, TestServer } from './helpers/server.js';
@@ -123,4 +123,41 @@ t.test('no getting-started text tells a newcomer to use a fixed PIN', async (t) 
     t.notMatch(text, /PIN=\d{5}/, `${file} sets no PIN variable to a fixed number`);
     t.notMatch(text, /"pin":\s*"12345"[^\n]*localhost/, `${file} sends no fixed PIN in a command to this server`);
   }
+});
+
+t.test('the README\'s SDK example buys as written, with the package built as its section says', async (t) => {
+  const readme = readFileSync(join(repo_root, 'README.md'), 'utf8');
+  const blocks = section_blocks(readme, 'The TypeScript SDK');
+  const script = blocks.find((block) => block.lang === 'js');
+  t.ok(script, 'the section shows a script');
+  if (script === undefined) return;
+  t.match(script.text, /from '@billvend\/sdk'/, 'it imports the package by its name');
+
+  // A project of a reader's: the package installed in its node_modules, laid out as `npm install <billvend>/sdk`
+  // after `npm run build:sdk` lays it out (the package.json and the build beside it).
+  const project = temp_dir('billvend-readme-sdk-');
+  const data_dir = temp_dir();
+  const server = new TestServer(data_dir, {});
+  t.teardown(async () => {
+    await server.kill();
+    rmSync(data_dir, { recursive: true, force: true });
+    rmSync(project, { recursive: true, force: true });
+  });
+  const installed = join(project, 'node_modules', '@billvend', 'sdk');
+  mkdirSync(installed, { recursive: true });
+  copyFileSync(join(repo_root, 'sdk', 'package.json'), join(installed, 'package.json'));
+  const built = await run_file(process.execPath, [join(repo_root, 'sdk', 'scripts', 'build.mjs'), '--out', join(installed, 'dist')]).then(() => 0, () => 1);
+  t.equal(built, 0, 'the package builds');
+  await server.start();
+  const account = await server.reseller(1000, {}, {});
+  const file = join(project, 'first-purchase.mjs');
+  writeFileSync(file, script.text.replaceAll('localhost:8080', `localhost:${server.port}`));
+  const result = await run_file(process.execPath, [file], { cwd: project, env: { PATH: process.env.PATH ?? '', KEY: account.key, PIN: account.pin }, timeout: 20_000 }).then(
+    ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+  );
+  t.equal(result.code, 0, `the script exits 0 (stderr: ${result.stderr})`);
+  const comment = /console\.log\(order\.reference, order\.status\); \/\/ (BV-\d{8}-)… (\w+)/.exec(script.text);
+  t.ok(comment, 'the script says what it prints');
+  t.match(result.stdout.trim(), new RegExp(`^BV-\\d{8}-[0-9A-Z]{12} ${comment?.[2]}$`), 'it prints the order\'s reference and the status the README shows');
 });
