@@ -11,6 +11,7 @@ import { narrow_field_of } from '../services/pricing.js';
 import type { ServiceType } from '../services/order.js';
 import { call_operator, type OperatorRequest } from './cli-client.js';
 import { flag_of, serve_arguments, serve_spec, serve_variables } from './cli-serve.js';
+import { listen_spec, run_listen, run_trigger, trigger_spec } from './cli-listen.js';
 
 interface OperatorCommand extends CommandSpec {
   request(parsed: ParsedCommand, usage: string): OperatorRequest;
@@ -356,6 +357,8 @@ Commands:
 ${padded_rows([
   ['serve', 'run the server (the default command)'],
   ...operator_commands.map((c): [string, string] => [c.words.join(' '), c.summary]),
+  ['listen', listen_spec.summary],
+  ['trigger <kind>', trigger_spec.summary],
   ['help [command]', 'print this help, or a command\'s'],
 ])}
 
@@ -367,8 +370,8 @@ ${padded_rows([
 
 "billvend <command> --help" explains a command. The operator commands print JSON on stdout; they read
 ADMIN_TOKEN from the environment or DATA_DIR/admin-token and reach the operator API at
-ADMIN_HOST:ADMIN_PORT (default 127.0.0.1:8081). Exit status: 0 done, 1 refused or failed, 2 a mistake
-in the command line.
+ADMIN_HOST:ADMIN_PORT (default 127.0.0.1:8081). listen and trigger use the public API with an API key
+instead (--key or BILLVEND_KEY). Exit status: 0 done, 1 refused or failed, 2 a mistake in the command line.
 `;
 
 function group_usage(group: string): string {
@@ -388,6 +391,8 @@ function version(): string {
 function help_text(words: readonly string[]): string {
   if (words.length === 0) return usage;
   if (words[0] === 'serve' && words.length === 1) return command_usage(serve_spec);
+  if (words[0] === 'listen' && words.length === 1) return command_usage(listen_spec);
+  if (words[0] === 'trigger' && words.length === 1) return command_usage(trigger_spec);
   const command = operator_commands.find((c) => c.words.length === words.length && c.words.every((w, i) => w === words[i]));
   if (command !== undefined) return command_usage(command);
   if (words.length === 1 && groups.includes(words[0])) return group_usage(words[0]);
@@ -429,6 +434,8 @@ export async function run_cli(argv: readonly string[], serve: ServeCommand): Pro
       const is_setting = serve_variables.some((v) => flag_of(v.variable) === name);
       throw new UsageError(`unknown option "${first}"${is_setting ? `; server settings go after "serve": billvend serve ${argv.join(' ')}` : ''}`, usage);
     }
+    if (first === 'listen') return await run_listen(rest);
+    if (first === 'trigger') return await run_trigger(rest);
     if (!groups.includes(first)) throw new UsageError(`unknown command "${first}"`, usage);
     const [second, ...args] = rest;
     if (is_help(second)) {

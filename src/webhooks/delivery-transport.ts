@@ -5,6 +5,7 @@ import { Agent as HttpAgent, type Dispatcher as HttpDispatcher } from 'undici';
 import { lookup as dns_lookup, type LookupAddress } from 'node:dns';
 import type { EventRecord } from './records.js';
 import type { Signatures } from './webhook-signer.worker.js';
+import { delivery_headers } from './delivery-headers.js';
 import type { EndpointState } from './endpoints.js';
 import { is_internal_address, is_internal_literal } from './target-check.js';
 import { attempt_error_length_max, endpoint_concurrency_max } from './delivery-bounds.js';
@@ -67,19 +68,7 @@ export class DeliveryTransport {
         finish(null, timed_out.message);
       }, this.options.timeout_ms);
       const body = Buffer.from(event.body);
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        'content-length': String(body.length),
-        'user-agent': 'billvend-webhooks/1',
-        'x-service-signature': signatures.service,
-        'x-service-event': event.kind,
-        'webhook-id': event.id,
-        'webhook-timestamp': String(timestamp_s),
-        'webhook-signature': signatures.standard,
-      };
-      // A second header, not a second value: receivers comparing X-Service-Signature with one
-      // expected value keep working (docs/api.md "Rolling a secret").
-      if (signatures.service_previous !== null) headers['x-service-signature-previous'] = signatures.service_previous;
+      const headers = delivery_headers(event, body.length, signatures, timestamp_s);
       this.agent.dispatch({
         origin: target.origin,
         path: target.path,
