@@ -187,6 +187,10 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   metrics.gauge('billvend_actors_in_memory', 'Account actors held in memory.', () => engine.accounts.size);
   metrics.gauge('billvend_actors_loaded', 'Account actors built from the store since start (first use after start or after being let go).', () => engine.accounts.loads);
   metrics.gauge('billvend_actors_evicted', 'Idle account actors let go since start (ACTORS_RESIDENT_MAX).', () => engine.accounts.evictions);
+  // The same two counts as counters named _total, as Prometheus names what only grows; the gauges above stay
+  // because docs/operations.md listed them (deprecated there).
+  metrics.counter('billvend_actors_loaded_total', 'Account actors built from the store since start (first use after start or after being let go).', () => engine.accounts.loads);
+  metrics.counter('billvend_actors_evicted_total', 'Idle account actors let go since start (ACTORS_RESIDENT_MAX).', () => engine.accounts.evictions);
   metrics.gauge('billvend_open_orders', 'Orders waiting for the provider\'s final answer (pending or processing).', () => engine.counts.open_orders);
   metrics.gauge('billvend_timers_pending', 'Timers waiting on the timer wheel (retries, re-queries, expiries).', () => wheel.size);
   metrics.counter('billvend_reads_waited_total', 'Reads of an account (wallet, entries, profile) that waited for a commit of that account\'s changes.', () => engine.counts.reads_waited);

@@ -11,6 +11,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type LabelV
 import type { JournalObserver } from '../journal/journal.js';
 import type { EventSink } from '../engine/engine.js';
 import type { WebhookAttemptResult, WebhookObserver } from '../webhooks/webhook-observer.js';
+import { commission_of, type OrderRecord } from '../engine/order-record.js';
 
 const latency_buckets_s = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const commit_size_buckets = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 20000];
@@ -128,6 +129,26 @@ class LatencyHistogram {
     }
     this.observed = [];
   }
+}
+
+/** The naira metrics of delivered orders of one service type, environment, biller and upstream, summed in kobo. */
+interface SalesSeries {
+  labels: { service_type: string; environment: string; biller: string; upstream: string };
+  sold_kobo: number;
+  commission_kobo: number;
+  provider_commission_kobo: number;
+}
+
+/**
+ * Series of the sales metrics: one per service type, environment, biller and upstream, so bounded by the
+ * catalogue and the configured upstreams. The bound is stated anyway: past it, new combinations are summed
+ * under biller "other", so a catalogue sync that adds items cannot grow the scrape without end.
+ */
+export const sales_series_max = 4096;
+
+/** Kobo, held as an integer, shown in naira: the metrics are named _naira as operators read them. */
+function naira(kobo: number): number {
+  return kobo / 100;
 }
 
 /** Counters of one route of one server: requests by status and a latency histogram. */
@@ -268,6 +289,39 @@ export class Metrics implements JournalObserver, WebhookObserver {
     help: 'Webhook deliveries that failed every retry and are dead until replayed.',
     registers: [this.registry],
   });
+  /** Delivered orders' money by service type, environment, biller and upstream (docs/operations.md "Metrics"). */
+  private readonly sales = new Map<string, SalesSeries>();
+  private readonly sold_naira = this.sales_counter('billvend_sold_naira_total', 'Face value of delivered orders, in naira, by service type, environment, biller (network, disco or provider) and upstream.', (series) => series.sold_kobo);
+  private readonly commission_naira = this.sales_counter('billvend_commission_naira_total', 'Commission given to resellers on delivered orders (their tier\'s rate), in naira.', (series) => series.commission_kobo);
+  private readonly provider_commission_naira = this.sales_counter('billvend_provider_commission_naira_total', 'Commission the upstream gave on delivered orders (as it reported it; 0 when it did not), in naira.', (series) => series.provider_commission_kobo);
+  private readonly margin_naira = (() => {
+    const read = (series: SalesSeries) => series.provider_commission_kobo - series.commission_kobo;
+    const sales = this.sales;
+    return new Gauge({
+      name: 'billvend_margin_naira',
+      help: 'The operator\'s margin on delivered orders since start, in naira: the upstream\'s commission minus the resellers\' (negative when sold below cost).',
+      labelNames: ['service_type', 'environment', 'biller', 'upstream'],
+      registers: [this.registry],
+      collect() {
+        for (const series of sales.values()) this.set(series.labels, naira(read(series)));
+      },
+    });
+  })();
+  /** Wallet money moved, by environment and entry type, summed in kobo. */
+  private readonly wallet_kobo = new Map<string, { labels: { environment: string; type: string }; kobo: number }>();
+  private readonly wallet_naira = (() => {
+    const flows = this.wallet_kobo;
+    return new Counter({
+      name: 'billvend_wallet_entries_naira_total',
+      help: 'Money moved in wallets, in naira, by environment and entry type: credit (funding), debit (purchases), reversal (refunds).',
+      labelNames: ['environment', 'type'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const flow of flows.values()) this.inc(flow.labels, naira(flow.kobo));
+      },
+    });
+  })();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: event_loop_resolution_ms });
@@ -378,6 +432,54 @@ export class Metrics implements JournalObserver, WebhookObserver {
     this.webhook_dead.inc();
   }
 
+  /** A counter of the sales series, read from their kobo sums at scrape time. */
+  private sales_counter(name: string, help: string, read: (series: SalesSeries) => number): Counter<string> {
+    const sales = this.sales;
+    return new Counter({
+      name,
+      help,
+      labelNames: ['service_type', 'environment', 'biller', 'upstream'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const series of sales.values()) this.inc(series.labels, naira(read(series)));
+      },
+    });
+  }
+
+  /** A delivered order: its face value, the reseller's commission and the upstream's, under its labels. */
+  sale(order: OrderRecord, environment: string): void {
+    const service_type = order.service_type;
+    let biller = order.network ?? order.disco ?? order.provider ?? 'none';
+    // A test order never leaves the sandbox; a live order's upstream is the last it was handed to.
+    const upstream = environment === 'test' ? 'sandbox' : (order.attempts?.at(-1)?.upstream ?? 'default');
+    let key = `${service_type}/${environment}/${biller}/${upstream}`;
+    let series = this.sales.get(key);
+    if (series === undefined && this.sales.size >= sales_series_max) {
+      biller = 'other';
+      key = `${service_type}/${environment}/${biller}/${upstream}`;
+      series = this.sales.get(key);
+    }
+    if (series === undefined) {
+      series = { labels: { service_type, environment, biller, upstream }, sold_kobo: 0, commission_kobo: 0, provider_commission_kobo: 0 };
+      this.sales.set(key, series);
+    }
+    series.sold_kobo += order.amount_kobo;
+    series.commission_kobo += commission_of(order);
+    series.provider_commission_kobo += order.provider_commission_kobo ?? 0;
+  }
+
+  /** A wallet entry: credit, debit or reversal, in kobo. */
+  wallet_entry(environment: string, type: string, amount_kobo: number): void {
+    const key = `${environment}/${type}`;
+    let flow = this.wallet_kobo.get(key);
+    if (flow === undefined) {
+      flow = { labels: { environment, type }, kobo: 0 };
+      this.wallet_kobo.set(key, flow);
+    }
+    flow.kobo += amount_kobo;
+  }
+
   /** The Prometheus text exposition (format 0.0.4). */
   render(): Promise<string> {
     return this.registry.metrics();
@@ -398,6 +500,10 @@ export function counting_sink(metrics: Metrics, next: EventSink): EventSink {
   return {
     emit(actor, environment, kind, subject, now_us) {
       const order = subject.order;
+      if (kind === 'wallet.credited' || kind === 'wallet.debited' || kind === 'wallet.reversed') {
+        if (subject.entry !== undefined) metrics.wallet_entry(environment, subject.entry.type, subject.entry.amount_kobo);
+      }
+      if (kind === 'transaction.completed' && order !== undefined) metrics.sale(order, environment);
       if (order !== undefined) {
         if (kind === 'wallet.debited') metrics.purchase(order.service_type, environment, 'placed');
         else if (kind === 'transaction.completed') metrics.purchase(order.service_type, environment, 'delivered');
