@@ -49,6 +49,8 @@ export interface Config {
   admin_token: string | null;
   data_dir: string;
   log_level: string;
+  /** json (one pino JSON line each, the default) or pretty (pino-pretty, for a terminal). */
+  log_format: 'json' | 'pretty';
   time_scale: number;
   demo: 'auto' | 'on' | 'off';
   cors_origins: string[];
@@ -267,6 +269,8 @@ export function load_config(env: Record<string, string | undefined>): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(log_level)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }
+  const log_format = env.LOG_FORMAT || 'json';
+  if (log_format !== 'json' && log_format !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${env.LOG_FORMAT}"`);
   let demo: Config['demo'] = 'auto';
   if (env.DEMO !== undefined && env.DEMO !== '') demo = flag('DEMO', env.DEMO) ? 'on' : 'off';
 
@@ -310,6 +314,7 @@ export function load_config(env: Record<string, string | undefined>): Config {
     admin_token: env.ADMIN_TOKEN || null,
     data_dir: env.DATA_DIR || 'data/store',
     log_level,
+    log_format,
     time_scale,
     demo,
     cors_origins,

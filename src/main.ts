@@ -489,7 +489,7 @@ export async function serve(argv: readonly string[]): Promise<void> {
     }
     throw error;
   }
-  const log = create_logger(config.log_level, config.production);
+  const log = create_logger(config.log_level, config.production, config.log_format);
   let server: Server;
   try {
     server = await start(config, log);

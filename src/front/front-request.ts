@@ -26,6 +26,10 @@ export class FrontRequest implements RequestContext {
   done = false;
   /** Counted out of in_flight and observed in the metrics (once, whichever of answer or abort comes first). */
   finished = false;
+  /** The error code of the answer sent, for its log line (null for a success). */
+  error_code: string | null = null;
+  /** The answer sent was an idempotent replay (`Idempotent-Replayed: true`), for its log line. */
+  replayed = false;
   session_id?: string = undefined;
   /** Bytes of the body budget (request-body.ts BodyBudget) this request holds, given back when it ends. */
   body_bytes_held = 0;

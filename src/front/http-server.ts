@@ -375,6 +375,7 @@ export class HttpFront {
   private send(ctx: FrontRequest, reply: Reply, close_connection = false): void {
     if (ctx.aborted || ctx.done) return;
     ctx.done = true;
+    if (this.log_requests) note_for_log(ctx, reply);
     const res = ctx.res;
     res.cork(() => {
       res.writeStatus(status_lines[reply.status] ?? `${reply.status} Unknown`);
@@ -426,6 +427,8 @@ export class HttpFront {
         method: ctx.method,
         route,
         status,
+        error_code: ctx.error_code,
+        replayed: ctx.replayed,
         duration_ms: Math.round(duration_ms * 1000) / 1000,
       }, 'request');
     }
@@ -433,5 +436,19 @@ export class HttpFront {
       this.drained();
       this.drained = null;
     }
+  }
+}
+
+/** Every error body starts so (lib/reply.ts error_reply; a replay sends the remembered bytes of one). */
+const error_code_pattern = /^\{"success":false,"error":\{"code":"([a-z_.]{1,64})"/;
+
+/**
+ * What a request's log line says of its answer besides the status: the error code (read from the start of the
+ * body: every error answer is built by error_reply, a replayed one included) and whether it was a replay.
+ */
+function note_for_log(ctx: FrontRequest, reply: Reply): void {
+  if (reply.status >= 400 && typeof reply.body === 'string') ctx.error_code = error_code_pattern.exec(reply.body)?.[1] ?? null;
+  for (let i = 0; i < reply.headers.length; i++) {
+    if (reply.headers[i][0] === 'Idempotent-Replayed') ctx.replayed = reply.headers[i][1] === 'true';
   }
 }

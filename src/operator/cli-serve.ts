@@ -20,6 +20,7 @@ export const serve_variables: readonly ServeVariable[] = [
   { variable: 'ADMIN_TOKEN', value: 'TOKEN', summary: 'operator bearer token, default generated into DATA_DIR/admin-token' },
   { variable: 'DATA_DIR', value: 'DIR', summary: 'the store, default data/store' },
   { variable: 'LOG_LEVEL', value: 'LEVEL', summary: 'fatal, error, warn, info (default), debug, trace or silent' },
+  { variable: 'LOG_FORMAT', value: 'FORMAT', summary: 'json (default: one JSON line each) or pretty (coloured lines for a terminal)' },
   { variable: 'TIME_SCALE', value: 'X', summary: 'multiplies every scheduled delay, default 1' },
   { variable: 'DEMO', value: '0|1', summary: 'seed the demo account (default: when the store is empty)', switch: true },
   { variable: 'CORS_ORIGINS', value: 'LIST', summary: 'comma-separated allowed origins' },
