@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import type { LoadSettings } from './load.js';
 import { limit_of, scenarios, yardstick_names, type Scenario } from './scenarios.js';
 import { kill_started_servers, repo_root } from './server-process.js';
-import { describe_machine, render_profile, render_report, set_ratios, write_report, type Report, type Row } from './report.js';
+import { benchmarks_doc, describe_machine, render_profile, render_report, set_ratios, write_report, type Report, type Row } from './report.js';
 import { run_recovery } from './recovery.js';
 import { run_scenario } from './run-scenario.js';
 
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   const out = [render_report(report)];
   for (const row of rows) if (row.profile !== null) out.push(render_profile(row.scenario, row.profile));
   const json_path = write_report(results_dir, report);
-  out.push('', `results: ${relative(repo_root, json_path)}`);
+  out.push('', `results: ${relative(repo_root, json_path)}; how to read them: ${benchmarks_doc}`);
   process.stdout.write(out.join('\n') + '\n');
   process.exitCode = rows.some((r) => r.failure !== null) || (report.recovery !== undefined && 'failure' in report.recovery) ? 1 : 0;
 }
