@@ -60,7 +60,8 @@ interface UpstreamTransaction {
   service_id: string;
   variation_code: string | undefined;
   amount: number;
-  status: 'delivered' | 'failed' | 'processing';
+  /** reversed: VTpass reversed it after the fact (reverse()): a re-query then says so. */
+  status: 'delivered' | 'failed' | 'processing' | 'reversed';
   /** What a processing transaction becomes once its re-queries run out (null: it stays as it is). */
   becomes: 'delivered' | 'failed' | null;
   requeries_left: number;
@@ -186,6 +187,30 @@ export class FakeUpstream {
     return released;
   }
 
+  /**
+   * VTpass reverses a transaction it holds (a delivered one included): every later re-query answers its
+   * status `reversed` (test/fixtures/upstreams/vtpass/requery-reversed.json). False: no such request id.
+   */
+  reverse(request_id: string): boolean {
+    const tx = this.transactions.get(request_id);
+    if (tx === undefined) return false;
+    tx.status = 'reversed';
+    tx.becomes = null;
+    return true;
+  }
+
+  /**
+   * VTpass's transaction-update callback for a request id, POSTed to `url` as VTpass sends it: the recorded
+   * update (`callback-transaction-update`) or reversal (`callback-transaction-reversal`) with this request
+   * id, or `body` exactly. Answers the status and the text of the reply.
+   */
+  async send_callback(url: string, request_id: string, kind: 'callback-transaction-update' | 'callback-transaction-reversal' = 'callback-transaction-update', body?: string): Promise<{ status: number; text: string }> {
+    const payload = fixture('vtpass', kind);
+    payload.data.requestId = request_id;
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body ?? JSON.stringify(payload) });
+    return { status: response.status, text: await response.text() };
+  }
+
   /** Holds every /api/merchant-verify answer from now on until release_verifications(). */
   hold_verifications(): void {
     if (this.verify_hold !== null) return;
@@ -309,7 +334,7 @@ export class FakeUpstream {
   /** The VTpass answer for a transaction as it stands: a recorded answer with this request's values. */
   private answer(tx: UpstreamTransaction): Record<string, unknown> {
     const status = tx.status;
-    const base = status === 'failed' ? 'pay-016' : status === 'processing' ? 'pay-099' : this.delivered_fixture(tx);
+    const base = status === 'failed' ? 'pay-016' : status === 'processing' ? 'pay-099' : status === 'reversed' ? 'requery-reversed' : this.delivered_fixture(tx);
     const out = fixture('vtpass', base);
     const transactions: Record<string, unknown> = out.content?.transactions ?? {};
     transactions.status = status === 'processing' ? 'pending' : status;
