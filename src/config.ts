@@ -1,6 +1,7 @@
 // Configuration (docs/operations.md): every setting is an environment variable, also accepted as a
 // --kebab-case flag of `billvend serve`. Defaults make `npm start` on a fresh clone a working server.
 import { isIP } from 'node:net';
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { parse_cidr, type CidrBlock } from './lib/ip-address.js';
 
@@ -20,7 +21,15 @@ export type UpstreamKind = (typeof upstream_kinds)[number];
 export interface UpstreamConfig extends ProviderConfig {
   name: string;
   kind: UpstreamKind;
+  /**
+   * SHA-256 (hex) of the secret in the upstream's callback URL, /callbacks/vtpass/{name}/{callback_token}
+   * (docs/upstreams.md "Callbacks and reversals"); the token itself is not kept. Null: no callbacks taken.
+   */
+  callback_token_sha256?: string | null;
 }
+
+/** A callback token: long enough not to be guessed, and only characters a URL path carries as they are. */
+export const callback_token_pattern = /^[A-Za-z0-9_-]{32,128}$/;
 
 /** Upstreams one server may name: each has a circuit, metrics series and a place in routes. */
 export const upstreams_max = 16;
@@ -205,7 +214,7 @@ function cluster_config(env: Record<string, string | undefined>): ClusterConfig 
   };
 }
 
-const upstream_fields = new Set(['name', 'kind', 'base_url', 'api_key', 'secret_key', 'public_key', 'timeout_ms']);
+const upstream_fields = new Set(['name', 'kind', 'base_url', 'api_key', 'secret_key', 'public_key', 'timeout_ms', 'callback_token']);
 
 /**
  * UPSTREAMS: a JSON array of {name, kind, base_url, api_key?, secret_key?, public_key?, timeout_ms?}.
@@ -247,6 +256,9 @@ export function upstreams_config(text: string): UpstreamConfig[] {
     if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 100) throw new ConfigError(`${where} (${name}): timeout_ms must be an integer ≥ 100`);
     const secret_key = text_field('secret_key', false);
     if (kind === 'flutterwave' && secret_key === '') throw new ConfigError(`${where} (${name}): a flutterwave upstream needs secret_key (its bearer token)`);
+    const callback_token = text_field('callback_token', false);
+    if (callback_token !== '' && kind !== 'vtpass') throw new ConfigError(`${where} (${name}): callback_token is for vtpass upstreams (their transaction-update callbacks)`);
+    if (callback_token !== '' && !callback_token_pattern.test(callback_token)) throw new ConfigError(`${where} (${name}): callback_token must be 32-128 letters, digits, '_' or '-' (e.g. openssl rand -hex 32)`);
     out.push({
       name,
       kind: kind as UpstreamKind,
@@ -255,6 +267,7 @@ export function upstreams_config(text: string): UpstreamConfig[] {
       secret_key,
       public_key: text_field('public_key', false),
       timeout_ms: timeout,
+      callback_token_sha256: callback_token === '' ? null : createHash('sha256').update(callback_token).digest('hex'),
     });
   }
   return out;

@@ -58,6 +58,8 @@ import { Outbox } from './webhooks/outbox.js';
 import { EventFeed } from './webhooks/event-feed.js';
 import { webhook_routes } from './front/routes/webhook-routes.js';
 import { funding_routes } from './front/routes/funding-routes.js';
+import { callback_routes } from './front/routes/callback-routes.js';
+import { UpstreamCallbacks } from './services/upstreams/upstream-callbacks.js';
 import { delivery_view } from './front/routes/webhook-routes.js';
 import { SessionStore } from './dashboard/sessions.js';
 import { session_routes } from './dashboard/session-routes.js';
@@ -167,6 +169,8 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     test: new SandboxProvider(wheel, clock),
     live: router ?? new UnconfiguredProvider(),
   }, pricing, refusal_reply);
+  // Late changes from the upstreams: callbacks and the 24 h re-query of delivered orders (docs/upstreams.md).
+  const callbacks = new UpstreamCallbacks(deps, desk, router, config.upstreams, metrics);
   const signer = new SignerPool();
   const dispatcher = new Dispatcher(deps, new EndpointRegistry(engine), signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
   if (router !== null) announce_status_changes(deps, router, dispatcher.endpoints);
@@ -175,7 +179,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   // after the order desk has loaded the open orders.
   const batches: BatchDesk = new BatchDesk(engine, (reference) => item_purchaser.status_of(reference));
   const item_purchaser: RegistryItemPurchaser = new RegistryItemPurchaser(catalog, desk, batches.capture_placed);
-  engine.extensions.push(dispatcher, desk, batches);
+  engine.extensions.push(dispatcher, desk, batches, callbacks);
   const event_feed = new EventFeed(engine);
   engine.event_sink = batches.sink(counting_sink(metrics, new Outbox(dispatcher, event_feed)));
   const sessions = new SessionStore(engine, wheel, clock);
@@ -268,6 +272,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...webhook_routes(deps, dispatcher),
     ...event_routes(deps, event_feed),
     ...funding_routes(deps),
+    ...callback_routes(deps, router === null ? null : callbacks),
     ...session_routes(deps, sessions, desk, dispatcher),
     ...site.routes(),
   ];
@@ -326,6 +331,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   });
   wheel.every(10 * 60_000, () => sessions.sweep());
   catalog_sync.start(wheel);
+  callbacks.start();
   // Events older than 30 days leave the feed the same way (webhooks/event-feed.ts).
   wheel.every(10 * 60_000, () => {
     const removed = event_feed.sweep(clock.now_us());

@@ -33,6 +33,8 @@ t.test('bad UPSTREAMS settings exit 2 naming the entry and the field, and never 
     ['a short timeout', JSON.stringify([{ ...good, timeout_ms: 5 }]), /timeout_ms must be an integer/],
     ['an unknown field', JSON.stringify([{ ...good, password: secret }]), /unknown field "password"/],
     ['flutterwave without its key', JSON.stringify([{ name: 'flw', kind: 'flutterwave', base_url: 'https://api.flutterwave.com', api_key: secret }]), /flutterwave upstream needs secret_key/],
+    ['a short callback token', JSON.stringify([{ ...good, callback_token: `${secret.slice(0, 20)}!` }]), /entry 1 \(vtpass\): callback_token must be 32-128 letters/],
+    ['a callback token on flutterwave', JSON.stringify([{ name: 'flw', kind: 'flutterwave', base_url: 'https://api.flutterwave.com', secret_key: secret, callback_token: 'x'.repeat(40) }]), /callback_token is for vtpass upstreams/],
   ];
   for (const [what, value, pattern] of rows) {
     const run = serve({ UPSTREAMS: value });

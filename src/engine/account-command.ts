@@ -41,6 +41,10 @@ export interface CommandFields {
   move_order_upstream: { order: OrderRecord; refusal: 'failed' | 'refused'; upstream: string; request_id: string };
   schedule_requery: { order: OrderRecord; next_requery_ms: number; needs_review: boolean };
   resolve_order: { reference: string; outcome: 'delivered' | 'failed' };
+  /** The upstream reversed a delivered order (read from the upstream, never from a callback's body): refunded once. */
+  reverse_delivered_order: { environment: Environment; seq: number; reason: string };
+  /** A delivered order's 24 h re-query is done (engine/account-orders.ts close_reversal_check). */
+  close_reversal_check: { key: [number, string] };
   /** The idempotency record of an answer, staged with the change it answers for (engine/idempotency.ts). */
   remember_answer: { environment: Environment; key: string; record: IdempotencyRecord };
   /**
@@ -78,6 +82,9 @@ export interface CommandOutcomes {
   move_order_upstream: OrderRecord;
   schedule_requery: OrderRecord;
   resolve_order: Outcome<OrderRecord>;
+  /** The reversed order; null when it was not delivered (open, failed, or reversed already). */
+  reverse_delivered_order: OrderRecord | null;
+  close_reversal_check: void;
   remember_answer: void;
   stage_records: void;
 }

@@ -478,7 +478,10 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   if (input.quantity !== undefined) order.quantity = input.quantity;
   if (input.customer_id !== undefined) order.customer_id = input.customer_id;
   if (input.subscription_type !== undefined) order.subscription_type = input.subscription_type;
-  if (placement.upstream !== undefined) order.attempts = [{ upstream: placement.upstream, request_id: placement.provider_request_id, outcome: 'sent', at_us: now_us }];
+  if (placement.upstream !== undefined) {
+    order.attempts = [{ upstream: placement.upstream, request_id: placement.provider_request_id, outcome: 'sent', at_us: now_us }];
+    stage_provider_request(actor, order, placement.provider_request_id);
+  }
   if (placement.indexed) actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);
   // An order paid in the same command (the sandbox) is written once, as it ends up; the caller stages it.
   if (stage_pending) stage_order(actor, order);
@@ -540,6 +543,10 @@ export function apply_provider_result(actor: AccountActor, reference: string, re
         ...answered(order, 'delivered', now_us),
       });
       stage_order(actor, delivered);
+      // A delivered live order is asked once more after 24 h, for a reversal whose callback never came.
+      if (delivered.attempts !== undefined && delivered.attempts.length > 0) {
+        actor.stage_put(actor.engine.store.reversal_checks, reversal_check_key(delivered), [actor.id, delivered.environment, delivered.seq]);
+      }
       actor.engine.emit(actor, order.environment, 'transaction.completed', { order: delivered });
       return delivered;
     }
@@ -587,6 +594,7 @@ export function move_order_upstream(actor: AccountActor, order: OrderRecord, ref
     attempts: [...closed, { upstream, request_id, outcome: 'sent', at_us: now_us }],
   });
   stage_order(actor, next);
+  stage_provider_request(actor, next, request_id);
   if (order.status === 'pending') actor.engine.emit(actor, order.environment, 'transaction.processing', { order: next });
   return next;
 }
@@ -650,3 +658,53 @@ export function resolve_order(actor: AccountActor, reference: string, outcome: '
   return ok(apply_provider_result(actor, reference, result, now_us, true)!);
 }
 
+
+// ---- Reversals after delivery ----------------------------------------------------------------------
+//
+// An upstream may reverse a purchase it delivered (VTpass: status "reversed", code 040, pushed by its
+// transaction-update callback or read by a re-query; docs/upstreams.md "Callbacks and reversals"). The
+// services read it from the upstream itself, never from a callback's body, and hand it here.
+
+/** The request id an upstream knows the order by, so that its callback finds the order (store.provider_requests). */
+function stage_provider_request(actor: AccountActor, order: OrderRecord, request_id: string): void {
+  actor.stage_put(actor.engine.store.provider_requests, request_id, [actor.id, order.environment, order.seq]);
+}
+
+/**
+ * Refunds a delivered order its upstream reversed: one reversal wallet entry of what was debited, the
+ * order failed with `reversed` set, transaction.reversed and wallet.reversed. Null when the order is not
+ * delivered (still open, already failed, or already reversed): a reversal is refunded exactly once.
+ */
+export function reverse_delivered_order(actor: AccountActor, environment: Environment, seq: number, reason: string, now_us: number): OrderRecord | null {
+  const store = actor.engine.store;
+  const order = actor.engine.journal.read(store.orders, [actor.id, environment, seq]) as OrderRecord | undefined;
+  if (order === undefined || order.status !== 'delivered' || order.reversed) return null;
+  const refund_kobo = charged_kobo(order);
+  const entry = actor.append_entry(environment, 'reversal', refund_kobo, order.reference, `Refund of reversed ${order.service_type} ${order.recipient}`, now_us);
+  const wallet = actor.wallets[environment];
+  if (wallet.spend_day === order.spend_day) {
+    wallet.spend_day_kobo = Math.max(0, wallet.spend_day_kobo - refund_kobo);
+    actor.stage_wallet(environment);
+  }
+  const reversed = with_status(order, 'failed', now_us, { failure_reason: reason, failed_us: now_us, reversed: true, reversed_us: now_us, next_requery_ms: 0 });
+  assert_order(reversed);
+  actor.stage_put(store.orders, [actor.id, environment, seq], reversed);
+  stage_order_index(actor, reversed, order);
+  if (order.delivered_us !== null) actor.stage_remove(store.reversal_checks, reversal_check_key(order));
+  actor.engine.emit(actor, environment, 'transaction.reversed', { order: reversed });
+  actor.engine.emit(actor, environment, 'wallet.reversed', { entry, order: reversed });
+  return reversed;
+}
+
+/**
+ * The key of a delivered order's 24 h re-query in store.reversal_checks: [delivered ms, reference], so that
+ * the checks due by an instant are one range read from the start (services/upstreams/upstream-callbacks.ts).
+ */
+export function reversal_check_key(order: Pick<OrderRecord, 'delivered_us' | 'reference'>): [number, string] {
+  return [Math.floor((order.delivered_us ?? 0) / 1000), order.reference];
+}
+
+/** The 24 h re-query of a delivered order is done: it is not asked again. */
+export function close_reversal_check(actor: AccountActor, key: [number, string]): void {
+  if (actor.engine.journal.read(actor.engine.store.reversal_checks, key) !== undefined) actor.stage_remove(actor.engine.store.reversal_checks, key);
+}

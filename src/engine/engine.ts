@@ -52,6 +52,8 @@ export type EventKind =
   | 'transaction.completed'
   | 'transaction.failed'
   | 'transaction.processing'
+  /** A delivered order its upstream reversed later, refunded (docs/upstreams.md "Callbacks and reversals"). */
+  | 'transaction.reversed'
   | 'wallet.credited'
   | 'wallet.debited'
   | 'wallet.reversed'

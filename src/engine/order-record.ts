@@ -180,7 +180,15 @@ export type ProviderResult =
    * src/services/upstreams/vtpass-codes.ts, a Flutterwave 4xx on payment): the one failure after which the
    * order may move to the next upstream of its route; any other failure is refunded where it stands.
    */
-  | { outcome: 'failed'; reason: string; provider_reference?: string | null; refused?: boolean }
+  | {
+    outcome: 'failed'; reason: string; provider_reference?: string | null; refused?: boolean;
+    /**
+     * The upstream says it reversed the transaction (VTpass status `reversed` or code 040, Flutterwave
+     * `reversed`): the one failure that refunds an order already delivered (engine/account-orders.ts
+     * reverse_delivered_order). An open order is refunded on any failure, reversed or not.
+     */
+    reversed?: boolean;
+  }
   /** Accepted, not finished: re-query later. */
   | { outcome: 'processing'; provider_reference?: string | null }
   /** Timeout, 5xx, unreadable body: never a guessed failure; re-query (docs/decisions.md). */

@@ -162,6 +162,7 @@ const event_payloads: Record<string, TSchema> = {
   }),
   'transaction.processing': Type.Object({ ...ServiceFields, at: Timestamp }),
   'transaction.failed': Type.Object({ ...ServiceFields, failure_reason: Nullable(Type.String()), at: Timestamp }),
+  'transaction.reversed': Type.Object({ ...ServiceFields, failure_reason: Nullable(Type.String()), delivered_at: Nullable(Timestamp), at: Timestamp }),
 };
 const WalletEventData = Type.Object({
   wallet_transaction_id: Type.Integer(),

@@ -40,13 +40,20 @@ export interface Store {
   batches: Database<any, Key>;
   /** [account, environment, batch id] → true while a bulk order has an item not final. */
   open_batches: Database<any, Key>;
+  /**
+   * A request id sent to an upstream → [account, environment, seq] of its order: how an upstream's callback,
+   * which names only the request id, finds the order (services/upstreams/vtpass-callbacks.ts). Every attempt's.
+   */
+  provider_requests: Database<any, string>;
+  /** [delivered ms, reference] → [account, environment, seq] of a delivered live order whose re-query 24 h later is still due. */
+  reversal_checks: Database<any, Key>;
 }
 
 const database_names = [
   'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency',
   'funding_refs', 'orders', 'order_index', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions', 'event_feed',
-  'account_emails', 'key_hashes', 'account_keys', 'batches', 'open_batches',
+  'account_emails', 'key_hashes', 'account_keys', 'batches', 'open_batches', 'provider_requests', 'reversal_checks',
 ] as const;
 
 /** Owner-only (docs/operations.md "Files"): the store holds PIN and password hashes and sealed secrets. */

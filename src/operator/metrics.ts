@@ -266,6 +266,18 @@ export class Metrics implements JournalObserver, WebhookObserver {
     labelNames: ['upstream'],
     registers: [this.registry],
   });
+  private readonly upstream_callbacks = new Counter({
+    name: 'billvend_upstream_callbacks_total',
+    help: 'Callbacks received from each upstream, by outcome: accepted (a re-query started or joined), refused (unknown upstream or wrong token: 404), unreadable, ignored (another type), unknown_request, stale (an attempt that no longer holds its order), busy (503, too many re-queries in flight).',
+    labelNames: ['upstream', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly upstream_reversals = new Counter({
+    name: 'billvend_upstream_reversals_total',
+    help: 'Delivered orders an upstream reversed, refunded, by how the reversal was read: after a callback, or by the re-query 24 h after delivery.',
+    labelNames: ['upstream', 'via'],
+    registers: [this.registry],
+  });
   private readonly upstream_failovers = new Counter({
     name: 'billvend_upstream_failovers_total',
     help: 'Orders moved to the next upstream of their route after a refusal before processing, by upstream left and taken.',
@@ -421,6 +433,14 @@ export class Metrics implements JournalObserver, WebhookObserver {
 
   upstream_failover(from: string, to: string): void {
     this.upstream_failovers.labels(from, to).inc();
+  }
+
+  upstream_callback(upstream: string, outcome: string): void {
+    this.upstream_callbacks.labels(upstream, outcome).inc();
+  }
+
+  upstream_reversal(upstream: string, via: string): void {
+    this.upstream_reversals.labels(upstream, via).inc();
   }
 
   webhook_attempt(result: WebhookAttemptResult, lag_ms: number | null): void {

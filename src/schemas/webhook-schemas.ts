@@ -2,10 +2,10 @@
 import Type from 'typebox';
 import { EnvironmentName, FreeText, Naira, Pagination, Timestamp } from './common.js';
 
-export const EventKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance', 'service.status_changed', 'batch.completed']);
+export const EventKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.reversed', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance', 'service.status_changed', 'batch.completed']);
 
 /** What a delivery carries: a subscribed event kind or the on-demand test event (never subscribed to). */
-export const DeliveryKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance', 'service.status_changed', 'batch.completed', 'webhook.test']);
+export const DeliveryKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.reversed', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance', 'service.status_changed', 'batch.completed', 'webhook.test']);
 
 export const CreateWebhookBody = Type.Object({
   url: FreeText({ minLength: 1, maxLength: 2048, errorMessage: 'must be an https:// URL' }),

@@ -208,7 +208,7 @@ export function interpret_answer(body: unknown, phase: 'pay' | 'requery', servic
       case 'failed':
         return { outcome: 'failed', reason: `Provider: ${description}`, provider_reference, ...(entry?.class === 'refused' ? { refused: true } : {}) };
       case 'reversed':
-        return { outcome: 'failed', reason: `Provider: the transaction was reversed (${description})`, provider_reference };
+        return { outcome: 'failed', reason: `Provider: the transaction was reversed (${description})`, provider_reference, reversed: true };
       case 'processing':
         return { outcome: 'processing', provider_reference };
       case null:
@@ -224,7 +224,8 @@ export function interpret_answer(body: unknown, phase: 'pay' | 'requery', servic
     case 'refused':
       return { outcome: 'failed', reason: `Provider: ${description}`, provider_reference, refused: true };
     case 'failed':
-      return { outcome: 'failed', reason: `Provider: ${description}`, provider_reference };
+      // 040 TRANSACTION REVERSAL: the transaction was reversed, whatever it was before.
+      return { outcome: 'failed', reason: `Provider: ${description}`, provider_reference, ...(code === '040' ? { reversed: true } : {}) };
     case 'duplicate':
       return { outcome: 'unknown', reason: `code 019 ${entry.meaning}: re-queried under its own request id`, unclear: 'duplicate' };
     case 'not_found':

@@ -385,7 +385,11 @@ export class OrderDesk implements EngineExtension {
     );
   }
 
-  private after_requery(reference: string, account_id: number, result: ProviderResult): void {
+  /**
+   * Applies a re-query's answer to an open order and plans the next re-query while it stays open. Also the
+   * way an upstream's callback settles an open order, after its own re-query (services/upstreams/upstream-callbacks.ts).
+   */
+  after_requery(reference: string, account_id: number, result: ProviderResult): void {
     const actor = this.engine.accounts.get(account_id);
     if (actor === undefined) return;
     const order = this.apply(actor, reference, result);

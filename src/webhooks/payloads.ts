@@ -67,6 +67,15 @@ export function event_data(kind: EventKind, subject: { entry?: WalletEntry; orde
       data.at = iso_us(now_us);
       return data;
     }
+    // A delivered order the upstream reversed later: failed and refunded, with when it had been delivered.
+    case 'transaction.reversed': {
+      const order = subject.order!;
+      const data = service_fields(order);
+      data.failure_reason = order.failure_reason;
+      data.delivered_at = order.delivered_us === null ? null : iso_us(order.delivered_us);
+      data.at = iso_us(now_us);
+      return data;
+    }
     case 'wallet.credited':
     case 'wallet.debited':
     case 'wallet.reversed': {

@@ -28,7 +28,7 @@ const database_names = [
   'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency',
   'funding_refs', 'orders', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions',
-  'account_emails', 'key_hashes', 'account_keys', 'batches', 'open_batches',
+  'account_emails', 'key_hashes', 'account_keys', 'batches', 'open_batches', 'provider_requests', 'reversal_checks',
 ] as const;
 
 const reference_pattern = /^BV-\d{8}-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{12}$/;

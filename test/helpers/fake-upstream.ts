@@ -15,6 +15,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { Socket } from 'node:net';
 import { createHash } from 'node:crypto';
 import { fixture } from './upstream-fixtures.js';
+import { variation_fixtures, variations_of } from './fake-vtpass-variations.js';
 
 /**
  * How /api/pay behaves, and what a later /api/requery finds:
@@ -60,7 +61,8 @@ interface UpstreamTransaction {
   service_id: string;
   variation_code: string | undefined;
   amount: number;
-  status: 'delivered' | 'failed' | 'processing';
+  /** reversed: VTpass reversed it after the fact (reverse()): a re-query then says so. */
+  status: 'delivered' | 'failed' | 'processing' | 'reversed';
   /** What a processing transaction becomes once its re-queries run out (null: it stays as it is). */
   becomes: 'delivered' | 'failed' | null;
   requeries_left: number;
@@ -121,11 +123,12 @@ export class FakeUpstream {
   /** Refuse an unknown serviceID with 012 PRODUCT DOES NOT EXIST. */
   check_service_ids = true;
   /**
-   * Refuse a variation_code that `variations` does not list for its serviceID with 010. Off until the
-   * catalog sends VTpass's own codes (issue 29's catalog half): then turn it on.
+   * Refuse a variation_code that `variations` does not list for its serviceID with 010, as VTpass does. A
+   * serviceID `variations` has no list for is not checked: we hold no copy of VTpass's list for it.
    */
-  check_variation_codes = false;
-  readonly variations = new Map<string, Set<string>>();
+  check_variation_codes = true;
+  /** VTpass's variation codes by serviceID, as documented (default_variations()); a test may change them. */
+  readonly variations = default_variations();
   /** VTpass's duplicate guard: the same serviceID for the same billersCode within this long answers 019 (0: off). */
   duplicate_window_ms = 30_000;
   /** A pay answer chosen per billersCode: the name of a recorded answer (test/fixtures/upstreams/vtpass/). */
@@ -184,6 +187,30 @@ export class FakeUpstream {
       }
     }
     return released;
+  }
+
+  /**
+   * VTpass reverses a transaction it holds (a delivered one included): every later re-query answers its
+   * status `reversed` (test/fixtures/upstreams/vtpass/requery-reversed.json). False: no such request id.
+   */
+  reverse(request_id: string): boolean {
+    const tx = this.transactions.get(request_id);
+    if (tx === undefined) return false;
+    tx.status = 'reversed';
+    tx.becomes = null;
+    return true;
+  }
+
+  /**
+   * VTpass's transaction-update callback for a request id, POSTed to `url` as VTpass sends it: the recorded
+   * update (`callback-transaction-update`) or reversal (`callback-transaction-reversal`) with this request
+   * id, or `body` exactly. Answers the status and the text of the reply.
+   */
+  async send_callback(url: string, request_id: string, kind: 'callback-transaction-update' | 'callback-transaction-reversal' = 'callback-transaction-update', body?: string): Promise<{ status: number; text: string }> {
+    const payload = fixture('vtpass', kind);
+    payload.data.requestId = request_id;
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body ?? JSON.stringify(payload) });
+    return { status: response.status, text: await response.text() };
   }
 
   /** Holds every /api/merchant-verify answer from now on until release_verifications(). */
@@ -309,7 +336,7 @@ export class FakeUpstream {
   /** The VTpass answer for a transaction as it stands: a recorded answer with this request's values. */
   private answer(tx: UpstreamTransaction): Record<string, unknown> {
     const status = tx.status;
-    const base = status === 'failed' ? 'pay-016' : status === 'processing' ? 'pay-099' : this.delivered_fixture(tx);
+    const base = status === 'failed' ? 'pay-016' : status === 'processing' ? 'pay-099' : status === 'reversed' ? 'requery-reversed' : this.delivered_fixture(tx);
     const out = fixture('vtpass', base);
     const transactions: Record<string, unknown> = out.content?.transactions ?? {};
     transactions.status = status === 'processing' ? 'pending' : status;
@@ -375,7 +402,7 @@ export class FakeUpstream {
     if (!/^\d{12}[A-Za-z0-9]*$/.test(request_id) || !minutes.includes(request_id.slice(0, 8))) return 'pay-085';
     if (this.transactions.has(request_id) || this.calls('/api/pay', request_id).length > 1) return 'pay-014';
     if (typeof body.serviceID !== 'string' || (this.check_service_ids && !vtpass_service_ids.has(service_id))) return 'pay-012';
-    if (this.check_variation_codes && body.variation_code !== undefined && !(this.variations.get(service_id)?.has(String(body.variation_code)) ?? false)) return 'pay-010';
+    if (this.check_variation_codes && body.variation_code !== undefined && this.variations.has(service_id) && !this.variations.get(service_id)!.has(String(body.variation_code))) return 'pay-010';
     const key = `${service_id} ${billers_code}`;
     const last = this.last_pay.get(key);
     this.last_pay.set(key, now);
@@ -525,6 +552,34 @@ export class FakeUpstream {
     for (const [field, value] of Object.entries(out.content)) if (value === undefined) delete out.content[field];
     return this.json(response, 200, out);
   }
+}
+
+/**
+ * Codes VTpass sells whose entries our stored copies of its pages cut off (the GOtv, StarTimes and Smile
+ * examples end in '...'; the JAMB example predates the mock/no-mock split), each seen in public VTpass
+ * clients' recorded GET /api/service-variations answers or /api/pay calls (docs/upstreams.md "Catalog codes
+ * and sync"). Kept apart from the recorded answers, and short, so that what rests on them stays visible.
+ */
+export const variations_beyond_stored_copy: Readonly<Record<string, readonly string[]>> = {
+  gotv: ['gotv-smallie', 'gotv-jinja', 'gotv-jolli', 'gotv-max', 'gotv-supa', 'gotv-supa-plus'],
+  startimes: ['smart', 'classic', 'super'],
+  'smile-direct': ['624', '730'],
+  jamb: ['utme-mock', 'utme-no-mock'],
+};
+
+/**
+ * The variation codes VTpass sells, by serviceID: every recorded GET /api/service-variations answer
+ * (test/fixtures/upstreams/vtpass/service-variations/), the codes beyond those copies above, and the meter
+ * types of the electricity pages ("variation_code … prepaid or postpaid",
+ * https://www.vtpass.com/documentation/ikedc-ikeja-electricity-distribution-company-payment-api/). Services
+ * without a recorded list (WAEC, WAEC registration, Spectranet, Airtel data) are not checked.
+ */
+export function default_variations(): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const [service_id, recorded] of variation_fixtures()) out.set(service_id, new Set(variations_of(recorded.answer).map((v: { variation_code: string }) => String(v.variation_code))));
+  for (const [service_id, codes] of Object.entries(variations_beyond_stored_copy)) for (const code of codes) out.get(service_id)?.add(code);
+  for (const service_id of vtpass_service_ids) if (service_id.endsWith('-electric')) out.set(service_id, new Set(['prepaid', 'postpaid']));
+  return out;
 }
 
 /** Starts a fake upstream; the tap test stops it. */

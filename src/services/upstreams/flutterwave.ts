@@ -78,7 +78,7 @@ export function interpret_flutterwave(status: number, body: unknown, phase: 'pay
       provider_reference,
     };
   }
-  if (state === 'failed' || state === 'reversed' || state === 'cancelled') return { outcome: 'failed', reason: `Provider: ${message || state}`, provider_reference };
+  if (state === 'failed' || state === 'reversed' || state === 'cancelled') return { outcome: 'failed', reason: `Provider: ${message || state}`, provider_reference, ...(state === 'reversed' ? { reversed: true } : {}) };
   if (state === 'pending' || state === 'processing' || state === 'queued') return { outcome: 'processing', provider_reference };
   if (state === '') return { outcome: 'unknown', reason: 'bill status answer without a status', unclear: 'no_status' };
   return { outcome: 'unknown', reason: `unrecognised bill status "${state.slice(0, 40)}"` };
