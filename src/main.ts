@@ -73,6 +73,7 @@ import { fail } from './lib/assert.js';
 import { refusal_reply } from './front/outcome-errors.js';
 import { StatementSigner } from './services/statement-key.js';
 import { StatementBuilds, statement_admin_routes, statement_routes } from './front/routes/statement-routes.js';
+import { ResendLimit, receipt_routes } from './front/routes/receipt-routes.js';
 
 export interface Server {
   port: number;
@@ -274,6 +275,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...webhook_routes(deps, dispatcher),
     ...event_routes(deps, event_feed),
     ...statement_routes(deps, desk, statement_builds),
+    ...receipt_routes(deps, desk, outbox, new ResendLimit()),
     ...funding_routes(deps),
     ...session_routes(deps, sessions, desk, dispatcher),
     ...site.routes(),
