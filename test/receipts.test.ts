@@ -146,9 +146,17 @@ t.test('resend: 409 without an endpoint, 202 with one, a new event id and resent
   check_error(t, again, 429, 'rate_limit.exceeded', 'a second re-send within a minute');
   const wait = Number(again.headers.get('retry-after'));
   t.ok(wait >= 1 && wait <= 60, `Retry-After says when (${wait} s)`);
-  const failed_sent = await server.api('POST', `/v1/transactions/${failed.body.error.reference}/resend`, { key: reseller.key, idempotency_key: idem('rs') });
+  const key = idem('rs');
+  const failed_sent = await server.api('POST', `/v1/transactions/${failed.body.error.reference}/resend`, { key: reseller.key, idempotency_key: key });
   t.equal(failed_sent.status, 202, 'a failed order\'s final event is re-sent too');
   t.equal(failed_sent.body.data.event, 'transaction.failed', 'as transaction.failed');
+  await receiver.wait_for(2);
+  const replayed = await server.api('POST', `/v1/transactions/${failed.body.error.reference}/resend`, { key: reseller.key, idempotency_key: key });
+  t.equal(replayed.status, 202, 'the same X-Idempotency-Key answers the first 202 again');
+  t.equal(replayed.headers.get('idempotent-replayed'), 'true', 'as a replay');
+  t.equal(replayed.body.data.event_id, failed_sent.body.data.event_id, 'naming the same event');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  t.equal(receiver.received.length, 2, 'and nothing more is sent');
 });
 
 t.test('resend: a processing order is 409 transaction.not_final; other tenants and scopes are refused', async (t) => {

@@ -257,6 +257,7 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
     for (const [name, description] of Object.entries(route.doc.response_headers ?? {})) success_headers[name] = { description, schema: { type: 'string' } };
     if (route.doc.content_type !== undefined) {
       const raw: Record<string, unknown> = { description: status_text[success_status] ?? 'OK', content: { [route.doc.content_type]: { schema: { type: 'object' } } } };
+      for (const media of route.doc.alternatives ?? []) (raw.content as Record<string, unknown>)[media] = { schema: { type: 'string', format: 'binary' } };
       if (route.doc.response_headers !== undefined) raw.headers = success_headers;
       responses[String(success_status)] = raw;
     } else {

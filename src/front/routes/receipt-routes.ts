@@ -4,7 +4,8 @@ import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
-import { query_params } from '../request-helpers.js';
+import { fingerprint, idempotency_key, query_params } from '../request-helpers.js';
+import { run_idempotent } from '../idempotent-run.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { reference_pattern } from '../../lib/ids.js';
 import { pins_of, type OrderRecord } from '../../services/order.js';
@@ -127,28 +128,37 @@ export function receipt_routes(deps: Deps, desk: OrderDesk, outbox: Outbox, limi
         errors: ['transaction.not_found', 'transaction.not_final', 'webhooks.no_endpoint'],
       },
       handler: async (ctx) => {
-        const found = own_order(desk, ctx);
-        if (found === null) return error_reply(ctx.request_id, not_found(ctx.params.reference));
+        const key = idempotency_key(ctx);
+        if (key !== null && typeof key === 'object') return error_reply(ctx.request_id, key);
         const actor = ctx.actor!;
         await actor.settled();
-        const order = desk.find(found.reference) ?? found;
-        if (order.status !== 'delivered' && order.status !== 'failed') {
-          return error_reply(ctx.request_id, api_error('transaction.not_final', `The order is ${order.status}: its final event is sent when it settles.`, { extra: { status: order.status } }));
-        }
-        const wait_s = limit.take(order.reference, deps.clock.now_ms());
-        if (wait_s > 0) {
-          return error_reply(ctx.request_id, api_error('rate_limit.exceeded', `This order's event was re-sent less than ${resend_interval_s} s ago; retry in ${wait_s} s.`, { headers: { 'Retry-After': String(wait_s) } }));
-        }
-        const sent = outbox.resend(actor, order, deps.clock.now_us());
-        if (sent === null) {
-          limit.give_back(order.reference);
-          const kind = order.status === 'delivered' ? 'transaction.completed' : 'transaction.failed';
-          return error_reply(ctx.request_id, api_error('webhooks.no_endpoint', `No enabled webhook endpoint of the ${ctx.environment} environment subscribes to ${kind}.`, { extra: { event: kind } }));
-        }
-        const reply = success_reply(ctx.request_id, 202, { reference: order.reference, event: sent.kind, event_id: sent.id, resent: true, endpoints: sent.endpoints }, 'The order\'s final event is being sent again.');
-        await actor.settled();
-        return reply;
+        // Under X-Idempotency-Key a retry answers the first answer again and sends nothing more; a 429 is
+        // not remembered (lib/reply.ts is_rememberable), so a retry after the minute goes through.
+        return run_idempotent(
+          { actor, environment: ctx.environment, key, fingerprint: fingerprint(ctx), request_id: ctx.request_id, now_ms: deps.clock.now_ms() },
+          () => resend_now(ctx),
+        );
       },
     },
   ];
+
+  function resend_now(ctx: RequestContext): Reply {
+    const found = own_order(desk, ctx);
+    if (found === null) return error_reply(ctx.request_id, not_found(ctx.params.reference));
+    const order = desk.find(found.reference) ?? found;
+    if (order.status !== 'delivered' && order.status !== 'failed') {
+      return error_reply(ctx.request_id, api_error('transaction.not_final', `The order is ${order.status}: its final event is sent when it settles.`, { extra: { status: order.status } }));
+    }
+    const wait_s = limit.take(order.reference, deps.clock.now_ms());
+    if (wait_s > 0) {
+      return error_reply(ctx.request_id, api_error('rate_limit.exceeded', `This order's event was re-sent less than ${resend_interval_s} s ago; retry in ${wait_s} s.`, { headers: { 'Retry-After': String(wait_s) } }));
+    }
+    const sent = outbox.resend(ctx.actor!, order, deps.clock.now_us());
+    if (sent === null) {
+      limit.give_back(order.reference);
+      const kind = order.status === 'delivered' ? 'transaction.completed' : 'transaction.failed';
+      return error_reply(ctx.request_id, api_error('webhooks.no_endpoint', `No enabled webhook endpoint of the ${ctx.environment} environment subscribes to ${kind}.`, { extra: { event: kind } }));
+    }
+    return success_reply(ctx.request_id, 202, { reference: order.reference, event: sent.kind, event_id: sent.id, resent: true, endpoints: sent.endpoints }, 'The order\'s final event is being sent again.');
+  }
 }
