@@ -59,6 +59,10 @@ export const error_catalogue = {
   'transaction.duplicate_reference': { status: 409, message: 'This client_reference already names an order of this account and environment; nothing was debited.' },
   'session.csrf_failed': { status: 403, message: 'Missing or wrong CSRF token, or a cross-site request.' },
   'batch.not_found': { status: 404, message: 'Bulk order id unknown.' },
+  // docs/api.md "Statements", "Receipts and re-delivery".
+  'statement.too_large': { status: 422, message: 'This day has more wallet entries than one statement holds.' },
+  'webhooks.no_endpoint': { status: 409, message: 'No enabled webhook endpoint of this environment subscribes to this order\'s final event.' },
+  'transaction.not_final': { status: 409, message: 'The order is not final yet (pending or processing): it has no final event to re-send.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

@@ -73,6 +73,9 @@ import type { Store } from './journal/store.js';
 import type { StoreLock } from './journal/store-lock.js';
 import { fail } from './lib/assert.js';
 import { refusal_reply } from './front/outcome-errors.js';
+import { StatementSigner } from './services/statement-key.js';
+import { StatementBuilds, statement_admin_routes, statement_routes } from './front/routes/statement-routes.js';
+import { ResendLimit, receipt_routes } from './front/routes/receipt-routes.js';
 
 export interface Server {
   port: number;
@@ -181,7 +184,8 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const item_purchaser: RegistryItemPurchaser = new RegistryItemPurchaser(catalog, desk, batches.capture_placed);
   engine.extensions.push(dispatcher, desk, batches, callbacks);
   const event_feed = new EventFeed(engine);
-  engine.event_sink = batches.sink(counting_sink(metrics, new Outbox(dispatcher, event_feed)));
+  const outbox = new Outbox(dispatcher, event_feed);
+  engine.event_sink = batches.sink(counting_sink(metrics, outbox));
   const sessions = new SessionStore(engine, wheel, clock);
   const dashboard_limits = new DashboardRateLimit(config.dashboard_rate);
   const site = new StaticSite();
@@ -218,6 +222,9 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     return null;
   };
 
+  // Statements are signed with the store's key, read once the store is recovered (below).
+  const statement_builds = new StatementBuilds();
+
   // One budget of body bytes for every front end of the process (docs/operations.md REQUEST_BODIES_BYTES_MAX).
   const body_budget = new BodyBudget(config.request_bodies_bytes_max);
   metrics.gauge('billvend_request_body_bytes_held', 'Request body bytes held at once across requests in flight; past REQUEST_BODIES_BYTES_MAX a request is answered 503.', () => body_budget.held);
@@ -230,6 +237,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
       ...catalog_admin_routes(deps, catalog, desk, catalog_sync),
       ...pricing_admin_routes(deps, pricing),
       ...upstream_admin_routes(deps, router, catalog),
+      ...statement_admin_routes(deps, desk, statement_builds),
       {
         method: 'get',
         path: '/admin/webhooks/dead',
@@ -261,6 +269,9 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const resealed = reseal_pin_tokens(store, secret_box);
   if (resealed > 0) log.warn({ orders: resealed }, 'PINs earlier versions kept in the token of exam and internet orders moved into their sealed pins');
   engine.recover();
+  // The statement signing key: made on the first start, sealed in the store (docs/decisions.md "Statements").
+  statement_builds.signer = StatementSigner.load_or_create(store, engine.journal, secret_box, clock.now_us());
+  await engine.journal.durable();
 
   const public_routes: RouteDef[] = [
     ...account_routes(deps),
@@ -271,6 +282,8 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...transaction_routes(deps, desk),
     ...webhook_routes(deps, dispatcher),
     ...event_routes(deps, event_feed),
+    ...statement_routes(deps, desk, statement_builds),
+    ...receipt_routes(deps, desk, outbox, new ResendLimit()),
     ...funding_routes(deps),
     ...callback_routes(deps, router === null ? null : callbacks),
     ...session_routes(deps, sessions, desk, dispatcher),

@@ -140,6 +140,16 @@ t.test('a reseller sets the PIN, buys in the sandbox with it through the API and
   t.equal(history[history.length - 1], 'delivered', `the status history ends delivered (${history.join(' → ')})`);
   t.ok(history.length >= 2, 'the status history has every step');
   await screenshot(t, page, 'order-detail-electricity');
+  // The Receipt link opens the customer's copy (GET /dashboard/api/orders/{reference}/receipt) with the session.
+  const receipt_href = await page.getByTestId('order-receipt').getAttribute('href');
+  t.match(receipt_href, new RegExp(`/dashboard/api/orders/${references.power}/receipt\\?environment=test$`), 'the order page links to its receipt');
+  const receipt = await page.evaluate(async (href) => {
+    const response = await fetch(href!);
+    return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+  }, receipt_href);
+  t.equal(receipt.status, 200, 'the receipt answers the session');
+  t.match(receipt.type, /^text\/html/, 'as HTML');
+  t.ok(receipt.text.includes(power.body.data.token), 'with the token');
 
   // The delayed order went through processing before it was delivered.
   await page.goto(`/dashboard/orders/${references.delayed}?env=test`);

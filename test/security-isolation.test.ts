@@ -41,6 +41,8 @@ const A_observer = { server, test_key: A.key, live_key: A.live_key };
 const not_found_code: Record<string, string> = {
   '/v1/keys/{id}': 'keys.not_found',
   '/v1/transactions/{reference}': 'transaction.not_found',
+  '/v1/transactions/{reference}/receipt': 'transaction.not_found',
+  '/v1/transactions/{reference}/resend': 'transaction.not_found',
   '/v1/services/bulk/{id}': 'batch.not_found',
   '/v1/webhooks/{id}': 'webhooks.not_found',
   '/v1/webhooks/{id}/deliveries': 'webhooks.not_found',
@@ -49,6 +51,7 @@ const not_found_code: Record<string, string> = {
   '/v1/webhooks/{id}/roll-secret': 'webhooks.not_found',
   '/v1/webhooks/{id}/deliveries/{delivery_id}/retry': 'webhooks.not_found',
   '/dashboard/api/orders/{reference}': 'transaction.not_found',
+  '/dashboard/api/orders/{reference}/receipt': 'transaction.not_found',
   '/dashboard/api/keys/{id}': 'keys.not_found',
   '/dashboard/api/webhooks/{id}': 'webhooks.not_found',
   '/dashboard/api/webhooks/{id}/deliveries': 'webhooks.not_found',

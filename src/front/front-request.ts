@@ -83,5 +83,6 @@ export function read_headers(req: uWS.HttpRequest, method: string, needs: Header
     host: needs.session ? req.getHeader('host') : '',
     access_control_request_method: method === 'OPTIONS' ? req.getHeader('access-control-request-method') : '',
     if_none_match: needs.conditional ? req.getHeader('if-none-match') : '',
+    accept: needs.accept ? req.getHeader('accept') : '',
   };
 }

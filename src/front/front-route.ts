@@ -28,6 +28,8 @@ export interface HeaderNeeds {
   session: boolean;
   signature: boolean;
   conditional: boolean;
+  /** Accept: the receipts choose HTML or PDF by it. */
+  accept: boolean;
 }
 
 function header_needs(route: RouteDef): HeaderNeeds {
@@ -35,7 +37,8 @@ function header_needs(route: RouteDef): HeaderNeeds {
     session: route.auth === 'session' || route.path.startsWith('/dashboard/api/'),
     signature: route.raw_body === true,
     conditional: route.method === 'get' && route.auth === 'none',
+    accept: route.reads_accept === true,
   };
 }
 
-export const no_needs: HeaderNeeds = { session: false, signature: false, conditional: false };
+export const no_needs: HeaderNeeds = { session: false, signature: false, conditional: false, accept: false };

@@ -255,8 +255,12 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
     if (route.auth === 'api_key') Object.assign(success_headers, rate_limit_headers);
     if (idempotent) success_headers['Idempotent-Replayed'] = replayed_header;
     const responses: Record<string, unknown> = {};
+    for (const [name, description] of Object.entries(route.doc.response_headers ?? {})) success_headers[name] = { description, schema: { type: 'string' } };
     if (route.doc.content_type !== undefined) {
-      responses[String(success_status)] = { description: status_text[success_status] ?? 'OK', content: { [route.doc.content_type]: { schema: { type: 'object' } } } };
+      const raw: Record<string, unknown> = { description: status_text[success_status] ?? 'OK', content: { [route.doc.content_type]: { schema: { type: 'object' } } } };
+      for (const media of route.doc.alternatives ?? []) (raw.content as Record<string, unknown>)[media] = { schema: { type: 'string', format: 'binary' } };
+      if (route.doc.response_headers !== undefined) raw.headers = success_headers;
+      responses[String(success_status)] = raw;
     } else {
       const with_message = route.doc.message ?? route.method !== 'get';
       responses[String(success_status)] = {
@@ -264,6 +268,8 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
         headers: success_headers,
         content: { 'application/json': { schema: plain(success_envelope(route.doc.response ?? Type.Null(), with_message)) } },
       };
+      const content = (responses[String(success_status)] as { content: Record<string, unknown> }).content;
+      for (const media of route.doc.alternatives ?? []) content[media] = { schema: { type: 'string', format: 'binary' } };
       if (links[key] !== undefined) (responses[String(success_status)] as Record<string, unknown>).links = links[key];
     }
     for (const status of route.doc.also_success ?? []) {

@@ -27,6 +27,10 @@ export interface RouteDoc {
   hidden?: boolean;
   /** Raw (non-JSON) responses such as pages and metrics. */
   content_type?: string;
+  /** Other media types of the success answer beside the JSON envelope (a statement's CSV and PDF). */
+  alternatives?: string[];
+  /** Headers of the success answer beyond the usual ones, by name, with what they carry. */
+  response_headers?: Record<string, string>;
   /** Whether the success envelope carries `message`; by default changes (not GET) do. */
   message?: boolean;
   /** Other success statuses with the same body (a funding notification repeated answers 200). */
@@ -50,6 +54,8 @@ export interface RouteDef {
   body_bytes_max?: number;
   /** Accept a raw body of another type (bank notifications are verified over their raw bytes). */
   raw_body?: boolean;
+  /** The handler reads the Accept header (receipts: HTML or PDF). */
+  reads_accept?: boolean;
   doc: RouteDoc;
   handler: (ctx: RequestContext) => Reply | Promise<Reply>;
 }
@@ -110,4 +116,6 @@ export interface RequestHeaders {
   host: string;
   access_control_request_method: string;
   if_none_match: string;
+  /** Read only for routes with reads_accept (receipts); '' otherwise. */
+  accept: string;
 }

@@ -290,6 +290,22 @@ const operator_commands: OperatorCommand[] = [
     }),
   },
   {
+    words: ['statements', 'show'],
+    summary: 'The platform\'s statement of an Africa/Lagos day: every wallet of an environment (signed JSON).',
+    positionals: [],
+    options: [
+      { name: 'date', value: 'YYYY-MM-DD', summary: 'the Africa/Lagos day, not in the future', required: true },
+      { name: 'environment', value: 'live|test', summary: 'default live' },
+    ],
+    request: ({ values }, usage) => ({
+      method: 'GET',
+      path: `/admin/statements${query([
+        ['date', values.date],
+        ['environment', choice_value(values.environment, 'environment', ['live', 'test'] as const, usage)],
+      ])}`,
+    }),
+  },
+  {
     words: ['orders', 'review'],
     summary: 'List the orders without a provider answer for 24 hours, which wait for an operator decision.',
     positionals: [],

@@ -7,7 +7,8 @@ import type { EventKind, EventSink } from '../engine/engine.js';
 import type { RecordChange } from '../engine/account-command.js';
 import type { Environment } from '../engine/records.js';
 import { assert_delivery, assert_event, type DeliveryRecord, type EventRecord } from './records.js';
-import { endpoints_of } from './endpoints.js';
+import { endpoints_of, type EndpointState } from './endpoints.js';
+import type { OrderRecord } from '../engine/order-record.js';
 import { event_data } from './payloads.js';
 import type { EventFeed } from './event-feed.js';
 import { iso_us } from '../lib/time-format.js';
@@ -18,7 +19,6 @@ export class Outbox implements EventSink {
 
   /** now_us comes from the engine (Engine.emit), and the event id from the feed's random source: the outbox reads neither clock nor randomness itself. */
   emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3], now_us: number): void {
-    const engine = actor.engine;
     let body = '';
     const id = this.feed.append(actor, environment, kind, now_us, (event_id) => {
       body = JSON.stringify({ event: kind, id: event_id, created_at: iso_us(now_us), data: event_data(kind, subject, now_us) });
@@ -26,8 +26,37 @@ export class Outbox implements EventSink {
     });
     const registry = this.dispatcher.endpoints;
     if (registry.of(actor.id).size === 0) return;
-    const endpoints = endpoints_of(registry, actor, environment).filter((e) => e.record.enabled && e.record.events.includes(kind));
+    this.deliver(actor, environment, kind, id, body, this.subscribed(actor, environment, kind), now_us);
+  }
+
+  /** The enabled endpoints of the environment that subscribe to the kind. */
+  subscribed(actor: AccountActor, environment: Environment, kind: EventKind): EndpointState[] {
+    return endpoints_of(this.dispatcher.endpoints, actor, environment).filter((e) => e.record.enabled && e.record.events.includes(kind));
+  }
+
+  /**
+   * A settled order's final event sent again (docs/api.md "Receipts and re-delivery"): a new event with a new
+   * id and `resent: true`, whose data is the payload the order's final event carried (built from the order as
+   * it settled, at the time it settled), in the feed and to every subscribed endpoint. Null, and nothing
+   * staged, when no endpoint subscribes to it.
+   */
+  resend(actor: AccountActor, order: OrderRecord, now_us: number): { id: string; kind: EventKind; endpoints: number } | null {
+    const kind: EventKind = order.status === 'delivered' ? 'transaction.completed' : 'transaction.failed';
+    const settled_us = (order.status === 'delivered' ? order.delivered_us : order.failed_us) ?? order.updated_us;
+    const endpoints = this.subscribed(actor, order.environment, kind);
+    if (endpoints.length === 0) return null;
+    let body = '';
+    const id = this.feed.append(actor, order.environment, kind, now_us, (event_id) => {
+      body = JSON.stringify({ event: kind, id: event_id, created_at: iso_us(now_us), resent: true, data: event_data(kind, { order }, settled_us) });
+      return body;
+    });
+    this.deliver(actor, order.environment, kind, id, body, endpoints, now_us);
+    return { id, kind, endpoints: endpoints.length };
+  }
+
+  private deliver(actor: AccountActor, environment: Environment, kind: EventKind, id: string, body: string, endpoints: EndpointState[], now_us: number): void {
     if (endpoints.length === 0) return;
+    const engine = actor.engine;
     const event: EventRecord = { id, kind, account_id: actor.id, environment, created_us: now_us, body };
     const now_ms = Math.floor(now_us / 1000);
     const first_id = engine.next_ids('webhook_delivery_id', endpoints.length);

@@ -241,6 +241,10 @@ const documented_builders: Record<string, Builder> = {
     body_fields: ['amount', 'reference'],
     build: (w) => api(w, 'POST', '/v1/sandbox/wallet/fund', {}, { amount: 10.5, reference: `SBX-${randomBytes(6).toString('hex')}` }),
   },
+  'GET /v1/transactions/{reference}/receipt': { method: 'GET', template: '/v1/transactions/{reference}/receipt', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions/{reference}/receipt', { reference: w.reference }) },
+  'POST /v1/transactions/{reference}/resend': { method: 'POST', template: '/v1/transactions/{reference}/resend', auth: 'api_key', port: 'public', changes_state: true, build: (w) => api(w, 'POST', '/v1/transactions/{reference}/resend', { reference: w.reference }) },
+  'GET /v1/statements': { method: 'GET', template: '/v1/statements', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/statements', {}, undefined, `date=${new Date(Date.now() + 3_600_000).toISOString().slice(0, 10)}`) },
+  'GET /v1/statements/public-key': { method: 'GET', template: '/v1/statements/public-key', auth: 'none', port: 'public', changes_state: false, build: () => ({ method: 'GET', template: '/v1/statements/public-key', params: {}, query: '', headers: [], port: 'public' }) },
   'GET /v1/openapi.json': { method: 'GET', template: '/v1/openapi.json', auth: 'none', port: 'public', changes_state: false, build: () => ({ method: 'GET', template: '/v1/openapi.json', params: {}, query: '', headers: [], port: 'public' }) },
   'POST /v1/funding/bank-transfer': {
     method: 'POST', template: '/v1/funding/bank-transfer', auth: 'signature', port: 'public', changes_state: true,
@@ -269,6 +273,7 @@ const hidden_builders: Record<string, Builder> = {
   'GET /dashboard/api/overview': { method: 'GET', template: '/dashboard/api/overview', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/overview', {}) },
   'GET /dashboard/api/orders': { method: 'GET', template: '/dashboard/api/orders', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/orders', {}, undefined, 'environment=test&service=airtime&status=delivered&from=2020-01-01&to=2099-12-31&per_page=5&page=1') },
   'GET /dashboard/api/orders/{reference}': { method: 'GET', template: '/dashboard/api/orders/{reference}', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/orders/{reference}', { reference: w.reference }) },
+  'GET /dashboard/api/orders/{reference}/receipt': { method: 'GET', template: '/dashboard/api/orders/{reference}/receipt', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/orders/{reference}/receipt', { reference: w.reference }) },
   'GET /dashboard/api/wallet/transactions': { method: 'GET', template: '/dashboard/api/wallet/transactions', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/wallet/transactions', {}, undefined, 'environment=test&per_page=5&page=1&type=credit&from=2026-01-01&to=2099-12-31') },
   'GET /dashboard/api/keys': { method: 'GET', template: '/dashboard/api/keys', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/keys', {}) },
   'POST /dashboard/api/keys': {
@@ -347,6 +352,7 @@ const operator_builders: Record<string, Builder> = {
     // A key id that does not exist: a valid request that revokes nothing, so the world's keys stay for other routes.
     build: (w) => operator(w, 'DELETE', '/admin/accounts/{id}/keys/{key_id}', { id: id(w.account_id), key_id: '999999' }),
   },
+  'GET /admin/statements': { method: 'GET', template: '/admin/statements', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/statements', {}, undefined, `date=${new Date(Date.now() + 3_600_000).toISOString().slice(0, 10)}&environment=test`) },
   'GET /admin/orders/review': { method: 'GET', template: '/admin/orders/review', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/orders/review', {}) },
   'POST /admin/orders/{reference}/resolve': {
     method: 'POST', template: '/admin/orders/{reference}/resolve', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['outcome'], valid_status: 404,

@@ -1,6 +1,6 @@
 // One order: what was bought, for whom, the money before and after, the electricity token and units,
 // and the status history. An order still moving refreshes itself every few seconds.
-import type { Environment, Order } from '../api.js';
+import { api_href, type Environment, type Order } from '../api.js';
 import { use_api } from '../use-api.js';
 import { lagos_time, lagos_time_seconds, naira, provider_label, service_name } from '../format.js';
 import { EmptyState, ErrorBanner, Loading, Notice } from '../components/feedback.js';
@@ -25,7 +25,14 @@ export function OrderDetailPage({ reference, environment }: { reference: string;
       <p class="crumbs">
         <Link href={href_of('/orders', environment)}>← Orders</Link>
       </p>
-      <PageHeader title="Order">{data && <StatusBadge status={data.status} />}</PageHeader>
+      <PageHeader title="Order">
+        {data && <StatusBadge status={data.status} />}
+        {data && (
+          <a class="button" data-testid="order-receipt" href={api_href(`/orders/${encodeURIComponent(data.reference)}/receipt`, environment)} target="_blank" rel="noopener">
+            Receipt
+          </a>
+        )}
+      </PageHeader>
       {order.error?.code === 'transaction.not_found' ? (
         <EmptyState title="No such order on this side.">
           <p>
