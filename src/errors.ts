@@ -59,6 +59,8 @@ export const error_catalogue = {
   'transaction.duplicate_reference': { status: 409, message: 'This client_reference already names an order of this account and environment; nothing was debited.' },
   'session.csrf_failed': { status: 403, message: 'Missing or wrong CSRF token, or a cross-site request.' },
   'batch.not_found': { status: 404, message: 'Bulk order id unknown.' },
+  // docs/api.md "Phone lookup": a network that contradicts the number's prefix (or where it was last delivered).
+  'service.network_mismatch': { status: 422, message: 'The network differs from the one the phone number is on; send ported: true if the number was ported.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

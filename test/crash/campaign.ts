@@ -432,7 +432,8 @@ export class Campaign {
         roll -= share;
       }
       const digit = { deliver: 1, fail: 2, processing: 3, processing_fail: 4 }[mode as 'deliver'];
-      const phone = `0809${digit}${String(op.n % 1_000_000).padStart(6, '0')}`;
+      // An MTN prefix, as the network bought (docs/api.md "Phone lookup").
+      const phone = `0803${digit}${String(op.n % 1_000_000).padStart(6, '0')}`;
       this.upstream.set_mode(phone, mode);
       const amount_kobo = this.amount_kobo(50, 2_000);
       op.path = '/v1/services/airtime';

@@ -140,6 +140,7 @@ const documented_builders: Record<string, Builder> = {
   'DELETE /v1/keys/{id}': { method: 'DELETE', template: '/v1/keys/{id}', auth: 'api_key', port: 'public', changes_state: true, build: (w) => api(w, 'DELETE', '/v1/keys/{id}', { id: id(w.victim_key_id) }) },
   'GET /v1/pricing': { method: 'GET', template: '/v1/pricing', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/pricing', {}) },
   'GET /v1/services/data/plans': { method: 'GET', template: '/v1/services/data/plans', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/data/plans', {}, undefined, 'network=mtn') },
+  'GET /v1/lookup/phone/{phone}': { method: 'GET', template: '/v1/lookup/phone/{phone}', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/lookup/phone/{phone}', { phone: '08031234567' }) },
   'GET /v1/services/tv/packages': { method: 'GET', template: '/v1/services/tv/packages', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/tv/packages', {}, undefined, 'provider=gotv') },
   'GET /v1/services/electricity/discos': { method: 'GET', template: '/v1/services/electricity/discos', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/electricity/discos', {}) },
   'POST /v1/services/airtime': {
