@@ -196,6 +196,12 @@ const documented_builders: Record<string, Builder> = {
     body_fields: ['provider', 'plan_code', 'account', 'phone', 'amount', 'pin'],
     build: (w) => api(w, 'POST', '/v1/services/internet', {}, { provider: 'smile', plan_code: 'smile-1-5gb-7d', account: '1234567890', phone: '08011111111', amount: 1000, pin: w.pin }),
   },
+  'GET /v1/services/showmax/plans': { method: 'GET', template: '/v1/services/showmax/plans', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/showmax/plans', {}) },
+  'POST /v1/services/showmax': {
+    method: 'POST', template: '/v1/services/showmax', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['phone', 'plan_code', 'amount', 'pin'],
+    build: (w) => api(w, 'POST', '/v1/services/showmax', {}, { phone: '08011111111', plan_code: 'showmax-mobile-3m', amount: 3800, pin: w.pin }),
+  },
   'POST /v1/services/internet/verify': {
     method: 'POST', template: '/v1/services/internet/verify', auth: 'api_key', port: 'public', changes_state: false,
     body_fields: ['provider', 'account'],
