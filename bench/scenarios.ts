@@ -128,6 +128,18 @@ function wallet_reads(resellers: readonly Reseller[]): Request[] {
   }];
 }
 
+/**
+ * Phone lookups (docs/api.md "Phone lookup"): one number of each network in turn, fixed requests as
+ * wallet_reads' (autocannon builds their bytes once), so that the two differ only in what the server does.
+ */
+function phone_lookups(reseller: Reseller): Request[] {
+  return ['08031234567', '08021234567', '08051234567', '08091234567'].map((phone) => ({
+    method: 'GET',
+    path: `/v1/lookup/phone/${phone}`,
+    headers: { authorization: reseller.authorization },
+  }));
+}
+
 export function purchases(resellers: readonly Reseller[], order: Order): Request[] {
   const next = round_robin(resellers);
   return [{
@@ -356,6 +368,19 @@ export const scenarios: readonly Scenario[] = [
     compare_to: 'baseline-get',
     targets: { ratio_to_limit_min: 0.85, p99_ms_max },
     prepare: async (context) => wallet_reads(await operator_of(context).create_resellers(1, 1_000, context.log)),
+  },
+  {
+    name: 'phone-lookup',
+    summary: 'GET /v1/lookup/phone/{phone}, one account, one key, a number of each network in turn; shown against wallet-read (target: at least 0.9x its requests/s)',
+    target: 'billvend',
+    compare_to: 'baseline-get',
+    compare_to_scenario: 'wallet-read',
+    // 0.9 x wallet-read's own target against the machine's limit.
+    targets: { ratio_to_limit_min: 0.765, p99_ms_max },
+    prepare: async (context) => {
+      const [reseller] = await operator_of(context).create_resellers(1, 1_000, context.log);
+      return phone_lookups(reseller!);
+    },
   },
   {
     name: 'purchase-one-account',

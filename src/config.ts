@@ -36,6 +36,8 @@ export const upstreams_max = 16;
 
 /** ACTORS_RESIDENT_MAX's default (docs/operations.md "Actors in memory"): about 250 MiB of heap at ~2.5 KiB an actor. */
 export const actors_resident_max_default = 100_000;
+/** PORTED_NUMBERS_MAX's default (docs/operations.md "Ported numbers"): 2^23 slots of 5 bytes, 42 MB at most. */
+export const ported_numbers_max_default = 4_000_000;
 
 /** Cluster mode (docs/cluster.md): set by CLUSTER_NATS_URL; null runs a single node, as before. */
 export interface ClusterConfig {
@@ -80,6 +82,8 @@ export interface Config {
   webhook_timeout_ms: number;
   /** ACTORS_RESIDENT_MAX: account actors held in memory before idle ones are let go (engine/actor-cache.ts). */
   actors_resident_max: number;
+  /** PORTED_NUMBERS_MAX: numbers the ported-number table holds (services/ported-numbers.ts). */
+  ported_numbers_max: number;
   /** Writes are refused (503) when the store's disk has less free space than this. */
   store_free_bytes_min: number;
   /** Base URLs shown in the docs and the demo banner. */
@@ -341,6 +345,7 @@ export function load_config(env: Record<string, string | undefined>): Config {
     production: env.NODE_ENV === 'production',
     webhook_timeout_ms: positive_integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
     actors_resident_max: positive_integer('ACTORS_RESIDENT_MAX', env.ACTORS_RESIDENT_MAX, actors_resident_max_default),
+    ported_numbers_max: positive_integer('PORTED_NUMBERS_MAX', env.PORTED_NUMBERS_MAX, ported_numbers_max_default),
     store_free_bytes_min: positive_integer('STORE_FREE_BYTES_MIN', env.STORE_FREE_BYTES_MIN, 64 * 1024 * 1024),
     public_base_url: env.PUBLIC_BASE_URL || null,
     sign_in: {

@@ -63,6 +63,8 @@ export const error_catalogue = {
   'statement.too_large': { status: 422, message: 'This day has more wallet entries than one statement holds.' },
   'webhooks.no_endpoint': { status: 409, message: 'No enabled webhook endpoint of this environment subscribes to this order\'s final event.' },
   'transaction.not_final': { status: 409, message: 'The order is not final yet (pending or processing): it has no final event to re-send.' },
+  // docs/api.md "Phone lookup": a network that contradicts the number's prefix (or where it was last delivered).
+  'service.network_mismatch': { status: 422, message: 'The network differs from the one the phone number is on; send ported: true if the number was ported.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

@@ -40,6 +40,8 @@ import { reseal_pin_tokens } from './engine/pin-token-migration.js';
 import type { UpstreamRouter } from './services/upstreams/router.js';
 import { upstream_admin_routes, announce_status_changes } from './operator/upstream-routes.js';
 import { OrderDesk } from './services/order-desk.js';
+import { PhoneNetworks } from './services/phone-networks.js';
+import { lookup_routes } from './front/routes/lookup-routes.js';
 import { PriceLists } from './services/pricing.js';
 import { pricing_admin_routes } from './operator/pricing-routes.js';
 import { service_routes } from './front/routes/service-routes.js';
@@ -171,7 +173,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const desk = new OrderDesk(deps, {
     test: new SandboxProvider(wheel, clock),
     live: router ?? new UnconfiguredProvider(),
-  }, pricing, refusal_reply);
+  }, pricing, refusal_reply, PhoneNetworks.load(engine.journal, store, config.ported_numbers_max));
   // Late changes from the upstreams: callbacks and the 24 h re-query of delivered orders (docs/upstreams.md).
   const callbacks = new UpstreamCallbacks(deps, desk, router, config.upstreams, metrics);
   const signer = new SignerPool();
@@ -200,6 +202,8 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   metrics.counter('billvend_actors_loaded_total', 'Account actors built from the store since start (first use after start or after being let go).', () => engine.accounts.loads);
   metrics.counter('billvend_actors_evicted_total', 'Idle account actors let go since start (ACTORS_RESIDENT_MAX).', () => engine.accounts.evictions);
   metrics.gauge('billvend_open_orders', 'Orders waiting for the provider\'s final answer (pending or processing).', () => engine.counts.open_orders);
+  metrics.gauge('billvend_ported_numbers', 'Numbers the ported-number table holds: learned from live deliveries on a network other than their prefix\'s (PORTED_NUMBERS_MAX).', () => desk.numbers.ported.size);
+  metrics.counter('billvend_ported_numbers_refused_total', 'Ported numbers not learned since start because the table held PORTED_NUMBERS_MAX numbers.', () => desk.numbers.ported.refused);
   metrics.gauge('billvend_timers_pending', 'Timers waiting on the timer wheel (retries, re-queries, expiries).', () => wheel.size);
   metrics.counter('billvend_reads_waited_total', 'Reads of an account (wallet, entries, profile) that waited for a commit of that account\'s changes.', () => engine.counts.reads_waited);
   metrics.gauge('billvend_api_keys_active', 'API keys that are not revoked, across accounts.', () => engine.counts.api_keys_active);
@@ -277,6 +281,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...account_routes(deps),
     ...key_routes(deps),
     ...service_routes(deps, catalog, desk),
+    ...lookup_routes(desk.numbers),
     ...bulk_routes(deps, batches, item_purchaser),
     ...service_status_routes(deps, router, catalog),
     ...transaction_routes(deps, desk),

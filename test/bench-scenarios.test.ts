@@ -42,6 +42,7 @@ const expected_statuses: Record<string, string[]> = {
   'baseline-get': ['200'],
   'baseline-post': ['201'],
   'wallet-read': ['200'],
+  'phone-lookup': ['200'],
   'purchase-one-account': ['201'],
   'purchase-many-accounts': ['201'],
   'purchase-with-webhooks': ['201'],

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { start_server, type TestServer } from './helpers/server.js';
 import { start_upstream } from './helpers/fake-upstream.js';
-import { buy, check_created, data_body, kobo, order, tv_body, warm_up_live, balance_kobo } from './helpers/purchases.js';
+import { buy, check_created, data_body, kobo, order, tv_body, warm_up_live, balance_kobo, phone_on } from './helpers/purchases.js';
 import { variation_fixtures, variations_of } from './helpers/fake-vtpass-variations.js';
 
 const upstream = await start_upstream(t);
@@ -58,7 +58,7 @@ t.test('a data purchase sends VTpass\'s serviceID and variation_code of the plan
   ];
   let n = 20;
   for (const [network, plan, amount, service_id, code] of rows) {
-    const phone = `080612340${n++}`;
+    const phone = phone_on(network, `12340${n++}`);
     check_created(t, await buy(server, account.key, '/v1/services/data/purchase', data_body(plan, amount, phone, { network })), 'delivered', plan);
     const pay = upstream.pays_for(phone)[0];
     t.equal(pay?.body.serviceID, service_id, `${plan}: serviceID ${service_id}`);

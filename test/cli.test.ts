@@ -301,7 +301,7 @@ t.test('orders review lists an order without an answer for 24 hours and orders r
   const key = (await server.create_key(created.id, { environment: 'live', rate_limit_per_minute: 1_000_000 })).api_key;
   await server.credit(created.id, 'live', 1_000);
   await warm_up_live(server, key);
-  const bought = await buy_airtime(server, key, '08070000301', 250);
+  const bought = await buy_airtime(server, key, '08160000301', 250);
   check_created(t, bought, 'processing', 'airtime the upstream never settles');
   const reference = bought.body.data.reference;
 

@@ -35,11 +35,11 @@ const kinds: { environment: 'test' | 'live'; path: string; body: (n: number) => 
   { environment: 'test', path: '/v1/services/airtime', body: () => airtime_body(sandbox.failed, 75) },
   { environment: 'test', path: '/v1/services/electricity', body: () => electricity_body(sandbox.prepaid_meter, 650.1) },
   { environment: 'test', path: '/v1/services/tv', body: () => tv_body(sandbox.valid_smartcard) },
-  { environment: 'live', path: '/v1/services/airtime', body: (n) => airtime_body(`0809100${String(n).padStart(4, '0')}`, 100.01), mode: 'deliver' },
-  { environment: 'live', path: '/v1/services/airtime', body: (n) => airtime_body(`0809200${String(n).padStart(4, '0')}`, 120), mode: 'slow' },
-  { environment: 'live', path: '/v1/services/airtime', body: (n) => airtime_body(`0809300${String(n).padStart(4, '0')}`, 130), mode: 'processing' },
-  { environment: 'live', path: '/v1/services/airtime', body: (n) => airtime_body(`0809400${String(n).padStart(4, '0')}`, 140), mode: 'processing_fail' },
-  { environment: 'live', path: '/v1/services/airtime', body: (n) => airtime_body(`0809500${String(n).padStart(4, '0')}`, 160), mode: 'fail' },
+  { environment: 'live', path: '/v1/services/airtime', body: (n) => airtime_body(`0813100${String(n).padStart(4, '0')}`, 100.01), mode: 'deliver' },
+  { environment: 'live', path: '/v1/services/airtime', body: (n) => airtime_body(`0813200${String(n).padStart(4, '0')}`, 120), mode: 'slow' },
+  { environment: 'live', path: '/v1/services/airtime', body: (n) => airtime_body(`0813300${String(n).padStart(4, '0')}`, 130), mode: 'processing' },
+  { environment: 'live', path: '/v1/services/airtime', body: (n) => airtime_body(`0813400${String(n).padStart(4, '0')}`, 140), mode: 'processing_fail' },
+  { environment: 'live', path: '/v1/services/airtime', body: (n) => airtime_body(`0813500${String(n).padStart(4, '0')}`, 160), mode: 'fail' },
   { environment: 'live', path: '/v1/services/electricity', body: (n) => electricity_body(`45020${String(n).padStart(8, '0')}`, 700), mode: 'slow' },
 ];
 

@@ -69,7 +69,7 @@ t.test('one of two upstreams flapping under continuous purchases: every order de
   const lane = async () => {
     while (!stop) {
       const i = n++;
-      const phone = `0807${String(i).padStart(7, '0')}`;
+      const phone = `0816${String(i).padStart(7, '0')}`;
       // While vtpass is up, some phones are refused there for good (091, not processed: the order moves to Flutterwave),
       // some are refused by both (refunded), and some answer 099 first (they stay with vtpass).
       let mode: UpstreamMode = 'deliver';

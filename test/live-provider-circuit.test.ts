@@ -27,7 +27,7 @@ t.test('when the upstream refuses connections the circuit opens: purchases are r
 
   // Five purchases at once: each is debited (the circuit is still closed), then each payment fails to
   // connect; five consecutive failures open the circuit.
-  const first_five = await Promise.all([0, 1, 2, 3, 4].map((i) => buy_airtime(server, account.key, `0807000020${i}`, 100)));
+  const first_five = await Promise.all([0, 1, 2, 3, 4].map((i) => buy_airtime(server, account.key, `0816000020${i}`, 100)));
   const refused: string[] = [];
   for (const [i, response] of first_five.entries()) {
     check_created(t, response, 'processing', `purchase ${i + 1} while the upstream refuses connections`);
@@ -37,7 +37,7 @@ t.test('when the upstream refuses connections the circuit opens: purchases are r
   await wait_for(() => server.logs.some((line) => line.includes('"circuit":"open"')), 5_000, 'the circuit to open');
 
   const sixth_key = 'circuit-sixth';
-  const sixth = await buy_airtime(server, account.key, '08070000210', 100, {}, sixth_key);
+  const sixth = await buy_airtime(server, account.key, '08160000210', 100, {}, sixth_key);
   check_error(t, sixth, 503, 'transaction.provider_unavailable', 'a purchase while the circuit is open');
   t.equal(sixth.headers.get('retry-after'), '60', 'Retry-After is 60');
   check_error(t, await buy(server, account.key, '/v1/services/electricity', electricity_body('4501001239201', 500)), 503, 'transaction.provider_unavailable', 'an electricity payment while the circuit is open');
@@ -48,12 +48,12 @@ t.test('when the upstream refuses connections the circuit opens: purchases are r
   await upstream.resume();
   await wait_for(() => server.logs.some((line) => line.includes('"circuit":"closed"')), 15_000, 'the circuit to close after its open period');
   // A 503 is not remembered (docs/decisions.md "Idempotency"): the same request with the same key now buys.
-  const after = await buy_airtime(server, account.key, '08070000210', 100, {}, sixth_key);
+  const after = await buy_airtime(server, account.key, '08160000210', 100, {}, sixth_key);
   t.equal(after.status, 201, `the refused purchase retried with its key after the circuit closed is taken (${after.text.slice(0, 120)})`);
   t.notOk(after.headers.get('idempotent-replayed'), 'it is processed, not a replay of the 503');
   const delivered = await settled_order(server, account.key, after.body.data.reference, 15_000);
   t.equal(delivered.status, 'delivered', 'and delivered');
-  t.equal(upstream.pays_for('08070000210').length, 1, 'the upstream was paid once for it');
+  t.equal(upstream.pays_for('08160000210').length, 1, 'the upstream was paid once for it');
 
   // The upstream never saw the five refused payments: re-queries say "no such request", and after the
   // grace period each is refunded, once. (While the circuit is half-open only one re-query probes; the
@@ -64,7 +64,7 @@ t.test('when the upstream refuses connections the circuit opens: purchases are r
     t.equal(record.reversed, true, `${reference} was refunded`);
     t.same((await entries_of(server, account.key, reference)).map((e) => e.type), ['debit', 'reversal'], `${reference}: one debit, one reversal`);
   }
-  for (let i = 0; i < 5; i++) t.equal(upstream.pays_for(`0807000020${i}`).length, 0, `refused payment ${i + 1} never reached the upstream and was never re-sent`);
+  for (let i = 0; i < 5; i++) t.equal(upstream.pays_for(`0816000020${i}`).length, 0, `refused payment ${i + 1} never reached the upstream and was never re-sent`);
   t.equal(await balance_kobo(server, account.key), 9_900_00, 'the wallet paid only the delivered purchase');
   t.same(upstream.paid_twice(), [], 'no request_id was paid twice');
 });

@@ -54,7 +54,7 @@ const unclear: { mode: UpstreamMode; what: string; requeries_min: number; ends: 
 for (const [i, row] of unclear.entries()) {
   t.test(`an upstream answering ${row.what} gets 201 processing, never a guessed failure, and the order ends ${row.ends}`, async (t) => {
     const account = await live_reseller(server, 1_000);
-    const phone = `0807000000${i}`;
+    const phone = `0816000000${i}`;
     upstream.set_mode(phone, row.mode);
     upstream.processing_requeries = 1;
     const response = await buy_airtime(server, account.key, phone, 300);
@@ -79,7 +79,7 @@ for (const [i, row] of unclear.entries()) {
 
 t.test('a payment the upstream never took (015 on re-query) is refunded only after the grace period, and never re-sent', async (t) => {
   const account = await live_reseller(server, 1_000);
-  const phone = '08070000101';
+  const phone = '08160000101';
   upstream.set_mode(phone, 'lost');
   const response = await buy_airtime(server, account.key, phone, 450);
   check_created(t, response, 'processing', 'airtime lost upstream');
@@ -99,15 +99,15 @@ t.test('an order still processing counts toward the daily limit until it fails a
   const created = await server.create_account({ kyc_level: 1 });
   const key = (await server.create_key(created.id, { environment: 'live', rate_limit_per_minute: 1_000_000 })).api_key;
   await server.credit(created.id, 'live', 60_000);
-  upstream.set_mode('08070000111', 'hold_fail');
-  const held = await buy_airtime(server, key, '08070000111', 50_000);
+  upstream.set_mode('08160000111', 'hold_fail');
+  const held = await buy_airtime(server, key, '08160000111', 50_000);
   check_created(t, held, 'processing', 'airtime of 50,000 the upstream holds');
-  check_error(t, await buy_airtime(server, key, '08070000112', 50), 422, 'wallet.limit_exceeded', 'a purchase of 50 while the 50,000 is processing');
-  t.equal(upstream.release('08070000111'), 1, 'the upstream lets the held payment fail');
+  check_error(t, await buy_airtime(server, key, '08160000112', 50), 422, 'wallet.limit_exceeded', 'a purchase of 50 while the 50,000 is processing');
+  t.equal(upstream.release('08160000111'), 1, 'the upstream lets the held payment fail');
   const record = await settled_order(server, key, held.body.data.reference, 15_000);
   t.equal(record.status, 'failed', 'the held order failed');
   t.equal(await balance_kobo(server, key), 60_000_00, 'and was refunded');
-  const after = await buy_airtime(server, key, '08070000112', 50_000);
+  const after = await buy_airtime(server, key, '08160000112', 50_000);
   t.equal(after.status, 201, 'after the refund the day\'s 50,000 can be spent again');
 });
 

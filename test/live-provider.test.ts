@@ -53,12 +53,12 @@ t.test('a live airtime purchase pays the upstream once with the VTpass fields an
 t.test('each service is sent with its upstream serviceID and variation_code', async (t) => {
   const account = await live_reseller(server, 100_000);
   const rows: { what: string; path: string; body: Record<string, unknown>; billers: string; service_id: string; variation: string | undefined }[] = [
-    { what: 'airtel airtime', path: '/v1/services/airtime', body: airtime_body('08061230011', 50, { network: 'airtel' }), billers: '08061230011', service_id: 'airtel', variation: undefined },
-    { what: 'glo airtime', path: '/v1/services/airtime', body: airtime_body('08061230012', 50, { network: 'glo' }), billers: '08061230012', service_id: 'glo', variation: undefined },
-    { what: '9mobile airtime', path: '/v1/services/airtime', body: airtime_body('08061230013', 50, { network: '9mobile' }), billers: '08061230013', service_id: 'etisalat', variation: undefined },
+    { what: 'airtel airtime', path: '/v1/services/airtime', body: airtime_body('08021230011', 50, { network: 'airtel' }), billers: '08021230011', service_id: 'airtel', variation: undefined },
+    { what: 'glo airtime', path: '/v1/services/airtime', body: airtime_body('08051230012', 50, { network: 'glo' }), billers: '08051230012', service_id: 'glo', variation: undefined },
+    { what: '9mobile airtime', path: '/v1/services/airtime', body: airtime_body('08091230013', 50, { network: '9mobile' }), billers: '08091230013', service_id: 'etisalat', variation: undefined },
     // VTpass's own variation codes of the plans, never our plan ids (test/catalog-upstream-codes.test.ts).
     { what: 'MTN data', path: '/v1/services/data/purchase', body: data_body('mtn-100mb-1d', 100, '08061230014'), billers: '08061230014', service_id: 'mtn-data', variation: 'mtn-10mb-100' },
-    { what: '9mobile data', path: '/v1/services/data/purchase', body: data_body('9mobile-100mb-1d', 100, '08061230015', { network: '9mobile' }), billers: '08061230015', service_id: 'etisalat-data', variation: 'eti-100' },
+    { what: '9mobile data', path: '/v1/services/data/purchase', body: data_body('9mobile-100mb-1d', 100, '08091230015', { network: '9mobile' }), billers: '08091230015', service_id: 'etisalat-data', variation: 'eti-100' },
     { what: 'postpaid electricity', path: '/v1/services/electricity', body: electricity_body('45010012346', 800, { meter_type: 'postpaid', disco: 'PHED' }), billers: '45010012346', service_id: 'portharcourt-electric', variation: 'postpaid' },
     { what: 'GOtv', path: '/v1/services/tv', body: tv_body('7012340001'), billers: '7012340001', service_id: 'gotv', variation: 'gotv-max' },
   ];

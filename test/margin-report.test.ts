@@ -30,7 +30,7 @@ t.test('the margin report reconciles to the kobo with the wallet entries of the 
   upstream.set_mode('08061239001', 'fail');
   const purchases: [string, string, unknown][] = [
     [gold.key, '/v1/services/airtime', airtime_body('08061239000', 50.01)],
-    [gold.key, '/v1/services/airtime', airtime_body('08061239002', 777.77, { network: 'glo' })],
+    [gold.key, '/v1/services/airtime', airtime_body('08051239002', 777.77, { network: 'glo' })],
     [gold.key, '/v1/services/airtime', airtime_body('08061239001', 300)],
     [gold.key, '/v1/services/tv', tv_body('7000000001', 'gotv-max', 8500)],
     [silver.key, '/v1/services/data/purchase', data_body('mtn-100mb-1d', 100, '08061239003')],

@@ -25,10 +25,10 @@ t.test('an order without an answer for 24 hours waits for the operator, who refu
   await warm_up_live(slow_clock, account.key);
   // The request waits up to 5 s of the clock for a final answer; the clock moves past that wait once
   // the upstream has been asked to pay.
-  const sent = buy_airtime(slow_clock, account.key, '08070000301', 250);
+  const sent = buy_airtime(slow_clock, account.key, '08160000301', 250);
   let answered = false;
   void sent.finally(() => { answered = true; });
-  await wait_for_async(async () => (answered || quiet.pays_for('08070000301').length > 0 ? true : null), 10_000, 'the upstream to be asked to pay');
+  await wait_for_async(async () => (answered || quiet.pays_for('08160000301').length > 0 ? true : null), 10_000, 'the upstream to be asked to pay');
   if (!answered) slow_clock.clock.advance(purchase_wait_ms);
   const response = await sent;
   check_created(t, response, 'processing', 'airtime the upstream never settles');
@@ -73,5 +73,5 @@ t.test('an order without an answer for 24 hours waits for the operator, who refu
   t.same((await entries_of(slow_clock, account.key, reference)).map((e) => e.type), ['debit', 'reversal'], 'one debit, one reversal');
   const after = await slow_clock.admin('GET', '/admin/orders/review');
   t.notOk(after.body.data.orders.some((o: { reference: string }) => o.reference === reference), 'the order left the review list');
-  t.equal(quiet.pays_for('08070000301').length, 1, 'the upstream was paid once');
+  t.equal(quiet.pays_for('08160000301').length, 1, 'the upstream was paid once');
 });

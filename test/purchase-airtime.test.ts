@@ -2,7 +2,7 @@
 // section 8 "Airtime amount"; docs/decisions.md "Money", "Transactions", "Idempotency").
 import t from 'tap';
 import { start_server } from './helpers/server.js';
-import { balance_kobo, buy_airtime, check_created, check_error, entries_of, fast_reseller, idem, kobo, order } from './helpers/purchases.js';
+import { balance_kobo, buy_airtime, check_created, check_error, entries_of, fast_reseller, idem, kobo, order, phone_on } from './helpers/purchases.js';
 
 const server = await start_server(t, { env: { TIME_SCALE: '0.001' } });
 
@@ -63,7 +63,7 @@ t.test('the airtime amount is checked at its edges: 49 and 50001 are refused, 50
 t.test('every network can be bought and an unknown network or a malformed phone is 400', async (t) => {
   const account = await fast_reseller(server, 1_000);
   for (const network of ['mtn', 'airtel', 'glo', '9mobile']) {
-    const response = await buy_airtime(server, account.key, '08031234569', 50, { network });
+    const response = await buy_airtime(server, account.key, phone_on(network), 50, { network });
     check_created(t, response, 'delivered', `airtime on ${network}`);
     t.equal(response.body.data.network, network, `the result names ${network}`);
   }
@@ -71,7 +71,8 @@ t.test('every network can be bought and an unknown network or a malformed phone 
     ['network etisalat', { network: 'etisalat' }, 'network'],
     ['a 10-digit phone', { phone: '0803123456' }, 'phone'],
     ['a 12-digit phone', { phone: '080312345678' }, 'phone'],
-    ['a missing network', { network: undefined }, 'network'],
+    // Without a network it is detected from the number (docs/api.md "Phone lookup"): refused only when it cannot be.
+    ['a missing network for a number of no known network', { network: undefined, phone: '07021234569' }, 'network'],
     ['a missing pin', { pin: undefined }, 'pin'],
   ];
   const before = await balance_kobo(server, account.key);

@@ -4,7 +4,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repo_root, start_server } from './helpers/server.js';
-import { balance_kobo, buy, check_created, check_error, data_body, entries_of, fast_reseller, iso_us_pattern, kobo, order } from './helpers/purchases.js';
+import { balance_kobo, buy, check_created, check_error, data_body, entries_of, fast_reseller, iso_us_pattern, kobo, order, phone_on } from './helpers/purchases.js';
 
 const server = await start_server(t, { env: { TIME_SCALE: '0.001' } });
 const shipped = (JSON.parse(readFileSync(join(repo_root, 'data', 'catalog', 'data-plans.json'), 'utf8')) as { plans: { plan_id: string; network: string; amount: number; enabled: boolean; name: string }[] }).plans;
@@ -39,7 +39,7 @@ t.test('the cheapest enabled plan of each network can be bought', async (t) => {
   const account = await fast_reseller(server, 5_000);
   for (const network of ['mtn', 'airtel', 'glo', '9mobile']) {
     const plan = shipped.filter((p) => p.network === network && p.enabled).sort((a, b) => a.amount - b.amount)[0];
-    const response = await buy(server, account.key, path, data_body(plan.plan_id, plan.amount, '08031234568', { network }));
+    const response = await buy(server, account.key, path, data_body(plan.plan_id, plan.amount, phone_on(network, '1234568'), { network }));
     check_created(t, response, 'delivered', `${plan.plan_id} on ${network}`);
     t.equal(response.body.data.network, network, `the result names ${network}`);
   }
@@ -50,8 +50,8 @@ t.test('a missing, disabled or other network\'s plan is 422 service.plan_not_fou
   const disabled = shipped.find((p) => !p.enabled)!;
   const rows: [string, Record<string, unknown>][] = [
     ['an unknown plan code', data_body('mtn-999gb-1d', 100)],
-    ['a shipped disabled plan', data_body(disabled.plan_id, disabled.amount, '08031234569', { network: disabled.network })],
-    ['an MTN plan bought as airtel', data_body('mtn-100mb-1d', 100, '08031234569', { network: 'airtel' })],
+    ['a shipped disabled plan', data_body(disabled.plan_id, disabled.amount, phone_on(disabled.network), { network: disabled.network })],
+    ['an MTN plan bought as airtel', data_body('mtn-100mb-1d', 100, '08031234569', { network: 'airtel', ported: true })],
   ];
   for (const [what, body] of rows) {
     check_error(t, await buy(server, account.key, path, body), 422, 'service.plan_not_found', what);

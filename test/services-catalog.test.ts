@@ -54,9 +54,9 @@ t.test('the operator disables and re-prices a plan without a restart: the list a
   t.equal(repriced.status, 200, 'the operator re-prices the plan');
   t.equal(repriced.body.data.amount, 550.5, 'the operator answer shows the new price');
   t.equal((await listed())?.amount, 550.5, 'the list shows the new price at once');
-  const old_price = await buy(server, account.key, '/v1/services/data/purchase', data_body(plan_id, 500, '08031230001', { network: 'airtel' }));
+  const old_price = await buy(server, account.key, '/v1/services/data/purchase', data_body(plan_id, 500, '08021230001', { network: 'airtel' }));
   check_error(t, old_price, 422, 'service.amount_mismatch', 'buying at the old price');
-  const new_price = await buy(server, account.key, '/v1/services/data/purchase', data_body(plan_id, 550.5, '08031230001', { network: 'airtel' }));
+  const new_price = await buy(server, account.key, '/v1/services/data/purchase', data_body(plan_id, 550.5, '08021230001', { network: 'airtel' }));
   t.equal(new_price.status, 201, 'buying at the new price is 201');
   t.equal(new_price.body.data.amount, 550.5, 'the purchase costs the new price');
 
@@ -64,13 +64,13 @@ t.test('the operator disables and re-prices a plan without a restart: the list a
   t.equal(disabled.status, 200, 'the operator disables the plan');
   t.equal(disabled.body.data.enabled, false, 'the operator answer shows it disabled');
   t.equal(await listed(), undefined, 'a disabled plan leaves the list at once');
-  const while_disabled = await buy(server, account.key, '/v1/services/data/purchase', data_body(plan_id, 550.5, '08031230001', { network: 'airtel' }));
+  const while_disabled = await buy(server, account.key, '/v1/services/data/purchase', data_body(plan_id, 550.5, '08021230001', { network: 'airtel' }));
   check_error(t, while_disabled, 422, 'service.plan_not_found', 'buying a disabled plan');
 
   const enabled = await server.admin('PATCH', `/admin/catalog/data-plans/${plan_id}`, { enabled: true, amount: 500 });
   t.equal(enabled.status, 200, 'the operator enables it again at the old price');
   t.equal((await listed())?.amount, 500, 'the plan is back in the list at 500');
-  const again = await buy(server, account.key, '/v1/services/data/purchase', data_body(plan_id, 500, '08031230001', { network: 'airtel' }));
+  const again = await buy(server, account.key, '/v1/services/data/purchase', data_body(plan_id, 500, '08021230001', { network: 'airtel' }));
   t.equal(again.status, 201, 'buying it works again');
 
   const unknown = await server.admin('PATCH', '/admin/catalog/data-plans/no-such-plan', { enabled: false });

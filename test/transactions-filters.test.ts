@@ -28,7 +28,7 @@ async function place(what: string, response: Promise<ApiResponse>): Promise<void
 // recipient), electricity, airtime B.
 await place('airtime A 1', buy_airtime(server, account.key, phone_a, 100));
 await place('airtime A 2', buy_airtime(server, account.key, phone_a, 110));
-await place('data A', buy(server, account.key, '/v1/services/data/purchase', data_body('glo-350mb-2d', 200, phone_a, { network: 'glo' })));
+await place('data A', buy(server, account.key, '/v1/services/data/purchase', data_body('glo-350mb-2d', 200, phone_a, { network: 'glo', ported: true })));
 await place('airtime B 1', buy_airtime(server, account.key, phone_b, 120));
 await place('failed airtime', buy_airtime(server, account.key, sandbox.failed, 130));
 await place('electricity', buy(server, account.key, '/v1/services/electricity', electricity_body(sandbox.prepaid_meter, 1500)));

@@ -64,7 +64,7 @@ t.test(`an order is delivered at most once across upstreams and never refunded o
   let restarts = 0;
   const outcomes = new Map<string, number>();
   await fc.assert(fc.asyncProperty(scenario, async (s) => {
-    const phone = `0809${String(3_000_000 + n++).padStart(7, '0')}`;
+    const phone = `0813${String(3_000_000 + n++).padStart(7, '0')}`;
     const pays = pay_answers[s.truth];
     const final = final_requery[s.truth];
     const known = s.truth === 'delivered' || s.truth === 'failed' || s.truth === 'reversed';

@@ -177,7 +177,7 @@ t.test('route changes apply to the next purchase, are refused whole when wrong, 
   t.same(put.body.data.routes, [{ product: 'airtime/mtn', upstreams: ['flw', 'vtpass'] }], 'the answer shows the new routes');
   const mtn = await buy_airtime(server, account.key, '08062000501', 100);
   t.same(upstreams_of(await settled_order(server, account.key, mtn.body.data.reference)), ['flw:delivered'], 'MTN airtime now goes to Flutterwave first');
-  const airtel = await buy_airtime(server, account.key, '08062000502', 100, { network: 'airtel' });
+  const airtel = await buy_airtime(server, account.key, '08022000502', 100, { network: 'airtel' });
   t.same(upstreams_of(await settled_order(server, account.key, airtel.body.data.reference)), ['vtpass:delivered'], 'Airtel airtime keeps the default route');
   const data = await buy(server, account.key, '/v1/services/data/purchase', data_body('mtn-100mb-1d', 100, '08062000503'));
   t.same(upstreams_of(await settled_order(server, account.key, data.body.data.reference)), ['vtpass:delivered'], 'MTN data keeps the default route: the route is per product');

@@ -22,6 +22,10 @@ export const desk_public_paths: readonly string[] = [
   '/v1/services/tv',
   '/v1/services/tv/verify',
   '/v1/services/tv/packages',
+  '/v1/services/showmax',
+  '/v1/services/showmax/plans',
+  // The Buy page fills the network in as the number is typed (docs/api.md "Phone lookup").
+  '/v1/lookup/phone/:phone',
   '/v1/sandbox/wallet/fund',
   // The account's rates, so the confirmation shows what the wallet will be debited (docs/api.md "Pricing").
   '/v1/pricing',

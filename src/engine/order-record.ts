@@ -8,9 +8,9 @@ import type { Environment } from './records.js';
 import { fail } from '../lib/assert.js';
 
 /** Every service type on sale, in the order lists and documents show them (src/services/products/registry.ts). */
-export const service_type_names = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet'] as const;
+export const service_type_names = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet', 'showmax'] as const;
 export type ServiceType = (typeof service_type_names)[number];
-/** The service types as a message lists them: "airtime, data, electricity, tv, education or internet". */
+/** The service types as a message lists them: "airtime, data, electricity, tv, education, internet or showmax". */
 export const service_types_text = `${service_type_names.slice(0, -1).join(', ')} or ${service_type_names.at(-1)}`;
 /** What each service type sells, in words, for descriptions (the OpenAPI document's, docs/api.md's). */
 export const service_type_words: Readonly<Record<ServiceType, string>> = {
@@ -20,6 +20,7 @@ export const service_type_words: Readonly<Record<ServiceType, string>> = {
   tv: 'cable TV',
   education: 'exam PINs (WAEC, JAMB)',
   internet: 'internet bundles (Smile, Spectranet)',
+  showmax: 'Showmax subscriptions',
 };
 /** "airtime, data bundles, …, and internet bundles (Smile, Spectranet)": every family, in words. */
 export const service_types_sentence = `${service_type_names.slice(0, -1).map((name) => service_type_words[name]).join(', ')} and ${service_type_words[service_type_names.at(-1)!]}`;

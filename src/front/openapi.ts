@@ -95,6 +95,7 @@ const examples: Record<string, unknown> = {
   'post /v1/services/education': { product: 'waec-result-checker', quantity: 2, phone: '08011111111', amount: 7800, pin: '12345' },
   'post /v1/services/internet/verify': { provider: 'smile', account: '08011111111' },
   'post /v1/services/internet': { provider: 'smile', plan_code: 'smile-1-5gb-7d', account: '08011111111', phone: '08011111111', amount: 1000, pin: '12345' },
+  'post /v1/services/showmax': { phone: '08011111111', plan_code: 'showmax-mobile-3m', amount: 3800, pin: '12345' },
   'post /v1/services/bulk': {
     pin: '12345',
     items: [

@@ -214,9 +214,9 @@ const operator_commands: OperatorCommand[] = [
   },
   {
     words: ['product', 'update'],
-    summary: 'Re-price, enable or disable an education product, internet plan or TV package, at once and across restarts.',
+    summary: 'Re-price, enable or disable an education product, internet plan, Showmax plan or TV package, at once and across restarts.',
     positionals: [
-      { name: 'kind', summary: 'the list: education-products, internet-plans or tv-packages' },
+      { name: 'kind', summary: 'the list: education-products, internet-plans, showmax-plans or tv-packages' },
       { name: 'code', summary: 'the item\'s code, such as waec-result-checker' },
     ],
     options: [

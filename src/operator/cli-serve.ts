@@ -53,6 +53,7 @@ export const serve_variables: readonly ServeVariable[] = [
   { variable: 'DASHBOARD_ACCOUNT_PER_MINUTE_MAX', value: 'N', summary: 'dashboard changes and exports per minute per account, default 120' },
   { variable: 'DASHBOARD_ACCOUNT_BURST_MAX', value: 'N', summary: 'of them at once per account, default 20' },
   { variable: 'ACTORS_RESIDENT_MAX', value: 'N', summary: 'account actors kept in memory before idle ones are let go, default 100000' },
+  { variable: 'PORTED_NUMBERS_MAX', value: 'N', summary: 'numbers the ported-number table learns from live deliveries, default 4000000' },
   { variable: 'CLUSTER_NATS_URL', value: 'URLS', summary: 'comma-separated NATS URLs: cluster mode (unset: a single node)' },
   { variable: 'NODE_NAME', value: 'NAME', summary: 'this node\'s name in the cluster, default the host name' },
   { variable: 'CLUSTER_LEASE_MS', value: 'MS', summary: 'the leader\'s lease, default 5000' },

@@ -6,6 +6,16 @@ import { free_text_forbidden, Naira, Network, Pagination, Timestamp } from './co
 
 export const Pin = Type.String({ pattern: '^[0-9]{5}$', errorMessage: 'must be the 5-digit transaction PIN' });
 export const LocalPhone = Type.String({ pattern: '^0[0-9]{10}$', errorMessage: 'must be an 11-digit local number such as 08012345678' });
+/**
+ * Airtime and data: the network, optional (docs/api.md "Phone lookup"): without it the network is detected from
+ * the number; with it, it must match the detected one unless `ported` is true.
+ */
+export const PurchaseNetwork = Type.Optional(Type.Enum(['mtn', 'airtel', 'glo', '9mobile'], {
+  description: 'mtn, airtel, glo or 9mobile; optional: without it the network is detected from the number (GET /v1/lookup/phone/{phone}); a network the number is not on is 422 service.network_mismatch unless ported is true',
+}));
+export const Ported = Type.Optional(Type.Boolean({
+  description: 'true when the number was ported to the network given: the network is then not checked against the number\'s prefix',
+}));
 export const MeterNumber = Type.String({ pattern: '^([0-9]{11}|[0-9]{13})$', errorMessage: 'must be 11 or 13 digits' });
 export const Smartcard = Type.String({ pattern: '^[0-9]{10,12}$', errorMessage: 'must be a 10 to 12 digit smartcard or IUC number' });
 export const MeterType = Type.Enum(['prepaid', 'postpaid']);

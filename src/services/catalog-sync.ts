@@ -36,6 +36,7 @@ export const vtpass_sync_services: readonly { service_id: string; kind: Sellable
   { service_id: 'jamb', kind: 'education-products', narrow: 'jamb' },
   { service_id: 'smile-direct', kind: 'internet-plans', narrow: 'smile' },
   { service_id: 'spectranet', kind: 'internet-plans', narrow: 'spectranet' },
+  { service_id: 'showmax', kind: 'showmax-plans', narrow: 'showmax' },
 ];
 
 /** How often the catalog is synced (a duration of the spec: TIME_SCALE scales it). */
@@ -169,7 +170,7 @@ export function apply_variations(catalog: Catalog, journal: Journal, service: (t
     const synced: SyncedItem = {
       kind: service.kind, id, name: variation.name, narrow: service.narrow, amount_kobo, vtpass, validity: validity_of(variation.name),
       ...(service.kind === 'education-products' ? { attributes: { service_id: service.service_id, variation_code: variation.variation_code, quantity_max: 1, requires_profile: service.service_id === 'jamb' } } : {}),
-      ...(service.kind === 'internet-plans' ? { attributes: { service_id: service.service_id, variation_code: variation.variation_code, validity: validity_of(variation.name) } } : {}),
+      ...(service.kind === 'internet-plans' || service.kind === 'showmax-plans' ? { attributes: { service_id: service.service_id, variation_code: variation.variation_code, validity: validity_of(variation.name) } } : {}),
     };
     if (!catalog.add_synced(journal, synced)) continue;
     seen.add(id);

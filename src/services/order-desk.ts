@@ -26,6 +26,7 @@ import { provider_unavailable, type Provider, type ProviderResult } from './prov
 import type { TimerHandle } from '../lib/timer-wheel.js';
 import { fail } from '../lib/assert.js';
 import { commission_kobo, narrow_value, type PriceLists } from './pricing.js';
+import type { PhoneNetworks } from './phone-networks.js';
 
 /** How long a purchase request waits for the provider before answering 201 processing. */
 export const purchase_wait_ms = 5_000;
@@ -68,6 +69,8 @@ export class OrderDesk implements EngineExtension {
     readonly pricing: PriceLists,
     /** The front end's answer to a refusal of the engine (front/outcome-errors.ts), wired in main.ts: the desk answers purchases itself. */
     private readonly refusal_reply: RefusalReply,
+    /** The network of a phone number (docs/api.md "Phone lookup"): live deliveries teach its ported numbers. */
+    readonly numbers: PhoneNetworks,
   ) {
     this.codec = reference_codec(deps.engine.secret_box);
     // One key read: getKeysCount counts every key whatever its limit option (src/main.ts, the same check).
@@ -321,6 +324,8 @@ export class OrderDesk implements EngineExtension {
     const order = this.engine.run(actor, { kind: 'provider_result', reference, result, not_found_is_final, unstaged }, this.deps.clock.now_us());
     if (order === null) return null;
     if (is_final(order.status)) {
+      // Outside the command: a platform-wide record, not the account's (docs/decisions.md "Ported numbers").
+      this.numbers.delivered(order);
       this.requery_timers.get(reference)?.cancel();
       this.requery_timers.delete(reference);
       this.notify(order);

@@ -1,31 +1,14 @@
-// The sandbox provider for test keys (docs/decisions.md "Sandbox"): answers instantly and by the numbers
-// below, so integrators can produce every outcome on purpose. It is stateless: a re-query derives the
+// The sandbox provider for test keys (docs/decisions.md "Sandbox"): answers instantly and by the magic numbers
+// of sandbox-numbers.ts, so integrators can produce every outcome on purpose. It is stateless: a re-query derives the
 // answer from the order itself, so a restart in the middle changes nothing.
 import type { TimerWheel } from '../lib/timer-wheel.js';
 import type { Clock } from '../lib/clock.js';
 import type { OrderRecord } from './order.js';
 import type { CustomerCheck, Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from './provider.js';
 import { family_of } from './products/registry.js';
+import { sandbox_numbers } from './sandbox-numbers.js';
 
-export const sandbox_numbers = {
-  delivered: '08011111111',
-  failed: '08022222222',
-  delayed_delivered: '08033333333',
-  delayed_failed: '08044444444',
-  provider_down: '08055555555',
-  prepaid_meter: '1111111111111',
-  postpaid_meter: '1010101010101',
-  invalid_meters: ['0000000000000', '00000000000'],
-  valid_smartcard: '1212121212',
-  invalid_smartcard: '0000000000',
-  // Deeper verification (docs/api.md "Deeper verification", "TV renewals and months").
-  /** Any disco, prepaid or postpaid: owes NGN 12,500 and may not buy below NGN 5,000. */
-  arrears_meter: '1313131313131',
-  /** Any disco, prepaid or postpaid: can_vend false, so a purchase is 422 service.meter_cannot_vend. */
-  blocked_meter: '1414141414141',
-  /** DStv and GOtv: a current package with a renewal amount (StarTimes gives none). */
-  renewal_smartcard: '1313131313',
-} as const;
+export { sandbox_numbers };
 
 /** What the sandbox's arrears meter owes and the least it may buy, in kobo. */
 export const sandbox_arrears_kobo = 12_500_00;

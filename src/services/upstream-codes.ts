@@ -28,7 +28,7 @@ export interface ItemCodes {
 }
 
 /** The catalog lists whose items carry upstream codes, by the data/catalog/<kind>.json file they ship in. */
-export const sellable_kinds = ['data-plans', 'tv-packages', 'education-products', 'internet-plans'] as const;
+export const sellable_kinds = ['data-plans', 'tv-packages', 'education-products', 'internet-plans', 'showmax-plans'] as const;
 export type SellableKind = (typeof sellable_kinds)[number];
 
 /** An item as an order names it: its family and its catalog id (plan_code, or package_code for TV). */
@@ -55,6 +55,7 @@ export function sellable_of(item: SellableRef): { kind: SellableKind; id: string
     case 'tv': return item.package_code ? { kind: 'tv-packages', id: item.package_code } : null;
     case 'education': return item.plan_code ? { kind: 'education-products', id: item.plan_code } : null;
     case 'internet': return item.plan_code ? { kind: 'internet-plans', id: item.plan_code } : null;
+    case 'showmax': return item.plan_code ? { kind: 'showmax-plans', id: item.plan_code } : null;
     default: return null;
   }
 }
@@ -99,7 +100,7 @@ for (const plan of shipped('data-plans.json').plans as { plan_id: string; vtpass
 for (const item of shipped('tv-packages.json').packages as { package_code: string; vtpass?: VtpassCode; flutterwave?: FlutterwaveCode }[]) {
   register_codes('tv-packages', item.package_code, { ...(item.vtpass ? { vtpass: item.vtpass } : {}), ...(item.flutterwave ? { flutterwave: item.flutterwave } : {}) });
 }
-for (const kind of ['education-products', 'internet-plans'] as const) {
+for (const kind of ['education-products', 'internet-plans', 'showmax-plans'] as const) {
   for (const item of shipped(`${kind}.json`).items as { code: string; service_id?: string; variation_code?: string }[]) {
     if (item.service_id && item.variation_code) register_codes(kind, item.code, { vtpass: { service_id: item.service_id, variation_code: item.variation_code } });
   }

@@ -315,7 +315,7 @@ export class Campaign {
       { service_type: 'electricity', narrow: null, rate_bp: 77 },
       { service_type: 'tv', narrow: 'gotv', rate_bp: 91 },
     ];
-    const field_of = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider', education: 'provider', internet: 'provider' } as const;
+    const field_of = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider', education: 'provider', internet: 'provider', showmax: 'provider' } as const;
     const priced = await this.server.admin('PUT', '/admin/pricing/crash_gold', {
       rules: crash_rules.map((r) => ({ service_type: r.service_type, rate_bp: r.rate_bp, ...(r.narrow === null ? {} : { [field_of[r.service_type]]: r.narrow }) })),
     });
@@ -432,7 +432,8 @@ export class Campaign {
         roll -= share;
       }
       const digit = { deliver: 1, fail: 2, processing: 3, processing_fail: 4 }[mode as 'deliver'];
-      const phone = `0809${digit}${String(op.n % 1_000_000).padStart(6, '0')}`;
+      // An MTN prefix, as the network bought (docs/api.md "Phone lookup").
+      const phone = `0803${digit}${String(op.n % 1_000_000).padStart(6, '0')}`;
       this.upstream.set_mode(phone, mode);
       const amount_kobo = this.amount_kobo(50, 2_000);
       op.path = '/v1/services/airtime';

@@ -29,7 +29,7 @@ let n = 0;
 for (let attempt = 1; attempt <= 40 && !found; attempt++) {
   const requests = Array.from({ length: 16 }, () => {
     n++;
-    return { idempotency_key: `repro-${process.pid}-${n}`, body: { network: 'mtn', phone: `0809100${String(n).padStart(4, '0')}`, amount: 100, pin: account.pin } };
+    return { idempotency_key: `repro-${process.pid}-${n}`, body: { network: 'mtn', phone: `0803100${String(n).padStart(4, '0')}`, amount: 100, pin: account.pin } };
   });
   const first = requests.map((r) => server.api('POST', '/v1/services/airtime', { key, ...r }).catch(() => null));
   await kill_in_flush_window(join(data_dir, 'data.mdb'), server.pid!, 1_000, 1);

@@ -384,6 +384,7 @@ export class FakeUpstream {
     if (tx.service_id === 'waec-registration') return 'pay-waec-registration';
     if (tx.service_id === 'jamb') return 'pay-jamb';
     if (tx.service_id === 'spectranet') return 'pay-spectranet';
+    if (tx.service_id === 'showmax') return 'pay-showmax';
     if (tx.service_id.endsWith('-electric')) return 'pay-ikedc-prepaid';
     return 'pay-delivered';
   }

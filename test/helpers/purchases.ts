@@ -48,6 +48,15 @@ export function idem(prefix = 'k'): string {
   return `${prefix}-${process.pid}-${Date.now()}-${++unique}`;
 }
 
+/**
+ * A number on a network by its prefix (src/services/numbering-plan.ts): a purchase naming another network is
+ * 422 service.network_mismatch (docs/api.md "Phone lookup").
+ */
+export function phone_on(network: string, tail = '1234569'): string {
+  const prefix: Record<string, string> = { mtn: '0803', airtel: '0802', glo: '0805', '9mobile': '0809' };
+  return `${prefix[network] ?? '0702'}${tail}`;
+}
+
 export function airtime_body(phone: string, amount: number, overrides: Record<string, unknown> = {}) {
   return { network: 'mtn', phone, amount, pin: '12345', ...overrides };
 }

@@ -140,6 +140,7 @@ const documented_builders: Record<string, Builder> = {
   'DELETE /v1/keys/{id}': { method: 'DELETE', template: '/v1/keys/{id}', auth: 'api_key', port: 'public', changes_state: true, build: (w) => api(w, 'DELETE', '/v1/keys/{id}', { id: id(w.victim_key_id) }) },
   'GET /v1/pricing': { method: 'GET', template: '/v1/pricing', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/pricing', {}) },
   'GET /v1/services/data/plans': { method: 'GET', template: '/v1/services/data/plans', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/data/plans', {}, undefined, 'network=mtn') },
+  'GET /v1/lookup/phone/{phone}': { method: 'GET', template: '/v1/lookup/phone/{phone}', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/lookup/phone/{phone}', { phone: '08031234567' }) },
   'GET /v1/services/tv/packages': { method: 'GET', template: '/v1/services/tv/packages', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/tv/packages', {}, undefined, 'provider=gotv') },
   'GET /v1/services/electricity/discos': { method: 'GET', template: '/v1/services/electricity/discos', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/electricity/discos', {}) },
   'POST /v1/services/airtime': {
@@ -194,6 +195,12 @@ const documented_builders: Record<string, Builder> = {
     method: 'POST', template: '/v1/services/internet', auth: 'api_key', port: 'public', changes_state: true,
     body_fields: ['provider', 'plan_code', 'account', 'phone', 'amount', 'pin'],
     build: (w) => api(w, 'POST', '/v1/services/internet', {}, { provider: 'smile', plan_code: 'smile-1-5gb-7d', account: '1234567890', phone: '08011111111', amount: 1000, pin: w.pin }),
+  },
+  'GET /v1/services/showmax/plans': { method: 'GET', template: '/v1/services/showmax/plans', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/showmax/plans', {}) },
+  'POST /v1/services/showmax': {
+    method: 'POST', template: '/v1/services/showmax', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['phone', 'plan_code', 'amount', 'pin'],
+    build: (w) => api(w, 'POST', '/v1/services/showmax', {}, { phone: '08011111111', plan_code: 'showmax-mobile-3m', amount: 3800, pin: w.pin }),
   },
   'POST /v1/services/internet/verify': {
     method: 'POST', template: '/v1/services/internet/verify', auth: 'api_key', port: 'public', changes_state: false,

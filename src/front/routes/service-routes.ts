@@ -28,6 +28,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       query: query_params(ctx),
       catalog,
       provider: desk.providers[ctx.environment],
+      numbers: desk.numbers,
       charged_naira: (service_type: ServiceType, narrow: string | null, amount_kobo: number) =>
         kobo_to_naira(amount_kobo - commission_kobo(amount_kobo, pricing.rate_bp(ctx.actor!.account.tier, service_type, narrow))),
     };
@@ -55,7 +56,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       scope: 'services:purchase',
       body: family.purchase.body,
       doc: family.purchase.doc,
-      handler: (ctx) => purchase(deps, desk, ctx, make_plan(ctx.body, { catalog, provider: desk.providers[ctx.environment] })),
+      handler: (ctx) => purchase(deps, desk, ctx, make_plan(ctx.body, { catalog, provider: desk.providers[ctx.environment], environment: ctx.environment, numbers: desk.numbers })),
     };
   }
 

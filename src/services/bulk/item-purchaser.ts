@@ -93,7 +93,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
       const named = details.map((d) => ({ field: d.field === 'body' ? `items.${index}` : `items.${index}.${d.field}`, message: d.message }));
       return api_error('validation.failed', 'The request is not valid: ' + named.map((d) => `${d.field} ${d.message}`).join('; ') + '.', { details: named });
     }
-    const plan = family_of(service_type).purchase.plan(item, { catalog: this.catalog, provider: this.desk.providers[environment] });
+    const plan = family_of(service_type).purchase.plan(item, { catalog: this.catalog, provider: this.desk.providers[environment], environment, numbers: this.desk.numbers });
     if ('code' in plan) {
       // The builders name the body's fields; in a batch they are the item's.
       const named = plan.details?.map((d: { field: string; message: string }) => ({ field: `items.${index}.${d.field}`, message: d.message }));

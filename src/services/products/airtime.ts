@@ -2,7 +2,7 @@
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import { kobo_to_naira } from '../../lib/money.js';
-import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, purchase_extras } from '../../schemas/service-schemas.js';
+import { Amount, AmountCharged, Commission, LocalPhone, Pin, Ported, PurchaseNetwork, Status, extras_view, purchase_extras } from '../../schemas/service-schemas.js';
 import { Naira, Network } from '../../schemas/common.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
 import type { ProviderResult } from '../provider.js';
@@ -17,7 +17,8 @@ export const airtime_kobo_min = 50_00;
 export const airtime_kobo_max = 50_000_00;
 
 export const AirtimeBody = Type.Object({
-  network: Network,
+  network: PurchaseNetwork,
+  ported: Ported,
   phone: LocalPhone,
   amount: Amount('must be an NGN amount from 50 to 50000 with at most 2 decimals', 50, 50_000),
   pin: Pin,
@@ -31,13 +32,15 @@ export const AirtimeResult = Type.Object({
 /** Airtime of every Nigerian network is one Flutterwave biller (BIL099/AT099); the network follows the number. */
 const airtime_bill: FlutterwaveBill = { type: 'AIRTIME', biller_code: 'BIL099', item_code: 'AT099' };
 
-function airtime_plan(raw: unknown, _context: PlanContext): PurchasePlan | ApiError {
+function airtime_plan(raw: unknown, context: PlanContext): PurchasePlan | ApiError {
   const body = raw as Static<typeof AirtimeBody>;
   const amount_kobo = amount_in(body.amount, airtime_kobo_min, airtime_kobo_max, 'must be from 50 to 50000 NGN');
   if (typeof amount_kobo !== 'number') return amount_kobo;
+  const network = context.numbers.network_of(body, context.environment);
+  if (typeof network !== 'string') return network;
   return {
     order: {
-      service_type: 'airtime', network: body.network, disco: null, provider: null, recipient: body.phone,
+      service_type: 'airtime', network, disco: null, provider: null, recipient: body.phone,
       plan_code: null, plan: null, package_code: null, meter_type: null, amount_kobo, customer_name: null,
     },
   };
@@ -62,7 +65,7 @@ export const airtime_family: ProductFamily = {
   purchase: {
     path: '/v1/services/airtime',
     body: AirtimeBody,
-    doc: { summary: 'Buy airtime (NGN 50 to 50,000)', tags: ['Airtime'], response: AirtimeResult, success_status: 201, errors: purchase_errors },
+    doc: { summary: 'Buy airtime (NGN 50 to 50,000)', tags: ['Airtime'], response: AirtimeResult, success_status: 201, errors: [...purchase_errors, 'service.network_mismatch'] },
     plan: airtime_plan,
   },
   result_view: airtime_result_view,

@@ -7,7 +7,7 @@ import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Network, Timestamp } from '../../schemas/common.js';
-import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, purchase_extras } from '../../schemas/service-schemas.js';
+import { Amount, AmountCharged, Commission, LocalPhone, Pin, Ported, PurchaseNetwork, Status, extras_view, purchase_extras } from '../../schemas/service-schemas.js';
 import { networks, plan_types, upstream_code, type DataPlan, type Network as NetworkName, type PlanType } from '../catalog.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
 import type { ProviderResult } from '../provider.js';
@@ -19,7 +19,8 @@ import {
 import { purchase_errors } from './purchase-errors.js';
 
 export const DataBody = Type.Object({
-  network: Network,
+  network: PurchaseNetwork,
+  ported: Ported,
   plan_code: Type.Optional(FreeText({ minLength: 1, maxLength: 64, description: 'the plan to buy, as GET /v1/services/data/plans lists it (plan_code or plan_id: the same value); plan_code or plan_id is required', errorMessage: 'must be a plan_code from GET /v1/services/data/plans' })),
   plan_id: Type.Optional(FreeText({ minLength: 1, maxLength: 64, description: 'another name of plan_code: give either (both: the same value)', errorMessage: 'must be a plan_id from GET /v1/services/data/plans' })),
   phone: LocalPhone,
@@ -74,16 +75,19 @@ function data_plan(raw: unknown, context: PlanContext): PurchasePlan | ApiError 
   if (typeof plan_code !== 'string') return plan_code;
   const catalog = context.catalog;
   const plan = catalog.plan(plan_code);
+  // Without a network the plan names one; it is checked against the number's like a network given.
+  const network = context.numbers.network_of({ ...body, network: body.network ?? plan?.network }, context.environment);
+  if (typeof network !== 'string') return network;
   return {
     order: {
-      service_type: 'data', network: body.network, disco: null, provider: null, recipient: body.phone,
+      service_type: 'data', network, disco: null, provider: null, recipient: body.phone,
       plan_code, plan: plan?.name ?? null, package_code: null, meter_type: null, amount_kobo: amount.kobo, customer_name: null,
     },
     check: () => {
       // Read at execution: the operator may have re-priced or disabled the plan meanwhile.
       const current = catalog.plan(plan_code);
-      if (current === undefined || !current.enabled || current.network !== body.network) {
-        return api_error('service.plan_not_found', `Data plan "${plan_code}" of ${body.network} is missing or disabled.`);
+      if (current === undefined || !current.enabled || current.network !== network) {
+        return api_error('service.plan_not_found', `Data plan "${plan_code}" of ${network} is missing or disabled.`);
       }
       if (current.amount_kobo !== amount.kobo) {
         return api_error('service.amount_mismatch', `Amount ${body.amount} differs from the plan price ${kobo_to_naira(current.amount_kobo)}.`);
@@ -131,7 +135,7 @@ export const data_family: ProductFamily = {
   purchase: {
     path: '/v1/services/data/purchase',
     body: DataBody,
-    doc: { summary: 'Buy a data bundle; amount must equal the plan price', tags: ['Data'], response: DataResult, success_status: 201, errors: [...purchase_errors, 'service.plan_not_found', 'service.amount_mismatch'] },
+    doc: { summary: 'Buy a data bundle; amount must equal the plan price', tags: ['Data'], response: DataResult, success_status: 201, errors: [...purchase_errors, 'service.plan_not_found', 'service.amount_mismatch', 'service.network_mismatch'] },
     plan: data_plan,
   },
   result_view: data_result_view,

@@ -17,6 +17,7 @@ import type { Catalog } from '../catalog.js';
 import type { OrderRecord, ServiceType } from '../order.js';
 import type { CustomerCheck, Provider, ProviderResult, VerifyResult } from '../provider.js';
 import { provider_unavailable } from '../provider.js';
+import type { PhoneNetworks } from '../phone-networks.js';
 
 /** What a purchase of any family is, once its body is read: the shared runner consumes it. */
 export interface PurchasePlan {
@@ -42,12 +43,15 @@ export interface PlanContext {
   catalog: Catalog;
   /** The provider of the request's environment (sandbox for test keys). */
   provider: Provider;
+  /** The request's environment: with a test key, the sandbox's magic phones take any network. */
+  environment: Environment;
+  /** The network of a phone number (docs/api.md "Phone lookup"): airtime and data check theirs against it. */
+  numbers: PhoneNetworks;
 }
 
 /** A catalog or verification request as a family sees it: no socket, no headers. */
 export interface ProductRequest extends PlanContext {
   request_id: string;
-  environment: Environment;
   /** The validated body (routes with a body schema), else null. */
   body: unknown;
   query: URLSearchParams;

@@ -9,6 +9,7 @@ import type { Catalog } from '../catalog.js';
 import { networks, tv_providers } from '../catalog.js';
 import { exams } from '../products/education.js';
 import { internet_providers } from '../products/internet.js';
+import { showmax_provider } from '../products/showmax.js';
 import type { ServiceType } from '../order.js';
 import { LiveProvider } from '../live-provider.js';
 import { FlutterwaveProvider } from './flutterwave.js';
@@ -25,6 +26,7 @@ export function catalog_products(catalog: Catalog): { product: string; service_t
   for (const provider of tv_providers) out.push({ product: `tv/${provider}`, service_type: 'tv', narrow: provider });
   for (const exam of exams) out.push({ product: `education/${exam}`, service_type: 'education', narrow: exam });
   for (const provider of internet_providers) out.push({ product: `internet/${provider}`, service_type: 'internet', narrow: provider });
+  out.push({ product: `showmax/${showmax_provider}`, service_type: 'showmax', narrow: showmax_provider });
   return out;
 }
 

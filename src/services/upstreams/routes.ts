@@ -34,6 +34,7 @@ export function product_of(intent: Pick<PurchaseIntent, 'service_type' | 'networ
     case 'tv':
     case 'education':
     case 'internet':
+    case 'showmax':
       return intent.provider ?? null;
   }
 }

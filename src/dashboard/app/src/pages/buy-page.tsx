@@ -1,5 +1,6 @@
-// Buying from the dashboard (issue "The dashboard as a working desk"): airtime, data with the plan
-// picker, electricity and cable TV with the recipient verified first (the customer's name shows),
+// Buying from the dashboard (issue "The dashboard as a working desk"): airtime and data (the network filled in
+// from the number as it is typed, docs/api.md "Phone lookup"), data with the plan picker, Showmax plans,
+// electricity and cable TV with the recipient verified first (the customer's name shows),
 // then a confirmation step that says what the wallet will be debited, the transaction PIN, and the
 // result: the token with a copy button, or the server's error as it is. The purchase goes to the
 // dashboard's twins of the API's purchase routes (src/dashboard/desk-routes.ts), with an idempotency
@@ -22,13 +23,14 @@ import { CopyButton } from '../components/copy-button.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { href_of, Link } from '../router.js';
 
-type Service = 'airtime' | 'data' | 'electricity' | 'tv';
+type Service = 'airtime' | 'data' | 'electricity' | 'tv' | 'showmax';
 
 const services: { value: Service; label: string }[] = [
   { value: 'airtime', label: 'Airtime' },
   { value: 'data', label: 'Data' },
   { value: 'electricity', label: 'Electricity' },
   { value: 'tv', label: 'Cable TV' },
+  { value: 'showmax', label: 'Showmax' },
 ];
 
 const networks = [
@@ -45,6 +47,9 @@ const tv_providers = [
 ];
 
 interface Plan { plan_id: string; name: string; network: string; amount: number; amount_charged: number; validity: string }
+interface ShowmaxPlan { plan_code: string; name: string; amount: number; amount_charged: number; validity: string }
+/** GET /dashboard/api/lookup/phone/{phone} (docs/api.md "Phone lookup"). */
+interface PhoneLookup { phone: string; network: string | null; ported: boolean; source: 'prefix' | 'delivery' }
 interface TvPackage { package_code: string; name: string; provider: string; amount: number; amount_charged: number }
 interface Disco { code: string; service_id: string; name: string }
 interface Verified { customer_name: string; address: string | null; current_package?: string; due_date?: string }
@@ -68,7 +73,7 @@ interface Draft {
   body: Record<string, unknown>;
   amount: number;
   /** The product the tier's rate is looked up for (docs/api.md "Pricing"). */
-  service_type: 'airtime' | 'data' | 'electricity' | 'tv';
+  service_type: 'airtime' | 'data' | 'electricity' | 'tv' | 'showmax';
   narrow: string;
   lines: [string, string][];
 }
@@ -116,7 +121,11 @@ function parse_amount(text: string): number | null {
 export function BuyPage({ environment }: { environment: Environment }) {
   const [service, set_service] = useState<Service>('airtime');
   const [network, set_network] = useState('mtn');
+  // The network is filled in from the number until the person picks one themselves.
+  const [network_chosen, set_network_chosen] = useState(false);
+  const [detected, set_detected] = useState<PhoneLookup | null>(null);
   const [phone, set_phone] = useState('');
+  const [showmax_code, set_showmax_code] = useState('');
   const [amount_text, set_amount_text] = useState('');
   const [plan_id, set_plan_id] = useState('');
   const [disco, set_disco] = useState('');
@@ -145,6 +154,21 @@ export function BuyPage({ environment }: { environment: Environment }) {
   const plans = use_api<{ plans: Plan[] }>(service === 'data' ? '/services/data/plans' : null, { environment, query: { network } });
   const packages = use_api<{ packages: TvPackage[] }>(service === 'tv' ? '/services/tv/packages' : null, { environment, query: { provider: tv_provider } });
   const discos = use_api<{ discos: Disco[] }>(service === 'electricity' ? '/services/electricity/discos' : null, { environment });
+  const showmax_plans = use_api<{ plans: ShowmaxPlan[] }>(service === 'showmax' ? '/services/showmax/plans' : null, { environment });
+
+  // A whole number typed: ask which network it is on (its prefix, or where a live delivery found it ported).
+  const typed = phone.trim();
+  useEffect(() => {
+    set_detected(null);
+    if ((service !== 'airtime' && service !== 'data') || !/^0\d{10}$/.test(typed)) return;
+    let current = true;
+    call<PhoneLookup>('GET', `/lookup/phone/${typed}`, { environment }).then(({ data }) => {
+      if (!current) return;
+      set_detected(data);
+      if (data.network !== null && !network_chosen) set_network(data.network);
+    }, () => undefined);
+    return () => { current = false; };
+  }, [typed, service, environment]);
   const pricing = use_api<Pricing>('/pricing', { environment });
 
   // A verification is about one recipient: any change to it asks again.
@@ -190,6 +214,10 @@ export function BuyPage({ environment }: { environment: Environment }) {
     } else if (service === 'data') {
       if (plan === undefined) return refuse('plan_code', 'choose a data plan');
       next = { path: '/services/data/purchase', body: { network, phone: phone.trim(), plan_code: plan.plan_id, amount: plan.amount }, amount: plan.amount, service_type: 'data', narrow: network, lines: [['Service', `Data · ${network_label}`], ['Plan', `${plan.name} (${plan.validity})`], ['Phone number', phone.trim()]] };
+    } else if (service === 'showmax') {
+      const chosen = showmax_plans.data?.plans.find((p) => p.plan_code === showmax_code);
+      if (chosen === undefined) return refuse('plan_code', 'choose a Showmax plan');
+      next = { path: '/services/showmax', body: { phone: phone.trim(), plan_code: chosen.plan_code, amount: chosen.amount }, amount: chosen.amount, service_type: 'showmax', narrow: 'showmax', lines: [['Service', 'Showmax'], ['Plan', `${chosen.name} (${chosen.validity})`], ['Phone number', phone.trim()]] };
     } else if (service === 'electricity') {
       const amount = parse_amount(amount_text);
       if (verified === null) return refuse('meter_number', 'verify the meter first');
@@ -406,13 +434,39 @@ export function BuyPage({ environment }: { environment: Environment }) {
           <>
             <label class="field field-narrow">
               <span>Network</span>
-              <select name="network" value={network} onChange={(e) => set_network(e.currentTarget.value)}>
+              <select name="network" value={network} onChange={(e) => { set_network(e.currentTarget.value); set_network_chosen(true); }}>
                 {networks.map((n) => <option key={n.value} value={n.value}>{n.label}</option>)}
               </select>
             </label>
             <label class="field">
               <span>Phone number</span>
               <input name="phone" type="tel" inputMode="tel" autoComplete="off" required placeholder="08031234567" maxLength={14} value={phone} onInput={(e) => set_phone(e.currentTarget.value)} />
+            </label>
+            {detected !== null && (
+              <p class="muted small" role="status" data-testid="detected-network">
+                {detected.network === null
+                  ? 'The network of this number is not known: choose it.'
+                  : `On ${networks.find((n) => n.value === detected.network)?.label ?? detected.network}${detected.ported ? ' (ported: a delivery found it there)' : ''}.`}
+              </p>
+            )}
+          </>
+        )}
+        {service === 'showmax' && (
+          <>
+            <label class="field">
+              <span>Phone number</span>
+              <input name="phone" type="tel" inputMode="tel" autoComplete="off" required placeholder="08031234567" maxLength={14} value={phone} onInput={(e) => set_phone(e.currentTarget.value)} />
+            </label>
+            <label class="field">
+              <span>Showmax plan</span>
+              <select name="plan_code" required value={showmax_code} onChange={(e) => set_showmax_code(e.currentTarget.value)} aria-busy={showmax_plans.loading ? 'true' : undefined}>
+                <option value="">Choose a plan…</option>
+                {showmax_plans.data?.plans.map((p) => (
+                  <option key={p.plan_code} value={p.plan_code}>
+                    {p.name} · {naira(p.amount)}{p.amount_charged < p.amount ? ` (you pay ${naira(p.amount_charged)})` : ''}
+                  </option>
+                ))}
+              </select>
             </label>
           </>
         )}

@@ -15,7 +15,7 @@ const filter_fields: readonly FilterField<FilterName>[] = [
   // The search takes our reference, the reseller's own client_reference, or a phone, meter or
   // smartcard number (src/dashboard/session-routes.ts, search_orders).
   { kind: 'search', name: 'q', label: 'Search', placeholder: 'Reference, your reference, phone, meter or smartcard number', length_max: 64 },
-  { kind: 'select', name: 'service', label: 'Service', choices: [['', 'All services'], ['airtime', 'Airtime'], ['data', 'Data'], ['electricity', 'Electricity'], ['tv', 'Cable TV'], ['education', 'Education'], ['internet', 'Internet']] },
+  { kind: 'select', name: 'service', label: 'Service', choices: [['', 'All services'], ['airtime', 'Airtime'], ['data', 'Data'], ['electricity', 'Electricity'], ['tv', 'Cable TV'], ['education', 'Education'], ['internet', 'Internet'], ['showmax', 'Showmax']] },
   { kind: 'select', name: 'status', label: 'Status', choices: [['', 'All statuses'], ['delivered', 'Delivered'], ['processing', 'Processing'], ['pending', 'Pending'], ['failed', 'Failed']] },
   { kind: 'date', name: 'from', label: 'From' },
   { kind: 'date', name: 'to', label: 'To' },
