@@ -786,6 +786,7 @@ export class ClusterNode implements JournalAppender {
         await sleep(100);
         continue;
       }
+      if (await this.granted_elsewhere()) return false;
       const bytes = encode_message(this.names!, 'epoch', this.node, []);
       const digest = digest_of(bytes);
       const seq = this.applied.seq + 1;
@@ -800,6 +801,36 @@ export class ClusterNode implements JournalAppender {
     this.log.info({ seq: this.applied.seq }, 'cluster: leading');
     this.snapshots.start_leading(this.store!);
     return true;
+  }
+
+  /**
+   * Read before each attempt at the epoch message. nats-server 2.9 can grant the lease twice, to two
+   * updates from the same revision (its expected-revision check is not serialized in a cluster,
+   * nats-server issue #4320); the other node may then have appended its epoch already, and this node,
+   * having caught up on it, would append its own after it and fence off a leader that holds the key.
+   * The lease key, read from the bucket's stream leader, settles it: a key naming another node means
+   * this node stands down before it appended or served anything, and goes back to following the
+   * stream; the other node's appends go on. A key naming this node lets the epoch go on: if the other
+   * node believes it leads too, this epoch fences its next append and it is deposed (its renewals
+   * fail as well), and every batch it had appended is in this node's store, caught up before the epoch.
+   * Renewals are held while the key is read, so no renewal of this node lands after the verdict.
+   */
+  private async granted_elsewhere(): Promise<boolean> {
+    this.renewals_held = true;
+    try {
+      await this.renewing;
+      const entry = await this.lease_entry().catch(() => null);
+      if (entry === null || entry.node === null || entry.node === this.node) return false;
+      this.log.warn({ holder: entry.node, revision: entry.revision, ours: this.lease_revision }, 'cluster: another node was granted the lease at the same time; it leads, this node stands down and follows the stream');
+      this.role = 'standby';
+      this.leader = entry.node;
+      this.lease_valid_until_ms = 0;
+      this.lease_seen = { revision: entry.revision, since_ms: monotonic_ms() };
+      this.start_tail();
+      return true;
+    } finally {
+      this.renewals_held = false;
+    }
   }
 
   // ---- Leader: lease ------------------------------------------------------------------------------
@@ -832,6 +863,8 @@ export class ClusterNode implements JournalAppender {
 
   /** Renewals run one at a time: two with the same revision would make one fail and depose the node. */
   private renewing: Promise<unknown> = Promise.resolve();
+  /** Set while a fenced epoch reads the lease key (granted_elsewhere): no renewal is sent meanwhile. */
+  private renewals_held = false;
 
   /**
    * One renewal from the current revision: 'renewed', 'lost' (the key holds another node's revision)
@@ -844,6 +877,7 @@ export class ClusterNode implements JournalAppender {
         this.lease_lost_reason = 'this node no longer leads';
         return 'lost';
       }
+      if (this.renewals_held) return 'failed'; // tried again 50 ms later, once the verdict is in
       const sent_ms = monotonic_ms();
       try {
         this.lease_revision = await this.abandoned_on_reconnect(this.kv.update(lease_key, this.node, this.lease_revision, timeout_ms));
