@@ -517,12 +517,32 @@ export class ClusterNode implements JournalAppender {
       this.give_up(message);
       throw new Deposed(message);
     }
+    try {
+      await this.repair_from(info, reason);
+    } catch (error) {
+      // Only a verdict counts as an attempt: a repair that NATS did not answer (a timeout, an
+      // election; flaky links gave five in a row) is tried again without bringing the end nearer.
+      if (!(error instanceof Diverged)) this.repairs--;
+      throw error;
+    }
+  }
+
+  private async repair_from(info: StreamInfo, reason: string): Promise<void> {
     const leader = info.cluster?.leader ?? null;
     const first = info.state.first_seq;
     this.stream_seq = info.state.last_seq;
     const snapshot = await this.snapshots.latest();
     this.log.warn({ reason, attempt: this.repairs, repairs_max: divergence_repairs_max, applied: this.applied, stream_leader: leader }, 'cluster: the stream served a batch that does not follow the last one applied; repairing this store from the stream leader\'s history');
-    if (!(await this.leader_holds(this.applied, snapshot))) {
+    let keep = await this.leader_holds(this.applied, snapshot);
+    if (keep && this.applied.seq > 0 && this.applied.seq < info.state.last_seq) {
+      // The leader holds this store's last batch, but its next one names another predecessor: the
+      // leader's copy of that batch may be a lost epoch's stand-in (see catch_up_verified), which
+      // only a rebuild can take back out of this store.
+      const after = await this.jsm.streams.getMessage(stream_name, { seq: this.applied.seq + 1 });
+      const follows = after?.header?.get(follows_header) ?? '';
+      if (follows !== '' && follows !== this.applied.digest) keep = false;
+    }
+    if (!keep) {
       // Never acknowledged (see above): discarding it loses nothing a client was told.
       this.log.warn({ applied: this.applied, snapshot, stream_first_seq: first }, 'cluster: this store holds a batch the stream\'s leader does not; rebuilding it from the latest snapshot');
       if (snapshot !== null && !(await this.leader_holds(snapshot, null)) && snapshot.seq >= first) {
@@ -543,12 +563,66 @@ export class ClusterNode implements JournalAppender {
         this.use_store(this.open_store!());
       }
     }
-    await this.catch_up();
+    await this.catch_up_verified();
     const again = await this.agreed_stream_info();
     if ((again.cluster?.leader ?? null) !== leader) throw new NoAgreedLeader(`the journal stream's leader changed during the repair (${leader} → ${again.cluster?.leader})`);
     this.diverged = null;
     this.log.info({ applied_seq: this.applied.seq, stream_leader: leader }, 'cluster: repaired; this store holds the stream leader\'s history, tailing on from it');
     this.start_tail();
+  }
+
+  /**
+   * The repair's catch-up from the stream's leader, reading one message ahead. Seen in the partition
+   * runs of 2026-11-27 with nats-server 2.9.10: after the stream's leader was cut off and healed
+   * twice, the new stream leader held, at the sequence where a node had appended (and been
+   * acknowledged) its epoch message, the one batch a deposed leader had in flight there, never
+   * acknowledged; the next message, by the epoch's node, names the epoch as its predecessor. An
+   * epoch has no changes and its bytes follow from its node's name alone, so when the next message
+   * names, as its predecessor, the digest of an epoch of the node that appended it, that epoch is
+   * what was acknowledged at this sequence: it is applied in place of the copy held there. A deposed
+   * leader has at most one message in flight (appends run one after another, each waiting for its
+   * acknowledgement), so such a stand-in can only sit where the next leader's epoch went. Any other
+   * break in the chain stays a divergence (counted; see repair).
+   */
+  private async catch_up_verified(): Promise<void> {
+    const info = await this.jsm.streams.info(stream_name);
+    const last = info.state.last_seq;
+    this.stream_seq = last;
+    const get = (seq: number) => this.jsm.streams.getMessage(stream_name, { seq });
+    let next: Awaited<ReturnType<typeof get>> = null;
+    while (this.applied.seq + this.parts.length < last) {
+      const seq = this.applied.seq + this.parts.length + 1;
+      const stored = next !== null && next.seq === seq ? next : await get(seq);
+      if (stored === null) throw new Behind(`the stream lacks message ${seq} (trimmed below this standby)`);
+      next = seq < last ? await get(seq + 1) : null;
+      const follows = next?.header?.get(follows_header) ?? '';
+      const digest = stored.header?.get(digest_header) ?? '';
+      if (next !== null && this.parts.length === 0 && (stored.header?.get(part_header) ?? '1/1') === '1/1' && follows !== '' && follows !== digest) {
+        const epoch = this.lost_epoch(next.data, follows);
+        if (epoch !== null) {
+          this.log.warn({ seq, held: digest, epoch: follows }, 'cluster: the stream\'s leader holds, where an epoch message was acknowledged, a batch a deposed leader never had acknowledged (NATS replicas diverged); applying the epoch in its place');
+          await this.apply(seq, epoch, follows);
+          this.stand_in_seq = seq;
+          continue;
+        }
+      }
+      await this.apply_part(seq, stored.header, stored.data);
+    }
+  }
+
+  /** The sequence where catch_up_verified applied a lost epoch instead of the leader's copy (check_last_applied skips it). */
+  private stand_in_seq = 0;
+
+  /** The epoch message whose digest is `follows`, by the node that appended `data` (a message, or its first part), or null. */
+  private lost_epoch(data: Uint8Array, follows: string): Uint8Array | null {
+    let node: string;
+    try {
+      node = decode_message(data).node;
+    } catch {
+      return null; // a first part of a larger batch: not decodable alone
+    }
+    const bytes = encode_message(this.names!, 'epoch', node, []);
+    return digest_of(bytes) === follows ? bytes : null;
   }
 
   private use_store(store: Store): void {
@@ -710,7 +784,7 @@ export class ClusterNode implements JournalAppender {
    * repairs its store first (see repair).
    */
   private async check_last_applied(): Promise<void> {
-    if (this.applied.seq === 0) return;
+    if (this.applied.seq === 0 || this.applied.seq === this.stand_in_seq) return;
     const stored = await this.jsm.streams.getMessage(stream_name, { seq: this.applied.seq }).catch((error) => {
       if (api_code(error) === no_message) return null; // trimmed, checked against the snapshot at start-up
       throw error;

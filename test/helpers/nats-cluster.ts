@@ -82,6 +82,8 @@ export async function stream_leader(nats: NatsCluster, stream = 'BILLVEND_JOURNA
  */
 export class Supervisor {
   readonly exits: (number | null)[] = [];
+  /** Which node exited, in the same order as exits. */
+  readonly exited_nodes: TestServer[] = [];
   private stopped = false;
   private readonly watching: Promise<void>[] = [];
 
@@ -94,10 +96,20 @@ export class Supervisor {
       const code = await node.exit_code();
       if (this.stopped || code === null) return;
       this.exits.push(code);
+      this.exited_nodes.push(node);
       if (code === 76) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      if (this.stopped) return;
-      await node.start().catch(() => {});
+      // Started again until it comes up, as systemd does: a start can fail (TestServer.start gives up
+      // after 20 s without a "listening" line, while a node behind a partition waits for JetStream).
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        if (this.stopped) return;
+        try {
+          await node.start();
+          break;
+        } catch {
+          // tried again
+        }
+      }
     }
   }
 
