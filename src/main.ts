@@ -69,7 +69,7 @@ import { desk_routes } from './dashboard/desk-routes.js';
 import { authorize_session } from './dashboard/session-auth.js';
 import { DashboardRateLimit } from './dashboard/dashboard-rate-limit.js';
 import { StaticSite } from './dashboard/static-files.js';
-import { ClusterNode, deposed_exit_code } from './cluster/cluster-node.js';
+import { ClusterNode } from './cluster/cluster-node.js';
 import { cluster_routes, standby_routes } from './operator/admin-routes.js';
 import type { Store } from './journal/store.js';
 import type { StoreLock } from './journal/store-lock.js';
@@ -407,13 +407,14 @@ function cluster_refused(cluster: ClusterNode | null): ApiError | null {
  */
 async function start_cluster_node(config: Config, log: Logger, basis: Basis): Promise<Server> {
   let leading: Server | null = null;
-  const cluster = await ClusterNode.connect(config.cluster!, config.data_dir, log, (reason) => {
+  const cluster = await ClusterNode.connect(config.cluster!, config.data_dir, log, (reason, exit_code) => {
     // Nothing more is acknowledged (the journal refuses every batch from now on); the supervisor
-    // restarts the process, which comes back as a standby and drops any tail the stream lacks.
+    // restarts the process (exit 75), which comes back as a standby and drops any tail the stream
+    // lacks; a node that gave up repairing its store exits 76, which the supervisor leaves stopped.
     // Until it exits nothing acts on the store, which may hold that tail (Engine.fence).
     leading?.deps.engine.fence(`deposed: ${reason}`);
     log.flush();
-    setTimeout(() => process.exit(deposed_exit_code), 250);
+    setTimeout(() => process.exit(exit_code), 250);
   });
   await cluster.prepare_store(() => open_store(config.data_dir));
   const clock = basis.clock;

@@ -21,6 +21,7 @@ import {
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
+  type StreamInfo,
 } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { ClusterConfig } from '../config.js';
@@ -55,6 +56,20 @@ const part_header = 'Billvend-Part';
 const follows_header = 'Billvend-Follows';
 /** Exit code of a deposed leader (EX_TEMPFAIL): its supervisor restarts it, and it comes back as a standby. */
 export const deposed_exit_code = 75;
+/**
+ * Exit code of a node that could not bring its store onto the stream leader's history after
+ * divergence_repairs_max repairs (EX_PROTOCOL): restarting it would only repeat them, so the systemd
+ * unit of docs/cluster.md names it in RestartPreventExitStatus and an operator looks at the NATS cluster.
+ */
+export const diverged_exit_code = 76;
+/**
+ * Repairs of a diverged store (see repair) one process makes, each following the last within
+ * divergence_window_leases, before it gives up: a stream leader whose own history does not chain
+ * stays so, and the node says so once instead of repairing forever.
+ */
+const divergence_repairs_max = 5;
+/** A divergence this many leases after the last one starts the count of repairs afresh. */
+const divergence_window_leases = 20;
 /** JetStream's "wrong last sequence": another writer appended first. */
 const wrong_last_sequence = 10071;
 /** JetStream's "no message found" (a message get at a sequence or subject that holds none). */
@@ -115,10 +130,13 @@ class Behind extends Error {}
 
 /**
  * The stream served a batch that does not follow the last one this store applied: the store holds
- * a batch the cluster does not (or the stream's copy served here does). The node exits and its
- * start-up check, which reads the stream's leader, rebuilds the store.
+ * a batch the cluster does not (or the stream's copy served here does). The standby repairs its
+ * store from the stream leader's history, in the same process (see repair).
  */
 class Diverged extends Error {}
+
+/** JetStream does not agree on one leader of the journal stream now (electing, or a minority): ask again later. */
+class NoAgreedLeader extends Error {}
 
 interface Tail {
   messages: ConsumerMessages | null;
@@ -164,8 +182,11 @@ export class ClusterNode implements JournalAppender {
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly kv: KV,
-    /** Called once when this node is deposed; the caller ends the process (deposed_exit_code). */
-    private readonly on_deposed: (reason: string) => void,
+    /**
+     * Called once when this node is deposed (exit_code deposed_exit_code) or gives up repairing its
+     * store (diverged_exit_code); the caller ends the process with that code.
+     */
+    private readonly on_deposed: (reason: string, exit_code: number) => void,
   ) {
     this.snapshots = new Snapshots(this, nc, jsm, data_dir, log);
   }
@@ -180,7 +201,7 @@ export class ClusterNode implements JournalAppender {
    * every step is retried with a bounded backoff until config.start_wait_ms_max, and only then does
    * start-up fail, saying what it waited for.
    */
-  static async connect(config: ClusterConfig, data_dir: string, log: Logger, on_deposed: (reason: string) => void): Promise<ClusterNode> {
+  static async connect(config: ClusterConfig, data_dir: string, log: Logger, on_deposed: (reason: string, exit_code: number) => void): Promise<ClusterNode> {
     const deadline_ms = Date.now() + config.start_wait_ms_max;
     const timings = nats_timings(config.lease_ms);
     const nc = await ClusterNode.within(config, deadline_ms, 'a NATS server to accept the connection', connect({
@@ -357,6 +378,10 @@ export class ClusterNode implements JournalAppender {
       this.log.info({ applied_seq: local?.seq ?? 0, stream_first_seq: first, stream_last_seq: last }, 'cluster: the local store follows the stream');
       return;
     }
+    // A store that held a batch the stream's leader does not may have got it from a replica that
+    // diverged (docs/cluster.md "Divergence"), and the standby's consumer may be served by that very
+    // replica: the rebuilt store catches up from the leader before it tails (see follow).
+    if (local !== null && local.seq >= first) this.diverged = `at start-up this store stood at seq ${local.seq} (${local.digest}), which the stream's leader does not hold`;
     this.log.warn({ local, stream_first_seq: first, stream_last_seq: last, snapshot }, 'cluster: the local store cannot follow the stream (behind its start, or holding batches it lacks); rebuilding it');
     if (snapshot !== null) {
       if (snapshot.seq < first - 1) throw new StartRefused(`cluster: the latest snapshot (seq ${snapshot.seq}) is older than the stream's first message (${first}); cannot rebuild`);
@@ -381,7 +406,8 @@ export class ClusterNode implements JournalAppender {
     this.open_store = open;
     this.use_store(open());
     this.log.info({ applied_seq: this.applied.seq }, 'cluster: standby, following the stream');
-    this.start_tail();
+    if (this.diverged === null) this.start_tail(); // else the repair catches up from the stream's leader first
+
     // The lease key is read often (a tenth of a lease): a take-over counts the lease from when this
     // node first saw the holder's last revision, so the time between reads is added to every failover.
     const period_ms = Math.max(50, Math.floor(this.config.lease_ms / 10));
@@ -390,20 +416,27 @@ export class ClusterNode implements JournalAppender {
       if (this.stopped) throw new Deposed('stopped');
       let wait_ms = period_ms;
       try {
-        if (this.behind) await this.rebuild_behind();
-        if (!this.behind && (await this.try_to_lead())) return this.store!;
+        if (this.diverged !== null) await this.repair();
+        else if (this.behind) await this.rebuild_behind();
+        if (this.diverged === null && !this.behind && (await this.try_to_lead())) return this.store!;
       } catch (error) {
-        if (error instanceof Deposed || error instanceof Diverged || this.role === 'deposed') throw error;
+        if (error instanceof Deposed || this.role === 'deposed') throw error;
         if (this.role === 'leader') {
           this.depose(`the take-over failed: ${(error as Error).message}`);
           throw error;
         }
-        if (error instanceof Behind) {
+        if (error instanceof Diverged) {
+          // Seen by a catch-up or the check before a take-over, or the leader's own history did not
+          // chain during a repair: repaired again after a pause that grows with each attempt.
+          this.diverged = error.message;
+          wait_ms = this.repair_wait_ms();
+        } else if (error instanceof Behind) {
           this.behind = true;
           continue;
+        } else {
+          this.log.warn({ err: error }, error instanceof NoAgreedLeader ? 'cluster: waiting for JetStream to agree on the journal stream\'s leader' : 'cluster: lease check failed; retrying');
+          wait_ms = retry_ms;
         }
-        this.log.warn({ err: error }, 'cluster: lease check failed; retrying');
-        wait_ms = retry_ms;
       }
       await sleep(wait_ms);
     }
@@ -417,6 +450,180 @@ export class ClusterNode implements JournalAppender {
   private open_store: (() => Store) | null = null;
   /** Set when the stream no longer holds the batch this standby needs next (see rebuild_behind). */
   private behind = false;
+  /** Why this standby's store must be repaired from the stream leader's history (see repair); null when it need not. */
+  private diverged: string | null = null;
+  /** Repairs made, each within divergence_window_leases of the one before, and when the last one began. */
+  private repairs = 0;
+  private last_repair_ms = 0;
+
+  private repair_wait_ms(): number {
+    // 1, 2, 4, 8, 8 leases: long enough for JetStream to settle after a heal (an election takes 5-10 s).
+    return this.config.lease_ms * Math.min(8, 2 ** Math.max(0, this.repairs - 1));
+  }
+
+  /**
+   * The journal stream's info, once JetStream agrees on its leader: a leader is named and it hears
+   * from a majority of the replicas (itself included) now. A server cut off from the others may still
+   * call itself leader for a while (until it notices the lost quorum), but not with a majority current.
+   */
+  private async agreed_stream_info(): Promise<StreamInfo> {
+    const info = await this.jsm.streams.info(stream_name);
+    const cluster = info.cluster;
+    if (cluster === undefined || cluster.name === undefined) return info; // a single server without a cluster: nothing to agree on
+    if (!cluster.leader) throw new NoAgreedLeader('the journal stream has no leader now (JetStream is electing one)');
+    const replicas = cluster.replicas ?? [];
+    const current = 1 + replicas.filter((replica) => replica.current && !replica.offline).length;
+    const quorum = Math.floor((replicas.length + 1) / 2) + 1;
+    if (current < quorum) throw new NoAgreedLeader(`the journal stream's leader ${cluster.leader} hears from ${current} of ${replicas.length + 1} replicas (a majority is ${quorum})`);
+    return info;
+  }
+
+  /** Whether the stream's leader holds this batch at its sequence (a batch trimmed away is vouched for only by the latest snapshot). */
+  private async leader_holds(position: AppliedPosition, snapshot: AppliedPosition | null): Promise<boolean> {
+    if (position.seq === 0) return true;
+    if (snapshot !== null && snapshot.seq === position.seq && snapshot.digest === position.digest) return true;
+    const stored = await this.jsm.streams.getMessage(stream_name, { seq: position.seq }).catch((error) => {
+      if (api_code(error) === no_message) return null;
+      throw error;
+    });
+    return stored !== null && stored.header?.get(digest_header) === position.digest;
+  }
+
+  /**
+   * The stream served this standby a batch that does not follow the last one it applied, or its last
+   * batch is not the stream leader's (docs/cluster.md "Divergence"): a replica that diverged served
+   * it, or this store holds a deposed leader's tail. The stream's leader, once JetStream agrees on
+   * one, is the authority: every acknowledged batch is there, since a reply waits for the stream's
+   * acknowledgement, which a leader gives only once a majority holds the batch. With the tail stopped,
+   * the store is kept when the leader holds its last batch, else replaced by the latest snapshot (or
+   * emptied, while the stream still begins at 1); it then catches up message by message from the
+   * leader (a message get, which only the stream's leader answers) and tails on from the leader's
+   * end. The leader's own history not chaining from there is retried a few times (JetStream settling
+   * after a heal), then this node gives up once, with a line that tells the operator what to look at.
+   */
+  private async repair(): Promise<void> {
+    const reason = this.diverged!;
+    await this.stop_tail();
+    await this.applying;
+    this.parts = [];
+    // Waiting for JetStream to agree (NoAgreedLeader, retried by follow) is not an attempt.
+    const info = await this.agreed_stream_info();
+    const now_ms = monotonic_ms();
+    if (now_ms - this.last_repair_ms > divergence_window_leases * this.config.lease_ms) this.repairs = 0;
+    this.last_repair_ms = now_ms;
+    if (++this.repairs > divergence_repairs_max) {
+      const message = `cluster: gave up repairing this node's store after ${divergence_repairs_max} attempts: ${reason}; the journal stream's leader does not hold one chain of batches (its replicas disagree): check the NATS servers (nats stream info ${stream_name}) before starting this node again`;
+      this.log.fatal({ reason, repairs: divergence_repairs_max }, message);
+      this.give_up(message);
+      throw new Deposed(message);
+    }
+    try {
+      await this.repair_from(info, reason);
+    } catch (error) {
+      // Only a verdict counts as an attempt: a repair that NATS did not answer (a timeout, an
+      // election; flaky links gave five in a row) is tried again without bringing the end nearer.
+      if (!(error instanceof Diverged)) this.repairs--;
+      throw error;
+    }
+  }
+
+  private async repair_from(info: StreamInfo, reason: string): Promise<void> {
+    const leader = info.cluster?.leader ?? null;
+    const first = info.state.first_seq;
+    this.stream_seq = info.state.last_seq;
+    const snapshot = await this.snapshots.latest();
+    this.log.warn({ reason, attempt: this.repairs, repairs_max: divergence_repairs_max, applied: this.applied, stream_leader: leader }, 'cluster: the stream served a batch that does not follow the last one applied; repairing this store from the stream leader\'s history');
+    let keep = await this.leader_holds(this.applied, snapshot);
+    if (keep && this.applied.seq > 0 && this.applied.seq < info.state.last_seq) {
+      // The leader holds this store's last batch, but its next one names another predecessor: the
+      // leader's copy of that batch may be a lost epoch's stand-in (see catch_up_verified), which
+      // only a rebuild can take back out of this store.
+      const after = await this.jsm.streams.getMessage(stream_name, { seq: this.applied.seq + 1 });
+      const follows = after?.header?.get(follows_header) ?? '';
+      if (follows !== '' && follows !== this.applied.digest) keep = false;
+    }
+    if (!keep) {
+      // Never acknowledged (see above): discarding it loses nothing a client was told.
+      this.log.warn({ applied: this.applied, snapshot, stream_first_seq: first }, 'cluster: this store holds a batch the stream\'s leader does not; rebuilding it from the latest snapshot');
+      if (snapshot !== null && !(await this.leader_holds(snapshot, null)) && snapshot.seq >= first) {
+        throw new Diverged(`the latest snapshot (seq ${snapshot.seq}) is not on the stream leader's history`);
+      }
+      if (snapshot === null && first > 1) {
+        const message = `cluster: cannot repair this node's store: the stream starts at ${first} and no snapshot exists`;
+        this.log.fatal(message);
+        this.give_up(message);
+        throw new Deposed(message);
+      }
+      await this.store!.root.close();
+      this.store = null;
+      try {
+        if (snapshot !== null && snapshot.seq >= first - 1) await this.snapshots.install();
+        else this.snapshots.wipe_store();
+      } finally {
+        this.use_store(this.open_store!());
+      }
+    }
+    await this.catch_up_verified();
+    const again = await this.agreed_stream_info();
+    if ((again.cluster?.leader ?? null) !== leader) throw new NoAgreedLeader(`the journal stream's leader changed during the repair (${leader} → ${again.cluster?.leader})`);
+    this.diverged = null;
+    this.log.info({ applied_seq: this.applied.seq, stream_leader: leader }, 'cluster: repaired; this store holds the stream leader\'s history, tailing on from it');
+    this.start_tail();
+  }
+
+  /**
+   * The repair's catch-up from the stream's leader, reading one message ahead. Seen in the partition
+   * runs of 2026-11-27 with nats-server 2.9.10: after the stream's leader was cut off and healed
+   * twice, the new stream leader held, at the sequence where a node had appended (and been
+   * acknowledged) its epoch message, the one batch a deposed leader had in flight there, never
+   * acknowledged; the next message, by the epoch's node, names the epoch as its predecessor. An
+   * epoch has no changes and its bytes follow from its node's name alone, so when the next message
+   * names, as its predecessor, the digest of an epoch of the node that appended it, that epoch is
+   * what was acknowledged at this sequence: it is applied in place of the copy held there. A deposed
+   * leader has at most one message in flight (appends run one after another, each waiting for its
+   * acknowledgement), so such a stand-in can only sit where the next leader's epoch went. Any other
+   * break in the chain stays a divergence (counted; see repair).
+   */
+  private async catch_up_verified(): Promise<void> {
+    const info = await this.jsm.streams.info(stream_name);
+    const last = info.state.last_seq;
+    this.stream_seq = last;
+    const get = (seq: number) => this.jsm.streams.getMessage(stream_name, { seq });
+    let next: Awaited<ReturnType<typeof get>> = null;
+    while (this.applied.seq + this.parts.length < last) {
+      const seq = this.applied.seq + this.parts.length + 1;
+      const stored = next !== null && next.seq === seq ? next : await get(seq);
+      if (stored === null) throw new Behind(`the stream lacks message ${seq} (trimmed below this standby)`);
+      next = seq < last ? await get(seq + 1) : null;
+      const follows = next?.header?.get(follows_header) ?? '';
+      const digest = stored.header?.get(digest_header) ?? '';
+      if (next !== null && this.parts.length === 0 && (stored.header?.get(part_header) ?? '1/1') === '1/1' && follows !== '' && follows !== digest) {
+        const epoch = this.lost_epoch(next.data, follows);
+        if (epoch !== null) {
+          this.log.warn({ seq, held: digest, epoch: follows }, 'cluster: the stream\'s leader holds, where an epoch message was acknowledged, a batch a deposed leader never had acknowledged (NATS replicas diverged); applying the epoch in its place');
+          await this.apply(seq, epoch, follows);
+          this.stand_in_seq = seq;
+          continue;
+        }
+      }
+      await this.apply_part(seq, stored.header, stored.data);
+    }
+  }
+
+  /** The sequence where catch_up_verified applied a lost epoch instead of the leader's copy (check_last_applied skips it). */
+  private stand_in_seq = 0;
+
+  /** The epoch message whose digest is `follows`, by the node that appended `data` (a message, or its first part), or null. */
+  private lost_epoch(data: Uint8Array, follows: string): Uint8Array | null {
+    let node: string;
+    try {
+      node = decode_message(data).node;
+    } catch {
+      return null; // a first part of a larger batch: not decodable alone
+    }
+    const bytes = encode_message(this.names!, 'epoch', node, []);
+    return digest_of(bytes) === follows ? bytes : null;
+  }
 
   private use_store(store: Store): void {
     this.store = store;
@@ -495,7 +702,9 @@ export class ClusterNode implements JournalAppender {
         return;
       }
       if (error instanceof Diverged) {
-        this.log.error({ reason: error.message }, 'cluster: the stream served a batch that does not follow the last one applied; this store is discarded at restart');
+        // Repaired by the standby's loop (follow), from the stream leader's history, without a restart.
+        this.diverged = error.message;
+        return;
       }
       this.depose(`the standby could not apply the stream: ${(error as Error).message}`);
     });
@@ -571,11 +780,11 @@ export class ClusterNode implements JournalAppender {
    * Before it takes over, a standby checks its last batch against the stream's leader (a message get,
    * which the stream's leader answers; the tail's consumer may have been served by another replica):
    * a new leader builds every later batch on its store, and the stream's sequence alone would not
-   * tell that the store holds another batch there. A mismatch deposes the node; its start-up check
-   * rebuilds the store.
+   * tell that the store holds another batch there. A mismatch does not take the lease: the standby
+   * repairs its store first (see repair).
    */
   private async check_last_applied(): Promise<void> {
-    if (this.applied.seq === 0) return;
+    if (this.applied.seq === 0 || this.applied.seq === this.stand_in_seq) return;
     const stored = await this.jsm.streams.getMessage(stream_name, { seq: this.applied.seq }).catch((error) => {
       if (api_code(error) === no_message) return null; // trimmed, checked against the snapshot at start-up
       throw error;
@@ -584,8 +793,7 @@ export class ClusterNode implements JournalAppender {
     const digest = stored.header?.get(digest_header) ?? '';
     if (digest !== '' && digest !== this.applied.digest) {
       const error = new Diverged(`the stream's leader holds batch ${digest} at seq ${this.applied.seq}, this store ${this.applied.digest}`);
-      this.log.error({ reason: error.message }, 'cluster: this standby applied a batch the stream does not hold; it will not take over');
-      this.depose(error.message);
+      this.log.error({ reason: error.message }, 'cluster: this standby applied a batch the stream does not hold; it repairs its store before it takes over');
       throw error;
     }
   }
@@ -647,11 +855,12 @@ export class ClusterNode implements JournalAppender {
       } catch (error) {
         // JetStream electing a leader (a NATS server died with the old leader): tried again while
         // the lease holds, rather than deposing a node that is about to serve.
-        if (error instanceof Behind || error instanceof AssertionError || !this.lease_valid()) throw error;
+        if (error instanceof Behind || error instanceof Diverged || error instanceof AssertionError || !this.lease_valid()) throw error;
         this.log.warn({ err: error }, 'cluster: catching up before the epoch message failed; retrying');
         await sleep(100);
         continue;
       }
+      if (await this.granted_elsewhere()) return false;
       const bytes = encode_message(this.names!, 'epoch', this.node, []);
       const digest = digest_of(bytes);
       const seq = this.applied.seq + 1;
@@ -666,6 +875,36 @@ export class ClusterNode implements JournalAppender {
     this.log.info({ seq: this.applied.seq }, 'cluster: leading');
     this.snapshots.start_leading(this.store!);
     return true;
+  }
+
+  /**
+   * Read before each attempt at the epoch message. nats-server 2.9 can grant the lease twice, to two
+   * updates from the same revision (its expected-revision check is not serialized in a cluster,
+   * nats-server issue #4320); the other node may then have appended its epoch already, and this node,
+   * having caught up on it, would append its own after it and fence off a leader that holds the key.
+   * The lease key, read from the bucket's stream leader, settles it: a key naming another node means
+   * this node stands down before it appended or served anything, and goes back to following the
+   * stream; the other node's appends go on. A key naming this node lets the epoch go on: if the other
+   * node believes it leads too, this epoch fences its next append and it is deposed (its renewals
+   * fail as well), and every batch it had appended is in this node's store, caught up before the epoch.
+   * Renewals are held while the key is read, so no renewal of this node lands after the verdict.
+   */
+  private async granted_elsewhere(): Promise<boolean> {
+    this.renewals_held = true;
+    try {
+      await this.renewing;
+      const entry = await this.lease_entry().catch(() => null);
+      if (entry === null || entry.node === null || entry.node === this.node) return false;
+      this.log.warn({ holder: entry.node, revision: entry.revision, ours: this.lease_revision }, 'cluster: another node was granted the lease at the same time; it leads, this node stands down and follows the stream');
+      this.role = 'standby';
+      this.leader = entry.node;
+      this.lease_valid_until_ms = 0;
+      this.lease_seen = { revision: entry.revision, since_ms: monotonic_ms() };
+      this.start_tail();
+      return true;
+    } finally {
+      this.renewals_held = false;
+    }
   }
 
   // ---- Leader: lease ------------------------------------------------------------------------------
@@ -698,6 +937,8 @@ export class ClusterNode implements JournalAppender {
 
   /** Renewals run one at a time: two with the same revision would make one fail and depose the node. */
   private renewing: Promise<unknown> = Promise.resolve();
+  /** Set while a fenced epoch reads the lease key (granted_elsewhere): no renewal is sent meanwhile. */
+  private renewals_held = false;
 
   /**
    * One renewal from the current revision: 'renewed', 'lost' (the key holds another node's revision)
@@ -710,6 +951,7 @@ export class ClusterNode implements JournalAppender {
         this.lease_lost_reason = 'this node no longer leads';
         return 'lost';
       }
+      if (this.renewals_held) return 'failed'; // tried again 50 ms later, once the verdict is in
       const sent_ms = monotonic_ms();
       try {
         this.lease_revision = await this.abandoned_on_reconnect(this.kv.update(lease_key, this.node, this.lease_revision, timeout_ms));
@@ -871,7 +1113,15 @@ export class ClusterNode implements JournalAppender {
     this.role = 'deposed';
     this.leader = null;
     this.log.error({ reason, was, acked_seq: this.acked_seq, applied_seq: this.applied.seq }, 'cluster: deposed; refusing every write and restarting as a standby');
-    this.on_deposed(reason);
+    this.on_deposed(reason, deposed_exit_code);
+  }
+
+  /** The last resort of a repair (see repair): the process ends with diverged_exit_code, which a supervisor does not restart. */
+  private give_up(message: string): void {
+    if (this.role === 'deposed' || this.stopped) return;
+    this.role = 'deposed';
+    this.leader = null;
+    this.on_deposed(message, diverged_exit_code);
   }
 
   position(): AppliedPosition {

@@ -77,10 +77,13 @@ export async function stream_leader(nats: NatsCluster, stream = 'BILLVEND_JOURNA
 
 /**
  * What a supervisor (systemd Restart=always) does for the tests: a node that exits by itself (a deposed
- * leader exits 75) is started again on its store, and comes back as a standby.
+ * leader exits 75) is started again on its store, and comes back as a standby. A node that gave up
+ * repairing its store (exit 76) is left stopped, as RestartPreventExitStatus=76 in docs/cluster.md's unit.
  */
 export class Supervisor {
   readonly exits: (number | null)[] = [];
+  /** Which node exited, in the same order as exits. */
+  readonly exited_nodes: TestServer[] = [];
   private stopped = false;
   private readonly watching: Promise<void>[] = [];
 
@@ -93,9 +96,20 @@ export class Supervisor {
       const code = await node.exit_code();
       if (this.stopped || code === null) return;
       this.exits.push(code);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      if (this.stopped) return;
-      await node.start().catch(() => {});
+      this.exited_nodes.push(node);
+      if (code === 76) return;
+      // Started again until it comes up, as systemd does: a start can fail (TestServer.start gives up
+      // after 20 s without a "listening" line, while a node behind a partition waits for JetStream).
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        if (this.stopped) return;
+        try {
+          await node.start();
+          break;
+        } catch {
+          // tried again
+        }
+      }
     }
   }
 

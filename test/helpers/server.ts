@@ -43,19 +43,24 @@ export class TestServer {
   readonly stderr: string[] = [];
   private child: ChildProcess | null = null;
   private exited: Promise<number | null> = Promise.resolve(null);
+  /** The address the server listens on (HOST and ADMIN_HOST); another than loopback in a network namespace. */
+  host = '127.0.0.1';
+  /** A command the server is started under (`ip netns exec NAME`, test/helpers/netns.ts); none by default. */
+  launcher: string[] = [];
 
   constructor(readonly data_dir: string, private readonly env: Record<string, string>) {}
 
   get base(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `http://${this.host}:${this.port}`;
   }
 
   get admin_base(): string {
-    return `http://127.0.0.1:${this.admin_port}`;
+    return `http://${this.host}:${this.admin_port}`;
   }
 
   async start(extra_env: Record<string, string> = {}): Promise<void> {
-    const child = spawn(process.execPath, [cli_path, 'serve'], {
+    const command = [...this.launcher, process.execPath, cli_path, 'serve'];
+    const child = spawn(command[0], command.slice(1), {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',

@@ -1,0 +1,114 @@
+// A TCP proxy between one billvend node and one NATS server that plays a NATS replica which diverged:
+// the messages a JetStream consumer delivers (those with a `$JS.ACK.<stream>…` reply subject) may be
+// rewritten on their way to the node, while every other answer (the JetStream API's message gets,
+// which only the stream's leader gives, stream info, KV) passes untouched. That is what the partition
+// findings saw: a consumer served by a replica holding a deposed leader's batch where the stream's
+// leader holds another one. It speaks the NATS client protocol as the server writes it (INFO, MSG,
+// HMSG, PING, PONG, +OK, -ERR); nothing of billvend is faked.
+import { createServer, connect as tcp_connect, type Server, type Socket } from 'node:net';
+
+/** A delivery as the consumer would send it: its stream sequence, its headers (name → value) and its payload. */
+export interface Delivery {
+  stream_seq: number;
+  headers: Map<string, string>;
+  payload: Buffer;
+}
+
+/** Returns the delivery to send instead, or null to let the real one through. */
+export type Rewrite = (delivery: Delivery) => { headers: Map<string, string>; payload: Buffer } | null;
+
+export class NatsReplicaProxy {
+  port = 0;
+  rewrite: Rewrite = () => null;
+  /** Deliveries rewritten so far. */
+  rewritten = 0;
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly target_port: number, private readonly stream: string) {}
+
+  async start(): Promise<void> {
+    this.server = createServer((client) => this.pipe(client));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const address = this.server.address();
+    this.port = typeof address === 'object' && address !== null ? address.port : 0;
+  }
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (this.server === null ? resolve() : this.server.close(() => resolve())));
+  }
+
+  private pipe(client: Socket): void {
+    const upstream = tcp_connect(this.target_port, '127.0.0.1');
+    this.sockets.add(client);
+    this.sockets.add(upstream);
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+      this.sockets.delete(client);
+      this.sockets.delete(upstream);
+    };
+    client.on('error', close).on('close', close);
+    upstream.on('error', close).on('close', close);
+    client.on('data', (chunk) => upstream.write(chunk));
+    let pending = Buffer.alloc(0);
+    upstream.on('data', (chunk) => {
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      const out: Buffer[] = [];
+      for (;;) {
+        const line_end = pending.indexOf('\r\n');
+        if (line_end < 0) break;
+        const line = pending.subarray(0, line_end).toString('latin1');
+        const op = line.slice(0, line.indexOf(' ') < 0 ? line.length : line.indexOf(' ')).toUpperCase();
+        if (op !== 'MSG' && op !== 'HMSG') {
+          out.push(pending.subarray(0, line_end + 2));
+          pending = pending.subarray(line_end + 2);
+          continue;
+        }
+        const args = line.split(' ').filter((arg) => arg !== '');
+        const total = Number(args[args.length - 1]);
+        if (pending.length < line_end + 2 + total + 2) break; // the rest of this message is still on its way
+        const body = pending.subarray(line_end + 2, line_end + 2 + total);
+        const frame = pending.subarray(0, line_end + 2 + total + 2);
+        pending = pending.subarray(line_end + 2 + total + 2);
+        out.push(op === 'HMSG' ? this.maybe_rewrite(args, body) ?? frame : frame);
+      }
+      if (out.length > 0) client.write(Buffer.concat(out));
+    });
+  }
+
+  /** HMSG <subject> <sid> [reply] <header bytes> <total bytes>: a rewritten frame, or null to keep it. */
+  private maybe_rewrite(args: string[], body: Buffer): Buffer | null {
+    if (args.length !== 6) return null; // no reply subject: not a consumer's delivery
+    const reply = args[3];
+    const tokens = reply.split('.');
+    if (tokens[0] !== '$JS' || tokens[1] !== 'ACK') return null;
+    // $JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.… (v1), or with a domain and account hash first (v2).
+    const v2 = tokens.length >= 12;
+    const stream = tokens[v2 ? 4 : 2];
+    const stream_seq = Number(tokens[v2 ? 7 : 5]);
+    if (stream !== this.stream) return null;
+    const header_bytes = Number(args[4]);
+    const header_lines = body.subarray(0, header_bytes).toString('latin1').split('\r\n');
+    if (header_lines[0].trim() !== 'NATS/1.0') return null; // a status (heartbeat, flow control), not a message
+    const headers = new Map<string, string>();
+    for (const line of header_lines.slice(1)) {
+      const colon = line.indexOf(':');
+      if (colon > 0) headers.set(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    }
+    const replaced = this.rewrite({ stream_seq, headers, payload: Buffer.from(body.subarray(header_bytes)) });
+    if (replaced === null) return null;
+    this.rewritten++;
+    let head = 'NATS/1.0\r\n';
+    for (const [name, value] of replaced.headers) head += `${name}: ${value}\r\n`;
+    head += '\r\n';
+    const head_bytes = Buffer.from(head, 'latin1');
+    const control = `HMSG ${args[1]} ${args[2]} ${reply} ${head_bytes.length} ${head_bytes.length + replaced.payload.length}\r\n`;
+    return Buffer.concat([Buffer.from(control, 'latin1'), head_bytes, replaced.payload, Buffer.from('\r\n')]);
+  }
+}
