@@ -122,7 +122,9 @@ export class Snapshots {
       const info = await this.bucket!.put({ name: snapshot_object, description: JSON.stringify(position) }, source);
       // Everything before the snapshot's batch goes; the batch itself stays, so a node standing exactly
       // there can still check its digest.
-      const purged = await this.jsm.streams.purge(stream_name, { seq: position.seq });
+      // nats-server reads a purge up to sequence 0 or 1 as "purge everything" (filestore PurgeEx), which
+      // would also take the snapshot's own batch and any acknowledged after it: at 1 nothing precedes it.
+      const purged = position.seq > 1 ? await this.jsm.streams.purge(stream_name, { seq: position.seq }) : { purged: 0 };
       this.node.batches_since_snapshot = Math.max(0, this.node.batches_since_snapshot - batches);
       this.last_taken_ms = Date.now();
       this.log.info({ seq: position.seq, bytes: info.size, purged: purged.purged, duration_ms: Math.round(performance.now() - started) }, 'cluster: snapshot taken; stream trimmed');
