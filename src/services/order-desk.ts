@@ -35,6 +35,17 @@ export const requery_delays_ms = [30_000, 60_000, 120_000, 300_000];
 export const review_after_ms = 24 * 60 * 60 * 1000;
 /** A "no such request" from the provider is believed only this long after the order was created. */
 export const not_found_grace_ms = 120_000;
+/**
+ * Requery now (docs/api.md "Requery now"): one per order per this many real milliseconds, read on the
+ * clock unscaled (Clock.now_ms, not scaled by TIME_SCALE): the limit protects the upstream, whose
+ * seconds are real ones.
+ */
+export const requery_now_interval_ms = 30_000;
+/** Orders whose last requery-now is remembered at once: the limit map's bound. */
+export const requery_now_orders_max = 100_000;
+
+/** What a requery-now asks of the desk: the order as it stands after, or how long to wait first. */
+export type RequeryNow = { order: Promise<OrderRecord> } | { retry_after_s: number };
 
 let cached_minute = -1;
 let cached_minute_text = '';
@@ -55,6 +66,11 @@ export const reference_length_max = 64;
 export class OrderDesk implements EngineExtension {
   private readonly waiters = new Map<string, Set<(order: OrderRecord) => void>>();
   private readonly requery_timers = new Map<string, TimerHandle>();
+  /**
+   * When each order was last re-queried on request (clock ms), oldest first: an entry older than
+   * requery_now_interval_ms is dead and dropped when the map is full (requery_now_orders_max).
+   */
+  private readonly requery_now_at = new Map<string, number>();
   private readonly codec: ReferenceCodec;
   /**
    * Whether the store holds indexed references (random ones, or any order from before references
@@ -390,6 +406,48 @@ export class OrderDesk implements EngineExtension {
     if (actor === undefined) return;
     const order = this.apply(actor, reference, result);
     if (order !== null && !is_final(order.status) && !this.requery_timers.has(reference)) this.plan_requery(actor, order);
+  }
+
+  /**
+   * Requery now (docs/api.md "Requery now"): asks a processing order's holder at once, through the
+   * same provider call and command as a scheduled re-query, and gives the order as it stands after.
+   * A settled order is answered as it is: no upstream call and no limit; so is an order not yet sent
+   * (pending: there is nothing to ask the upstream about yet). Otherwise once per order per
+   * requery_now_interval_ms of real time.
+   */
+  requery_now(actor: AccountActor, reference: string): RequeryNow {
+    const order = actor.open_orders.get(reference);
+    if (order === undefined || order.status === 'pending') return { order: Promise.resolve(order ?? this.find(reference)!) };
+    const now_ms = this.deps.clock.now_ms();
+    const last_ms = this.requery_now_at.get(reference);
+    if (last_ms !== undefined && now_ms - last_ms < requery_now_interval_ms) {
+      return { retry_after_s: Math.max(1, Math.ceil((last_ms + requery_now_interval_ms - now_ms) / 1000)) };
+    }
+    this.requery_now_at.delete(reference);
+    if (this.requery_now_at.size >= requery_now_orders_max) {
+      // Oldest first: drop the entries whose 30 s have passed; if none has, every entry still limits its order.
+      for (const [each, at_ms] of this.requery_now_at) {
+        if (now_ms - at_ms < requery_now_interval_ms) break;
+        this.requery_now_at.delete(each);
+      }
+      if (this.requery_now_at.size >= requery_now_orders_max) {
+        const oldest_ms = this.requery_now_at.values().next().value as number;
+        return { retry_after_s: Math.max(1, Math.ceil((oldest_ms + requery_now_interval_ms - now_ms) / 1000)) };
+      }
+    }
+    this.requery_now_at.set(reference, now_ms);
+    // The store refuses writes: an answer could not be kept; the order is shown as it stands.
+    if (this.engine.degraded) return { order: Promise.resolve(order) };
+    const provider = this.providers[order.environment];
+    const account_id = actor.id;
+    const asked = Promise.resolve()
+      .then(() => provider.requery(order))
+      .then(
+        (result) => this.after_requery(reference, account_id, result),
+        (error: unknown) => this.after_requery(reference, account_id, { outcome: 'unknown', reason: (error as Error).message }),
+      )
+      .then(() => this.engine.accounts.get(account_id)?.open_orders.get(reference) ?? this.find(reference) ?? order);
+    return { order: asked };
   }
 
   // ---- Recovery and lookups ---------------------------------------------------------------------

@@ -213,6 +213,8 @@ const documented_builders: Record<string, Builder> = {
     build: (w) => api(w, 'PATCH', '/v1/account', {}, { low_balance_threshold: 1500.5 }),
   },
   'GET /v1/transactions/{reference}': { method: 'GET', template: '/v1/transactions/{reference}', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions/{reference}', { reference: w.reference }) },
+  // The world's order is a delivered sandbox order: a requery answers it as it is, with no upstream call.
+  'POST /v1/transactions/{reference}/requery': { method: 'POST', template: '/v1/transactions/{reference}/requery', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'POST', '/v1/transactions/{reference}/requery', { reference: w.reference }) },
   'GET /v1/webhooks': { method: 'GET', template: '/v1/webhooks', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/webhooks', {}) },
   'POST /v1/webhooks': {
     method: 'POST', template: '/v1/webhooks', auth: 'api_key', port: 'public', changes_state: true,
