@@ -41,6 +41,8 @@ export interface CommandFields {
   move_order_upstream: { order: OrderRecord; refusal: 'failed' | 'refused'; upstream: string; request_id: string };
   schedule_requery: { order: OrderRecord; next_requery_ms: number; needs_review: boolean };
   resolve_order: { reference: string; outcome: 'delivered' | 'failed' };
+  /** An open order past its promised time without an answer: to review, with transaction.delayed. */
+  escalate_order: { order: OrderRecord; review_by_us: number };
   /** The idempotency record of an answer, staged with the change it answers for (engine/idempotency.ts). */
   remember_answer: { environment: Environment; key: string; record: IdempotencyRecord };
   /**
@@ -78,6 +80,7 @@ export interface CommandOutcomes {
   move_order_upstream: OrderRecord;
   schedule_requery: OrderRecord;
   resolve_order: Outcome<OrderRecord>;
+  escalate_order: OrderRecord;
   remember_answer: void;
   stage_records: void;
 }

@@ -52,6 +52,8 @@ export type EventKind =
   | 'transaction.completed'
   | 'transaction.failed'
   | 'transaction.processing'
+  /** A processing order passed its promised time without an answer (docs/api.md "A promised time"). */
+  | 'transaction.delayed'
   | 'wallet.credited'
   | 'wallet.debited'
   | 'wallet.reversed'

@@ -26,6 +26,7 @@ import { provider_unavailable, type Provider, type ProviderResult } from './prov
 import type { TimerHandle } from '../lib/timer-wheel.js';
 import { fail } from '../lib/assert.js';
 import { commission_kobo, narrow_value, type PriceLists } from './pricing.js';
+import { expected_final_us } from './promised-time.js';
 
 /** How long a purchase request waits for the provider before answering 201 processing. */
 export const purchase_wait_ms = 5_000;
@@ -139,7 +140,8 @@ export class OrderDesk implements EngineExtension {
     // The tier is read in the command that debits: a tier or price change applies to the next purchase.
     const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
     const commission = commission_kobo(input.amount_kobo, rate_bp);
-    const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream, authority };
+    const expected = expected_final_us(input.service_type, environment, now_us, requery_delays_ms, (ms) => this.deps.clock.scaled(ms));
+    const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream, authority, expected_final_us: expected };
     const placed = this.engine.run(actor, { kind: 'place_order', input, placement: order_placement, stage_pending: !provider.instant }, now_us);
     if (!placed.ok) return this.refusal_reply(request_id, placed.refused);
     if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
@@ -362,15 +364,23 @@ export class OrderDesk implements EngineExtension {
    * Schedules the next re-query, or hands the order to the operator after 24 h. An override is a
    * duration of the spec, or wall time when it is no such duration (the spread at start).
    */
-  private plan_requery(actor: AccountActor, order: OrderRecord, delay_override?: { spec_ms: number } | { wall_ms: number }): void {
+  private plan_requery(actor: AccountActor, held: OrderRecord, delay_override?: { spec_ms: number } | { wall_ms: number }): void {
     const now_ms = this.deps.clock.now_ms();
     const wheel = this.deps.wheel;
+    let order = held;
     if (now_ms - order.created_us / 1000 >= wheel.scaled(review_after_ms)) {
-      if (!order.needs_review) {
+      // An escalated order is in review already, and still re-queried until now: the re-queries stop.
+      if (!order.needs_review || order.next_requery_ms !== 0) {
         this.engine.run(actor, { kind: 'schedule_requery', order, next_requery_ms: 0, needs_review: true });
-        this.deps.log.warn({ reference: order.reference, account: actor.id }, 'order has had no answer for 24 hours; it needs an operator decision');
+        if (order.delayed_us === undefined) this.deps.log.warn({ reference: order.reference, account: actor.id }, 'order has had no answer for 24 hours; it needs an operator decision');
       }
       return;
+    }
+    // Past its promised time without an answer: escalated once (docs/api.md "A promised time"), and still
+    // re-queried on the schedule until an answer or the 24 hours.
+    if (order.delayed_us === undefined && order.expected_final_us !== undefined && now_ms * 1000 >= order.expected_final_us) {
+      order = this.engine.run(actor, { kind: 'escalate_order', order, review_by_us: order.created_us + Math.round(wheel.scaled(review_after_ms) * 1000) }, this.deps.clock.now_us());
+      this.deps.log.warn({ reference: order.reference, account: actor.id }, 'order passed its promised time without an answer; it needs an operator decision');
     }
     const delay_ms = delay_override === undefined ? requery_delays_ms[Math.min(order.requery_count, requery_delays_ms.length - 1)] : 0;
     const updated = delay_override === undefined ? this.engine.run(actor, { kind: 'schedule_requery', order, next_requery_ms: now_ms + wheel.scaled(delay_ms), needs_review: false }) : order;
@@ -477,7 +487,8 @@ export class OrderDesk implements EngineExtension {
     // Re-queries start once the server is up; spread over a second so a large backlog does not burst.
     for (const actor of engine.accounts.values()) {
       for (const order of actor.open_orders.values()) {
-        if (order.needs_review) continue;
+        // In review after 24 hours: no more re-queries. An escalated order is re-queried until then.
+        if (order.needs_review && order.next_requery_ms === 0) continue;
         this.plan_requery(actor, order, { wall_ms: Math.floor(this.deps.random.fraction() * 1000) });
       }
     }
