@@ -59,6 +59,8 @@ export const error_catalogue = {
   'transaction.duplicate_reference': { status: 409, message: 'This client_reference already names an order of this account and environment; nothing was debited.' },
   'session.csrf_failed': { status: 403, message: 'Missing or wrong CSRF token, or a cross-site request.' },
   'batch.not_found': { status: 404, message: 'Bulk order id unknown.' },
+  // docs/api.md "Cancel before sending".
+  'transaction.not_cancellable': { status: 409, message: 'Only an item of a bulk order still waiting to be sent can be cancelled.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

@@ -168,6 +168,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     test: new SandboxProvider(wheel, clock),
     live: router ?? new UnconfiguredProvider(),
   }, pricing, refusal_reply);
+  desk.refund_observer = (environment, duration_ms) => metrics.refund_took(environment, duration_ms);
   const signer = new SignerPool();
   const dispatcher = new Dispatcher(deps, new EndpointRegistry(engine), signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
   if (router !== null) announce_status_changes(deps, router, dispatcher.endpoints);

@@ -715,6 +715,29 @@ table('a provider\'s answer settles an open order', [
     },
   },
   {
+    name: 'cancelling an order not yet sent refunds it in the same command, reason cancelled',
+    given: (a) => {
+      fund(a, 100_00);
+      placed(a, 40_00);
+    },
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'cancel_order', reference: open_reference(a) }, now_us())),
+    outcome: 'ok',
+    balances: { test: 100_00 },
+    events: ['transaction.failed', 'wallet.reversed'],
+    then: (t, a) => t.equal(a.actor.open_orders.size, 0, 'the order is no longer open'),
+  },
+  {
+    name: 'cancelling an order already sent is refused as order_not_cancellable',
+    given: (a) => {
+      fund(a, 100_00);
+      placed(a, 40_00);
+      answer(a, { outcome: 'processing' });
+    },
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'cancel_order', reference: open_reference(a) }, now_us())),
+    outcome: 'order_not_cancellable',
+    balances: { test: 60_00 },
+  },
+  {
     name: 'the operator resolving an unknown order is refused as order_not_open',
     given: (a) => fund(a, 100_00),
     when: (a) => from_outcome(engine.run(a.actor, { kind: 'resolve_order', reference: 'BV-NO-SUCH-ORDER', outcome: 'failed' }, now_us())),

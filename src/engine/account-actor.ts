@@ -30,7 +30,7 @@ import { ok, refused, type Outcome, type Refusal } from './refusal.js';
 import type { RandomSource } from '../lib/random.js';
 import type { CapturedChange } from '../journal/journal.js';
 import type { AccountCommand, CommandEvent, CommandOutcome, CommandOutcomes, Executed } from './account-command.js';
-import { apply_provider_result, escalate_order, mark_processing, move_order_upstream, place_order, resolve_order, schedule_order_requery } from './account-orders.js';
+import { apply_provider_result, cancel_order, escalate_order, mark_processing, move_order_upstream, place_order, resolve_order, schedule_order_requery } from './account-orders.js';
 import { set_low_balance_threshold } from './low-balance.js';
 import { stage_record } from './idempotency.js';
 
@@ -212,6 +212,7 @@ export class AccountActor {
       case 'schedule_requery': return schedule_order_requery(this, command.order, command.next_requery_ms, command.needs_review);
       case 'resolve_order': return resolve_order(this, command.reference, command.outcome, now_us);
       case 'escalate_order': return escalate_order(this, command.order, command.review_by_us, now_us);
+      case 'cancel_order': return cancel_order(this, command.reference, now_us);
       case 'remember_answer': return stage_record(this, command.environment, command.key, command.record);
       case 'stage_records':
         for (const { db, key, value } of command.records) {

@@ -43,6 +43,8 @@ export interface CommandFields {
   resolve_order: { reference: string; outcome: 'delivered' | 'failed' };
   /** An open order past its promised time without an answer: to review, with transaction.delayed. */
   escalate_order: { order: OrderRecord; review_by_us: number };
+  /** A bulk item not yet sent, cancelled by the reseller: failed and refunded in this command. */
+  cancel_order: { reference: string };
   /** The idempotency record of an answer, staged with the change it answers for (engine/idempotency.ts). */
   remember_answer: { environment: Environment; key: string; record: IdempotencyRecord };
   /**
@@ -81,6 +83,7 @@ export interface CommandOutcomes {
   schedule_requery: OrderRecord;
   resolve_order: Outcome<OrderRecord>;
   escalate_order: OrderRecord;
+  cancel_order: Outcome<OrderRecord>;
   remember_answer: void;
   stage_records: void;
 }

@@ -635,7 +635,7 @@ export function escalate_order(actor: AccountActor, order: OrderRecord, review_b
  * Fails an order and refunds it in the same command: a reversal entry of exactly what was debited, the day's
  * spend given back when the debit counted today. `reversed` makes a second refund impossible.
  */
-export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason: string, now_us: number): OrderRecord {
+export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason: string, now_us: number, sent = true): OrderRecord {
   if (order.reversed) fail(`order ${order.reference} refunded twice`);
   const refund_kobo = charged_kobo(order);
   const entry = actor.append_entry(order.environment, 'reversal', refund_kobo, order.reference, `Refund of failed ${order.service_type} ${order.recipient}`, now_us);
@@ -650,12 +650,27 @@ export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason:
     reversed: true,
     reversed_us: now_us,
     next_requery_ms: 0,
-    status_history: ensure_processing(order, now_us),
+    // An order cancelled before it was sent never was processing: its history says pending, then failed.
+    status_history: sent ? ensure_processing(order, now_us) : order.status_history,
   });
   stage_order(actor, failed_order);
   actor.engine.emit(actor, order.environment, 'transaction.failed', { order: failed_order });
   actor.engine.emit(actor, order.environment, 'wallet.reversed', { entry, order: failed_order });
   return failed_order;
+}
+
+/**
+ * The reseller cancels a bulk item not yet sent (docs/api.md "Cancel before sending"): refunded in this command,
+ * one record with its reversal entry, as every refund. The order desk checks that the item waits in its send
+ * lane; here only its status is checked: a pending order has not been handed to an upstream.
+ */
+export const cancelled_reason = 'cancelled';
+
+export function cancel_order(actor: AccountActor, reference: string, now_us: number): Outcome<OrderRecord> {
+  const order = actor.open_orders.get(reference);
+  if (order === undefined) return refused({ refusal: 'order_not_open' });
+  if (order.status !== 'pending') return refused({ refusal: 'order_not_cancellable', status: order.status });
+  return ok(fail_and_refund(actor, order, cancelled_reason, now_us, false));
 }
 
 /** Operator decision on an order that had no answer for 24 hours. */

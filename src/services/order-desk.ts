@@ -12,7 +12,8 @@ import type { Engine, EngineExtension } from '../engine/engine.js';
 import type { OrderRequest } from '../engine/account-orders.js';
 import type { Authority } from '../engine/authority.js';
 import { make_record } from '../engine/idempotency.js';
-import type { RefusalReply } from '../engine/refusal.js';
+import { ok, refused, type Outcome, type RefusalReply } from '../engine/refusal.js';
+import { cancelled_reason } from '../engine/account-orders.js';
 import { error_reply, success_reply, type Reply } from '../lib/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { random_text } from '../lib/ids.js';
@@ -61,10 +62,18 @@ function provider_request_id(random: RandomSource, now_ms: number): string {
   return cached_minute_text + random_text(random, 'abcdefghijklmnopqrstuvwxyz0123456789', 12);
 }
 
+/** A bulk order's live items awaiting their upstream's first answer at once, per account (the send lane). */
+export const bulk_sends_in_flight_max = 8;
+
 /** Longer than any reference billvend makes (BV- + date + 12 characters), far below LMDB's key limit. */
 export const reference_length_max = 64;
 
+/** Told, per refunded order, how long its refund took to be durable (operator/metrics.ts implements it, main.ts wires it). */
+export type RefundObserver = (environment: Environment, duration_ms: number) => void;
+
 export class OrderDesk implements EngineExtension {
+  /** docs/operations.md billvend_refund_duration_seconds; none by default (tools and engine tests). */
+  refund_observer: RefundObserver | null = null;
   private readonly waiters = new Map<string, Set<(order: OrderRecord) => void>>();
   private readonly requery_timers = new Map<string, TimerHandle>();
   /**
@@ -125,7 +134,7 @@ export class OrderDesk implements EngineExtension {
    * Debits and places an order, then drives it to its first answer. Runs synchronously up to the
    * debit (it is called inside run_idempotent); returns the reply, or a promise of it.
    */
-  place(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, input: OrderRequest, authority: Authority): Reply | Promise<Reply> {
+  place(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, input: OrderRequest, authority: Authority, bulk_item = false): Reply | Promise<Reply> {
     const provider = this.providers[environment];
     const intent = { service_type: input.service_type, recipient: input.recipient, network: input.network, disco: input.disco, provider: input.provider };
     const down = provider.unavailable(intent);
@@ -166,7 +175,8 @@ export class OrderDesk implements EngineExtension {
     // disk filled while the order waited for its answer) must not be answered "nothing was changed".
     const placement = actor.settled();
     const placed_order = order;
-    const answered = provider.instant ? this.wait_for_answer(actor, reference) : this.send(actor, reference);
+    // A bulk item waits its turn in the account's send lane, and may be cancelled until then.
+    const answered = provider.instant ? this.wait_for_answer(actor, reference) : bulk_item ? this.send_queued(actor, reference) : this.send(actor, reference);
     return answered
       .then(async (final_order) => {
         // A later commit says nothing of an earlier one that failed: if the disk filled under the
@@ -201,22 +211,104 @@ export class OrderDesk implements EngineExtension {
     }));
   }
 
-  /** Sends a live order once its debit is durable, then waits (up to 5 s) for an answer. */
-  private async send(actor: AccountActor, reference: string): Promise<OrderRecord> {
-    await actor.settled();
+  /**
+   * Sends a live order once its debit is durable, then waits (up to 5 s) for an answer. first_answer is
+   * called once the upstream's first answer is applied (or nothing was sent): the send lane's slot.
+   */
+  private async send(actor: AccountActor, reference: string, first_answer?: () => void): Promise<OrderRecord> {
+    try {
+      await actor.settled();
+    } catch (error) {
+      first_answer?.();
+      throw error;
+    }
     let order = actor.open_orders.get(reference);
     if (order === undefined) fail(`order ${reference} vanished before it was sent`);
     const provider = this.providers[order.environment];
     const waiting = this.wait_for_answer(actor, reference);
     order = this.engine.run(actor, { kind: 'mark_processing', order, provider_reference: null }, this.deps.clock.now_us());
-    this.pay(actor, provider, order);
+    const paid = this.pay(actor, provider, order);
+    if (first_answer !== undefined) void paid.finally(first_answer);
     return waiting;
   }
 
+  // ---- The bulk send lane (docs/api.md "Cancel before sending") ---------------------------------
+  //
+  // A bulk order's live items are placed in one command, then sent through their account's lane, at most
+  // bulk_sends_in_flight_max awaiting their upstream's first answer at once: an upstream is not handed a
+  // hundred requests in one burst, and an item still waiting in the lane (pending: debited, not sent) can
+  // be cancelled and refunded at once. The lane lives in memory: after a restart a pending item may have
+  // been sent just before the crash, so it is re-queried like any order (OrderDesk.recover), never cancelled.
+
+  /** Queued or in flight, per account: entries are open orders, so bounded by open_orders_max per account. */
+  private readonly send_lanes = new Map<number, { running: number; queue: { reference: string; resolve: (order: Promise<OrderRecord>) => void }[] }>();
+  /** References waiting in a lane, not yet sent: the orders a cancel may take. */
+  private readonly queued = new Set<string>();
+
+  private send_queued(actor: AccountActor, reference: string): Promise<OrderRecord> {
+    let lane = this.send_lanes.get(actor.id);
+    if (lane === undefined) this.send_lanes.set(actor.id, (lane = { running: 0, queue: [] }));
+    const queued_lane = lane;
+    this.queued.add(reference);
+    return new Promise<Promise<OrderRecord>>((resolve) => {
+      queued_lane.queue.push({ reference, resolve });
+      this.pump(actor.id);
+    }).then((sent) => sent);
+  }
+
+  private pump(account_id: number): void {
+    const lane = this.send_lanes.get(account_id);
+    if (lane === undefined) return;
+    while (lane.running < bulk_sends_in_flight_max && lane.queue.length > 0) {
+      const next = lane.queue.shift()!;
+      this.queued.delete(next.reference);
+      const actor = this.engine.accounts.get(account_id);
+      const order = actor?.open_orders.get(next.reference);
+      if (actor === undefined || actor.retired || order === undefined || order.status !== 'pending') {
+        // Cancelled (or settled, or its account reloaded after a failed commit): nothing to send.
+        next.resolve(Promise.resolve(order ?? this.find(next.reference) ?? fail(`queued order ${next.reference} vanished`)));
+        continue;
+      }
+      lane.running++;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        lane.running--;
+        this.pump(account_id);
+      };
+      next.resolve(this.send(actor, next.reference, release));
+    }
+    if (lane.running === 0 && lane.queue.length === 0) this.send_lanes.delete(account_id);
+  }
+
+  /**
+   * Cancel before sending (docs/api.md "Cancel before sending"): a bulk item still waiting in its send lane
+   * is failed and refunded at once (reason cancelled). An order already cancelled answers as it is; any
+   * other (sent, settled, not a bulk item) is refused.
+   */
+  cancel(actor: AccountActor, reference: string): Outcome<OrderRecord> {
+    const open = actor.open_orders.get(reference);
+    if (open === undefined) {
+      const settled = this.find(reference);
+      if (settled === null) return refused({ refusal: 'order_not_open' });
+      if (settled.status === 'failed' && settled.failure_reason === cancelled_reason) return ok(settled);
+      return refused({ refusal: 'order_not_cancellable', status: settled.status });
+    }
+    if (!this.queued.has(reference)) return refused({ refusal: 'order_not_cancellable', status: open.status === 'pending' ? 'pending' : open.status });
+    const now_ms = this.deps.clock.now_ms();
+    const cancelled = this.engine.run(actor, { kind: 'cancel_order', reference }, this.deps.clock.now_us());
+    if (!cancelled.ok) return cancelled;
+    // It stays in its lane's queue until its turn, which then finds it failed and sends nothing.
+    this.queued.delete(reference);
+    this.time_refund(actor, cancelled.value, now_ms);
+    return cancelled;
+  }
+
   /** Hands an order to its holder; a definite refusal before processing moves it to the next upstream. */
-  private pay(actor: AccountActor, provider: Provider, order: OrderRecord): void {
+  private pay(actor: AccountActor, provider: Provider, order: OrderRecord): Promise<void> {
     const reference = order.reference;
-    Promise.resolve(provider.pay(order)).then(
+    return Promise.resolve(provider.pay(order)).then(
       (result) => {
         if (provider.next_upstream !== undefined && refused_before_processing(result)) {
           void this.fail_over(actor, provider, reference, result as { outcome: 'failed' | 'unknown' });
@@ -224,7 +316,9 @@ export class OrderDesk implements EngineExtension {
         }
         this.apply(actor, reference, result);
       },
-      (error) => this.apply(actor, reference, { outcome: 'unknown', reason: (error as Error).message }),
+      (error) => {
+        this.apply(actor, reference, { outcome: 'unknown', reason: (error as Error).message });
+      },
     );
   }
 
@@ -338,6 +432,7 @@ export class OrderDesk implements EngineExtension {
     if (result.outcome === 'unknown') this.deps.log.warn({ reference, reason: result.reason }, 'provider answer unclear; the order stays processing');
     const order = this.engine.run(actor, { kind: 'provider_result', reference, result, not_found_is_final, unstaged }, this.deps.clock.now_us());
     if (order === null) return null;
+    if (order.reversed && !before.reversed) this.time_refund(actor, order, now_ms);
     if (is_final(order.status)) {
       this.requery_timers.get(reference)?.cancel();
       this.requery_timers.delete(reference);
@@ -346,6 +441,19 @@ export class OrderDesk implements EngineExtension {
       this.plan_requery(actor, order);
     }
     return order;
+  }
+
+  /**
+   * Measures one refund: from when the failure was known here (the answer's arrival, or our decision) to the
+   * commit holding the refund entry on disk. A commit that fails measures nothing: the refund was not made.
+   */
+  private time_refund(actor: AccountActor, order: OrderRecord, known_ms: number): void {
+    const observer = this.refund_observer;
+    if (observer === null) return;
+    const durable = actor.settled();
+    const observe = () => observer(order.environment, this.deps.clock.now_ms() - known_ms);
+    if (durable === null) observe();
+    else durable.then(observe, () => {});
   }
 
   private notify(order: OrderRecord): void {

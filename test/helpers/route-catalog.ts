@@ -214,6 +214,8 @@ const documented_builders: Record<string, Builder> = {
   },
   'GET /v1/transactions/{reference}': { method: 'GET', template: '/v1/transactions/{reference}', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions/{reference}', { reference: w.reference }) },
   // The world's order is a delivered sandbox order: a requery answers it as it is, with no upstream call.
+  // A delivered sandbox order is no bulk item waiting to be sent: its cancel is refused.
+  'POST /v1/transactions/{reference}/cancel': { method: 'POST', template: '/v1/transactions/{reference}/cancel', auth: 'api_key', port: 'public', changes_state: false, valid_status: 409, build: (w) => api(w, 'POST', '/v1/transactions/{reference}/cancel', { reference: w.reference }) },
   'POST /v1/transactions/{reference}/requery': { method: 'POST', template: '/v1/transactions/{reference}/requery', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'POST', '/v1/transactions/{reference}/requery', { reference: w.reference }) },
   'GET /v1/webhooks': { method: 'GET', template: '/v1/webhooks', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/webhooks', {}) },
   'POST /v1/webhooks': {

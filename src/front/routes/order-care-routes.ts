@@ -9,6 +9,7 @@ import { api_error } from '../../errors.js';
 import { order_full_view, type OrderRecord } from '../../services/order.js';
 import { requery_now_interval_ms, type OrderDesk } from '../../services/order-desk.js';
 import { reference_pattern } from '../../lib/ids.js';
+import { refusal_reply } from '../outcome-errors.js';
 
 /** The caller's own order of this environment, or the 404 every transaction route answers. */
 function own_order(ctx: RequestContext, desk: OrderDesk): OrderRecord | Reply {
@@ -52,6 +53,31 @@ export function order_care_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
         await actor.settled();
         const now = desk.find(order.reference) ?? order;
         return success_reply(ctx.request_id, 200, order_full_view(now, deps.secret_box), now.status === 'processing' ? 'Re-queried; the order is still processing.' : `The order is ${now.status}.`);
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/transactions/:reference/cancel',
+      auth: 'api_key',
+      scope: 'services:purchase',
+      // A repeated cancel of a cancelled order answers it as it is: no key needed to retry safely.
+      idempotent: false,
+      doc: {
+        summary: 'Cancel a bulk order\'s item not yet sent to an upstream',
+        description: 'An item of a bulk order still waiting to be sent is failed and refunded at once (failure_reason "cancelled", the event transaction.failed); the answer is its full record. A cancelled order answers so again. An order already sent, settled, or not a bulk item is 409 transaction.not_cancellable. An unknown reference, or another account\'s or environment\'s, is 404 transaction.not_found.',
+        tags: ['Transactions'],
+        response: OrderFull,
+        success_status: 200,
+        errors: ['transaction.not_found', 'transaction.not_cancellable'],
+      },
+      handler: async (ctx) => {
+        const found = own_order(ctx, desk);
+        if (!('reference' in found)) return found;
+        const actor = ctx.actor!;
+        const cancelled = desk.cancel(actor, found.reference);
+        if (!cancelled.ok) return refusal_reply(ctx.request_id, cancelled.refused);
+        await actor.settled();
+        return success_reply(ctx.request_id, 200, order_full_view(cancelled.value, deps.secret_box), 'Cancelled before it was sent; the wallet was refunded.');
       },
     },
   ];
