@@ -49,6 +49,7 @@ import { RegistryItemPurchaser } from './services/bulk/item-purchaser.js';
 import { service_status_routes } from './front/routes/service-status-routes.js';
 import { transaction_routes } from './front/routes/transaction-routes.js';
 import { order_care_routes } from './front/routes/order-care-routes.js';
+import { order_care_session_routes } from './dashboard/order-care-routes.js';
 import { event_routes } from './front/routes/event-routes.js';
 import { catalog_admin_routes } from './operator/catalog-routes.js';
 import { remembered_error } from './front/remembered.js';
@@ -264,6 +265,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...service_status_routes(deps, router, catalog),
     ...transaction_routes(deps, desk),
     ...order_care_routes(deps, desk),
+    ...order_care_session_routes(deps, desk),
     ...webhook_routes(deps, dispatcher),
     ...event_routes(deps, event_feed),
     ...funding_routes(deps),
