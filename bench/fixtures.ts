@@ -85,6 +85,13 @@ export class OperatorClient {
     return answer.body.data;
   }
 
+  /** The operator's /metrics as Prometheus text, labelled series included. */
+  async metrics_text(): Promise<string> {
+    const answer = await fetch(`${this.admin_url}/metrics`, { headers: { authorization: this.authorization } });
+    if (answer.status !== 200) throw new Error(`operator GET /metrics: expected 200, got ${answer.status}`);
+    return answer.text();
+  }
+
   /** The operator's /metrics as numbers by series name (series without labels only). */
   async metrics(): Promise<Map<string, number>> {
     const answer = await fetch(`${this.admin_url}/metrics`, { headers: { authorization: this.authorization } });

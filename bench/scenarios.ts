@@ -86,6 +86,30 @@ const electricity_order = {
   body: JSON.stringify({ disco: 'ikeja-electric', meter_number: '1111111111111', meter_type: 'prepaid', amount: 1000, pin: bench_pin }),
 };
 
+/** Sandbox phone 08022222222 always fails, and is refunded in the step that learns it (refund-time). */
+const failing_airtime_order: Order = { service: 'airtime', path: '/v1/services/airtime', body: JSON.stringify({ ...airtime_fields, phone: '08022222222' }) };
+
+/** docs/operations.md billvend_refund_duration_seconds: the issue's target for a refund, at p99. */
+export const refund_p99_s_max = 30;
+
+/**
+ * The refunds counted by billvend_refund_duration_seconds (every environment) and the upper bound of the
+ * bucket holding their 99th percentile (null: no refund, or beyond the last finite bucket).
+ */
+export function refund_p99(metrics_text: string): { count: number; p99_s: number | null } {
+  const buckets = new Map<number, number>();
+  for (const match of metrics_text.matchAll(/^billvend_refund_duration_seconds_bucket\{le="([^"]+)",[^}]*\} (\S+)$/gm)) {
+    const le = match[1] === '+Inf' ? Number.POSITIVE_INFINITY : Number(match[1]);
+    buckets.set(le, (buckets.get(le) ?? 0) + Number(match[2]));
+  }
+  const count = buckets.get(Number.POSITIVE_INFINITY) ?? 0;
+  if (count === 0) return { count, p99_s: null };
+  for (const le of [...buckets.keys()].sort((a, b) => a - b)) {
+    if (buckets.get(le)! >= 0.99 * count) return { count, p99_s: Number.isFinite(le) ? le : null };
+  }
+  return { count, p99_s: null };
+}
+
 export interface Order {
   service: string;
   path: string;
@@ -420,6 +444,24 @@ export const scenarios: readonly Scenario[] = [
       const orders = await discover_orders(context, resellers[0]);
       const references = await prime_purchases(context, resellers);
       return reseller_mix(resellers, orders, references, context.random);
+    },
+  },
+  {
+    name: 'refund-time',
+    summary: 'reseller-mix with one purchase in five to the sandbox\'s failing number: each refund\'s time, failure to durable refund entry',
+    target: 'billvend',
+    compare_to: 'baseline-post',
+    prepare: async (context) => {
+      context.log(`  creating ${context.accounts_count} accounts (two scrypt hashes each)`);
+      const resellers = await operator_of(context).create_resellers(context.accounts_count, mix_funding_naira, context.log);
+      const orders = await discover_orders(context, resellers[0]);
+      const references = await prime_purchases(context, resellers);
+      // The four services' purchases and, as often as all of them together, one the sandbox fails and refunds.
+      return reseller_mix(resellers, [...orders, ...orders.map(() => failing_airtime_order)], references, context.random);
+    },
+    finish: async (context) => {
+      const { count, p99_s } = refund_p99(await operator_of(context).metrics_text());
+      return [`refunds: ${count} measured, p99 ${p99_s === null ? 'n/a' : `≤ ${p99_s} s`} from failure to durable refund entry (target ≤ ${refund_p99_s_max} s): ${p99_s !== null && p99_s <= refund_p99_s_max ? 'met' : 'not met'}`];
     },
   },
   purchase_under_sign_in_flood(),

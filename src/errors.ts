@@ -65,6 +65,8 @@ export const error_catalogue = {
   'transaction.not_final': { status: 409, message: 'The order is not final yet (pending or processing): it has no final event to re-send.' },
   // docs/api.md "Phone lookup": a network that contradicts the number's prefix (or where it was last delivered).
   'service.network_mismatch': { status: 422, message: 'The network differs from the one the phone number is on; send ported: true if the number was ported.' },
+  // docs/api.md "Cancel before sending".
+  'transaction.not_cancellable': { status: 409, message: 'Only an item of a bulk order still waiting to be sent can be cancelled.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

@@ -50,6 +50,8 @@ import { BatchDesk } from './services/bulk/batch-desk.js';
 import { RegistryItemPurchaser } from './services/bulk/item-purchaser.js';
 import { service_status_routes } from './front/routes/service-status-routes.js';
 import { transaction_routes } from './front/routes/transaction-routes.js';
+import { order_care_routes } from './front/routes/order-care-routes.js';
+import { order_care_session_routes } from './dashboard/order-care-routes.js';
 import { event_routes } from './front/routes/event-routes.js';
 import { catalog_admin_routes } from './operator/catalog-routes.js';
 import { remembered_error } from './front/remembered.js';
@@ -176,6 +178,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   }, pricing, refusal_reply, PhoneNetworks.load(engine.journal, store, config.ported_numbers_max));
   // Late changes from the upstreams: callbacks and the 24 h re-query of delivered orders (docs/upstreams.md).
   const callbacks = new UpstreamCallbacks(deps, desk, router, config.upstreams, metrics);
+  desk.refund_observer = (environment, duration_ms) => metrics.refund_took(environment, duration_ms);
   const signer = new SignerPool();
   const dispatcher = new Dispatcher(deps, new EndpointRegistry(engine), signer, { allow_private: config.webhook_allow_private_targets, timeout_ms: config.webhook_timeout_ms });
   if (router !== null) announce_status_changes(deps, router, dispatcher.endpoints);
@@ -285,6 +288,8 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...bulk_routes(deps, batches, item_purchaser),
     ...service_status_routes(deps, router, catalog),
     ...transaction_routes(deps, desk),
+    ...order_care_routes(deps, desk),
+    ...order_care_session_routes(deps, desk),
     ...webhook_routes(deps, dispatcher),
     ...event_routes(deps, event_feed),
     ...statement_routes(deps, desk, statement_builds),

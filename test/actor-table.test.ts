@@ -690,6 +690,54 @@ table('a provider\'s answer settles an open order', [
     then: (t, a) => t.equal(a.actor.open_orders.size, 0, 'no order is open'),
   },
   {
+    name: 'escalating an order past its promise puts it in review, once, with transaction.delayed',
+    given: (a) => {
+      fund(a, 100_00);
+      placed(a, 40_00);
+      answer(a, { outcome: 'processing' });
+    },
+    when: (a) => {
+      const order = a.actor.open_orders.get(open_reference(a))!;
+      const review_by_us = order.created_us + day_us;
+      const escalated = engine.run(a.actor, { kind: 'escalate_order', order, review_by_us }, now_us());
+      // A second escalation of the escalated order changes nothing and emits nothing.
+      return from_order(engine.run(a.actor, { kind: 'escalate_order', order: escalated, review_by_us }, now_us()));
+    },
+    outcome: 'ok',
+    balances: { test: 60_00 },
+    events: ['transaction.delayed'],
+    then: (t, a) => {
+      const order = a.actor.open_orders.get(open_reference(a))!;
+      t.equal(order.status, 'processing', 'the escalated order is still processing');
+      t.equal(order.needs_review, true, 'and in review');
+      t.equal(order.expected_final_us, order.created_us + day_us, 'its promise is the operator\'s deadline');
+      t.ok(typeof order.delayed_us === 'number', 'with when it was escalated');
+    },
+  },
+  {
+    name: 'cancelling an order not yet sent refunds it in the same command, reason cancelled',
+    given: (a) => {
+      fund(a, 100_00);
+      placed(a, 40_00);
+    },
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'cancel_order', reference: open_reference(a) }, now_us())),
+    outcome: 'ok',
+    balances: { test: 100_00 },
+    events: ['transaction.failed', 'wallet.reversed'],
+    then: (t, a) => t.equal(a.actor.open_orders.size, 0, 'the order is no longer open'),
+  },
+  {
+    name: 'cancelling an order already sent is refused as order_not_cancellable',
+    given: (a) => {
+      fund(a, 100_00);
+      placed(a, 40_00);
+      answer(a, { outcome: 'processing' });
+    },
+    when: (a) => from_outcome(engine.run(a.actor, { kind: 'cancel_order', reference: open_reference(a) }, now_us())),
+    outcome: 'order_not_cancellable',
+    balances: { test: 60_00 },
+  },
+  {
     name: 'the operator resolving an unknown order is refused as order_not_open',
     given: (a) => fund(a, 100_00),
     when: (a) => from_outcome(engine.run(a.actor, { kind: 'resolve_order', reference: 'BV-NO-SUCH-ORDER', outcome: 'failed' }, now_us())),

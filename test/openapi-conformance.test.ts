@@ -40,7 +40,7 @@ t.test('every operation has a unique operationId, a summary and tags', async (t)
       t.ok(Array.isArray(operation.tags) && operation.tags.length > 0, `${method} ${path} has tags`);
     }
   }
-  t.same(Object.keys(doc.webhooks).sort(), ['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.reversed', 'wallet.credited', 'wallet.debited', 'wallet.low_balance', 'wallet.reversed', 'service.status_changed', 'batch.completed'].sort(), 'every event kind is under webhooks');
+  t.same(Object.keys(doc.webhooks).sort(), ['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.delayed', 'transaction.reversed', 'wallet.credited', 'wallet.debited', 'wallet.low_balance', 'wallet.reversed', 'service.status_changed', 'batch.completed'].sort(), 'every event kind is under webhooks');
 });
 
 t.test('the limits the server enforces are in the schemas', async (t) => {

@@ -62,6 +62,11 @@ const rows: Row[] = [
     status: 503,
   },
   { refusal: { refusal: 'order_not_open' }, error: { code: 'transaction.not_found', message: 'No open order with this reference.' }, status: 404 },
+  {
+    refusal: { refusal: 'order_not_cancellable', status: 'processing' },
+    error: { code: 'transaction.not_cancellable', message: 'Only an item of a bulk order still waiting to be sent can be cancelled; this order is processing.' },
+    status: 409,
+  },
   { refusal: { refusal: 'key_revoked' }, error: { code: 'auth.key_not_found', message: undefined }, status: 401 },
   { refusal: { refusal: 'key_expired' }, error: { code: 'auth.key_expired', message: undefined }, status: 401 },
   { refusal: { refusal: 'key_ip_not_allowed', remote_ip: '10.1.2.3' }, error: { code: 'auth.ip_not_allowed', message: 'Requests from 10.1.2.3 are not allowed for this key.' }, status: 403 },

@@ -11,7 +11,7 @@ t.test('an airtime purchase answers 201 with exactly the spec result and debits 
   const response = await buy_airtime(server, account.key, '08031234567', 100.5);
   check_created(t, response, 'delivered', 'airtime of 100.50');
   const data = response.body.data;
-  t.same(Object.keys(data).sort(), ['amount', 'amount_charged', 'client_reference', 'commission', 'metadata', 'network', 'phone', 'reference', 'status', 'wallet_balance_after'], 'the result has exactly the spec fields, the pricing ones (docs/api.md "Pricing") and the client ones ("Client references and metadata")');
+  t.same(Object.keys(data).sort(), ['amount', 'amount_charged', 'client_reference', 'commission', 'expected_final_at', 'metadata', 'network', 'phone', 'reference', 'status', 'wallet_balance_after'], 'the result has exactly the spec fields, the pricing ones (docs/api.md "Pricing"), the client ones ("Client references and metadata") and the promise ("A promised time")');
   t.equal(data.network, 'mtn', 'network is echoed');
   t.equal(data.phone, '08031234567', 'phone is echoed');
   t.equal(kobo(data.amount), 100_50, 'amount is 100.50');

@@ -55,7 +55,7 @@ t.test('three WAEC result checker PINs cost 3 × 3,900 and the 201 carries three
   const response = await buy(server, account.key, path, education_body('waec-result-checker', 11_700, { quantity: 3 }));
   check_created(t, response, 'delivered', 'three result checkers');
   const data = response.body.data;
-  t.same(Object.keys(data).sort(), ['amount', 'amount_charged', 'client_reference', 'commission', 'customer_name', 'delivered_at', 'exam', 'metadata', 'phone', 'pins', 'product', 'product_name', 'profile_id', 'quantity', 'reference', 'status', 'wallet_balance_after'], 'the result has exactly the documented fields');
+  t.same(Object.keys(data).sort(), ['amount', 'amount_charged', 'client_reference', 'commission', 'customer_name', 'delivered_at', 'exam', 'expected_final_at', 'metadata', 'phone', 'pins', 'product', 'product_name', 'profile_id', 'quantity', 'reference', 'status', 'wallet_balance_after'], 'the result has exactly the documented fields');
   t.equal(data.quantity, 3, 'quantity is echoed');
   t.equal(data.exam, 'waec', 'the exam body is named');
   t.equal(kobo(data.amount), 11_700_00, 'amount is price × quantity');

@@ -47,7 +47,7 @@ t.test('a Smile bundle is bought for a verified account: the subscriber is named
   const response = await buy(server, account.key, path, smile_body('1402000123', 'smile-10gb-30d', 8_000));
   check_created(t, response, 'delivered', 'a Smile bundle');
   const data = response.body.data;
-  t.same(Object.keys(data).sort(), ['account', 'amount', 'amount_charged', 'client_reference', 'commission', 'customer_name', 'delivered_at', 'metadata', 'phone', 'pins', 'plan', 'plan_code', 'provider', 'reference', 'status', 'wallet_balance_after'], 'the result has exactly the documented fields');
+  t.same(Object.keys(data).sort(), ['account', 'amount', 'amount_charged', 'client_reference', 'commission', 'customer_name', 'delivered_at', 'expected_final_at', 'metadata', 'phone', 'pins', 'plan', 'plan_code', 'provider', 'reference', 'status', 'wallet_balance_after'], 'the result has exactly the documented fields');
   t.equal(data.account, '1402000123', 'the account is echoed');
   t.equal(data.customer_name, 'Test Subscriber', 'the subscriber is named');
   t.equal(data.pins, null, 'a Smile bundle has no PIN');

@@ -23,7 +23,7 @@ t.test('a request without subscription_type or quantity answers exactly as befor
   const account = await fast_reseller(server, 50_000);
   const response = await buy(server, account.key, path, tv_body(sandbox.renewal_smartcard, 'dstv-padi', 4400, { provider: 'dstv' }));
   check_created(t, response, 'delivered', 'a plain change');
-  t.same(Object.keys(response.body.data).sort(), ['amount', 'amount_charged', 'client_reference', 'commission', 'customer_name', 'delivered_at', 'metadata', 'package_code', 'provider', 'reference', 'smartcard_number', 'status', 'wallet_balance_after'], 'the result has exactly the fields of before');
+  t.same(Object.keys(response.body.data).sort(), ['amount', 'amount_charged', 'client_reference', 'commission', 'customer_name', 'delivered_at', 'expected_final_at', 'metadata', 'package_code', 'provider', 'reference', 'smartcard_number', 'status', 'wallet_balance_after'], 'the result has exactly the fields of before');
   const record = await order(server, account.key, response.body.data.reference);
   t.notOk('subscription_type' in record || 'quantity' in record, 'the full record carries neither');
 });

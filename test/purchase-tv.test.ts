@@ -12,7 +12,7 @@ t.test('a TV subscription answers 201 with exactly the decided result fields', a
   const response = await buy(server, account.key, path, tv_body(sandbox.valid_smartcard, 'dstv-compact', 19000, { provider: 'dstv' }));
   check_created(t, response, 'delivered', 'DStv Compact');
   const data = response.body.data;
-  t.same(Object.keys(data).sort(), ['amount', 'amount_charged', 'client_reference', 'commission', 'customer_name', 'delivered_at', 'metadata', 'package_code', 'provider', 'reference', 'smartcard_number', 'status', 'wallet_balance_after'], 'the result has exactly the decided fields, the pricing ones (docs/api.md "Pricing") and the client ones ("Client references and metadata")');
+  t.same(Object.keys(data).sort(), ['amount', 'amount_charged', 'client_reference', 'commission', 'customer_name', 'delivered_at', 'expected_final_at', 'metadata', 'package_code', 'provider', 'reference', 'smartcard_number', 'status', 'wallet_balance_after'], 'the result has exactly the decided fields, the pricing ones (docs/api.md "Pricing") and the client ones ("Client references and metadata")');
   t.equal(data.provider, 'dstv', 'provider is echoed');
   t.equal(data.smartcard_number, sandbox.valid_smartcard, 'smartcard_number is echoed');
   t.equal(data.package_code, 'dstv-compact', 'package_code is echoed');

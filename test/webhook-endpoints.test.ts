@@ -7,7 +7,7 @@ import { webhook_env } from './helpers/webhook-receiver.js';
 
 const server = await start_server(t, { env: { LOG_LEVEL: 'warn' } });
 
-const all_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.reversed', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance', 'batch.completed'];
+const all_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.delayed', 'transaction.reversed', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance', 'batch.completed'];
 const iso_us_pattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 let sequence = 0;
 

@@ -30,7 +30,7 @@ import { ok, refused, type Outcome, type Refusal } from './refusal.js';
 import type { RandomSource } from '../lib/random.js';
 import type { CapturedChange } from '../journal/journal.js';
 import type { AccountCommand, CommandEvent, CommandOutcome, CommandOutcomes, Executed } from './account-command.js';
-import { apply_provider_result, close_reversal_check, mark_processing, move_order_upstream, place_order, resolve_order, reverse_delivered_order, schedule_order_requery } from './account-orders.js';
+import { apply_provider_result, cancel_order, close_reversal_check, escalate_order, mark_processing, move_order_upstream, place_order, resolve_order, reverse_delivered_order, schedule_order_requery } from './account-orders.js';
 import { set_low_balance_threshold } from './low-balance.js';
 import { stage_record } from './idempotency.js';
 
@@ -213,6 +213,8 @@ export class AccountActor {
       case 'resolve_order': return resolve_order(this, command.reference, command.outcome, now_us);
       case 'reverse_delivered_order': return reverse_delivered_order(this, command.environment, command.seq, command.reason, now_us);
       case 'close_reversal_check': return close_reversal_check(this, command.key);
+      case 'escalate_order': return escalate_order(this, command.order, command.review_by_us, now_us);
+      case 'cancel_order': return cancel_order(this, command.reference, now_us);
       case 'remember_answer': return stage_record(this, command.environment, command.key, command.record);
       case 'stage_records':
         for (const { db, key, value } of command.records) {

@@ -45,6 +45,10 @@ export interface CommandFields {
   reverse_delivered_order: { environment: Environment; seq: number; reason: string };
   /** A delivered order's 24 h re-query is done (engine/account-orders.ts close_reversal_check). */
   close_reversal_check: { key: [number, string] };
+  /** An open order past its promised time without an answer: to review, with transaction.delayed. */
+  escalate_order: { order: OrderRecord; review_by_us: number };
+  /** A bulk item not yet sent, cancelled by the reseller: failed and refunded in this command. */
+  cancel_order: { reference: string };
   /** The idempotency record of an answer, staged with the change it answers for (engine/idempotency.ts). */
   remember_answer: { environment: Environment; key: string; record: IdempotencyRecord };
   /**
@@ -85,6 +89,8 @@ export interface CommandOutcomes {
   /** The reversed order; null when it was not delivered (open, failed, or reversed already). */
   reverse_delivered_order: OrderRecord | null;
   close_reversal_check: void;
+  escalate_order: OrderRecord;
+  cancel_order: Outcome<OrderRecord>;
   remember_answer: void;
   stage_records: void;
 }

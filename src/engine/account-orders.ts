@@ -40,6 +40,8 @@ export interface OrderPlacement {
   upstream?: string;
   /** Who the order is placed for: checked again here, in the command that debits (engine/authority.ts). */
   authority: Authority;
+  /** When the order is expected to be final (services/promised-time.ts); absent: no promise (engine tests). */
+  expected_final_us?: number;
 }
 
 // ---- The order index ------------------------------------------------------------------------------
@@ -475,6 +477,7 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
     client_reference,
     metadata: input.metadata ?? null,
   };
+  if (placement.expected_final_us !== undefined) order.expected_final_us = placement.expected_final_us;
   if (input.quantity !== undefined) order.quantity = input.quantity;
   if (input.customer_id !== undefined) order.customer_id = input.customer_id;
   if (input.subscription_type !== undefined) order.subscription_type = input.subscription_type;
@@ -616,8 +619,23 @@ export function mark_processing(actor: AccountActor, order: OrderRecord, now_us:
 
 /** Records the re-query schedule of an order that is still open. */
 export function schedule_order_requery(actor: AccountActor, order: OrderRecord, next_requery_ms: number, needs_review: boolean): OrderRecord {
-  const next: OrderRecord = { ...order, requery_count: order.requery_count + (needs_review ? 0 : 1), next_requery_ms, needs_review };
+  // An escalated order stays in review while its re-queries go on (docs/api.md "A promised time").
+  const next: OrderRecord = { ...order, requery_count: order.requery_count + (needs_review ? 0 : 1), next_requery_ms, needs_review: needs_review || order.needs_review };
   stage_order(actor, next);
+  return next;
+}
+
+/**
+ * Escalates an open order that passed its promised time without an answer (docs/api.md "A promised time"):
+ * it goes to the operator's review, its promise becomes the operator's decision (review_by_us, 24 hours
+ * after its creation), and the reseller hears of it (transaction.delayed). Once per order.
+ */
+export function escalate_order(actor: AccountActor, order: OrderRecord, review_by_us: number, now_us: number): OrderRecord {
+  if (is_final(order.status)) fail(`order ${order.reference} escalated after it ended ${order.status}`);
+  if (order.delayed_us !== undefined) return order;
+  const next: OrderRecord = { ...order, needs_review: true, delayed_us: now_us, expected_final_us: Math.max(review_by_us, order.expected_final_us ?? 0) };
+  stage_order(actor, next);
+  actor.engine.emit(actor, order.environment, 'transaction.delayed', { order: next });
   return next;
 }
 
@@ -625,7 +643,7 @@ export function schedule_order_requery(actor: AccountActor, order: OrderRecord, 
  * Fails an order and refunds it in the same command: a reversal entry of exactly what was debited, the day's
  * spend given back when the debit counted today. `reversed` makes a second refund impossible.
  */
-export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason: string, now_us: number): OrderRecord {
+export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason: string, now_us: number, sent = true): OrderRecord {
   if (order.reversed) fail(`order ${order.reference} refunded twice`);
   const refund_kobo = charged_kobo(order);
   const entry = actor.append_entry(order.environment, 'reversal', refund_kobo, order.reference, `Refund of failed ${order.service_type} ${order.recipient}`, now_us);
@@ -640,12 +658,27 @@ export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason:
     reversed: true,
     reversed_us: now_us,
     next_requery_ms: 0,
-    status_history: ensure_processing(order, now_us),
+    // An order cancelled before it was sent never was processing: its history says pending, then failed.
+    status_history: sent ? ensure_processing(order, now_us) : order.status_history,
   });
   stage_order(actor, failed_order);
   actor.engine.emit(actor, order.environment, 'transaction.failed', { order: failed_order });
   actor.engine.emit(actor, order.environment, 'wallet.reversed', { entry, order: failed_order });
   return failed_order;
+}
+
+/**
+ * The reseller cancels a bulk item not yet sent (docs/api.md "Cancel before sending"): refunded in this command,
+ * one record with its reversal entry, as every refund. The order desk checks that the item waits in its send
+ * lane; here only its status is checked: a pending order has not been handed to an upstream.
+ */
+export const cancelled_reason = 'cancelled';
+
+export function cancel_order(actor: AccountActor, reference: string, now_us: number): Outcome<OrderRecord> {
+  const order = actor.open_orders.get(reference);
+  if (order === undefined) return refused({ refusal: 'order_not_open' });
+  if (order.status !== 'pending') return refused({ refusal: 'order_not_cancellable', status: order.status });
+  return ok(fail_and_refund(actor, order, cancelled_reason, now_us, false));
 }
 
 /** Operator decision on an order that had no answer for 24 hours. */

@@ -52,6 +52,8 @@ export type EventKind =
   | 'transaction.completed'
   | 'transaction.failed'
   | 'transaction.processing'
+  /** A processing order passed its promised time without an answer (docs/api.md "A promised time"). */
+  | 'transaction.delayed'
   /** A delivered order its upstream reversed later, refunded (docs/upstreams.md "Callbacks and reversals"). */
   | 'transaction.reversed'
   | 'wallet.credited'

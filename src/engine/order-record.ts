@@ -78,8 +78,19 @@ export interface OrderRecord {
   requery_count: number;
   /** Wall-clock ms of the next re-query (already scaled by TIME_SCALE), or 0. */
   next_requery_ms: number;
-  /** Set after 24 hours without an answer: the operator decides (dashboard, operator API). */
+  /**
+   * Set when the order passed its promised time without an answer (escalated, delayed_us set) or after 24
+   * hours without one: the operator decides (dashboard, operator API).
+   */
   needs_review: boolean;
+  /**
+   * When the order is expected to be final (epoch µs, docs/api.md "A promised time"): set when it is placed,
+   * moved to 24 hours after its creation (the operator's decision) once it was escalated. Orders from before
+   * promises lack it.
+   */
+  expected_final_us?: number;
+  /** When the order passed its promised time without an answer and was escalated (transaction.delayed). */
+  delayed_us?: number;
   /**
    * The reseller's own reference, unique per account and environment for ever, and its key-value notes
    * (docs/api.md "Client references"). Orders written before them lack both: shown as null.

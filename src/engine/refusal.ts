@@ -35,6 +35,8 @@ export type Refusal =
   | { refusal: 'open_orders_full' }
   /** No open order with this reference (an operator's resolution). */
   | { refusal: 'order_not_open' }
+  /** The order was sent to an upstream already, or is settled, or is no bulk item waiting to be sent (a cancel). */
+  | { refusal: 'order_not_cancellable'; status: string }
   /**
    * The request's authority ended while it was under way (engine/authority.ts), checked in the command
    * that debits: its key was revoked, expired, or no longer allows its address or scope; its dashboard
@@ -52,7 +54,7 @@ export type RefusalKind = Refusal['refusal'];
 export const refusal_kinds = [
   'amount_not_positive', 'funding_reference_foreign', 'funding_reference_amount_differs', 'keys_limit_reached', 'key_not_found',
   'password_locked', 'password_incorrect', 'pin_not_set', 'pin_locked', 'pin_incorrect', 'pin_check_busy', 'email_taken',
-  'duplicate_client_reference', 'daily_limit_exceeded', 'insufficient_funds', 'open_orders_full', 'order_not_open',
+  'duplicate_client_reference', 'daily_limit_exceeded', 'insufficient_funds', 'open_orders_full', 'order_not_open', 'order_not_cancellable',
   'key_revoked', 'key_expired', 'key_ip_not_allowed', 'key_scope_missing', 'session_ended',
 ] as const satisfies readonly RefusalKind[];
 

@@ -161,7 +161,8 @@ const event_payloads: Record<string, TSchema> = {
     plan: Type.Optional(Type.String()),
     delivered_at: Timestamp,
   }),
-  'transaction.processing': Type.Object({ ...ServiceFields, at: Timestamp }),
+  'transaction.processing': Type.Object({ ...ServiceFields, expected_final_at: Type.Union([Timestamp, Type.Null()]), at: Timestamp }),
+  'transaction.delayed': Type.Object({ ...ServiceFields, expected_final_at: Type.Union([Timestamp, Type.Null()], { description: 'the operator\'s decision is due by then: 24 hours after the order' }), at: Timestamp }),
   'transaction.failed': Type.Object({ ...ServiceFields, failure_reason: Nullable(Type.String()), at: Timestamp }),
   'transaction.reversed': Type.Object({ ...ServiceFields, failure_reason: Nullable(Type.String()), delivered_at: Nullable(Timestamp), at: Timestamp }),
 };

@@ -52,6 +52,10 @@ export function refusal_error(refusal: Refusal): ApiError {
       return api_error('service.unavailable', 'Too many orders of this account are still open; retry shortly.', { headers: { 'Retry-After': '5' } });
     case 'order_not_open':
       return api_error('transaction.not_found', 'No open order with this reference.');
+    case 'order_not_cancellable':
+      return api_error('transaction.not_cancellable', refusal.status === 'pending'
+        ? 'Only an item of a bulk order still waiting to be sent can be cancelled; this order is being sent.'
+        : `Only an item of a bulk order still waiting to be sent can be cancelled; this order is ${refusal.status}.`);
     // The answers front/auth.ts and dashboard/session-auth.ts give a request that arrives so: the
     // authority ended while this one was under way (docs/decisions.md "Authority at the debit").
     case 'key_revoked':

@@ -222,6 +222,17 @@ export class Metrics implements JournalObserver, WebhookObserver {
     labelNames: ['environment'],
     registers: [this.registry],
   });
+  /**
+   * docs/operations.md "Metrics": from an upstream's definite failure reaching us (or our decision that nothing
+   * was sent) to the refund entry's commit on disk, per refunded order. The target is 30 s at p99.
+   */
+  private readonly refund_duration = new Histogram({
+    name: 'billvend_refund_duration_seconds',
+    help: 'Time from a definite failure (or the decision that nothing was sent) to its durable refund entry, per order.',
+    labelNames: ['environment'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
   private readonly provider_calls = new Counter({
     name: 'billvend_provider_calls_total',
     help: 'Calls to the live upstream aggregator, by operation and result.',
@@ -403,6 +414,10 @@ export class Metrics implements JournalObserver, WebhookObserver {
   refund(service_type: string, environment: string, amount_kobo: number): void {
     this.refunds.labels(service_type, environment).inc();
     this.refunded_kobo.labels(environment).inc(amount_kobo);
+  }
+
+  refund_took(environment: string, duration_ms: number): void {
+    this.refund_duration.labels(environment).observe(Math.max(0, duration_ms) / 1000);
   }
 
   provider_call(operation: string, result: ProviderCallResult, duration_ms: number, upstream?: string): void {

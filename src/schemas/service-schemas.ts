@@ -62,6 +62,11 @@ export const extras_view = {
   metadata: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
 };
 
+/** docs/api.md "A promised time": on every purchase answer and full record. */
+export const promised_view = {
+  expected_final_at: Type.Union([Timestamp, Type.Null()], { description: 'when the order is expected to be final (never earlier than its next re-query); null once it is settled' }),
+};
+
 /** docs/api.md "Pricing": amount is the face value, amount_charged what the wallet was debited, commission the difference. */
 export const AmountCharged = Type.Number({ minimum: 0, description: 'NGN debited from the wallet: amount − commission' });
 export const Commission = Type.Number({ minimum: 0, description: 'NGN: the tier\'s rate applied to amount, rounded down to the kobo' });
@@ -131,6 +136,7 @@ export const OrderFull = Type.Object({
   failure_reason: Nullable(Type.String()),
   reversed: Type.Boolean(),
   needs_review: Type.Boolean(),
+  ...promised_view,
   created_at: Timestamp,
   updated_at: Timestamp,
   delivered_at: Type.Union([Timestamp, Type.Null()]),

@@ -2,14 +2,15 @@
 import Type from 'typebox';
 import { EnvironmentName, FreeText, Naira, Pagination, Timestamp } from './common.js';
 
-export const EventKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.reversed', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance', 'service.status_changed', 'batch.completed']);
+const event_kind_names = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.delayed', 'transaction.reversed', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance', 'service.status_changed', 'batch.completed'] as const;
+export const EventKindName = Type.Enum([...event_kind_names]);
 
 /** What a delivery carries: a subscribed event kind or the on-demand test event (never subscribed to). */
-export const DeliveryKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.reversed', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance', 'service.status_changed', 'batch.completed', 'webhook.test']);
+export const DeliveryKindName = Type.Enum(['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.delayed', 'transaction.reversed', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'wallet.low_balance', 'service.status_changed', 'batch.completed', 'webhook.test']);
 
 export const CreateWebhookBody = Type.Object({
   url: FreeText({ minLength: 1, maxLength: 2048, errorMessage: 'must be an https:// URL' }),
-  events: Type.Optional(Type.Array(EventKindName, { minItems: 1, maxItems: 9, uniqueItems: true, errorMessage: 'must be a non-empty list of distinct event kinds' })),
+  events: Type.Optional(Type.Array(EventKindName, { minItems: 1, maxItems: event_kind_names.length, uniqueItems: true, errorMessage: 'must be a non-empty list of distinct event kinds' })),
   description: Type.Optional(FreeText({ maxLength: 200 })),
 });
 

@@ -12,7 +12,8 @@ import type { Engine, EngineExtension } from '../engine/engine.js';
 import type { OrderRequest } from '../engine/account-orders.js';
 import type { Authority } from '../engine/authority.js';
 import { make_record } from '../engine/idempotency.js';
-import type { RefusalReply } from '../engine/refusal.js';
+import { ok, refused, type Outcome, type RefusalReply } from '../engine/refusal.js';
+import { cancelled_reason } from '../engine/account-orders.js';
 import { error_reply, success_reply, type Reply } from '../lib/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { random_text } from '../lib/ids.js';
@@ -27,6 +28,7 @@ import type { TimerHandle } from '../lib/timer-wheel.js';
 import { fail } from '../lib/assert.js';
 import { commission_kobo, narrow_value, type PriceLists } from './pricing.js';
 import type { PhoneNetworks } from './phone-networks.js';
+import { expected_final_us } from './promised-time.js';
 
 /** How long a purchase request waits for the provider before answering 201 processing. */
 export const purchase_wait_ms = 5_000;
@@ -36,6 +38,17 @@ export const requery_delays_ms = [30_000, 60_000, 120_000, 300_000];
 export const review_after_ms = 24 * 60 * 60 * 1000;
 /** A "no such request" from the provider is believed only this long after the order was created. */
 export const not_found_grace_ms = 120_000;
+/**
+ * Requery now (docs/api.md "Requery now"): one per order per this many real milliseconds, read on the
+ * clock unscaled (Clock.now_ms, not scaled by TIME_SCALE): the limit protects the upstream, whose
+ * seconds are real ones.
+ */
+export const requery_now_interval_ms = 30_000;
+/** Orders whose last requery-now is remembered at once: the limit map's bound. */
+export const requery_now_orders_max = 100_000;
+
+/** What a requery-now asks of the desk: the order as it stands after, or how long to wait first. */
+export type RequeryNow = { order: Promise<OrderRecord> } | { retry_after_s: number };
 
 let cached_minute = -1;
 let cached_minute_text = '';
@@ -50,12 +63,25 @@ function provider_request_id(random: RandomSource, now_ms: number): string {
   return cached_minute_text + random_text(random, 'abcdefghijklmnopqrstuvwxyz0123456789', 12);
 }
 
+/** A bulk order's live items awaiting their upstream's first answer at once, per account (the send lane). */
+export const bulk_sends_in_flight_max = 8;
+
 /** Longer than any reference billvend makes (BV- + date + 12 characters), far below LMDB's key limit. */
 export const reference_length_max = 64;
 
+/** Told, per refunded order, how long its refund took to be durable (operator/metrics.ts implements it, main.ts wires it). */
+export type RefundObserver = (environment: Environment, duration_ms: number) => void;
+
 export class OrderDesk implements EngineExtension {
+  /** docs/operations.md billvend_refund_duration_seconds; none by default (tools and engine tests). */
+  refund_observer: RefundObserver | null = null;
   private readonly waiters = new Map<string, Set<(order: OrderRecord) => void>>();
   private readonly requery_timers = new Map<string, TimerHandle>();
+  /**
+   * When each order was last re-queried on request (clock ms), oldest first: an entry older than
+   * requery_now_interval_ms is dead and dropped when the map is full (requery_now_orders_max).
+   */
+  private readonly requery_now_at = new Map<string, number>();
   private readonly codec: ReferenceCodec;
   /**
    * Whether the store holds indexed references (random ones, or any order from before references
@@ -111,7 +137,7 @@ export class OrderDesk implements EngineExtension {
    * Debits and places an order, then drives it to its first answer. Runs synchronously up to the
    * debit (it is called inside run_idempotent); returns the reply, or a promise of it.
    */
-  place(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, input: OrderRequest, authority: Authority): Reply | Promise<Reply> {
+  place(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, input: OrderRequest, authority: Authority, bulk_item = false): Reply | Promise<Reply> {
     const provider = this.providers[environment];
     const intent = { service_type: input.service_type, recipient: input.recipient, network: input.network, disco: input.disco, provider: input.provider };
     const down = provider.unavailable(intent);
@@ -126,7 +152,8 @@ export class OrderDesk implements EngineExtension {
     // The tier is read in the command that debits: a tier or price change applies to the next purchase.
     const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
     const commission = commission_kobo(input.amount_kobo, rate_bp);
-    const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream, authority };
+    const expected = expected_final_us(input.service_type, environment, now_us, requery_delays_ms, (ms) => this.deps.clock.scaled(ms));
+    const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream, authority, expected_final_us: expected };
     const placed = this.engine.run(actor, { kind: 'place_order', input, placement: order_placement, stage_pending: !provider.instant }, now_us);
     if (!placed.ok) return this.refusal_reply(request_id, placed.refused);
     if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
@@ -151,7 +178,8 @@ export class OrderDesk implements EngineExtension {
     // disk filled while the order waited for its answer) must not be answered "nothing was changed".
     const placement = actor.settled();
     const placed_order = order;
-    const answered = provider.instant ? this.wait_for_answer(actor, reference) : this.send(actor, reference);
+    // A bulk item waits its turn in the account's send lane, and may be cancelled until then.
+    const answered = provider.instant ? this.wait_for_answer(actor, reference) : bulk_item ? this.send_queued(actor, reference) : this.send(actor, reference);
     return answered
       .then(async (final_order) => {
         // A later commit says nothing of an earlier one that failed: if the disk filled under the
@@ -186,22 +214,104 @@ export class OrderDesk implements EngineExtension {
     }));
   }
 
-  /** Sends a live order once its debit is durable, then waits (up to 5 s) for an answer. */
-  private async send(actor: AccountActor, reference: string): Promise<OrderRecord> {
-    await actor.settled();
+  /**
+   * Sends a live order once its debit is durable, then waits (up to 5 s) for an answer. first_answer is
+   * called once the upstream's first answer is applied (or nothing was sent): the send lane's slot.
+   */
+  private async send(actor: AccountActor, reference: string, first_answer?: () => void): Promise<OrderRecord> {
+    try {
+      await actor.settled();
+    } catch (error) {
+      first_answer?.();
+      throw error;
+    }
     let order = actor.open_orders.get(reference);
     if (order === undefined) fail(`order ${reference} vanished before it was sent`);
     const provider = this.providers[order.environment];
     const waiting = this.wait_for_answer(actor, reference);
     order = this.engine.run(actor, { kind: 'mark_processing', order, provider_reference: null }, this.deps.clock.now_us());
-    this.pay(actor, provider, order);
+    const paid = this.pay(actor, provider, order);
+    if (first_answer !== undefined) void paid.finally(first_answer);
     return waiting;
   }
 
+  // ---- The bulk send lane (docs/api.md "Cancel before sending") ---------------------------------
+  //
+  // A bulk order's live items are placed in one command, then sent through their account's lane, at most
+  // bulk_sends_in_flight_max awaiting their upstream's first answer at once: an upstream is not handed a
+  // hundred requests in one burst, and an item still waiting in the lane (pending: debited, not sent) can
+  // be cancelled and refunded at once. The lane lives in memory: after a restart a pending item may have
+  // been sent just before the crash, so it is re-queried like any order (OrderDesk.recover), never cancelled.
+
+  /** Queued or in flight, per account: entries are open orders, so bounded by open_orders_max per account. */
+  private readonly send_lanes = new Map<number, { running: number; queue: { reference: string; resolve: (order: Promise<OrderRecord>) => void }[] }>();
+  /** References waiting in a lane, not yet sent: the orders a cancel may take. */
+  private readonly queued = new Set<string>();
+
+  private send_queued(actor: AccountActor, reference: string): Promise<OrderRecord> {
+    let lane = this.send_lanes.get(actor.id);
+    if (lane === undefined) this.send_lanes.set(actor.id, (lane = { running: 0, queue: [] }));
+    const queued_lane = lane;
+    this.queued.add(reference);
+    return new Promise<Promise<OrderRecord>>((resolve) => {
+      queued_lane.queue.push({ reference, resolve });
+      this.pump(actor.id);
+    }).then((sent) => sent);
+  }
+
+  private pump(account_id: number): void {
+    const lane = this.send_lanes.get(account_id);
+    if (lane === undefined) return;
+    while (lane.running < bulk_sends_in_flight_max && lane.queue.length > 0) {
+      const next = lane.queue.shift()!;
+      this.queued.delete(next.reference);
+      const actor = this.engine.accounts.get(account_id);
+      const order = actor?.open_orders.get(next.reference);
+      if (actor === undefined || actor.retired || order === undefined || order.status !== 'pending') {
+        // Cancelled (or settled, or its account reloaded after a failed commit): nothing to send.
+        next.resolve(Promise.resolve(order ?? this.find(next.reference) ?? fail(`queued order ${next.reference} vanished`)));
+        continue;
+      }
+      lane.running++;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        lane.running--;
+        this.pump(account_id);
+      };
+      next.resolve(this.send(actor, next.reference, release));
+    }
+    if (lane.running === 0 && lane.queue.length === 0) this.send_lanes.delete(account_id);
+  }
+
+  /**
+   * Cancel before sending (docs/api.md "Cancel before sending"): a bulk item still waiting in its send lane
+   * is failed and refunded at once (reason cancelled). An order already cancelled answers as it is; any
+   * other (sent, settled, not a bulk item) is refused.
+   */
+  cancel(actor: AccountActor, reference: string): Outcome<OrderRecord> {
+    const open = actor.open_orders.get(reference);
+    if (open === undefined) {
+      const settled = this.find(reference);
+      if (settled === null) return refused({ refusal: 'order_not_open' });
+      if (settled.status === 'failed' && settled.failure_reason === cancelled_reason) return ok(settled);
+      return refused({ refusal: 'order_not_cancellable', status: settled.status });
+    }
+    if (!this.queued.has(reference)) return refused({ refusal: 'order_not_cancellable', status: open.status === 'pending' ? 'pending' : open.status });
+    const now_ms = this.deps.clock.now_ms();
+    const cancelled = this.engine.run(actor, { kind: 'cancel_order', reference }, this.deps.clock.now_us());
+    if (!cancelled.ok) return cancelled;
+    // It stays in its lane's queue until its turn, which then finds it failed and sends nothing.
+    this.queued.delete(reference);
+    this.time_refund(actor, cancelled.value, now_ms);
+    return cancelled;
+  }
+
   /** Hands an order to its holder; a definite refusal before processing moves it to the next upstream. */
-  private pay(actor: AccountActor, provider: Provider, order: OrderRecord): void {
+  private pay(actor: AccountActor, provider: Provider, order: OrderRecord): Promise<void> {
     const reference = order.reference;
-    Promise.resolve(provider.pay(order)).then(
+    return Promise.resolve(provider.pay(order)).then(
       (result) => {
         if (provider.next_upstream !== undefined && refused_before_processing(result)) {
           void this.fail_over(actor, provider, reference, result as { outcome: 'failed' | 'unknown' });
@@ -209,7 +319,9 @@ export class OrderDesk implements EngineExtension {
         }
         this.apply(actor, reference, result);
       },
-      (error) => this.apply(actor, reference, { outcome: 'unknown', reason: (error as Error).message }),
+      (error) => {
+        this.apply(actor, reference, { outcome: 'unknown', reason: (error as Error).message });
+      },
     );
   }
 
@@ -323,6 +435,7 @@ export class OrderDesk implements EngineExtension {
     if (result.outcome === 'unknown') this.deps.log.warn({ reference, reason: result.reason }, 'provider answer unclear; the order stays processing');
     const order = this.engine.run(actor, { kind: 'provider_result', reference, result, not_found_is_final, unstaged }, this.deps.clock.now_us());
     if (order === null) return null;
+    if (order.reversed && !before.reversed) this.time_refund(actor, order, now_ms);
     if (is_final(order.status)) {
       // Outside the command: a platform-wide record, not the account's (docs/decisions.md "Ported numbers").
       this.numbers.delivered(order);
@@ -333,6 +446,19 @@ export class OrderDesk implements EngineExtension {
       this.plan_requery(actor, order);
     }
     return order;
+  }
+
+  /**
+   * Measures one refund: from when the failure was known here (the answer's arrival, or our decision) to the
+   * commit holding the refund entry on disk. A commit that fails measures nothing: the refund was not made.
+   */
+  private time_refund(actor: AccountActor, order: OrderRecord, known_ms: number): void {
+    const observer = this.refund_observer;
+    if (observer === null) return;
+    const durable = actor.settled();
+    const observe = () => observer(order.environment, this.deps.clock.now_ms() - known_ms);
+    if (durable === null) observe();
+    else durable.then(observe, () => {});
   }
 
   private notify(order: OrderRecord): void {
@@ -351,15 +477,23 @@ export class OrderDesk implements EngineExtension {
    * Schedules the next re-query, or hands the order to the operator after 24 h. An override is a
    * duration of the spec, or wall time when it is no such duration (the spread at start).
    */
-  private plan_requery(actor: AccountActor, order: OrderRecord, delay_override?: { spec_ms: number } | { wall_ms: number }): void {
+  private plan_requery(actor: AccountActor, held: OrderRecord, delay_override?: { spec_ms: number } | { wall_ms: number }): void {
     const now_ms = this.deps.clock.now_ms();
     const wheel = this.deps.wheel;
+    let order = held;
     if (now_ms - order.created_us / 1000 >= wheel.scaled(review_after_ms)) {
-      if (!order.needs_review) {
+      // An escalated order is in review already, and still re-queried until now: the re-queries stop.
+      if (!order.needs_review || order.next_requery_ms !== 0) {
         this.engine.run(actor, { kind: 'schedule_requery', order, next_requery_ms: 0, needs_review: true });
-        this.deps.log.warn({ reference: order.reference, account: actor.id }, 'order has had no answer for 24 hours; it needs an operator decision');
+        if (order.delayed_us === undefined) this.deps.log.warn({ reference: order.reference, account: actor.id }, 'order has had no answer for 24 hours; it needs an operator decision');
       }
       return;
+    }
+    // Past its promised time without an answer: escalated once (docs/api.md "A promised time"), and still
+    // re-queried on the schedule until an answer or the 24 hours.
+    if (order.delayed_us === undefined && order.expected_final_us !== undefined && now_ms * 1000 >= order.expected_final_us) {
+      order = this.engine.run(actor, { kind: 'escalate_order', order, review_by_us: order.created_us + Math.round(wheel.scaled(review_after_ms) * 1000) }, this.deps.clock.now_us());
+      this.deps.log.warn({ reference: order.reference, account: actor.id }, 'order passed its promised time without an answer; it needs an operator decision');
     }
     const delay_ms = delay_override === undefined ? requery_delays_ms[Math.min(order.requery_count, requery_delays_ms.length - 1)] : 0;
     const updated = delay_override === undefined ? this.engine.run(actor, { kind: 'schedule_requery', order, next_requery_ms: now_ms + wheel.scaled(delay_ms), needs_review: false }) : order;
@@ -401,6 +535,48 @@ export class OrderDesk implements EngineExtension {
     if (order !== null && !is_final(order.status) && !this.requery_timers.has(reference)) this.plan_requery(actor, order);
   }
 
+  /**
+   * Requery now (docs/api.md "Requery now"): asks a processing order's holder at once, through the
+   * same provider call and command as a scheduled re-query, and gives the order as it stands after.
+   * A settled order is answered as it is: no upstream call and no limit; so is an order not yet sent
+   * (pending: there is nothing to ask the upstream about yet). Otherwise once per order per
+   * requery_now_interval_ms of real time.
+   */
+  requery_now(actor: AccountActor, reference: string): RequeryNow {
+    const order = actor.open_orders.get(reference);
+    if (order === undefined || order.status === 'pending') return { order: Promise.resolve(order ?? this.find(reference)!) };
+    const now_ms = this.deps.clock.now_ms();
+    const last_ms = this.requery_now_at.get(reference);
+    if (last_ms !== undefined && now_ms - last_ms < requery_now_interval_ms) {
+      return { retry_after_s: Math.max(1, Math.ceil((last_ms + requery_now_interval_ms - now_ms) / 1000)) };
+    }
+    this.requery_now_at.delete(reference);
+    if (this.requery_now_at.size >= requery_now_orders_max) {
+      // Oldest first: drop the entries whose 30 s have passed; if none has, every entry still limits its order.
+      for (const [each, at_ms] of this.requery_now_at) {
+        if (now_ms - at_ms < requery_now_interval_ms) break;
+        this.requery_now_at.delete(each);
+      }
+      if (this.requery_now_at.size >= requery_now_orders_max) {
+        const oldest_ms = this.requery_now_at.values().next().value as number;
+        return { retry_after_s: Math.max(1, Math.ceil((oldest_ms + requery_now_interval_ms - now_ms) / 1000)) };
+      }
+    }
+    this.requery_now_at.set(reference, now_ms);
+    // The store refuses writes: an answer could not be kept; the order is shown as it stands.
+    if (this.engine.degraded) return { order: Promise.resolve(order) };
+    const provider = this.providers[order.environment];
+    const account_id = actor.id;
+    const asked = Promise.resolve()
+      .then(() => provider.requery(order))
+      .then(
+        (result) => this.after_requery(reference, account_id, result),
+        (error: unknown) => this.after_requery(reference, account_id, { outcome: 'unknown', reason: (error as Error).message }),
+      )
+      .then(() => this.engine.accounts.get(account_id)?.open_orders.get(reference) ?? this.find(reference) ?? order);
+    return { order: asked };
+  }
+
   // ---- Recovery and lookups ---------------------------------------------------------------------
 
   /** After a restart every open order is re-queried, never sent again (it may have been sent). */
@@ -428,7 +604,8 @@ export class OrderDesk implements EngineExtension {
     // Re-queries start once the server is up; spread over a second so a large backlog does not burst.
     for (const actor of engine.accounts.values()) {
       for (const order of actor.open_orders.values()) {
-        if (order.needs_review) continue;
+        // In review after 24 hours: no more re-queries. An escalated order is re-queried until then.
+        if (order.needs_review && order.next_requery_ms === 0) continue;
         this.plan_requery(actor, order, { wall_ms: Math.floor(this.deps.random.fraction() * 1000) });
       }
     }

@@ -3,7 +3,7 @@
 // delivered | failed; a failed order is refunded once (reversed = true) with a reversal wallet entry.
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
-import { charged_kobo, commission_of, type DeliveredPin, type OrderRecord, type OrderStatus, type UpstreamAttempt } from '../engine/order-record.js';
+import { charged_kobo, commission_of, is_final, type DeliveredPin, type OrderRecord, type OrderStatus, type UpstreamAttempt } from '../engine/order-record.js';
 
 // The record, its assertion and its life-cycle facts live in engine/order-record.ts (the actor changes
 // orders); the services' modules keep importing them from here.
@@ -67,6 +67,18 @@ export function order_list_view(order: OrderRecord) {
 
 const iso_or_null = (us: number | null) => (us === null ? null : iso_us(us));
 
+/**
+ * When an open order is expected to be final (docs/api.md "A promised time"): its promise, and never earlier
+ * than its next re-query; null once it is settled (or for an order from before promises that has no
+ * re-query planned).
+ */
+export function expected_final_at(order: OrderRecord): string | null {
+  if (is_final(order.status)) return null;
+  const next_us = order.next_requery_ms * 1000;
+  const promised_us = order.expected_final_us ?? (next_us > 0 ? next_us : null);
+  return promised_us === null ? null : iso_us(Math.max(promised_us, next_us));
+}
+
 /** GET /v1/transactions/{reference}: the full record of docs/decisions.md. */
 export function order_full_view(order: OrderRecord, secrets?: { open(sealed: string): string }) {
   const pins = secrets === undefined ? null : pins_of(order, secrets);
@@ -94,6 +106,7 @@ export function order_full_view(order: OrderRecord, secrets?: { open(sealed: str
     failure_reason: order.failure_reason,
     reversed: order.reversed,
     needs_review: order.needs_review,
+    expected_final_at: expected_final_at(order),
     created_at: iso_us(order.created_us),
     updated_at: iso_us(order.updated_us),
     delivered_at: iso_or_null(order.delivered_us),

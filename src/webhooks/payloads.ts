@@ -3,7 +3,7 @@
 // wallet transaction. Built once, when the event happens, and stored as the exact body sent.
 import type { BatchSubject, EventKind, ProductStatusSubject } from '../engine/engine.js';
 import type { WalletEntry } from '../engine/records.js';
-import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../services/order.js';
+import { charged_kobo, client_reference_of, commission_of, expected_final_at, metadata_of, type OrderRecord } from '../services/order.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
 import type { BatchRecord } from '../services/bulk/batch-records.js';
@@ -58,6 +58,15 @@ export function event_data(kind: EventKind, subject: { entry?: WalletEntry; orde
     }
     case 'transaction.processing': {
       const data = service_fields(subject.order!);
+      data.expected_final_at = expected_final_at(subject.order!);
+      data.at = iso_us(now_us);
+      return data;
+    }
+    // The promise passed without an answer: the order is in the operator's review, decided within 24 hours
+    // of its creation (its new expected_final_at).
+    case 'transaction.delayed': {
+      const data = service_fields(subject.order!);
+      data.expected_final_at = expected_final_at(subject.order!);
       data.at = iso_us(now_us);
       return data;
     }

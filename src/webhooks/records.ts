@@ -8,6 +8,7 @@ export const event_kinds: readonly EventKind[] = [
   'transaction.completed',
   'transaction.failed',
   'transaction.processing',
+  'transaction.delayed',
   'transaction.reversed',
   'wallet.credited',
   'wallet.debited',

@@ -33,7 +33,7 @@ const database_names = [
 
 const reference_pattern = /^BV-\d{8}-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{12}$/;
 const event_id_pattern = /^evt_[0-9A-Za-z]{24}$/;
-const event_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'batch.completed'];
+const event_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.delayed', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'batch.completed'];
 const active_keys_max = 5;
 
 type Location = [number, Environment, number];
@@ -563,10 +563,12 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if (batch === undefined || batch.completed_us === null) v.push(`event ${event.id} batch.completed names ${event.reference}, ${batch === undefined ? 'no batch' : 'a batch still processing'} of wallet ${wk}`);
     } else {
       const order = orders_by_reference.get(event.reference);
-      const wanted = { 'transaction.completed': ['delivered'], 'transaction.failed': ['failed'], 'transaction.processing': ['processing', 'delivered', 'failed'] }[event.kind] ?? [];
+      const wanted = { 'transaction.completed': ['delivered'], 'transaction.failed': ['failed'], 'transaction.processing': ['processing', 'delivered', 'failed'], 'transaction.delayed': ['processing', 'delivered', 'failed'] }[event.kind] ?? [];
       if (order === undefined || wallet_key(order.account_id, order.environment) !== wk) v.push(`event ${event.id} ${event.kind} names ${event.reference}, no order of wallet ${wk}`);
       else if (!wanted.includes(order.status)) v.push(`event ${event.id} ${event.kind} of ${event.reference}, but the order is ${order.status}`);
       else if (event.kind === 'transaction.processing' && !order.status_history.some((h) => h.status === 'processing')) v.push(`event ${event.id} transaction.processing of ${event.reference}, which never was processing`);
+      // An escalation (docs/api.md "A promised time") is stored on the order in the commit of its event.
+      else if (event.kind === 'transaction.delayed' && order.delayed_us === undefined) v.push(`event ${event.id} transaction.delayed of ${event.reference}, which was never escalated`);
     }
   }
   for (const [subject, list] of events_by_subject) {
@@ -589,6 +591,7 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
     const wk = wallet_key(order.account_id, order.environment);
     if (order.status === 'delivered') expect_event(wk, 'transaction.completed', order.reference, `delivered order ${order.reference}`);
     if (order.status === 'failed') expect_event(wk, 'transaction.failed', order.reference, `failed order ${order.reference}`);
+    if (order.delayed_us !== undefined) expect_event(wk, 'transaction.delayed', order.reference, `escalated order ${order.reference}`);
   }
   // Deliveries: one per event (one endpoint per wallet), pending exactly when queued, never dead.
   const deliveries_of_event = new Map<string, number>();

@@ -220,6 +220,10 @@ const documented_builders: Record<string, Builder> = {
     build: (w) => api(w, 'PATCH', '/v1/account', {}, { low_balance_threshold: 1500.5 }),
   },
   'GET /v1/transactions/{reference}': { method: 'GET', template: '/v1/transactions/{reference}', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions/{reference}', { reference: w.reference }) },
+  // The world's order is a delivered sandbox order: a requery answers it as it is, with no upstream call.
+  // A delivered sandbox order is no bulk item waiting to be sent: its cancel is refused.
+  'POST /v1/transactions/{reference}/cancel': { method: 'POST', template: '/v1/transactions/{reference}/cancel', auth: 'api_key', port: 'public', changes_state: false, valid_status: 409, build: (w) => api(w, 'POST', '/v1/transactions/{reference}/cancel', { reference: w.reference }) },
+  'POST /v1/transactions/{reference}/requery': { method: 'POST', template: '/v1/transactions/{reference}/requery', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'POST', '/v1/transactions/{reference}/requery', { reference: w.reference }) },
   'GET /v1/webhooks': { method: 'GET', template: '/v1/webhooks', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/webhooks', {}) },
   'POST /v1/webhooks': {
     method: 'POST', template: '/v1/webhooks', auth: 'api_key', port: 'public', changes_state: true,
@@ -281,6 +285,8 @@ const hidden_builders: Record<string, Builder> = {
   'GET /dashboard/api/orders': { method: 'GET', template: '/dashboard/api/orders', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/orders', {}, undefined, 'environment=test&service=airtime&status=delivered&from=2020-01-01&to=2099-12-31&per_page=5&page=1') },
   'GET /dashboard/api/orders/{reference}': { method: 'GET', template: '/dashboard/api/orders/{reference}', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/orders/{reference}', { reference: w.reference }) },
   'GET /dashboard/api/orders/{reference}/receipt': { method: 'GET', template: '/dashboard/api/orders/{reference}/receipt', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/orders/{reference}/receipt', { reference: w.reference }) },
+  'POST /dashboard/api/orders/{reference}/requery': { method: 'POST', template: '/dashboard/api/orders/{reference}/requery', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'POST', '/dashboard/api/orders/{reference}/requery', { reference: w.reference }) },
+  'POST /dashboard/api/orders/{reference}/cancel': { method: 'POST', template: '/dashboard/api/orders/{reference}/cancel', auth: 'session', port: 'public', changes_state: false, valid_status: 409, build: (w) => dashboard(w, 'POST', '/dashboard/api/orders/{reference}/cancel', { reference: w.reference }) },
   'GET /dashboard/api/wallet/transactions': { method: 'GET', template: '/dashboard/api/wallet/transactions', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/wallet/transactions', {}, undefined, 'environment=test&per_page=5&page=1&type=credit&from=2026-01-01&to=2099-12-31') },
   'GET /dashboard/api/keys': { method: 'GET', template: '/dashboard/api/keys', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/keys', {}) },
   'POST /dashboard/api/keys': {

@@ -129,7 +129,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     // desk.place checks the provider's availability before place_order claims the client_reference.
     const { reply, reference } = this.capture(() => this.desk.place(actor, environment, request_id, null, '', {
       ...plan.order, ...decided, customer_name: customer_name ?? plan.order.customer_name, client_reference: item.client_reference, metadata,
-    }, authority));
+    }, authority, true));
     if (reply instanceof Promise) {
       // The item's own answer (the order's first outcome) is not awaited: the batch answers 202 once its
       // commit is durable, and GET /v1/services/bulk/{id} shows the order as it goes on. A failed

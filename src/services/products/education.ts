@@ -10,7 +10,7 @@ import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
-import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, purchase_extras } from '../../schemas/service-schemas.js';
+import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import type { Catalog } from '../catalog.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, pins_of, type DeliveredPin, type OrderRecord } from '../order.js';
 import type { CustomerCheck, ProviderResult, VerifyResult } from '../provider.js';
@@ -71,7 +71,7 @@ export const EducationResult = Type.Object({
   reference: Type.String(), status: Status, product: Type.String(), product_name: Type.Union([Type.String(), Type.Null()]), exam: Type.String(),
   quantity: Type.Integer(), phone: Type.String(), profile_id: Type.Union([Type.String(), Type.Null()]), customer_name: Type.Union([Type.String(), Type.Null()]),
   pins: Type.Union([Type.Array(PinView), Type.Null()], { description: 'the purchased PINs once delivered; null while processing (fetch them again on GET /v1/transactions/{reference})' }),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view, ...promised_view,
 });
 
 const attribute_text = (item: CatalogItem, name: string): string => String(item.attributes[name] ?? '');

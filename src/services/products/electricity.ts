@@ -8,7 +8,7 @@ import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import type { ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
 import {
-  Amount, AmountCharged, Commission, MeterNumber, MeterType, Pin, Status, VerifyResultView, extras_view, purchase_extras,
+  Amount, AmountCharged, Commission, MeterNumber, MeterType, Pin, Status, VerifyResultView, extras_view, promised_view, purchase_extras,
 } from '../../schemas/service-schemas.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
 import type { ProviderResult } from '../provider.js';
@@ -50,7 +50,7 @@ export const ElectricityResult = Type.Object({
   token: Type.Union([Type.String({ description: 'prepaid meters: 20 digits in groups of 4' }), Type.Null()]),
   units: Type.Union([Type.String({ description: 'e.g. 45.3 kWh' }), Type.Null()]),
   meter_number: Type.String(), meter_type: MeterType, disco: Type.String(), customer_name: Type.Union([Type.String(), Type.Null()]),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view, ...promised_view,
 });
 
 /** Electricity by disco and meter type on Flutterwave (bill categories: EKEDC PREPAID TOPUP UB134, POSTPAID UB135). */

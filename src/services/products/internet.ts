@@ -8,7 +8,7 @@ import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
-import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, purchase_extras } from '../../schemas/service-schemas.js';
+import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import type { Catalog } from '../catalog.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, pins_of, type OrderRecord } from '../order.js';
 import type { CustomerCheck, ProviderResult, VerifyResult } from '../provider.js';
@@ -64,7 +64,7 @@ export const InternetResult = Type.Object({
   reference: Type.String(), status: Status, provider: ProviderName, plan_code: Type.String(), plan: Type.Union([Type.String(), Type.Null()]),
   account: Type.Union([Type.String(), Type.Null()]), phone: Type.String(), customer_name: Type.Union([Type.String(), Type.Null()]),
   pins: Type.Union([Type.Array(Type.Object({ serial: Type.Union([Type.String(), Type.Null()]), pin: Type.String() })), Type.Null()], { description: 'Spectranet: the purchased PIN once delivered; null for Smile and while processing' }),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view, ...promised_view,
 });
 
 function internet_plans(catalog: Catalog) {

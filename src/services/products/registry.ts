@@ -3,7 +3,7 @@
 // document, the sandbox, the upstream adapters, bulk orders) reads this list.
 import type { TSchema } from 'typebox';
 import Type from 'typebox';
-import type { OrderRecord, ServiceType } from '../order.js';
+import { expected_final_at, type OrderRecord, type ServiceType } from '../order.js';
 import type { ProductFamily, Unsealer } from './family.js';
 import { airtime_family } from './airtime.js';
 import { data_family } from './data.js';
@@ -41,5 +41,5 @@ export function purchase_item_schema(service_type: ServiceType): TSchema {
 
 /** The 201 body of a purchase (docs/api.md "Purchase results"), by the order's family. */
 export function purchase_result_view(order: OrderRecord, secrets: Unsealer): Record<string, unknown> {
-  return family_of(order.service_type).result_view(order, secrets);
+  return { ...family_of(order.service_type).result_view(order, secrets), expected_final_at: expected_final_at(order) };
 }

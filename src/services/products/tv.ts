@@ -9,7 +9,7 @@ import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
 import {
-  Amount, AmountCharged, Commission, Pin, Smartcard, Status, TvProviderName, VerifyResultView, extras_view, purchase_extras,
+  Amount, AmountCharged, Commission, Pin, Smartcard, Status, TvProviderName, VerifyResultView, extras_view, promised_view, purchase_extras,
 } from '../../schemas/service-schemas.js';
 import { tv_providers, type Catalog, type TvProvider } from '../catalog.js';
 import { item_of_vtpass, upstream_code } from '../upstream-codes.js';
@@ -65,7 +65,7 @@ export const TvPackageView = Type.Object({
 export const TvResult = Type.Object({
   reference: Type.String(), status: Status, provider: TvProviderName, smartcard_number: Type.String(),
   package_code: Type.Union([Type.String(), Type.Null()], { description: 'null only for a renewal whose current package the provider did not name' }),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, customer_name: Type.Union([Type.String(), Type.Null()]), wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, customer_name: Type.Union([Type.String(), Type.Null()]), wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view, ...promised_view,
   // Only where the request set them (docs/api.md "TV renewals and months").
   subscription_type: Type.Optional(Type.Enum(['change', 'renew'])),
   quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: tv_quantity_max, description: 'months paid for' })),

@@ -74,6 +74,8 @@ export interface Order extends OrderSummary {
   failure_reason: string | null;
   reversed: boolean;
   needs_review: boolean;
+  /** When the order is expected to be final; null once settled (docs/api.md "A promised time"). */
+  expected_final_at: string | null;
   updated_at: string;
   delivered_at: string | null;
   failed_at: string | null;

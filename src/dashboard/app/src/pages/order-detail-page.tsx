@@ -8,6 +8,7 @@ import { PageHeader } from '../components/layout.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { CopyButton } from '../components/copy-button.js';
 import { href_of, Link } from '../router.js';
+import { OrderCare } from '../components/order-care.js';
 
 /** How often an order in pending or processing is asked for again. */
 const open_order_refresh_ms = 3000;
@@ -46,7 +47,8 @@ export function OrderDetailPage({ reference, environment }: { reference: string;
       {data && (
         <>
           {open(data) && <Notice kind="info">The provider is still working on this order; this page updates by itself.</Notice>}
-          {data.needs_review && <Notice kind="warning">The provider has not answered for over 24 hours; our operators are looking into this order.</Notice>}
+          {data.needs_review && <Notice kind="warning">The provider has not answered by the expected time; our operators are looking into this order.</Notice>}
+          {open(data) && <OrderCare order={data} environment={environment} reload={order.reload} />}
           {data.token && (
             <section class="card token-card" aria-label="Electricity token">
               <span class="wallet-label">Token</span>
