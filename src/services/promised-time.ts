@@ -11,7 +11,7 @@ import { sandbox_delay_ms } from './sandbox-provider.js';
  * How long an upstream takes to settle an order it has not settled at once, per family (live): neither
  * VTpass nor Flutterwave publishes a figure (docs/upstreams.md "Resolution times"), so these are ours,
  * from what each product's upstream path involves: a network's top-up settles in minutes; a
- * distribution company's token, a TV subscription, an exam PIN and a Smile or Spectranet bundle go
+ * distribution company's token, a TV subscription, an exam PIN, a Smile or Spectranet bundle and a Showmax subscription go
  * through the biller's own system and take longer.
  */
 export const resolution_ms: Readonly<Record<ServiceType, number>> = {
@@ -21,6 +21,8 @@ export const resolution_ms: Readonly<Record<ServiceType, number>> = {
   tv: 15 * 60_000,
   education: 15 * 60_000,
   internet: 15 * 60_000,
+  // A streaming subscription activated through the biller, as a TV one.
+  showmax: 15 * 60_000,
 };
 
 /** The sandbox settles a delayed number after sandbox_delay_ms (docs/api.md "Sandbox"). */

@@ -41,7 +41,7 @@ export class Outbox implements EventSink {
    * staged, when no endpoint subscribes to it.
    */
   resend(actor: AccountActor, order: OrderRecord, now_us: number): { id: string; kind: EventKind; endpoints: number } | null {
-    const kind: EventKind = order.status === 'delivered' ? 'transaction.completed' : 'transaction.failed';
+    const kind = final_event_kind(order);
     const settled_us = (order.status === 'delivered' ? order.delivered_us : order.failed_us) ?? order.updated_us;
     const endpoints = this.subscribed(actor, order.environment, kind);
     if (endpoints.length === 0) return null;
@@ -95,4 +95,10 @@ export class Outbox implements EventSink {
     // is durable, and until then the dispatcher's sweep must not pick them up from the store either.
     this.dispatcher.start_when_durable(created, event, engine.journal.durable(), now_ms);
   }
+}
+
+/** A settled order's final event: a delivered order its upstream reversed later ended with transaction.reversed. */
+export function final_event_kind(order: OrderRecord): EventKind {
+  if (order.status === 'delivered') return 'transaction.completed';
+  return order.delivered_us !== null && order.delivered_us !== undefined ? 'transaction.reversed' : 'transaction.failed';
 }

@@ -11,7 +11,7 @@ import { reference_pattern } from '../../lib/ids.js';
 import { pins_of, type OrderRecord } from '../../services/order.js';
 import type { OrderDesk } from '../../services/order-desk.js';
 import { receipt_csp, receipt_html, receipt_pdf } from '../../services/receipt.js';
-import type { Outbox } from '../../webhooks/outbox.js';
+import { final_event_kind, type Outbox } from '../../webhooks/outbox.js';
 import { ResendReceipt } from '../../schemas/statement-schemas.js';
 
 /** Re-sends of one order's final event: at most one per this many real seconds (not scaled by TIME_SCALE). */
@@ -121,7 +121,7 @@ export function receipt_routes(deps: Deps, desk: OrderDesk, outbox: Outbox, limi
       scope: 'services:purchase',
       doc: {
         summary: 'Send a settled order\'s final event again to the endpoints',
-        description: `202: transaction.completed or transaction.failed again, with a new event id and resent: true, the data as the first time, to every enabled endpoint of the environment that subscribes to it, and in GET /v1/events. 409 webhooks.no_endpoint when none subscribes; 409 transaction.not_final for a pending or processing order (its event comes when it settles); once per order every ${resend_interval_s} s, else 429 rate_limit.exceeded with Retry-After.`,
+        description: `202: transaction.completed, transaction.failed or (a delivered order its upstream reversed) transaction.reversed again, with a new event id and resent: true, the data as the first time, to every enabled endpoint of the environment that subscribes to it, and in GET /v1/events. 409 webhooks.no_endpoint when none subscribes; 409 transaction.not_final for a pending or processing order (its event comes when it settles); once per order every ${resend_interval_s} s, else 429 rate_limit.exceeded with Retry-After.`,
         tags: ['Transactions'],
         response: ResendReceipt,
         success_status: 202,
@@ -156,7 +156,7 @@ export function receipt_routes(deps: Deps, desk: OrderDesk, outbox: Outbox, limi
     const sent = outbox.resend(ctx.actor!, order, deps.clock.now_us());
     if (sent === null) {
       limit.give_back(order.reference);
-      const kind = order.status === 'delivered' ? 'transaction.completed' : 'transaction.failed';
+      const kind = final_event_kind(order);
       return error_reply(ctx.request_id, api_error('webhooks.no_endpoint', `No enabled webhook endpoint of the ${ctx.environment} environment subscribes to ${kind}.`, { extra: { event: kind } }));
     }
     return success_reply(ctx.request_id, 202, { reference: order.reference, event: sent.kind, event_id: sent.id, resent: true, endpoints: sent.endpoints }, 'The order\'s final event is being sent again.');
