@@ -89,6 +89,8 @@ const extra_kills: readonly ExtraKill[] = ['standby', 'nats', 'none'];
 const race_share = 0.1;
 /** How long the fake upstream takes to verify a meter: the window a race's revocation may fall into. */
 const race_verify_delay_ms = 60;
+/** The fake VTpass's callback token (UPSTREAMS callback_token): its callbacks reach /callbacks/vtpass/vtpass/{token}. */
+const crash_callback_token = 'crash-callback-7c1d8e3f5a6b0c9d2e7f1a4b4f0e9a2b';
 
 /** An answer that says the cluster did not take the request (503 service.unavailable): not acknowledged. */
 class Refused extends Error {}
@@ -235,6 +237,20 @@ export class Campaign {
   readonly model: Model;
   readonly receiver = new CrashReceiver();
   readonly upstream = new FakeUpstream();
+  /**
+   * The second upstream of the default route (UPSTREAMS order): an order the first refuses before
+   * processing (091) is sent here under a new request id; one it answered 019 never is.
+   */
+  readonly upstream_b = new FakeUpstream();
+  /** Live orders' references by the request id of each attempt, as the journal checks read them. */
+  private readonly reference_of_request = new Map<string, string>();
+  /** Live phones bought this round, the purchases that may meet VTpass's duplicate guard (019). */
+  private recent_live: string[] = [];
+  /** Request ids the upstream reversed this round: their callbacks are sent again after the restart. */
+  private reversed_this_round: string[] = [];
+  /** Reversed orders that our side had delivered first (the rest were still processing when reversed). */
+  private reversed_after_delivery = 0;
+  readonly live = { duplicates_sent: 0, reversals: 0, reversals_around_kill: 0, callbacks: 0, callbacks_cut: 0 };
   /** The store of the node that takes the load (in cluster mode, the leader's: it changes every round). */
   data_dir = temp_dir('billvend-crash-');
   server!: TestServer;
@@ -267,7 +283,7 @@ export class Campaign {
       ops: [],
       created_keys: [],
     };
-    this.api = new ApiChecker(() => this.server, this.model);
+    this.api = new ApiChecker(() => this.server, this.model, () => this.reversed_references());
   }
 
   private pick<T>(items: readonly T[]): T {
@@ -284,13 +300,14 @@ export class Campaign {
   async setup(): Promise<void> {
     await this.receiver.start();
     await this.upstream.start();
+    await this.upstream_b.start();
     this.upstream.processing_requeries = 1;
     // Live verifications take a while, as a real distribution company's do: the window in which a
     // purchase racing its key's revocation has been authenticated but has not debited yet.
     this.upstream.verify_delay_ms = race_verify_delay_ms;
     // A generous upstream timeout: the machine is shared, and an answer that misses it only makes
     // the order processing (then re-queried), which the campaign covers anyway.
-    const env = webhook_env({ TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: process.env.CRASH_CLUSTER_LOG ? 'debug' : 'warn', ...this.upstream.env(2_000) });
+    const env = webhook_env({ TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: process.env.CRASH_CLUSTER_LOG ? 'debug' : 'warn', UPSTREAMS: JSON.stringify(this.upstreams_setting()) });
     if (this.options.cluster) {
       this.nats = await NatsCluster.start(3);
       const cluster_env = (name: string) => ({ ...env, CLUSTER_NATS_URL: this.nats!.url, NODE_NAME: name, CLUSTER_LEASE_MS: String(test_lease_ms), MASTER_KEY: test_master_key });
@@ -421,7 +438,8 @@ export class Campaign {
     const pin = '12345';
     if (live) {
       // Live airtime through the fake upstream; each number has its own behaviour there.
-      const modes: [UpstreamMode, number][] = [['deliver', 0.4], ['fail', 0.2], ['processing', 0.25], ['processing_fail', 0.15]];
+      // refuse: 091 before processing, so the order moves to the second upstream, which delivers.
+      const modes: [UpstreamMode, number][] = [['deliver', 0.4], ['fail', 0.15], ['processing', 0.25], ['processing_fail', 0.12], ['refuse', 0.08]];
       let roll = this.random();
       let mode: UpstreamMode = 'deliver';
       for (const [m, share] of modes) {
@@ -431,10 +449,20 @@ export class Campaign {
         }
         roll -= share;
       }
-      const digit = { deliver: 1, fail: 2, processing: 3, processing_fail: 4 }[mode as 'deliver'];
+      const digit = { deliver: 1, fail: 2, processing: 3, processing_fail: 4, refuse: 5 }[mode as 'deliver'];
       // An MTN prefix, as the network bought (docs/api.md "Phone lookup").
-      const phone = `0803${digit}${String(op.n % 1_000_000).padStart(6, '0')}`;
-      this.upstream.set_mode(phone, mode);
+      let phone = `0803${digit}${String(op.n % 1_000_000).padStart(6, '0')}`;
+      if (this.recent_live.length > 0 && this.random() < 0.12) {
+        // The same service for a number bought moments ago: VTpass's duplicate guard answers 019 to
+        // whichever of the two comes second. That order is re-queried under its own request id, never
+        // sent to the second upstream, and refunded only on a definite answer (015 after the grace).
+        phone = this.pick(this.recent_live);
+        mode = this.upstream.mode_of(phone);
+        this.live.duplicates_sent++;
+      } else {
+        this.upstream.set_mode(phone, mode);
+        this.recent_live.push(phone);
+      }
       const amount_kobo = this.amount_kobo(50, 2_000);
       op.path = '/v1/services/airtime';
       op.body = { network: 'mtn', phone, amount: naira_of(amount_kobo), pin };
@@ -821,6 +849,96 @@ export class Campaign {
     return `${lines.join('\n')}\n${this.server.stderr.join('').slice(-2_000)}`;
   }
 
+  // ---- Live upstreams: the route, 019 and reversals -----------------------------------------------
+
+  /** UPSTREAMS: the fake VTpass (with its callback token) first, then the second fake, where refusals go. */
+  private upstreams_setting(): Record<string, unknown>[] {
+    const common = { kind: 'vtpass', api_key: 'fake-api-key', secret_key: 'fake-secret-key', timeout_ms: 2_000 };
+    return [
+      { name: 'vtpass', base_url: this.upstream.base_url, callback_token: crash_callback_token, ...common },
+      { name: 'vtpass-b', base_url: this.upstream_b.base_url, ...common },
+    ];
+  }
+
+  private callback_url(): string {
+    return `${this.server.base}/callbacks/vtpass/vtpass/${crash_callback_token}`;
+  }
+
+  /** The references of the orders whose request the fake VTpass reversed (as the journal checks mapped them). */
+  reversed_references(): Set<string> {
+    const out = new Set<string>();
+    for (const request_id of this.upstream.reversed) {
+      const reference = this.reference_of_request.get(request_id);
+      if (reference !== undefined) out.add(reference);
+    }
+    return out;
+  }
+
+  /** VTpass reverses one delivered live airtime purchase (never a race's meter); its request id, or null. */
+  private reverse_one(): string | null {
+    const delivered = [...this.upstream.transactions.values()].filter((tx) => tx.status === 'delivered' && tx.billers_code.startsWith('0803'));
+    if (delivered.length === 0) return null;
+    const tx = this.pick(delivered);
+    this.upstream.reverse(tx.request_id);
+    this.reversed_this_round.push(tx.request_id);
+    this.live.reversals++;
+    return tx.request_id;
+  }
+
+  /** VTpass's reversal callback, once or (as VTpass retries) twice at once; a non-200 answer is a violation. */
+  private async callback(request_id: string, violations: string[], round: number): Promise<void> {
+    const copies = this.random() < 0.3 ? 2 : 1;
+    await Promise.all(Array.from({ length: copies }, async () => {
+      this.live.callbacks++;
+      try {
+        const answer = await this.upstream.send_callback(this.callback_url(), request_id, 'callback-transaction-reversal');
+        if (answer.status !== 200 || JSON.parse(answer.text)?.response !== 'success') violations.push(`round ${round}: the callback for ${request_id} was answered ${answer.status} ${answer.text.slice(0, 200)}`);
+      } catch (error) {
+        // Cut by the kill: VTpass would send it again; the round's re-send after the restart does.
+        this.live.callbacks_cut++;
+        if (!this.kill_armed) violations.push(`round ${round}: the callback for ${request_id} failed while the server was up: ${(error as Error).message}`);
+      }
+    }));
+  }
+
+  /** During the load: now and then VTpass reverses a delivered purchase and calls back at once. */
+  private async reverser(round: number, violations: string[]): Promise<void> {
+    while (this.alive) {
+      await sleep(30 + Math.floor(this.random() * 120));
+      if (!this.alive || this.random() >= 0.35) continue;
+      const request_id = this.reverse_one();
+      if (request_id !== null) await this.callback(request_id, violations, round);
+    }
+  }
+
+  /**
+   * At the end: VTpass calls back once more for every reversal (one sent while the server was dead was
+   * lost), and every reversed order is failed before the final checks.
+   */
+  private async settle_reversals(timeout_ms: number): Promise<string[]> {
+    const v: string[] = [];
+    for (const request_id of this.upstream.reversed) await this.callback(request_id, v, this.totals.rounds);
+    const live_keys = this.model.accounts.map((a) => a.wallets.live.key);
+    for (const reference of this.reversed_references()) {
+      const deadline = Date.now() + timeout_ms;
+      let status = '?';
+      let delivered_at: string | null = null;
+      while (Date.now() < deadline) {
+        for (const key of live_keys) {
+          const found = await this.server.api('GET', `/v1/transactions/${reference}`, { key });
+          if (found.status === 200) ({ status, delivered_at } = found.body.data);
+        }
+        if (status === 'failed') {
+          if (delivered_at !== null) this.reversed_after_delivery++;
+          break;
+        }
+        await sleep(100);
+      }
+      if (status !== 'failed') v.push(`order ${reference}, whose request VTpass reversed, is still ${status} after the callbacks`);
+    }
+    return v;
+  }
+
   // ---- A round ------------------------------------------------------------------------------------
 
   async run_round(round: number): Promise<RoundReport> {
@@ -833,6 +951,8 @@ export class Campaign {
     const sent_before = this.totals.sent;
     const acked_before = this.totals.acknowledged;
     const first_op = this.sequence + 1;
+    this.recent_live = [];
+    this.reversed_this_round = [];
     const logged = [this.server.logs.length, this.standby?.logs.length ?? 0];
     // CRASH_EXTRA=nats|standby|none: every round the same extra kill (to dwell on one failure).
     const forced = process.env.CRASH_EXTRA as ExtraKill | undefined;
@@ -879,6 +999,7 @@ export class Campaign {
       }
     };
     const writers = Array.from({ length: this.options.writers }, writer);
+    const reversals = this.reverser(round, report.load_violations);
     const [low, high] = this.options.kill_after_ms;
     report.kill_after_ms = Math.round(low + this.random() * (high - low));
     // Rounds take turns: kill at that moment; at the first answer that arrives after it; or, from
@@ -949,12 +1070,16 @@ export class Campaign {
     }
     this.totals.kills++;
     await Promise.all(writers);
+    await reversals;
+    // Around the kill: VTpass reverses a purchase while the server is dead (its callback comes after the restart).
+    if (this.random() < 0.3 && this.reverse_one() !== null) this.live.reversals_around_kill++;
     const killed_ms = Date.now();
     report.phases_ms.load = killed_ms - started;
 
     // 3. The journal, read as the restart will find it.
     try {
-      const store = await check_store(this.data_dir, this.model, { snapshot_ms: killed_ms, final: false, upstream: this.upstream, acked_before_ms: killed_ms });
+      const store = await check_store(this.data_dir, this.model, { snapshot_ms: killed_ms, final: false, upstream: this.upstream, other_upstreams: [this.upstream_b], acked_before_ms: killed_ms });
+      for (const [request_id, reference] of store.reference_of_request) this.reference_of_request.set(request_id, reference);
       report.store_violations.push(...store.violations);
       report.store_stats = store.stats;
     } catch (error) {
@@ -1002,6 +1127,9 @@ export class Campaign {
 
     report.phases_ms.restart = Date.now() - restart_started;
     if (report.fatal === null) {
+      // VTpass calls again for this round's reversals (a callback cut by the kill, or one VTpass repeats),
+      // while the API checks read the orders.
+      const callbacks = Promise.all(this.reversed_this_round.map((request_id) => this.callback(request_id, report.load_violations, round)));
       // 5. Every answer acknowledged since the last restart, through the API.
       const api_started = Date.now();
       try {
@@ -1009,6 +1137,7 @@ export class Campaign {
       } catch (error) {
         report.api_violations.push(`the API checks failed: ${(error as Error).stack}`);
       }
+      await callbacks;
       report.phases_ms.api_check = Date.now() - api_started;
       // 6. Learn the fate of every request the kill left unanswered, by sending it again.
       const resend_started = Date.now();
@@ -1052,6 +1181,7 @@ export class Campaign {
     const v: string[] = [];
     // Answers to the last round's re-sends have not been through the API checks yet.
     v.push(...await this.api.check_acks(this.model.ops.filter((op) => op.ack !== null && !op.api_checked && op.round > 0)));
+    v.push(...await this.settle_reversals(30_000));
     v.push(...await this.api.wait_until_settled(this.receiver, settle_timeout_ms));
     const final = await this.api.check_final(this.receiver);
     v.push(...final.violations);
@@ -1062,7 +1192,7 @@ export class Campaign {
     let store_stats: StoreStats | null = null;
     try {
       const store = await check_store(this.data_dir, this.model, {
-        snapshot_ms: Date.now(), final: true, upstream: this.upstream, receiver_acknowledged: this.receiver.acknowledged_ids(), acked_before_ms: Date.now(),
+        snapshot_ms: Date.now(), final: true, upstream: this.upstream, other_upstreams: [this.upstream_b], receiver_acknowledged: this.receiver.acknowledged_ids(), acked_before_ms: Date.now(),
       });
       v.push(...store.violations);
       store_stats = store.stats;
@@ -1081,11 +1211,12 @@ export class Campaign {
     await this.nats?.stop();
     await this.receiver.stop();
     await this.upstream.stop();
+    await this.upstream_b.stop();
     let kept: string | null = null;
     if (this.keep_data) {
       kept = temp_dir('billvend-crash-kept-');
       cpSync(this.data_dir, join(kept, 'store'), { recursive: true });
-      const ops = this.model.ops.map((op) => ({ ...op, revoke_target: op.revoke_target?.id, ack: op.ack && { ...op.ack, body: undefined } }));
+      const ops = this.model.ops.map((op) => ({ ...op, revoke_target: op.revoke_target?.id, via_key: op.via_key?.id, ack: op.ack && { ...op.ack, body: undefined } }));
       writeFileSync(join(kept, 'ops.json'), JSON.stringify({ options: this.options, run_id: this.model.run_id, accounts: this.model.accounts, ops }, null, 1));
       writeFileSync(join(kept, 'server-log.txt'), this.server.logs.join('\n') + '\n--- stderr ---\n' + this.server.stderr.join(''));
     }
@@ -1115,6 +1246,8 @@ export class Campaign {
       + `bulk orders acknowledged ${this.bulk_acknowledged().batches} (items placed ${this.bulk_acknowledged().items}), `
       + `orders ${stats?.orders ?? '?'}, wallet entries ${stats?.entries ?? '?'}, events ${stats?.events ?? '?'}, webhook requests ${this.receiver.received.length}, `
       + `races of a key's revocation ${t.races} (refused 401 ${t.race_refusals}), `
+      + `live: 019 answers ${this.upstream.duplicates.size} (of ${this.live.duplicates_sent} purchases repeating a number), refused to the second upstream ${this.upstream_b.calls('/api/pay').length}, `
+      + `reversals ${this.live.reversals} (${this.live.reversals_around_kill} while the server was dead), reversed after delivery ${this.reversed_after_delivery}, callbacks ${this.live.callbacks} (${this.live.callbacks_cut} cut by a kill), `
       + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`
       + (this.options.cluster
         ? `, cluster mode (a leader failover every round; before it, ${t.standby_kills} standby kills and ${t.nats_kills} NATS server kills; ${t.deposed} leaders deposed by a NATS kill; ${t.supervisor_restarts} nodes started again after exiting by themselves during a failover; ${t.refused} answers 503 service.unavailable, re-sent after the failover)`

@@ -18,7 +18,7 @@ import type { AccountRecord, IdempotencyRecord, KeyRecord, WalletEntry, WalletRe
 import type { OrderRecord } from '../../src/services/order.js';
 import type { BatchRecord } from '../../src/services/bulk/batch-records.js';
 import type { DeliveryRecord, EndpointRecord, EventRecord } from '../../src/webhooks/records.js';
-import type { FakeUpstream } from '../helpers/fake-upstream.js';
+import type { FakeUpstream, UpstreamTransaction } from '../helpers/fake-upstream.js';
 import type { ReferenceCodec } from '../../src/services/references.js';
 import { store_reference_codec } from '../helpers/server.js';
 import { acked_batch, acked_reference, expected_charged_kobo, final_status_of, local_recipient, rememberable, type Environment, type Model, type Op } from './model.js';
@@ -33,7 +33,7 @@ const database_names = [
 
 const reference_pattern = /^BV-\d{8}-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{12}$/;
 const event_id_pattern = /^evt_[0-9A-Za-z]{24}$/;
-const event_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.delayed', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'batch.completed'];
+const event_kinds = ['transaction.completed', 'transaction.failed', 'transaction.processing', 'transaction.delayed', 'transaction.reversed', 'wallet.credited', 'wallet.debited', 'wallet.reversed', 'batch.completed'];
 const active_keys_max = 5;
 
 type Location = [number, Environment, number];
@@ -231,6 +231,11 @@ export interface StoreCheckOptions {
   /** After the last restart, once everything settled: no open order, no pending delivery. */
   final: boolean;
   upstream: FakeUpstream;
+  /**
+   * The upstreams after the first in the default route (UPSTREAMS order): an order refused by the first
+   * is sent there under a new request id. Their payments count as the first's do.
+   */
+  other_upstreams?: FakeUpstream[];
   /** Event ids the receiver acknowledged (final check: every stored event must be among them). */
   receiver_acknowledged?: Set<string>;
   /** Ops whose answer had arrived before the kill: only these count as acknowledged here. */
@@ -254,6 +259,8 @@ export interface StoreStats {
 export interface StoreReport {
   violations: string[];
   stats: StoreStats;
+  /** Every stored live order's reference by the request id of each of its attempts. */
+  reference_of_request: Map<string, string>;
 }
 
 function sha256_hex(text: string): string {
@@ -563,9 +570,12 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if (batch === undefined || batch.completed_us === null) v.push(`event ${event.id} batch.completed names ${event.reference}, ${batch === undefined ? 'no batch' : 'a batch still processing'} of wallet ${wk}`);
     } else {
       const order = orders_by_reference.get(event.reference);
-      const wanted = { 'transaction.completed': ['delivered'], 'transaction.failed': ['failed'], 'transaction.processing': ['processing', 'delivered', 'failed'], 'transaction.delayed': ['processing', 'delivered', 'failed'] }[event.kind] ?? [];
+      // A delivered order the upstream reversed afterwards (reverse_delivered_order) is failed, keeps its
+      // delivered_at and its transaction.completed, and has transaction.reversed instead of transaction.failed.
+      const reversed_after_delivery = order !== undefined && order.status === 'failed' && order.delivered_us !== null;
+      const wanted = { 'transaction.completed': ['delivered', 'reversed after delivery'], 'transaction.failed': ['failed'], 'transaction.reversed': ['reversed after delivery'], 'transaction.processing': ['processing', 'delivered', 'failed', 'reversed after delivery'], 'transaction.delayed': ['processing', 'delivered', 'failed', 'reversed after delivery'] }[event.kind] ?? [];
       if (order === undefined || wallet_key(order.account_id, order.environment) !== wk) v.push(`event ${event.id} ${event.kind} names ${event.reference}, no order of wallet ${wk}`);
-      else if (!wanted.includes(order.status)) v.push(`event ${event.id} ${event.kind} of ${event.reference}, but the order is ${order.status}`);
+      else if (!wanted.includes(reversed_after_delivery ? 'reversed after delivery' : order.status)) v.push(`event ${event.id} ${event.kind} of ${event.reference}, but the order is ${order.status}${reversed_after_delivery ? ' (reversed after delivery)' : ''}`);
       else if (event.kind === 'transaction.processing' && !order.status_history.some((h) => h.status === 'processing')) v.push(`event ${event.id} transaction.processing of ${event.reference}, which never was processing`);
       // An escalation (docs/api.md "A promised time") is stored on the order in the commit of its event.
       else if (event.kind === 'transaction.delayed' && order.delayed_us === undefined) v.push(`event ${event.id} transaction.delayed of ${event.reference}, which was never escalated`);
@@ -590,7 +600,11 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
   for (const order of orders_by_reference.values()) {
     const wk = wallet_key(order.account_id, order.environment);
     if (order.status === 'delivered') expect_event(wk, 'transaction.completed', order.reference, `delivered order ${order.reference}`);
-    if (order.status === 'failed') expect_event(wk, 'transaction.failed', order.reference, `failed order ${order.reference}`);
+    if (order.status === 'failed' && order.delivered_us === null) expect_event(wk, 'transaction.failed', order.reference, `failed order ${order.reference}`);
+    if (order.status === 'failed' && order.delivered_us !== null) {
+      expect_event(wk, 'transaction.completed', order.reference, `order ${order.reference} reversed after delivery`);
+      expect_event(wk, 'transaction.reversed', order.reference, `order ${order.reference} reversed after delivery`);
+    }
     if (order.delayed_us !== undefined) expect_event(wk, 'transaction.delayed', order.reference, `escalated order ${order.reference}`);
   }
   // Deliveries: one per event (one endpoint per wallet), pending exactly when queued, never dead.
@@ -655,7 +669,17 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       unkeyed.set(signature, [...(unkeyed.get(signature) ?? []), op]);
     }
   }
-  const upstream_by_request = options.upstream.transactions;
+  // What every upstream of the route holds, by request id: a request id is sent to one upstream only.
+  const upstreams = [options.upstream, ...(options.other_upstreams ?? [])];
+  const upstream_by_request = new Map<string, UpstreamTransaction>();
+  for (const upstream of upstreams) {
+    for (const [request_id, tx] of upstream.transactions) {
+      if (upstream_by_request.has(request_id)) v.push(`request_id ${request_id} was paid at two upstreams`);
+      upstream_by_request.set(request_id, tx);
+    }
+  }
+  const duplicates = new Set(upstreams.flatMap((upstream) => [...(upstream.duplicates ?? [])]));
+  const reference_of_request = new Map<string, string>();
   const live_request_ids = new Set<string>();
   for (const order of orders_by_reference.values()) {
     const at = `order ${order.reference} (${order.account_id}:${order.environment} ${order.service_type} ${order.recipient}, ${order.amount_kobo} kobo, ${order.status})`;
@@ -693,16 +717,32 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
     if (options.final && order.status !== 'delivered' && order.status !== 'failed') v.push(`${at}: still open after everything settled`);
     if (order.environment === 'live') {
       live_request_ids.add(order.provider_request_id);
+      reference_of_request.set(order.provider_request_id, order.reference);
       const upstream = upstream_by_request.get(order.provider_request_id);
-      if (order.status === 'delivered' && upstream?.status !== 'delivered') v.push(`${at}: delivered, but the upstream has request ${order.provider_request_id} as ${upstream?.status ?? 'never paid'}`);
+      // A reversal is heard by a re-query (a callback's, or the 24 h one): until the end the order may
+      // still show delivered what the upstream has reversed since.
+      const delivered_upstream = upstream?.status === 'delivered' || (!options.final && upstream?.status === 'reversed');
+      if (order.status === 'delivered' && !delivered_upstream) v.push(`${at}: delivered, but the upstream has request ${order.provider_request_id} as ${upstream?.status ?? 'never paid'}`);
       if (order.status === 'failed' && upstream?.status === 'delivered') v.push(`${at}: failed and refunded, but the upstream delivered request ${order.provider_request_id}`);
-      if (options.final && upstream?.status === 'failed' && order.status !== 'failed') v.push(`${at}: the upstream failed request ${order.provider_request_id}`);
+      // Never refunded once delivered unless a reversal was read from the upstream.
+      if (order.status === 'failed' && order.delivered_us !== null && upstream?.status !== 'reversed') v.push(`${at}: refunded after its delivery, but the upstream has request ${order.provider_request_id} as ${upstream?.status ?? 'never paid'}, not reversed`);
+      if (options.final && (upstream?.status === 'failed' || upstream?.status === 'reversed') && order.status !== 'failed') v.push(`${at}: the upstream ${upstream.status} request ${order.provider_request_id}`);
+      // Across the upstreams of its route: delivered (or delivered then reversed) under one request id at
+      // most, and an order VTpass answered 019 never sent to another upstream.
+      const attempts = order.attempts ?? [];
+      for (const attempt of attempts) reference_of_request.set(attempt.request_id, order.reference);
+      const delivered_at = attempts.filter((a) => ['delivered', 'reversed'].includes(upstream_by_request.get(a.request_id)?.status ?? ''));
+      if (delivered_at.length > 1) v.push(`${at}: delivered by ${delivered_at.length} upstreams (${delivered_at.map((a) => `${a.upstream} ${a.request_id}`).join(', ')})`);
+      const duplicate = attempts.find((a) => duplicates.has(a.request_id));
+      if (duplicate !== undefined && (attempts.length !== 1 || order.provider_request_id !== duplicate.request_id)) {
+        v.push(`${at}: answered 019 under ${duplicate.request_id}, yet sent on (attempts ${attempts.map((a) => `${a.upstream} ${a.request_id} ${a.outcome}`).join(', ')})`);
+      }
     }
   }
   for (const request_id of upstream_by_request.keys()) {
     if (!live_request_ids.has(request_id)) v.push(`the upstream was paid under request_id ${request_id}, which no stored live order carries: paid before its order was durable`);
   }
-  const paid_twice = options.upstream.paid_twice();
+  const paid_twice = upstreams.flatMap((upstream) => upstream.paid_twice());
   if (paid_twice.length > 0) v.push(`the upstream was paid twice under request_ids ${paid_twice.join(', ')}`);
 
   // ---- Races: nothing debited for a request after its key's revocation ------------------------------
@@ -892,7 +932,9 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if ((order.client_reference ?? undefined) !== op.purchase!.client_reference) v.push(`${at}: its order ${reference} carries client reference ${order.client_reference}, the request ${op.purchase!.client_reference}`);
       if (op.idem !== null && keyed_orders.length !== 1) v.push(`${at}: key ${op.idem} created ${keyed_orders.length} orders (exactly 1 expected)`);
       const answered = ack.status === 201 ? ack.body.data.status : 'failed';
-      if ((answered === 'delivered' || answered === 'failed') && order.status !== answered) v.push(`${at}: answered ${answered}, the stored order ${reference} is ${order.status}`);
+      // Answered delivered, then VTpass reversed it: failed (delivered_at kept), which only the upstream's reversal allows.
+      const reversed_by_upstream = answered === 'delivered' && order.status === 'failed' && order.delivered_us !== null && upstream_by_request.get(order.provider_request_id)?.status === 'reversed';
+      if ((answered === 'delivered' || answered === 'failed') && order.status !== answered && !reversed_by_upstream) v.push(`${at}: answered ${answered}, the stored order ${reference} is ${order.status}`);
     } else if (op.kind === 'bulk') {
       const acked = acked_batch(ack);
       if (acked === null) continue;
@@ -930,7 +972,7 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if (record === undefined || record.revoked_us === null) v.push(`${at}: key ${op.revoke_target!.id} is ${record === undefined ? 'missing' : 'not revoked'} in the store — an acknowledged revocation was lost`);
     }
   }
-  return { violations: v, stats };
+  return { violations: v, stats, reference_of_request };
 }
 
 /** Reads the store as a safe restart would see it and checks it. */

@@ -55,7 +55,7 @@ export interface UpstreamRequest {
   at_ms: number;
 }
 
-interface UpstreamTransaction {
+export interface UpstreamTransaction {
   request_id: string;
   billers_code: string;
   service_id: string;
@@ -143,6 +143,10 @@ export class FakeUpstream {
    * known (else a re-query answers 015), and what each re-query answers in turn (the last repeats).
    */
   readonly scripts = new Map<string, { pay: string; known: boolean; requery: string[] }>();
+  /** request_ids whose /api/pay was answered 019 (the duplicate guard): they must never be paid anywhere. */
+  readonly duplicates = new Set<string>();
+  /** request_ids reverse() reversed after the fact, in order. */
+  readonly reversed: string[] = [];
   /** Last pay of a serviceID for a billersCode, for the duplicate guard. */
   private readonly last_pay = new Map<string, number>();
   /** How long every /api/merchant-verify answer takes (the crash campaign's revocations race it). */
@@ -198,6 +202,7 @@ export class FakeUpstream {
     if (tx === undefined) return false;
     tx.status = 'reversed';
     tx.becomes = null;
+    if (!this.reversed.includes(request_id)) this.reversed.push(request_id);
     return true;
   }
 
@@ -407,7 +412,10 @@ export class FakeUpstream {
     const key = `${service_id} ${billers_code}`;
     const last = this.last_pay.get(key);
     this.last_pay.set(key, now);
-    if (this.duplicate_window_ms > 0 && last !== undefined && now - last < this.duplicate_window_ms) return 'pay-019';
+    if (this.duplicate_window_ms > 0 && last !== undefined && now - last < this.duplicate_window_ms) {
+      this.duplicates.add(request_id);
+      return 'pay-019';
+    }
     return null;
   }
 
