@@ -209,6 +209,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/services/showmax/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Enabled Showmax plans */
+        get: operations["getServicesShowmaxPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/services/airtime": {
         parameters: {
             query?: never;
@@ -311,6 +328,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/services/showmax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pay a Showmax plan to the account of a phone number; amount must equal the plan price */
+        post: operations["postServicesShowmax"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/services/electricity/verify": {
         parameters: {
             query?: never;
@@ -379,6 +413,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/lookup/phone/{phone}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The network of a Nigerian mobile number: its prefix's, or the one a live delivery showed it ported to
+         * @description phone: 11 digits starting with 0 (08031234567), or 234 / +234 and 10 digits. Airtime and data purchases check their network against this answer (docs/api.md "Phone lookup").
+         */
+        get: operations["getLookupPhoneByPhone"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/services/bulk": {
         parameters: {
             query?: never;
@@ -441,7 +495,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Service orders (airtime, data, electricity, tv, education, internet), newest first
+         * Service orders (airtime, data, electricity, tv, education, internet, showmax), newest first
          * @description A delivered order shows status "successful". With idempotency_key, the order that key created (kept 24 hours), so a client that lost a response finds its order. status, service_type, recipient, client_reference, from and to filter the list (all combinable, read from an index); a bad value is 400 validation.failed.
          */
         get: operations["getTransactions"];
@@ -487,6 +541,46 @@ export interface paths {
         get: operations["getTransactionsByReference"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{reference}/requery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a processing order's upstream for its status now
+         * @description The same re-query the schedule makes, at once; the answer is the full record as it stands after. At most once per order per 30 seconds (429 rate_limit.exceeded with Retry-After the seconds left). A settled order, or one not yet sent, is answered as it is, with no upstream call and no limit. An unknown reference, or another account's or environment's, is 404 transaction.not_found.
+         */
+        post: operations["postTransactionsByReferenceRequery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{reference}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a bulk order's item not yet sent to an upstream
+         * @description An item of a bulk order still waiting to be sent is failed and refunded at once (failure_reason "cancelled", the event transaction.failed); the answer is its full record. A cancelled order answers so again. An order already sent, settled, or not a bulk item is 409 transaction.not_cancellable. An unknown reference, or another account's or environment's, is 404 transaction.not_found.
+         */
+        post: operations["postTransactionsByReferenceCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -652,6 +746,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A daily statement of the key's wallet: one Africa/Lagos day, signed
+         * @description Opening and closing balance, every wallet entry of the day (credits, debits, reversals: the refunds; each debit with the commission it netted) and totals by entry type and by service. Today's is provisional (final false). JSON by default, CSV or PDF with format; every body is signed: Billvend-Signature: ed25519=<base64> over its exact bytes, verified with GET /v1/statements/public-key. date is required, not in the future, not before the account's first day; a day of more than 100000 entries (PDF 20000) is 422 statement.too_large.
+         */
+        get: operations["getStatements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/statements/public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public key that verifies statements (Ed25519, SPKI PEM)
+         * @description No key needed: an accountant fetches it once and verifies statements offline (docs: "Statements").
+         */
+        get: operations["getStatementsPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{reference}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printable receipt of one order: the customer's copy (HTML, or PDF)
+         * @description text/html by default; application/pdf with Accept: application/pdf or format=pdf. The reseller's (account's) name, the reference, date, service, recipient, customer, face value and, once delivered, the token, units and PINs (this key may see them, as on the full record). Never what the reseller paid. An unknown reference, or another account's or environment's, is 404 transaction.not_found.
+         */
+        get: operations["getTransactionsByReferenceReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{reference}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a settled order's final event again to the endpoints
+         * @description 202: transaction.completed, transaction.failed or (a delivered order its upstream reversed) transaction.reversed again, with a new event id and resent: true, the data as the first time, to every enabled endpoint of the environment that subscribes to it, and in GET /v1/events. 409 webhooks.no_endpoint when none subscribes; 409 transaction.not_final for a pending or processing order (its event comes when it settles); once per order every 60 s, else 429 rate_limit.exceeded with Retry-After.
+         */
+        post: operations["postTransactionsByReferenceResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/wallet/fund": {
         parameters: {
             query?: never;
@@ -765,6 +939,46 @@ export interface webhooks {
          * @description POSTed to every enabled endpoint subscribed to this kind. Verify X-Service-Signature (sha256= + hex HMAC-SHA256 of the raw body keyed with the endpoint secret) or webhook-signature (Standard Webhooks); deduplicate on webhook-id. Answer 2xx within 10 s; other answers are retried 30 s, 5 min, 30 min, 2 h and 8 h later; 410 disables the endpoint.
          */
         post: operations["eventTransactionProcessing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.delayed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The transaction.delayed event
+         * @description POSTed to every enabled endpoint subscribed to this kind. Verify X-Service-Signature (sha256= + hex HMAC-SHA256 of the raw body keyed with the endpoint secret) or webhook-signature (Standard Webhooks); deduplicate on webhook-id. Answer 2xx within 10 s; other answers are retried 30 s, 5 min, 30 min, 2 h and 8 h later; 410 disables the endpoint.
+         */
+        post: operations["eventTransactionDelayed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The transaction.reversed event
+         * @description POSTed to every enabled endpoint subscribed to this kind. Verify X-Service-Signature (sha256= + hex HMAC-SHA256 of the raw body keyed with the endpoint secret) or webhook-signature (Standard Webhooks); deduplicate on webhook-id. Answer 2xx within 10 s; other answers are retried 30 s, 5 min, 30 min, 2 h and 8 h later; 410 disables the endpoint.
+         */
+        post: operations["eventTransactionReversed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -911,7 +1125,7 @@ export interface components {
             request_id: string;
         };
         /** @enum {string} */
-        ErrorCodes: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired" | "auth.ip_not_allowed" | "wallet.insufficient_funds" | "wallet.not_found" | "wallet.limit_exceeded" | "transaction.failed" | "transaction.not_found" | "transaction.provider_unavailable" | "service.plan_not_found" | "service.invalid_meter" | "service.invalid_smartcard" | "service.amount_mismatch" | "service.invalid_profile" | "service.invalid_account" | "pin.incorrect" | "pin.locked" | "pin.not_set" | "keys.limit_reached" | "keys.not_found" | "rate_limit.exceeded" | "validation.failed" | "request.malformed_json" | "request.too_large" | "request.unsupported_media_type" | "route.not_found" | "route.method_not_allowed" | "auth.insufficient_scope" | "idempotency.key_reused" | "internal.error" | "service.unavailable" | "service.amount_below_minimum" | "service.meter_cannot_vend" | "service.renewal_unavailable" | "account.not_found" | "account.email_taken" | "operator.unauthorized" | "webhooks.not_found" | "webhooks.delivery_not_found" | "webhooks.limit_reached" | "webhooks.delivery_not_retryable" | "funding.invalid_signature" | "session.required" | "session.invalid_credentials" | "session.locked" | "transaction.duplicate_reference" | "session.csrf_failed" | "batch.not_found";
+        ErrorCodes: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired" | "auth.ip_not_allowed" | "wallet.insufficient_funds" | "wallet.not_found" | "wallet.limit_exceeded" | "transaction.failed" | "transaction.not_found" | "transaction.provider_unavailable" | "service.plan_not_found" | "service.invalid_meter" | "service.invalid_smartcard" | "service.amount_mismatch" | "service.invalid_profile" | "service.invalid_account" | "pin.incorrect" | "pin.locked" | "pin.not_set" | "keys.limit_reached" | "keys.not_found" | "rate_limit.exceeded" | "validation.failed" | "request.malformed_json" | "request.too_large" | "request.unsupported_media_type" | "route.not_found" | "route.method_not_allowed" | "auth.insufficient_scope" | "idempotency.key_reused" | "internal.error" | "service.unavailable" | "service.amount_below_minimum" | "service.meter_cannot_vend" | "service.renewal_unavailable" | "account.not_found" | "account.email_taken" | "operator.unauthorized" | "webhooks.not_found" | "webhooks.delivery_not_found" | "webhooks.limit_reached" | "webhooks.delivery_not_retryable" | "funding.invalid_signature" | "session.required" | "session.invalid_credentials" | "session.locked" | "transaction.duplicate_reference" | "session.csrf_failed" | "batch.not_found" | "statement.too_large" | "webhooks.no_endpoint" | "transaction.not_final" | "service.network_mismatch" | "transaction.not_cancellable";
     };
     responses: never;
     parameters: never;
@@ -2070,7 +2284,7 @@ export interface operations {
                             /** @description every product's effective rate: the most specific rule of the tier, else 0 */
                             rates: {
                                 /** @enum {unknown} */
-                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet";
+                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
                                 network: string | null;
                                 disco: string | null;
                                 provider: string | null;
@@ -2833,6 +3047,123 @@ export interface operations {
             };
         };
     };
+    getServicesShowmaxPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            plans: {
+                                /** @description the plan's code: a purchase takes it as plan_code */
+                                plan_code: string;
+                                name: string;
+                                /** @description NGN amount with at most 2 decimal places */
+                                amount: number;
+                                /** @description what the calling account's wallet pays for it: amount less its tier's commission (docs/api.md "Pricing") */
+                                amount_charged: number;
+                                validity: string;
+                            }[];
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
     postServicesAirtime: {
         parameters: {
             query?: never;
@@ -2854,8 +3185,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @enum {unknown} */
-                    network: "mtn" | "airtel" | "glo" | "9mobile";
+                    /**
+                     * @description mtn, airtel, glo or 9mobile; optional: without it the network is detected from the number (GET /v1/lookup/phone/{phone}); a network the number is not on is 422 service.network_mismatch unless ported is true
+                     * @enum {unknown}
+                     */
+                    network?: "mtn" | "airtel" | "glo" | "9mobile";
+                    /** @description true when the number was ported to the network given: the network is then not checked against the number's prefix */
+                    ported?: boolean;
                     phone: string;
                     /** @description NGN, at most 2 decimals */
                     amount: number;
@@ -2909,6 +3245,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             } | null;
+                            /** @description when the order is expected to be final (never earlier than its next re-query); null once it is settled */
+                            expected_final_at: string | null;
                         };
                         request_id: string;
                     };
@@ -3010,7 +3348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unprocessable: wallet.insufficient_funds, wallet.limit_exceeded, transaction.failed, idempotency.key_reused */
+            /** @description Unprocessable: wallet.insufficient_funds, wallet.limit_exceeded, transaction.failed, idempotency.key_reused, service.network_mismatch */
             422: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -3021,7 +3359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "wallet.insufficient_funds" | "wallet.limit_exceeded" | "transaction.failed" | "idempotency.key_reused";
+                            code?: "wallet.insufficient_funds" | "wallet.limit_exceeded" | "transaction.failed" | "idempotency.key_reused" | "service.network_mismatch";
                         };
                     };
                 };
@@ -3110,8 +3448,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @enum {unknown} */
-                    network: "mtn" | "airtel" | "glo" | "9mobile";
+                    /**
+                     * @description mtn, airtel, glo or 9mobile; optional: without it the network is detected from the number (GET /v1/lookup/phone/{phone}); a network the number is not on is 422 service.network_mismatch unless ported is true
+                     * @enum {unknown}
+                     */
+                    network?: "mtn" | "airtel" | "glo" | "9mobile";
+                    /** @description true when the number was ported to the network given: the network is then not checked against the number's prefix */
+                    ported?: boolean;
                     /** @description the plan to buy, as GET /v1/services/data/plans lists it (plan_code or plan_id: the same value); plan_code or plan_id is required */
                     plan_code?: string;
                     /** @description another name of plan_code: give either (both: the same value) */
@@ -3172,6 +3515,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             } | null;
+                            /** @description when the order is expected to be final (never earlier than its next re-query); null once it is settled */
+                            expected_final_at: string | null;
                         };
                         request_id: string;
                     };
@@ -3273,7 +3618,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unprocessable: wallet.insufficient_funds, wallet.limit_exceeded, transaction.failed, idempotency.key_reused, service.plan_not_found, service.amount_mismatch */
+            /** @description Unprocessable: wallet.insufficient_funds, wallet.limit_exceeded, transaction.failed, idempotency.key_reused, service.plan_not_found, service.amount_mismatch, service.network_mismatch */
             422: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -3284,7 +3629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "wallet.insufficient_funds" | "wallet.limit_exceeded" | "transaction.failed" | "idempotency.key_reused" | "service.plan_not_found" | "service.amount_mismatch";
+                            code?: "wallet.insufficient_funds" | "wallet.limit_exceeded" | "transaction.failed" | "idempotency.key_reused" | "service.plan_not_found" | "service.amount_mismatch" | "service.network_mismatch";
                         };
                     };
                 };
@@ -3433,6 +3778,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             } | null;
+                            /** @description when the order is expected to be final (never earlier than its next re-query); null once it is settled */
+                            expected_final_at: string | null;
                         };
                         request_id: string;
                     };
@@ -3700,6 +4047,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             } | null;
+                            /** @description when the order is expected to be final (never earlier than its next re-query); null once it is settled */
+                            expected_final_at: string | null;
                             /** @enum {unknown} */
                             subscription_type?: "change" | "renew";
                             /** @description months paid for */
@@ -3972,6 +4321,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             } | null;
+                            /** @description when the order is expected to be final (never earlier than its next re-query); null once it is settled */
+                            expected_final_at: string | null;
                         };
                         request_id: string;
                     };
@@ -4243,6 +4594,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             } | null;
+                            /** @description when the order is expected to be final (never earlier than its next re-query); null once it is settled */
+                            expected_final_at: string | null;
                         };
                         request_id: string;
                     };
@@ -4356,6 +4709,262 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "wallet.insufficient_funds" | "wallet.limit_exceeded" | "transaction.failed" | "idempotency.key_reused" | "service.plan_not_found" | "service.amount_mismatch" | "service.invalid_account";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: pin.locked, rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "pin.locked" | "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: transaction.provider_unavailable, service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.provider_unavailable" | "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postServicesShowmax: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
+                "X-Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone": "08011111111",
+                 *       "plan_code": "showmax-mobile-3m",
+                 *       "amount": 3800,
+                 *       "pin": "12345"
+                 *     }
+                 */
+                "application/json": {
+                    phone: string;
+                    /** @description the plan to buy, as GET /v1/services/showmax/plans lists it */
+                    plan_code: string;
+                    /** @description NGN, at most 2 decimals */
+                    amount: number;
+                    pin: string;
+                    /** @description your own reference for this purchase, unique per account and environment for ever: a second purchase with it is 409 transaction.duplicate_reference */
+                    client_reference?: string;
+                    /** @description your own notes: stored on the order and echoed back */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered answer of an earlier request with the same X-Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            reference: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "processing" | "delivered" | "failed";
+                            /** @description the phone number of the Showmax account */
+                            phone: string;
+                            plan_code: string;
+                            plan: string | null;
+                            /** @description NGN amount with at most 2 decimal places */
+                            amount: number;
+                            /** @description NGN debited from the wallet: amount − commission */
+                            amount_charged: number;
+                            /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
+                            commission: number;
+                            /** @description NGN amount with at most 2 decimal places */
+                            wallet_balance_after: number;
+                            delivered_at: string | null;
+                            client_reference: string | null;
+                            metadata: {
+                                [key: string]: string;
+                            } | null;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed, request.malformed_json */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed" | "request.malformed_json";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: transaction.duplicate_reference */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.duplicate_reference";
+                        };
+                    };
+                };
+            };
+            /** @description Payload too large: request.too_large */
+            413: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.too_large";
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported media type: request.unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable: wallet.insufficient_funds, wallet.limit_exceeded, transaction.failed, idempotency.key_reused, service.plan_not_found, service.amount_mismatch */
+            422: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "wallet.insufficient_funds" | "wallet.limit_exceeded" | "transaction.failed" | "idempotency.key_reused" | "service.plan_not_found" | "service.amount_mismatch";
                         };
                     };
                 };
@@ -5258,6 +5867,142 @@ export interface operations {
             };
         };
     };
+    getLookupPhoneByPhone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                phone: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description the number in local form (0 and 10 digits) */
+                            phone: string;
+                            /** @description the network the number is on; null when its prefix belongs to none of the four and no delivery says otherwise */
+                            network: ("mtn" | "airtel" | "glo" | "9mobile") | null;
+                            /** @description true when a live delivery showed the number on a network other than its prefix's */
+                            ported: boolean;
+                            /**
+                             * @description prefix: the Nigerian numbering plan; delivery: where a live order was last delivered to it
+                             * @enum {unknown}
+                             */
+                            source: "prefix" | "delivery";
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
     postServicesBulk: {
         parameters: {
             query?: never;
@@ -5297,8 +6042,13 @@ export interface operations {
                     items: ({
                         /** @constant */
                         service_type: "airtime";
-                        /** @enum {unknown} */
-                        network: "mtn" | "airtel" | "glo" | "9mobile";
+                        /**
+                         * @description mtn, airtel, glo or 9mobile; optional: without it the network is detected from the number (GET /v1/lookup/phone/{phone}); a network the number is not on is 422 service.network_mismatch unless ported is true
+                         * @enum {unknown}
+                         */
+                        network?: "mtn" | "airtel" | "glo" | "9mobile";
+                        /** @description true when the number was ported to the network given: the network is then not checked against the number's prefix */
+                        ported?: boolean;
                         phone: string;
                         /** @description NGN, at most 2 decimals */
                         amount: number;
@@ -5311,8 +6061,13 @@ export interface operations {
                     } | {
                         /** @constant */
                         service_type: "data";
-                        /** @enum {unknown} */
-                        network: "mtn" | "airtel" | "glo" | "9mobile";
+                        /**
+                         * @description mtn, airtel, glo or 9mobile; optional: without it the network is detected from the number (GET /v1/lookup/phone/{phone}); a network the number is not on is 422 service.network_mismatch unless ported is true
+                         * @enum {unknown}
+                         */
+                        network?: "mtn" | "airtel" | "glo" | "9mobile";
+                        /** @description true when the number was ported to the network given: the network is then not checked against the number's prefix */
+                        ported?: boolean;
                         /** @description the plan to buy, as GET /v1/services/data/plans lists it (plan_code or plan_id: the same value); plan_code or plan_id is required */
                         plan_code?: string;
                         /** @description another name of plan_code: give either (both: the same value) */
@@ -5390,6 +6145,20 @@ export interface operations {
                         plan_id?: string;
                         account?: string;
                         phone: string;
+                        /** @description NGN, at most 2 decimals */
+                        amount: number;
+                        /** @description your own reference for this purchase, unique per account and environment for ever: a second purchase with it is 409 transaction.duplicate_reference */
+                        client_reference?: string;
+                        /** @description your own notes: stored on the order and echoed back */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                    } | {
+                        /** @constant */
+                        service_type: "showmax";
+                        phone: string;
+                        /** @description the plan to buy, as GET /v1/services/showmax/plans lists it */
+                        plan_code: string;
                         /** @description NGN, at most 2 decimals */
                         amount: number;
                         /** @description your own reference for this purchase, unique per account and environment for ever: a second purchase with it is 409 transaction.duplicate_reference */
@@ -5834,7 +6603,7 @@ export interface operations {
                                 /** @description service type, or service type/network, disco or TV provider */
                                 product: string;
                                 /** @enum {unknown} */
-                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet";
+                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
                                 /** @enum {unknown} */
                                 status: "available" | "degraded" | "unavailable";
                                 retry_after_s: number | null;
@@ -5935,8 +6704,8 @@ export interface operations {
                 idempotency_key?: string;
                 /** @description the status as the list shows it, or as the record does: a delivered order is listed successful, and successful and delivered both find it */
                 status?: "pending" | "processing" | "successful" | "delivered" | "failed";
-                /** @description the service: airtime, data, electricity, tv, education or internet */
-                service_type?: "airtime" | "data" | "electricity" | "tv" | "education" | "internet";
+                /** @description the service: airtime, data, electricity, tv, education, internet or showmax */
+                service_type?: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
                 /** @description the exact phone, meter or smartcard number */
                 recipient?: string;
                 /** @description the exact client_reference the purchase carried: it names one order at most */
@@ -5974,7 +6743,7 @@ export interface operations {
                                 /** @description BV-YYYYMMDD-XXXXXXXXXXXX */
                                 reference: string;
                                 /** @enum {unknown} */
-                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet";
+                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
                                 recipient: string;
                                 /** @description NGN amount with at most 2 decimal places */
                                 amount: number;
@@ -6104,8 +6873,8 @@ export interface operations {
             query: {
                 /** @description the status as the list shows it, or as the record does: a delivered order is listed successful, and successful and delivered both find it */
                 status?: "pending" | "processing" | "successful" | "delivered" | "failed";
-                /** @description the service: airtime, data, electricity, tv, education or internet */
-                service_type?: "airtime" | "data" | "electricity" | "tv" | "education" | "internet";
+                /** @description the service: airtime, data, electricity, tv, education, internet or showmax */
+                service_type?: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
                 /** @description the exact phone, meter or smartcard number */
                 recipient?: string;
                 /** @description the exact client_reference the purchase carried: it names one order at most */
@@ -6252,7 +7021,7 @@ export interface operations {
                         data: {
                             reference: string;
                             /** @enum {unknown} */
-                            service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet";
+                            service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
                             /** @enum {unknown} */
                             environment: "live" | "test";
                             network: string | null;
@@ -6281,6 +7050,8 @@ export interface operations {
                             failure_reason: string | null;
                             reversed: boolean;
                             needs_review: boolean;
+                            /** @description when the order is expected to be final (never earlier than its next re-query); null once it is settled */
+                            expected_final_at: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC with microseconds
@@ -6426,6 +7197,474 @@ export interface operations {
             };
         };
     };
+    postTransactionsByReferenceRequery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            reference: string;
+                            /** @enum {unknown} */
+                            service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                            /** @enum {unknown} */
+                            environment: "live" | "test";
+                            network: string | null;
+                            disco: string | null;
+                            provider: string | null;
+                            recipient: string;
+                            plan: string | null;
+                            plan_code: string | null;
+                            package_code: string | null;
+                            /** @description NGN amount with at most 2 decimal places */
+                            amount: number;
+                            /** @description NGN debited from the wallet: amount − commission */
+                            amount_charged: number;
+                            /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
+                            commission: number;
+                            /** @enum {unknown} */
+                            status: "pending" | "processing" | "delivered" | "failed";
+                            token: string | null;
+                            units: string | null;
+                            meter_type: ("prepaid" | "postpaid") | null;
+                            customer_name: string | null;
+                            /** @description NGN amount with at most 2 decimal places */
+                            wallet_balance_before: number;
+                            /** @description NGN amount with at most 2 decimal places */
+                            wallet_balance_after: number;
+                            failure_reason: string | null;
+                            reversed: boolean;
+                            needs_review: boolean;
+                            /** @description when the order is expected to be final (never earlier than its next re-query); null once it is settled */
+                            expected_final_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            updated_at: string;
+                            delivered_at: string | null;
+                            failed_at: string | null;
+                            reversed_at: string | null;
+                            status_history: {
+                                /** @enum {unknown} */
+                                status: "pending" | "processing" | "delivered" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with microseconds
+                                 */
+                                at: string;
+                            }[];
+                            attempts?: {
+                                /** @description The upstream the order was handed to */
+                                upstream: string;
+                                /** @description The request id sent to that upstream; a new one per upstream */
+                                request_id: string;
+                                /** @enum {unknown} */
+                                outcome: "sent" | "refused" | "failed" | "processing" | "unknown" | "delivered";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with microseconds
+                                 */
+                                at: string;
+                            }[];
+                            quantity?: number;
+                            customer_id?: string | null;
+                            /** @enum {unknown} */
+                            subscription_type?: "change" | "renew";
+                            pins?: {
+                                serial: string | null;
+                                pin: string;
+                            }[];
+                            bonus_token?: string;
+                            key_change_tokens?: string[];
+                            client_reference: string | null;
+                            metadata: {
+                                [key: string]: string;
+                            } | null;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: transaction.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postTransactionsByReferenceCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            reference: string;
+                            /** @enum {unknown} */
+                            service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                            /** @enum {unknown} */
+                            environment: "live" | "test";
+                            network: string | null;
+                            disco: string | null;
+                            provider: string | null;
+                            recipient: string;
+                            plan: string | null;
+                            plan_code: string | null;
+                            package_code: string | null;
+                            /** @description NGN amount with at most 2 decimal places */
+                            amount: number;
+                            /** @description NGN debited from the wallet: amount − commission */
+                            amount_charged: number;
+                            /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
+                            commission: number;
+                            /** @enum {unknown} */
+                            status: "pending" | "processing" | "delivered" | "failed";
+                            token: string | null;
+                            units: string | null;
+                            meter_type: ("prepaid" | "postpaid") | null;
+                            customer_name: string | null;
+                            /** @description NGN amount with at most 2 decimal places */
+                            wallet_balance_before: number;
+                            /** @description NGN amount with at most 2 decimal places */
+                            wallet_balance_after: number;
+                            failure_reason: string | null;
+                            reversed: boolean;
+                            needs_review: boolean;
+                            /** @description when the order is expected to be final (never earlier than its next re-query); null once it is settled */
+                            expected_final_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            updated_at: string;
+                            delivered_at: string | null;
+                            failed_at: string | null;
+                            reversed_at: string | null;
+                            status_history: {
+                                /** @enum {unknown} */
+                                status: "pending" | "processing" | "delivered" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with microseconds
+                                 */
+                                at: string;
+                            }[];
+                            attempts?: {
+                                /** @description The upstream the order was handed to */
+                                upstream: string;
+                                /** @description The request id sent to that upstream; a new one per upstream */
+                                request_id: string;
+                                /** @enum {unknown} */
+                                outcome: "sent" | "refused" | "failed" | "processing" | "unknown" | "delivered";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with microseconds
+                                 */
+                                at: string;
+                            }[];
+                            quantity?: number;
+                            customer_id?: string | null;
+                            /** @enum {unknown} */
+                            subscription_type?: "change" | "renew";
+                            pins?: {
+                                serial: string | null;
+                                pin: string;
+                            }[];
+                            bonus_token?: string;
+                            key_change_tokens?: string[];
+                            client_reference: string | null;
+                            metadata: {
+                                [key: string]: string;
+                            } | null;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: transaction.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: transaction.not_cancellable */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.not_cancellable";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
     getWebhooks: {
         parameters: {
             query?: never;
@@ -6461,7 +7700,7 @@ export interface operations {
                                  * @enum {unknown}
                                  */
                                 environment: "live" | "test";
-                                events: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
+                                events: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
                                 description: string;
                                 secret_hint: string;
                                 /** @description after a roll: until when deliveries are also signed with the previous secret; null otherwise */
@@ -6579,7 +7818,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events?: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
+                    events?: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
                     description?: string;
                 };
             };
@@ -6613,7 +7852,7 @@ export interface operations {
                              * @enum {unknown}
                              */
                             environment: "live" | "test";
-                            events: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
+                            events: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
                             description: string;
                             secret_hint: string;
                             /** @description after a roll: until when deliveries are also signed with the previous secret; null otherwise */
@@ -6969,7 +8208,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events?: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
+                    events?: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
                     description?: string;
                 };
             };
@@ -7001,7 +8240,7 @@ export interface operations {
                              * @enum {unknown}
                              */
                             environment: "live" | "test";
-                            events: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
+                            events: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
                             description: string;
                             secret_hint: string;
                             /** @description after a roll: until when deliveries are also signed with the previous secret; null otherwise */
@@ -7214,7 +8453,7 @@ export interface operations {
                                 endpoint_id: number;
                                 event_id: string;
                                 /** @enum {unknown} */
-                                event: "transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed" | "webhook.test";
+                                event: "transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed" | "webhook.test";
                                 /** @enum {unknown} */
                                 status: "pending" | "delivered" | "dead" | "cancelled";
                                 series: number;
@@ -7396,7 +8635,7 @@ export interface operations {
                             endpoint_id: number;
                             event_id: string;
                             /** @enum {unknown} */
-                            event: "transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed" | "webhook.test";
+                            event: "transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed" | "webhook.test";
                             /** @enum {unknown} */
                             status: "pending" | "delivered" | "dead" | "cancelled";
                             series: number;
@@ -7572,7 +8811,7 @@ export interface operations {
                             endpoint_id: number;
                             event_id: string;
                             /** @enum {unknown} */
-                            event: "transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed" | "webhook.test";
+                            event: "transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed" | "webhook.test";
                             /** @enum {unknown} */
                             status: "pending" | "delivered" | "dead" | "cancelled";
                             series: number;
@@ -7751,7 +8990,7 @@ export interface operations {
                              * @enum {unknown}
                              */
                             environment: "live" | "test";
-                            events: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
+                            events: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
                             description: string;
                             secret_hint: string;
                             /** @description after a roll: until when deliveries are also signed with the previous secret; null otherwise */
@@ -7914,7 +9153,7 @@ export interface operations {
                             endpoint_id: number;
                             event_id: string;
                             /** @enum {unknown} */
-                            event: "transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed" | "webhook.test";
+                            event: "transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed" | "webhook.test";
                             /** @enum {unknown} */
                             status: "pending" | "delivered" | "dead" | "cancelled";
                             series: number;
@@ -8080,7 +9319,7 @@ export interface operations {
                 /** @description events per page (default 20, max 100) */
                 limit?: number;
                 /** @description only events of this kind */
-                type?: "transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed";
+                type?: "transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed";
             };
             header?: never;
             path?: never;
@@ -8109,7 +9348,7 @@ export interface operations {
                             /** @description oldest first */
                             events: {
                                 /** @enum {unknown} */
-                                event: "transaction.completed" | "transaction.failed" | "transaction.processing" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed";
+                                event: "transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed";
                                 /** @description the same id as the webhook-id of its deliveries */
                                 id: string;
                                 /**
@@ -8216,6 +9455,678 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getStatements: {
+        parameters: {
+            query: {
+                /** @description the Africa/Lagos day, YYYY-MM-DD (required) */
+                date: string;
+                /** @description json (default, the envelope), csv (one table) or pdf; each signed */
+                format?: "json" | "csv" | "pdf";
+                /** @description the key's environment (the default); the other one is 400 validation.failed */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description ed25519= and the base64 Ed25519 signature of the exact body bytes, by the key of GET /v1/statements/public-key */
+                    "Billvend-Signature"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            account_id: number;
+                            account_name: string;
+                            /**
+                             * @description live (real money) or test (sandbox)
+                             * @enum {unknown}
+                             */
+                            environment: "live" | "test";
+                            /**
+                             * Format: date
+                             * @description the Africa/Lagos day
+                             */
+                            date: string;
+                            /** @constant */
+                            time_zone: "Africa/Lagos";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            to: string;
+                            /** @description false for today's statement: the day is not over */
+                            final: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            generated_at: string;
+                            /** @constant */
+                            currency: "NGN";
+                            /** @description NGN, at most 2 decimals */
+                            opening_balance: number;
+                            /** @description NGN, at most 2 decimals */
+                            closing_balance: number;
+                            entries: {
+                                /** @description the wallet entry's sequence number (GET /v1/wallet/transactions) */
+                                id: number;
+                                /**
+                                 * @description reversal: the refund of a failed order
+                                 * @enum {unknown}
+                                 */
+                                type: "credit" | "debit" | "reversal";
+                                /** @description NGN, at most 2 decimals */
+                                amount: number;
+                                /** @description the order reference, or the funding reference for a credit */
+                                reference: string;
+                                /** @description NGN, at most 2 decimals */
+                                balance_before: number;
+                                /** @description NGN, at most 2 decimals */
+                                balance_after: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with microseconds
+                                 */
+                                created_at: string;
+                                description: string;
+                                /** @description the order's service; null for a credit */
+                                service_type: ("airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax") | null;
+                                /** @description the order's amount (what the recipient got); null for a credit */
+                                face_value: number | null;
+                                /** @description the commission the order netted (the debit is face_value − commission); null for a credit */
+                                commission: number | null;
+                            }[];
+                            totals: {
+                                by_type: {
+                                    credit: {
+                                        count: number;
+                                        /** @description NGN; below zero only for a day's commission net of refunds */
+                                        amount: number;
+                                    };
+                                    debit: {
+                                        count: number;
+                                        /** @description NGN; below zero only for a day's commission net of refunds */
+                                        amount: number;
+                                    };
+                                    reversal: {
+                                        count: number;
+                                        /** @description NGN; below zero only for a day's commission net of refunds */
+                                        amount: number;
+                                    };
+                                    /** @description commission of the day's debits less that of its reversals */
+                                    commission: {
+                                        /** @description debits that netted a commission */
+                                        count: number;
+                                        /** @description NGN; below zero only for a day's commission net of refunds */
+                                        amount: number;
+                                    };
+                                };
+                                by_service: {
+                                    /** @enum {unknown} */
+                                    service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                                    debits: {
+                                        count: number;
+                                        /** @description NGN; below zero only for a day's commission net of refunds */
+                                        amount: number;
+                                    };
+                                    reversals: {
+                                        count: number;
+                                        /** @description NGN; below zero only for a day's commission net of refunds */
+                                        amount: number;
+                                    };
+                                    /** @description NGN, at most 2 decimals */
+                                    face_value: number;
+                                    /** @description NGN; below zero only for a day's commission net of refunds */
+                                    commission: number;
+                                }[];
+                            };
+                        };
+                        request_id: string;
+                    };
+                    "text/csv": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable: statement.too_large */
+            422: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "statement.too_large";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getStatementsPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @constant */
+                            algorithm: "ed25519";
+                            /** @description SubjectPublicKeyInfo (SPKI) PEM */
+                            public_key_pem: string;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTransactionsByReferenceReceipt: {
+        parameters: {
+            query?: {
+                /** @description html (default) or pdf; wins over Accept */
+                format?: "html" | "pdf";
+            };
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": Record<string, never>;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: transaction.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postTransactionsByReferenceResend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
+                "X-Idempotency-Key"?: string;
+            };
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered answer of an earlier request with the same X-Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            reference: string;
+                            /** @enum {unknown} */
+                            event: "transaction.completed" | "transaction.failed";
+                            /** @description the new event's id (the webhook-id header and the feed's) */
+                            event_id: string;
+                            /** @constant */
+                            resent: true;
+                            /** @description endpoints it is being sent to */
+                            endpoints: number;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: transaction.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: transaction.not_final, webhooks.no_endpoint */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.not_final" | "webhooks.no_endpoint";
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable: idempotency.key_reused */
+            422: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "idempotency.key_reused";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -8729,7 +10640,7 @@ export interface operations {
                     data: {
                         reference: string;
                         /** @enum {unknown} */
-                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet";
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
                         network: string | null;
                         disco?: string;
                         provider?: string;
@@ -8798,7 +10709,7 @@ export interface operations {
                     data: {
                         reference: string;
                         /** @enum {unknown} */
-                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet";
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
                         network: string | null;
                         disco?: string;
                         provider?: string;
@@ -8864,7 +10775,7 @@ export interface operations {
                     data: {
                         reference: string;
                         /** @enum {unknown} */
-                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet";
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
                         network: string | null;
                         disco?: string;
                         provider?: string;
@@ -8876,6 +10787,141 @@ export interface operations {
                         /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
                         commission: number;
                         status: string;
+                        expected_final_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with microseconds
+                         */
+                        at: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx delivers the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventTransactionDelayed: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Signature": string;
+                "X-Service-Event": "transaction.delayed";
+                "webhook-id": string;
+                "webhook-timestamp": number;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "transaction.delayed";
+                    id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with microseconds
+                     */
+                    created_at: string;
+                    data: {
+                        reference: string;
+                        /** @enum {unknown} */
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                        network: string | null;
+                        disco?: string;
+                        provider?: string;
+                        recipient: string;
+                        /** @description NGN amount with at most 2 decimal places */
+                        amount: number;
+                        /** @description NGN debited from the wallet: amount − commission (docs/api.md "Pricing") */
+                        amount_charged: number;
+                        /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
+                        commission: number;
+                        status: string;
+                        /** @description the operator's decision is due by then: 24 hours after the order */
+                        expected_final_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with microseconds
+                         */
+                        at: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx delivers the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventTransactionReversed: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Signature": string;
+                "X-Service-Event": "transaction.reversed";
+                "webhook-id": string;
+                "webhook-timestamp": number;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "transaction.reversed";
+                    id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with microseconds
+                     */
+                    created_at: string;
+                    data: {
+                        reference: string;
+                        /** @enum {unknown} */
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                        network: string | null;
+                        disco?: string;
+                        provider?: string;
+                        recipient: string;
+                        /** @description NGN amount with at most 2 decimal places */
+                        amount: number;
+                        /** @description NGN debited from the wallet: amount − commission (docs/api.md "Pricing") */
+                        amount_charged: number;
+                        /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
+                        commission: number;
+                        status: string;
+                        failure_reason: string | null;
+                        delivered_at: string | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC with microseconds
@@ -9164,7 +11210,7 @@ export interface operations {
                     data: {
                         product: string;
                         /** @enum {unknown} */
-                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet";
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
                         /** @enum {unknown} */
                         status: "available" | "degraded" | "unavailable";
                         retry_after_s: number | null;
