@@ -21,7 +21,7 @@ t.test('the order page shows age and promise, requeries once per 30 s, and cance
   upstream.slow_ms = 4_000;
   upstream.default_mode = 'slow';
   const count = bulk_sends_in_flight_max + 1;
-  const items = Array.from({ length: count }, (_, i) => ({ service_type: 'airtime', network: 'mtn', phone: `080700008${String(i).padStart(2, '0')}`, amount: 100 }));
+  const items = Array.from({ length: count }, (_, i) => ({ service_type: 'airtime', network: 'mtn', phone: `080300008${String(i).padStart(2, '0')}`, amount: 100 }));
   const placed = await server.api('POST', '/v1/services/bulk', { key, body: { pin: '12345', items } });
   t.equal(placed.status, 202, 'a live bulk order is accepted');
   const references: string[] = placed.body.data.items.map((item: { reference: string }) => item.reference);

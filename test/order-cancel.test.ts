@@ -28,7 +28,7 @@ t.test('a bulk item waiting to be sent is cancelled and refunded at once; one se
   await warm_up_live(server, key);
   upstream.default_mode = 'slow';
   const count = bulk_sends_in_flight_max + 2;
-  const items = Array.from({ length: count }, (_, i) => ({ service_type: 'airtime', network: 'mtn', phone: `080700007${String(i).padStart(2, '0')}`, amount: 100 }));
+  const items = Array.from({ length: count }, (_, i) => ({ service_type: 'airtime', network: 'mtn', phone: `080300007${String(i).padStart(2, '0')}`, amount: 100 }));
   const placed = await server.api('POST', '/v1/services/bulk', { key, body: { pin: '12345', items } });
   t.equal(placed.status, 202, `the bulk order is accepted (${placed.text.slice(0, 200)})`);
   const references: string[] = placed.body.data.items.map((item: { reference: string }) => item.reference);

@@ -45,7 +45,7 @@ t.test('a live order past its promised time is escalated once, and still settles
   const key = (await server.create_key(created.id, { environment: 'live', rate_limit_per_minute: 1_000_000 })).api_key;
   await server.credit(created.id, 'live', 10_000);
   await warm_up_live(server, key);
-  const phone = '08070000501';
+  const phone = '08030000501';
   upstream.set_mode(phone, 'hold');
   const sent = buy_airtime(server, key, phone, 100);
   let answered = false;

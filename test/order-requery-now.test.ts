@@ -47,9 +47,9 @@ t.test('requery now asks the upstream at once, then waits 30 real seconds per or
   const key = (await server.create_key(created.id, { environment: 'live', rate_limit_per_minute: 1_000_000 })).api_key;
   await server.credit(created.id, 'live', 10_000);
   await warm_up_live(server, key);
-  const reference = await processing_order(t, server, upstream, key, '08070000401');
-  const other = await processing_order(t, server, upstream, key, '08070000402');
-  const request_id = upstream.pays_for('08070000401')[0].body.request_id;
+  const reference = await processing_order(t, server, upstream, key, '08030000401');
+  const other = await processing_order(t, server, upstream, key, '08030000402');
+  const request_id = upstream.pays_for('08030000401')[0].body.request_id;
   const asked = () => upstream.calls('/api/requery', request_id).length;
 
   const before = asked();
@@ -83,7 +83,7 @@ t.test('requery now asks the upstream at once, then waits 30 real seconds per or
   t.equal(asked(), scheduled + 1, 'and the upstream asked once more');
 
   // The upstream settles the order: the next requery finds it delivered and answers so.
-  upstream.release('08070000401');
+  upstream.release('08030000401');
   server.clock.advance(30_000);
   const settled = await wait_for_async(async () => {
     const answer = await requery(server, key, reference);
@@ -108,7 +108,7 @@ t.test('requery now finds only the caller\'s own orders, and needs services:purc
   const test_key = (await server.create_key(owner.id, { environment: 'test', rate_limit_per_minute: 1_000_000 })).api_key;
   await server.credit(owner.id, 'live', 10_000);
   await warm_up_live(server, live_key);
-  const reference = await processing_order(t, server, upstream, live_key, '08070000403');
+  const reference = await processing_order(t, server, upstream, live_key, '08030000403');
   const stranger = await server.create_account();
   const stranger_key = (await server.create_key(stranger.id, { environment: 'live', rate_limit_per_minute: 1_000_000 })).api_key;
   const reader = (await server.create_key(owner.id, { environment: 'live', scopes: ['transactions:read'] })).api_key;

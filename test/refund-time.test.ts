@@ -38,8 +38,8 @@ t.test('each refunded order is measured once, in seconds, and nothing else is', 
   const live = await server.create_key(account.id, { environment: 'live', rate_limit_per_minute: 1_000_000 });
   await server.credit(account.id, 'live', 1_000);
   await warm_up_live(server, live.api_key);
-  upstream.set_mode('08070000601', 'fail');
-  const failed = await buy_airtime(server, live.api_key, '08070000601', 100);
+  upstream.set_mode('08030000601', 'fail');
+  const failed = await buy_airtime(server, live.api_key, '08030000601', 100);
   t.equal(failed.status, 422, 'the upstream fails a live purchase');
   await settled_order(server, live.api_key, failed.body.error.reference);
   const measured = await refund_series(server, 'live');
