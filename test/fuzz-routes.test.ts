@@ -47,7 +47,9 @@ t.test('the catalogue has a valid request for every operation of the OpenAPI doc
   const probe = await make_world(server, { receiver, funding_secret });
   for (const route of public_routes) {
     const response = await send(server, route.build(probe));
-    t.ok(response.status >= 200 && response.status < 300, `the valid request of ${route.name} is accepted (${response.status} ${response.body.slice(0, 160)})`);
+    // A route whose usual request is refused by design (a cancel of an order already sent) names its answer.
+    const accepted = route.valid_status === undefined ? response.status >= 200 && response.status < 300 : response.status === route.valid_status;
+    t.ok(accepted, `the valid request of ${route.name} is accepted (${response.status} ${response.body.slice(0, 160)})`);
     t.same(judge(response).problems, [], `the answer to the valid request of ${route.name} passes every check`);
   }
 });

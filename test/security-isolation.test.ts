@@ -43,6 +43,8 @@ const not_found_code: Record<string, string> = {
   '/v1/transactions/{reference}': 'transaction.not_found',
   '/v1/transactions/{reference}/receipt': 'transaction.not_found',
   '/v1/transactions/{reference}/resend': 'transaction.not_found',
+  '/v1/transactions/{reference}/requery': 'transaction.not_found',
+  '/v1/transactions/{reference}/cancel': 'transaction.not_found',
   '/v1/services/bulk/{id}': 'batch.not_found',
   '/v1/webhooks/{id}': 'webhooks.not_found',
   '/v1/webhooks/{id}/deliveries': 'webhooks.not_found',
@@ -52,6 +54,8 @@ const not_found_code: Record<string, string> = {
   '/v1/webhooks/{id}/deliveries/{delivery_id}/retry': 'webhooks.not_found',
   '/dashboard/api/orders/{reference}': 'transaction.not_found',
   '/dashboard/api/orders/{reference}/receipt': 'transaction.not_found',
+  '/dashboard/api/orders/{reference}/requery': 'transaction.not_found',
+  '/dashboard/api/orders/{reference}/cancel': 'transaction.not_found',
   '/dashboard/api/keys/{id}': 'keys.not_found',
   '/dashboard/api/webhooks/{id}': 'webhooks.not_found',
   '/dashboard/api/webhooks/{id}/deliveries': 'webhooks.not_found',
@@ -60,7 +64,8 @@ const not_found_code: Record<string, string> = {
   '/dashboard/api/webhooks/{id}/roll-secret': 'webhooks.not_found',
   '/dashboard/api/webhooks/{id}/deliveries/{delivery_id}/retry': 'webhooks.not_found',
 };
-const id_routes = catalog.routes.filter((r) => r.params.length > 0 && (r.auth === 'api_key' || r.auth === 'session'));
+// A phone number names nobody's record (GET /v1/lookup/phone/{phone} reads the numbering plan): not an id.
+const id_routes = catalog.routes.filter((r) => r.params.length > 0 && !(r.params.length === 1 && r.params[0] === 'phone') && (r.auth === 'api_key' || r.auth === 'session'));
 
 function code(response: WireResponse): string | undefined {
   try {
