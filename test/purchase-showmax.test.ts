@@ -30,7 +30,7 @@ t.test('a sandbox purchase is delivered and debits the price; the sandbox phones
   const bought = await server.api('POST', path, { key: account.key, body: showmax_body(sandbox.delivered) });
   check_created(t, bought, 'delivered', 'Showmax Mobile Only');
   t.equal(bought.body.message, 'Showmax subscription successful.', 'the message names Showmax');
-  t.same(Object.keys(bought.body.data).sort(), ['amount', 'amount_charged', 'client_reference', 'commission', 'delivered_at', 'metadata', 'phone', 'plan', 'plan_code', 'reference', 'status', 'wallet_balance_after'], 'the result has exactly the documented fields');
+  t.same(Object.keys(bought.body.data).sort(), ['amount', 'amount_charged', 'client_reference', 'commission', 'delivered_at', 'expected_final_at', 'metadata', 'phone', 'plan', 'plan_code', 'reference', 'status', 'wallet_balance_after'], 'the result has exactly the documented fields');
   t.equal(bought.body.data.plan, 'Showmax Mobile Only - 3 Months', 'the plan is named');
   t.equal(await balance_kobo(server, account.key), 46_200_00, 'the wallet paid the price');
   const record = await order(server, account.key, bought.body.data.reference);

@@ -578,7 +578,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a bulk order's item not yet sent to an upstream
-         * @description An item of a bulk order still waiting to be sent is failed and refunded at once (failure_reason "cancelled", the event transaction.failed); the answer is its full record. A cancelled order answers so again. An order already sent, settled, or not a bulk item is 409 transaction.not_cancellable. An unknown reference, or another account's or environment's, is 404 transaction.not_found.
+         * @description An item of a bulk order still waiting to be sent is failed and refunded at once, with failure_reason "cancelled" and the event transaction.failed; the answer is its full record. A cancelled order answers so again. An order already sent, settled, or not a bulk item is 409 transaction.not_cancellable. An unknown reference, or another account's or environment's, is 404 transaction.not_found.
          */
         post: operations["postTransactionsByReferenceCancel"];
         delete?: never;
@@ -4852,6 +4852,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: string;
                             } | null;
+                            /** @description when the order is expected to be final (never earlier than its next re-query); null once it is settled */
+                            expected_final_at: string | null;
                         };
                         request_id: string;
                     };

@@ -64,7 +64,7 @@ export function order_care_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
       idempotent: false,
       doc: {
         summary: 'Cancel a bulk order\'s item not yet sent to an upstream',
-        description: 'An item of a bulk order still waiting to be sent is failed and refunded at once (failure_reason "cancelled", the event transaction.failed); the answer is its full record. A cancelled order answers so again. An order already sent, settled, or not a bulk item is 409 transaction.not_cancellable. An unknown reference, or another account\'s or environment\'s, is 404 transaction.not_found.',
+        description: 'An item of a bulk order still waiting to be sent is failed and refunded at once, with failure_reason "cancelled" and the event transaction.failed; the answer is its full record. A cancelled order answers so again. An order already sent, settled, or not a bulk item is 409 transaction.not_cancellable. An unknown reference, or another account\'s or environment\'s, is 404 transaction.not_found.',
         tags: ['Transactions'],
         response: OrderFull,
         success_status: 200,

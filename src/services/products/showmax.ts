@@ -8,7 +8,7 @@ import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
 import { success_reply, type Reply } from '../../lib/reply.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
-import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, purchase_extras } from '../../schemas/service-schemas.js';
+import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import type { Catalog } from '../catalog.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
 import type { ProviderResult } from '../provider.js';
@@ -42,7 +42,7 @@ export const ShowmaxPlanView = Type.Object({
 
 export const ShowmaxResult = Type.Object({
   reference: Type.String(), status: Status, phone: Type.String({ description: 'the phone number of the Showmax account' }), plan_code: Type.String(), plan: Type.Union([Type.String(), Type.Null()]),
-  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view,
+  amount: Naira, amount_charged: AmountCharged, commission: Commission, wallet_balance_after: Naira, delivered_at: Type.Union([Timestamp, Type.Null()]), ...extras_view, ...promised_view,
 });
 
 function showmax_plans(catalog: Catalog) {
