@@ -98,6 +98,24 @@ t.test('education and internet from the Buy page; every family in the filters an
   await settled(page);
   t.match(await page.getByTestId('orders-table').textContent(), /Education · WAEC/, 'an education order, its exam as people write it');
 
+  // The event kinds' checkboxes (finding 16): each box as wide as the others and level with its kind's name,
+  // service.status_changed's "(only when chosen)" included.
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Webhooks' }).click();
+  await page.locator('input[name="events"][value="service.status_changed"]').waitFor();
+  await settled(page);
+  const boxes = await page.locator('input[name="events"]').evaluateAll((inputs) => inputs.map((input: any) => {
+    const box = input.getBoundingClientRect();
+    const name = input.parentElement.querySelector('code').getBoundingClientRect();
+    return { kind: input.value, width: Math.round(box.width), level: box.top + box.height / 2 >= name.top && box.top + box.height / 2 <= name.bottom };
+  }));
+  t.ok(boxes.length >= 5, `${boxes.length} event kinds`);
+  for (const box of boxes) {
+    t.equal(box.width, boxes[0].width, `${box.kind}: its box is not squeezed`);
+    t.ok(box.level, `${box.kind}: its box is level with its name`);
+  }
+  await page.locator('input[name="events"][value="service.status_changed"]').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(process.cwd(), 'test-output', 'screenshots', 'dashboard-event-kinds.png') });
+
   // The overview's charts: every family in the legend, education and internet in the bars.
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Overview' }).click();
   await page.getByTestId('trend-orders').waitFor();
