@@ -237,7 +237,7 @@ t.test('a reseller buys every service from the dashboard, once per confirmation,
     t.ok((await link.isVisible()) && (await within_screen(link)), `on a phone, "${name}" is on screen`);
   }
   // The most recent order (the failed GLO airtime) is among the overview's recent orders.
-  const glo_cell = page.getByTestId('orders-table').locator('.service-cell', { hasText: 'GLO' }).first();
+  const glo_cell = page.getByTestId('orders-table').locator('.service-cell', { hasText: 'Glo' }).first();
   t.equal(await glo_cell.evaluate((node) => (node as any).getClientRects().length), 1, '"Airtime · GLO" is one box');
   const glo_box = await glo_cell.boundingBox();
   t.ok(glo_box !== null && glo_box.height < 30, `and one line high (${glo_box?.height} px)`);

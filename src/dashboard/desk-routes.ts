@@ -24,6 +24,17 @@ export const desk_public_paths: readonly string[] = [
   '/v1/services/tv/packages',
   '/v1/services/showmax',
   '/v1/services/showmax/plans',
+  // Exam PINs and internet bundles (docs/api.md "Education and internet"): the Buy page sells every family.
+  '/v1/services/education',
+  '/v1/services/education/products',
+  '/v1/services/education/verify',
+  '/v1/services/internet',
+  '/v1/services/internet/plans',
+  '/v1/services/internet/verify',
+  // Bulk purchases from a CSV upload (docs/api.md "Bulk orders"): the same handler, the session's
+  // authority checked at every item's debit, the PIN once for the batch.
+  '/v1/services/bulk',
+  '/v1/services/bulk/:id',
   // The Buy page fills the network in as the number is typed (docs/api.md "Phone lookup").
   '/v1/lookup/phone/:phone',
   '/v1/sandbox/wallet/fund',

@@ -29,8 +29,9 @@ import type { AccountActor } from '../engine/account-actor.js';
 import { refusal_reply } from '../front/outcome-errors.js';
 import type { Environment, Scope as ScopeName, WalletEntry, WalletEntryType } from '../engine/records.js';
 import { fail } from '../lib/assert.js';
-import { clear_cookie_header, password_check_busy_error, session_cookie_header, session_absolute_ms, sign_in_busy_error, SignInGuard, type SessionStore } from './sessions.js';
+import { clear_cookie_header, password_check_busy_error, read_cookie, session_cookie, session_cookie_header, session_absolute_ms, sign_in_busy_error, SignInGuard, type SessionStore } from './sessions.js';
 import { origin_ok, session_of } from './session-auth.js';
+import { bulk_items_max } from '../schemas/bulk-schemas.js';
 
 const SignInBody = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 254, errorMessage: 'must be an email address' }),
@@ -332,6 +333,17 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
   const doc = (summary: string) => ({ summary, tags: ['Dashboard'], hidden: true });
   const sign_in_guard = new SignInGuard(deps.config.sign_in, deps.wheel, deps.hash_lanes.password);
 
+  /** The session as the app reads it; service_types: every family on sale, so the app lists none of its own. */
+  const session_view = (record: { csrf_token: string; expires_ms: number }, actor: AccountActor) => ({
+    account: { ...account_view(actor.account), pin_set: actor.account.pin_hash !== null },
+    csrf_token: record.csrf_token,
+    expires_at: new Date(record.expires_ms).toISOString(),
+    landing_environment: landing_environment(actor),
+    service_types: service_type_names,
+    /** The bulk upload's row limit: the bulk API's own (docs/api.md "Bulk orders"). */
+    bulk_items_max,
+  });
+
   const overview = (ctx: RequestContext) => {
     const actor = ctx.actor!;
     const environment = ctx.environment;
@@ -439,6 +451,8 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           csrf_token: record.csrf_token,
           expires_at: new Date(record.expires_ms).toISOString(),
           landing_environment: landing_environment(actor),
+          service_types: service_type_names,
+          bulk_items_max,
         }, 'Signed in.'));
       },
     },
@@ -447,15 +461,19 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       path: '/dashboard/api/session',
       auth: 'session',
       doc: doc('The current session'),
+      handler: (ctx) => success_reply(ctx.request_id, 200, session_view(session_of(ctx), ctx.actor!)),
+    },
+    {
+      // The app's first question on every load: 200 either way, so that a signed-out browser (the
+      // sign-in page) logs no 401 in its console; GET /dashboard/api/session still answers 401 without one.
+      method: 'get',
+      path: '/dashboard/api/session/probe',
+      auth: 'none',
+      doc: doc('Whether this browser is signed in: the session, or null'),
       handler: (ctx) => {
-        const record = session_of(ctx);
-        const account = ctx.actor!.account;
-        return success_reply(ctx.request_id, 200, {
-          account: { ...account_view(account), pin_set: account.pin_hash !== null },
-          csrf_token: record.csrf_token,
-          expires_at: new Date(record.expires_ms).toISOString(),
-          landing_environment: landing_environment(ctx.actor!),
-        });
+        const record = sessions.find(read_cookie(ctx.headers.cookie, session_cookie));
+        const actor = record === null ? undefined : engine.accounts.get(record.account_id);
+        return success_reply(ctx.request_id, 200, { session: record === null || actor === undefined ? null : session_view(record, actor) });
       },
     },
     {

@@ -26,6 +26,10 @@ export interface Session {
   expires_at: string;
   /** Where the dashboard opens: test while the account has test activity and none live. */
   landing_environment?: Environment;
+  /** Every family on sale, from the one list the API validates against. */
+  service_types: string[];
+  /** Rows one bulk upload may hold: the bulk API's limit. */
+  bulk_items_max: number;
 }
 
 export interface Pagination {

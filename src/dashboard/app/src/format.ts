@@ -84,13 +84,56 @@ export function time_ago(iso: string | null | undefined, now_ms = Date.now()): s
   return lagos_time(iso);
 }
 
-const service_names: Record<string, string> = { airtime: 'Airtime', data: 'Data', electricity: 'Electricity', tv: 'Cable TV' };
+// Names as people write them (issue "The first ten minutes", finding 6): the one table of display names
+// for families, networks, discos, TV, exam and internet providers. The families on sale are not listed
+// here: the server sends them with the session (service_types), from the one list the API validates
+// against; a family this table does not know shows by its own name.
+
+/** Each family's label. */
+const service_names: Record<string, string> = {
+  airtime: 'Airtime', data: 'Data', electricity: 'Electricity', tv: 'Cable TV', education: 'Education', internet: 'Internet', showmax: 'Showmax',
+};
+
+/** Networks, discos (by service ID), TV, exam and internet providers, as people write them. */
+const narrow_names: Record<string, string> = {
+  mtn: 'MTN', airtel: 'Airtel', glo: 'Glo', '9mobile': '9mobile',
+  dstv: 'DStv', gotv: 'GOtv', startimes: 'StarTimes', showmax: 'Showmax',
+  waec: 'WAEC', jamb: 'JAMB', smile: 'Smile', spectranet: 'Spectranet',
+  'eko-electric': 'Eko Electric', 'ikeja-electric': 'Ikeja Electric', 'abuja-electric': 'Abuja Electric',
+  'ibadan-electric': 'Ibadan Electric', 'portharcourt-electric': 'Port Harcourt Electric', 'kaduna-electric': 'Kaduna Electric',
+  'jos-electric': 'Jos Electric', 'kano-electric': 'Kano Electric', 'benin-electric': 'Benin Electric',
+};
 
 export function service_name(service_type: string): string {
   return service_names[service_type] ?? service_type;
 }
 
-/** What the order was for: network, disco or TV provider, in upper case as resellers write them. */
+/** A network, disco, or provider code as people write it ("DStv", "Ikeja Electric", "WAEC"). */
+export function narrow_name(code: string): string {
+  return narrow_names[code] ?? code;
+}
+
+/** What the order was for: network, disco or provider, as people write it. */
 export function provider_label(order: { network?: string | null; disco?: string | null; provider?: string | null }): string {
-  return (order.network ?? order.disco ?? order.provider ?? '').toUpperCase();
+  const code = order.network ?? order.disco ?? order.provider ?? '';
+  return code === '' ? '' : narrow_name(code);
+}
+
+/** The families on sale, in the API's order: set from the session's service_types at sign-in. */
+let families: readonly string[] = [];
+
+/** Rows one bulk upload may hold, from the session (the bulk API's limit). */
+let bulk_rows_max = 0;
+
+export function set_service_types(list: readonly string[] | undefined, rows_max?: number): void {
+  if (list !== undefined) families = list;
+  if (rows_max !== undefined) bulk_rows_max = rows_max;
+}
+
+export function bulk_items_max(): number {
+  return bulk_rows_max;
+}
+
+export function service_types(): readonly string[] {
+  return families;
 }

@@ -20,6 +20,8 @@ import { DeliveriesPage } from './pages/deliveries-page.js';
 import { PinPage } from './pages/pin-page.js';
 import { FundingPage } from './pages/funding-page.js';
 import { BuyPage } from './pages/buy-page.js';
+import { BulkPage } from './pages/bulk-page.js';
+import { set_service_types } from './format.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 
 const titles: Record<string, string> = {
@@ -42,6 +44,7 @@ function page_for(place: Place) {
   switch (parts[0]) {
     case 'buy':
       if (parts.length === 1) return <BuyPage environment={environment} />;
+      if (parts.length === 2 && parts[1] === 'bulk') return <BulkPage environment={environment} />;
       break;
     case 'orders':
       if (parts.length === 1) return <OrdersPage place={place} />;
@@ -85,11 +88,14 @@ function App() {
       set_session(null);
       set_expired(true);
     });
-    call<Session>('GET', '/session').then(
+    // The probe answers 200 signed in or not: the sign-in page logs no 401 in the console.
+    call<{ session: Session | null }>('GET', '/session/probe').then(
       ({ data }) => {
-        set_csrf_token(data.csrf_token);
-        land(data);
-        set_session(data);
+        if (data.session === null) return set_session(null);
+        set_csrf_token(data.session.csrf_token);
+        set_service_types(data.session.service_types, data.session.bulk_items_max);
+        land(data.session);
+        set_session(data.session);
       },
       () => set_session(null),
     );
@@ -121,6 +127,7 @@ function App() {
         expired={place.query.get('expired') === '1'}
         on_signed_in={(signed_in) => {
           set_csrf_token(signed_in.csrf_token);
+          set_service_types(signed_in.service_types, signed_in.bulk_items_max);
           set_expired(false);
           land(signed_in);
           set_session(signed_in);

@@ -8,6 +8,7 @@ const tones: Record<string, string> = {
   processing: 'warn',
   pending: 'warn',
   failed: 'bad',
+  refused: 'bad',
   dead: 'bad',
   debit: 'neutral',
   cancelled: 'neutral',

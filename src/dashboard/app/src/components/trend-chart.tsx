@@ -3,9 +3,10 @@
 // its viewBox; each bar carries a <title> with the day's figures, and the chart's own title sums up
 // the period for screen readers.
 import { Fragment } from 'preact';
-import { naira } from '../format.js';
+import { naira, service_name, service_types } from '../format.js';
 
-export type TrendService = 'airtime' | 'data' | 'electricity' | 'tv';
+/** A family as the trend names it: the server's days carry one figure per family on sale. */
+export type TrendService = string;
 
 export interface TrendDay {
   date: string;
@@ -13,12 +14,14 @@ export interface TrendDay {
   orders: Record<TrendService, number>;
 }
 
-export const trend_services: { key: TrendService; label: string; colour: string }[] = [
-  { key: 'airtime', label: 'Airtime', colour: '#0b6e4f' },
-  { key: 'data', label: 'Data', colour: '#2f6fc1' },
-  { key: 'electricity', label: 'Electricity', colour: '#d49400' },
-  { key: 'tv', label: 'Cable TV', colour: '#8a4fc8' },
-];
+/** A colour per family, in the API's order; a family beyond these takes the next of the palette. */
+const palette = ['#0b6e4f', '#2f6fc1', '#d49400', '#8a4fc8', '#c2410c', '#0e7490', '#be185d', '#4d7c0f', '#6b7280'];
+
+/** The families of the trend, from the server's answer (every day carries every family). */
+export function trend_services(days: readonly TrendDay[]): { key: TrendService; label: string; colour: string }[] {
+  const keys = days.length > 0 ? Object.keys(days[0].orders) : service_types();
+  return keys.map((key, index) => ({ key, label: service_name(key), colour: palette[index % palette.length] }));
+}
 
 const width = 640;
 const height = 200;
@@ -40,8 +43,9 @@ function nice_top(max: number): number {
 }
 
 export function TrendChart({ days, metric, title }: { days: TrendDay[]; metric: 'spend' | 'orders'; title: string }) {
-  const value_of = (day: TrendDay, service: TrendService) => (metric === 'spend' ? day.spend[service] : day.orders[service]);
-  const total_of = (day: TrendDay) => trend_services.reduce((sum, s) => sum + value_of(day, s.key), 0);
+  const services = trend_services(days);
+  const value_of = (day: TrendDay, service: TrendService) => (metric === 'spend' ? day.spend[service] : day.orders[service]) ?? 0;
+  const total_of = (day: TrendDay) => services.reduce((sum, s) => sum + value_of(day, s.key), 0);
   const totals = days.map(total_of);
   const axis_top = nice_top(Math.max(0, ...totals));
   const format = (value: number) => (metric === 'spend' ? naira(value) : String(value));
@@ -73,14 +77,14 @@ export function TrendChart({ days, metric, title }: { days: TrendDay[]; metric: 
         {days.map((day, index) => {
           const x = left + index * slot + (slot - bar) / 2;
           let y = top + plot_height;
-          const parts = trend_services
+          const parts = services
             .filter((s) => value_of(day, s.key) > 0)
             .map((s) => {
               const h = (value_of(day, s.key) / axis_top) * plot_height;
               y -= h;
               return <rect key={s.key} x={x} y={y} width={bar} height={h} fill={s.colour} data-service={s.key} />;
             });
-          const detail = trend_services.filter((s) => value_of(day, s.key) > 0).map((s) => `${s.label} ${format(value_of(day, s.key))}`).join(', ');
+          const detail = services.filter((s) => value_of(day, s.key) > 0).map((s) => `${s.label} ${format(value_of(day, s.key))}`).join(', ');
           return (
             <g key={day.date} data-date={day.date} data-total={totals[index]}>
               <title>{`${day_label.format(Date.parse(day.date))}: ${format(totals[index])}${detail ? ` (${detail})` : ''}`}</title>
@@ -101,11 +105,11 @@ export function TrendChart({ days, metric, title }: { days: TrendDay[]; metric: 
   );
 }
 
-export function TrendLegend() {
+export function TrendLegend({ days }: { days: readonly TrendDay[] }) {
   return (
-    <ul class="trend-legend" aria-label="Services">
-      {trend_services.map((s) => (
-        <li key={s.key}>
+    <ul class="trend-legend" aria-label="Services" data-testid="trend-legend">
+      {trend_services(days).map((s) => (
+        <li key={s.key} data-service={s.key}>
           <span class="trend-swatch" style={{ background: s.colour }} aria-hidden="true" />
           {s.label}
         </li>

@@ -16,35 +16,21 @@ import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, type Environment } from '../api.js';
 import { use_api } from '../use-api.js';
-import { naira } from '../format.js';
+import { naira, narrow_name, service_name, service_types } from '../format.js';
 import { ErrorBanner } from '../components/feedback.js';
 import { PageHeader } from '../components/layout.js';
 import { CopyButton } from '../components/copy-button.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { href_of, Link } from '../router.js';
 
-type Service = 'airtime' | 'data' | 'electricity' | 'tv' | 'showmax';
+/** The families this page has a form for; the choices shown are the server's list (format.ts service_types). */
+const forms = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet', 'showmax'] as const;
+type Service = (typeof forms)[number];
+const has_form = (name: string): name is Service => (forms as readonly string[]).includes(name);
 
-const services: { value: Service; label: string }[] = [
-  { value: 'airtime', label: 'Airtime' },
-  { value: 'data', label: 'Data' },
-  { value: 'electricity', label: 'Electricity' },
-  { value: 'tv', label: 'Cable TV' },
-  { value: 'showmax', label: 'Showmax' },
-];
-
-const networks = [
-  { value: 'mtn', label: 'MTN' },
-  { value: 'airtel', label: 'Airtel' },
-  { value: 'glo', label: 'GLO' },
-  { value: '9mobile', label: '9mobile' },
-];
-
-const tv_providers = [
-  { value: 'dstv', label: 'DStv' },
-  { value: 'gotv', label: 'GOtv' },
-  { value: 'startimes', label: 'StarTimes' },
-];
+const networks = ['mtn', 'airtel', 'glo', '9mobile'].map((value) => ({ value, label: narrow_name(value) }));
+const tv_providers = ['dstv', 'gotv', 'startimes'].map((value) => ({ value, label: narrow_name(value) }));
+const internet_providers = ['smile', 'spectranet'].map((value) => ({ value, label: narrow_name(value) }));
 
 interface Plan { plan_id: string; name: string; network: string; amount: number; amount_charged: number; validity: string }
 interface ShowmaxPlan { plan_code: string; name: string; amount: number; amount_charged: number; validity: string }
@@ -52,7 +38,9 @@ interface ShowmaxPlan { plan_code: string; name: string; amount: number; amount_
 interface PhoneLookup { phone: string; network: string | null; ported: boolean; source: 'prefix' | 'delivery' }
 interface TvPackage { package_code: string; name: string; provider: string; amount: number; amount_charged: number }
 interface Disco { code: string; service_id: string; name: string }
-interface Verified { customer_name: string; address: string | null; current_package?: string; due_date?: string }
+interface Verified { customer_name: string; address?: string | null; current_package?: string; due_date?: string }
+interface EducationProduct { product_code: string; name: string; exam: string; amount: number; amount_charged: number; quantity_max: number; requires_profile: boolean }
+interface InternetPlan { plan_id: string; plan_code: string; name: string; provider: string; amount: number; amount_charged: number; validity: string }
 
 interface PurchaseResult {
   reference: string;
@@ -64,7 +52,28 @@ interface PurchaseResult {
   token?: string | null;
   units?: string | null;
   customer_name?: string | null;
-  plan?: string;
+  plan?: string | null;
+  /** Who received it: one of these, by family. */
+  phone?: string;
+  meter_number?: string;
+  smartcard_number?: string;
+  account?: string | null;
+  /** What it went through: network, disco, provider or exam. */
+  network?: string;
+  disco?: string;
+  provider?: string;
+  exam?: string;
+  product_name?: string | null;
+  quantity?: number;
+  /** Exam and Spectranet PINs, once delivered (docs/api.md "Education and internet"). */
+  pins?: { serial: string | null; pin: string }[] | null;
+}
+
+/** The recipient and the network (disco, provider, exam) of a purchase's answer, as people write them. */
+function result_parties(result: PurchaseResult): { recipient: string | null; network: string | null } {
+  const recipient = result.meter_number ?? result.smartcard_number ?? result.account ?? result.phone ?? null;
+  const code = result.network ?? result.disco ?? result.provider ?? result.exam ?? null;
+  return { recipient, network: code === null ? null : narrow_name(code) };
 }
 
 /** What the confirmation shows and what is sent. */
@@ -73,7 +82,7 @@ interface Draft {
   body: Record<string, unknown>;
   amount: number;
   /** The product the tier's rate is looked up for (docs/api.md "Pricing"). */
-  service_type: 'airtime' | 'data' | 'electricity' | 'tv' | 'showmax';
+  service_type: Service;
   narrow: string;
   lines: [string, string][];
 }
@@ -134,6 +143,12 @@ export function BuyPage({ environment }: { environment: Environment }) {
   const [tv_provider, set_tv_provider] = useState('dstv');
   const [smartcard, set_smartcard] = useState('');
   const [package_code, set_package_code] = useState('');
+  const [product_code, set_product_code] = useState('');
+  const [quantity_text, set_quantity_text] = useState('1');
+  const [profile_id, set_profile_id] = useState('');
+  const [internet_provider, set_internet_provider] = useState('smile');
+  const [internet_code, set_internet_code] = useState('');
+  const [internet_account, set_internet_account] = useState('');
   const [verified, set_verified] = useState<Verified | null>(null);
   const [verifying, set_verifying] = useState(false);
   const [error, set_error] = useState<ApiError | null>(null);
@@ -155,6 +170,12 @@ export function BuyPage({ environment }: { environment: Environment }) {
   const packages = use_api<{ packages: TvPackage[] }>(service === 'tv' ? '/services/tv/packages' : null, { environment, query: { provider: tv_provider } });
   const discos = use_api<{ discos: Disco[] }>(service === 'electricity' ? '/services/electricity/discos' : null, { environment });
   const showmax_plans = use_api<{ plans: ShowmaxPlan[] }>(service === 'showmax' ? '/services/showmax/plans' : null, { environment });
+  const products = use_api<{ products: EducationProduct[] }>(service === 'education' ? '/services/education/products' : null, { environment });
+  const internet_plans = use_api<{ plans: InternetPlan[] }>(service === 'internet' ? '/services/internet/plans' : null, { environment, query: { provider: internet_provider } });
+  const product = products.data?.products.find((p) => p.product_code === product_code);
+  const internet_plan = internet_plans.data?.plans.find((p) => p.plan_code === internet_code);
+  // Every family the API sells and this page has a form for, in the API's order.
+  const offered = service_types().filter(has_form);
 
   // A whole number typed: ask which network it is on (its prefix, or where a live delivery found it ported).
   const typed = phone.trim();
@@ -172,7 +193,8 @@ export function BuyPage({ environment }: { environment: Environment }) {
   const pricing = use_api<Pricing>('/pricing', { environment });
 
   // A verification is about one recipient: any change to it asks again.
-  useEffect(() => set_verified(null), [service, disco, meter_type, meter, tv_provider, smartcard]);
+  useEffect(() => set_verified(null), [service, disco, meter_type, meter, tv_provider, smartcard, product_code, profile_id, internet_provider, internet_account]);
+  useEffect(() => set_internet_code(''), [internet_provider]);
   useEffect(() => set_plan_id(''), [network]);
   useEffect(() => set_package_code(''), [tv_provider]);
   useEffect(() => {
@@ -193,7 +215,11 @@ export function BuyPage({ environment }: { environment: Environment }) {
     try {
       const { data } = service === 'electricity'
         ? await call<Verified>('POST', '/services/electricity/verify', { environment, body: { disco, meter_number: meter.trim(), meter_type } })
-        : await call<Verified>('POST', '/services/tv/verify', { environment, body: { provider: tv_provider, smartcard_number: smartcard.trim() } });
+        : service === 'education'
+          ? await call<Verified>('POST', '/services/education/verify', { environment, body: { product: product_code, profile_id: profile_id.trim() } })
+          : service === 'internet'
+            ? await call<Verified>('POST', '/services/internet/verify', { environment, body: { provider: internet_provider, account: internet_account.trim() } })
+            : await call<Verified>('POST', '/services/tv/verify', { environment, body: { provider: tv_provider, smartcard_number: smartcard.trim() } });
       set_verified(data);
     } catch (failure) {
       set_error(failure instanceof ApiError ? failure : new ApiError(0, 'internal.error', String(failure)));
@@ -211,6 +237,26 @@ export function BuyPage({ environment }: { environment: Environment }) {
       const amount = parse_amount(amount_text);
       if (amount === null) return refuse('amount', 'must be naira, such as 500 or 1500.50');
       next = { path: '/services/airtime', body: { network, phone: phone.trim(), amount }, amount, service_type: 'airtime', narrow: network, lines: [['Service', `Airtime · ${network_label}`], ['Phone number', phone.trim()]] };
+    } else if (service === 'education') {
+      if (product === undefined) return refuse('product', 'choose an exam PIN');
+      const quantity = Number(quantity_text);
+      if (!Number.isInteger(quantity) || quantity < 1 || quantity > product.quantity_max) return refuse('quantity', `must be a whole number from 1 to ${product.quantity_max}`);
+      if (product.requires_profile && verified === null) return refuse('profile_id', 'verify the profile ID first');
+      const amount = Math.round(product.amount * quantity * 100) / 100;
+      const body: Record<string, unknown> = { product: product.product_code, quantity, phone: phone.trim(), amount };
+      if (product.requires_profile) body.profile_id = profile_id.trim();
+      const lines: [string, string][] = [['Service', `Education · ${narrow_name(product.exam)}`], ['Product', `${product.name} × ${quantity}`], ['Phone number', phone.trim()]];
+      if (verified !== null) lines.push(['Candidate', verified.customer_name]);
+      next = { path: '/services/education', body, amount, service_type: 'education', narrow: product.exam, lines };
+    } else if (service === 'internet') {
+      if (internet_plan === undefined) return refuse('plan_code', 'choose an internet plan');
+      const needs_account = internet_provider === 'smile';
+      if (needs_account && verified === null) return refuse('account', 'verify the Smile account first');
+      const body: Record<string, unknown> = { provider: internet_provider, plan_code: internet_plan.plan_code, phone: phone.trim(), amount: internet_plan.amount };
+      if (needs_account) body.account = internet_account.trim();
+      const lines: [string, string][] = [['Service', `Internet · ${narrow_name(internet_provider)}`], ['Plan', `${internet_plan.name} (${internet_plan.validity})`], ['Phone number', phone.trim()]];
+      if (needs_account) lines.push(['Account', internet_account.trim()], ['Customer', verified!.customer_name]);
+      next = { path: '/services/internet', body, amount: internet_plan.amount, service_type: 'internet', narrow: internet_provider, lines };
     } else if (service === 'data') {
       if (plan === undefined) return refuse('plan_code', 'choose a data plan');
       next = { path: '/services/data/purchase', body: { network, phone: phone.trim(), plan_code: plan.plan_id, amount: plan.amount }, amount: plan.amount, service_type: 'data', narrow: network, lines: [['Service', `Data · ${network_label}`], ['Plan', `${plan.name} (${plan.validity})`], ['Phone number', phone.trim()]] };
@@ -320,6 +366,24 @@ export function BuyPage({ environment }: { environment: Environment }) {
             <dd>
               <StatusBadge status={result.status} />
             </dd>
+            {result_parties(result).recipient !== null && (
+              <>
+                <dt>Recipient</dt>
+                <dd class="mono" data-testid="purchase-recipient">{result_parties(result).recipient}</dd>
+              </>
+            )}
+            {result_parties(result).network !== null && (
+              <>
+                <dt>Network</dt>
+                <dd data-testid="purchase-network">{result_parties(result).network}</dd>
+              </>
+            )}
+            {(result.plan ?? result.product_name) && (
+              <>
+                <dt>{result.product_name ? 'Product' : 'Plan'}</dt>
+                <dd>{result.product_name ?? result.plan}{result.quantity !== undefined && result.quantity > 1 ? ` × ${result.quantity}` : ''}</dd>
+              </>
+            )}
             <dt>Amount</dt>
             <dd>{naira(result.amount)}</dd>
             <dt>Charged to wallet</dt>
@@ -344,6 +408,17 @@ export function BuyPage({ environment }: { environment: Environment }) {
               <code class="secret-value" data-testid="purchase-token" aria-label="Prepaid token">{result.token}</code>
               <CopyButton text={result.token} label="Copy token" />
             </div>
+          )}
+          {result.pins && result.pins.length > 0 && (
+            <ul class="pin-list" data-testid="purchase-pins" aria-label="Purchased PINs">
+              {result.pins.map((p, index) => (
+                <li key={index} class="secret-row">
+                  {p.serial && <span class="muted small mono">Serial {p.serial}</span>}
+                  <code class="secret-value" data-testid="purchase-pin">{p.pin}</code>
+                  <CopyButton text={p.pin} label="Copy PIN" />
+                </li>
+              ))}
+            </ul>
           )}
           {result.status === 'processing' && <p class="muted">The provider is still working on it; the order page follows it to the end.</p>}
           <button type="button" class="button button-primary" onClick={start_over}>
@@ -412,19 +487,25 @@ export function BuyPage({ environment }: { environment: Environment }) {
     );
   }
 
-  const needs_verification = service === 'electricity' || service === 'tv';
+  const needs_verification = service === 'electricity' || service === 'tv' || (service === 'education' && product?.requires_profile === true) || (service === 'internet' && internet_provider === 'smile');
+  const verify_input = service === 'electricity' ? meter : service === 'tv' ? smartcard : service === 'education' ? profile_id : internet_account;
+  const verify_label = service === 'electricity' ? 'Verify meter' : service === 'tv' ? 'Verify smartcard' : service === 'education' ? 'Verify profile ID' : 'Verify account';
   return (
     <>
-      <PageHeader title="Buy" />
+      <PageHeader title="Buy">
+        <Link href={href_of('/buy/bulk', environment)} class="button button-small">
+          Buy in bulk (CSV)
+        </Link>
+      </PageHeader>
       <form class="card form" onSubmit={review} aria-labelledby="buy-title">
         <h2 id="buy-title">What are you buying?</h2>
         <fieldset class="field">
           <legend>Service</legend>
           <div class="choice-row">
-            {services.map((option) => (
-              <label key={option.value} class="choice">
-                <input type="radio" name="service" value={option.value} checked={service === option.value} onChange={() => { set_service(option.value); set_error(null); }} />
-                <span>{option.label}</span>
+            {offered.map((option) => (
+              <label key={option} class="choice">
+                <input type="radio" name="service" value={option} checked={service === option} onChange={() => { set_service(option); set_error(null); }} />
+                <span>{service_name(option)}</span>
               </label>
             ))}
           </div>
@@ -467,6 +548,66 @@ export function BuyPage({ environment }: { environment: Environment }) {
                   </option>
                 ))}
               </select>
+            </label>
+          </>
+        )}
+        {service === 'education' && (
+          <>
+            <label class="field">
+              <span>Exam PIN</span>
+              <select name="product" required value={product_code} onChange={(e) => set_product_code(e.currentTarget.value)} aria-busy={products.loading ? 'true' : undefined}>
+                <option value="">Choose an exam PIN…</option>
+                {products.data?.products.map((p) => (
+                  <option key={p.product_code} value={p.product_code}>
+                    {narrow_name(p.exam)} · {p.name} · {naira(p.amount)}{p.amount_charged < p.amount ? ` (you pay ${naira(p.amount_charged)})` : ''}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label class="field field-narrow">
+              <span>Quantity{product ? ` (1 to ${product.quantity_max})` : ''}</span>
+              <input name="quantity" inputMode="numeric" autoComplete="off" required maxLength={2} value={quantity_text} onInput={(e) => set_quantity_text(e.currentTarget.value)} />
+            </label>
+            {product?.requires_profile && (
+              <label class="field">
+                <span>JAMB profile ID</span>
+                <input name="profile_id" inputMode="numeric" autoComplete="off" required maxLength={10} value={profile_id} onInput={(e) => set_profile_id(e.currentTarget.value)} />
+              </label>
+            )}
+            <label class="field">
+              <span>Buyer's phone number</span>
+              <input name="phone" type="tel" inputMode="tel" autoComplete="off" required placeholder="08031234567" maxLength={14} value={phone} onInput={(e) => set_phone(e.currentTarget.value)} />
+            </label>
+          </>
+        )}
+        {service === 'internet' && (
+          <>
+            <label class="field field-narrow">
+              <span>Provider</span>
+              <select name="internet_provider" value={internet_provider} onChange={(e) => set_internet_provider(e.currentTarget.value)}>
+                {internet_providers.map((p) => <option key={p.value} value={p.value}>{p.label}</option>)}
+              </select>
+            </label>
+            <label class="field">
+              <span>Internet plan</span>
+              <select name="internet_plan" required value={internet_code} onChange={(e) => set_internet_code(e.currentTarget.value)} aria-busy={internet_plans.loading ? 'true' : undefined}>
+                <option value="">Choose a plan…</option>
+                {internet_plans.data?.plans.map((p) => (
+                  <option key={p.plan_code} value={p.plan_code}>
+                    {p.name} · {p.validity} · {naira(p.amount)}{p.amount_charged < p.amount ? ` (you pay ${naira(p.amount_charged)})` : ''}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {internet_provider === 'smile' && (
+              <label class="field">
+                <span>Smile account (number, phone or e-mail)</span>
+                <input name="account" autoComplete="off" required maxLength={254} value={internet_account} onInput={(e) => set_internet_account(e.currentTarget.value)} />
+              </label>
+            )}
+            <label class="field">
+              <span>Phone number</span>
+              <input name="phone" type="tel" inputMode="tel" autoComplete="off" required placeholder="08031234567" maxLength={14} value={phone} onInput={(e) => set_phone(e.currentTarget.value)} />
             </label>
           </>
         )}
@@ -535,8 +676,8 @@ export function BuyPage({ environment }: { environment: Environment }) {
         )}
         {needs_verification && (
           <div class="verify-row">
-            <button type="button" class="button" onClick={verify} disabled={verifying || (service === 'electricity' ? meter.trim() === '' : smartcard.trim() === '')}>
-              {verifying ? 'Verifying…' : service === 'electricity' ? 'Verify meter' : 'Verify smartcard'}
+            <button type="button" class="button" onClick={verify} disabled={verifying || verify_input.trim() === ''}>
+              {verifying ? 'Verifying…' : verify_label}
             </button>
             {verified && (
               <p class="verified" role="status" data-testid="verified-customer">

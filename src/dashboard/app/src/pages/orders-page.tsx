@@ -2,6 +2,7 @@
 // Lagos calendar dates, with the same filter form as the wallet history (components/filter-form.tsx).
 import { api_href, type OrderSummary, type Pagination } from '../api.js';
 import { use_api } from '../use-api.js';
+import { service_name, service_types } from '../format.js';
 import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
 import { FilterForm, use_filters, type FilterField } from '../components/filter-form.js';
 import { PageHeader } from '../components/layout.js';
@@ -15,7 +16,8 @@ const filter_fields: readonly FilterField<FilterName>[] = [
   // The search takes our reference, the reseller's own client_reference, or a phone, meter or
   // smartcard number (src/dashboard/session-routes.ts, search_orders).
   { kind: 'search', name: 'q', label: 'Search', placeholder: 'Reference, your reference, phone, meter or smartcard number', length_max: 64 },
-  { kind: 'select', name: 'service', label: 'Service', choices: [['', 'All services'], ['airtime', 'Airtime'], ['data', 'Data'], ['electricity', 'Electricity'], ['tv', 'Cable TV'], ['education', 'Education'], ['internet', 'Internet'], ['showmax', 'Showmax']] },
+  // Every family the API sells, from the session (format.ts service_types): none listed here.
+  { kind: 'select', name: 'service', label: 'Service', get choices() { return [['', 'All services'] as const, ...service_types().map((name) => [name, service_name(name)] as const)]; } },
   { kind: 'select', name: 'status', label: 'Status', choices: [['', 'All statuses'], ['delivered', 'Delivered'], ['processing', 'Processing'], ['pending', 'Pending'], ['failed', 'Failed']] },
   { kind: 'date', name: 'from', label: 'From' },
   { kind: 'date', name: 'to', label: 'To' },

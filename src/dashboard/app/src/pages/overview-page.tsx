@@ -35,7 +35,7 @@ function TrendSection({ environment }: { environment: Environment }) {
       {trend.loading && data === null && <Loading label="Loading the trend…" />}
       {data && (
         <>
-          <TrendLegend />
+          <TrendLegend days={data.days} />
           <div class="trend-pair">
             <TrendChart days={data.days} metric="spend" title="Spend per day" />
             <TrendChart days={data.days} metric="orders" title="Orders per day" />

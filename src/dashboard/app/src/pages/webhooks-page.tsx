@@ -29,8 +29,11 @@ function EventKindChoices({ kinds, name, chosen, on_toggle }: { kinds: WebhookLi
         {kinds.event_kinds.map((kind) => (
           <label key={kind} class="choice">
             <input type="checkbox" name={name} value={kind} checked={chosen.includes(kind)} onChange={() => on_toggle(kind)} />
-            <code>{kind}</code>
-            {!kinds.default_event_kinds.includes(kind) && <span class="muted small"> (only when chosen)</span>}
+            {/* One text box beside the box: a long kind's note wraps under its name, not into a column of its own. */}
+            <span class="choice-text">
+              <code>{kind}</code>
+              {!kinds.default_event_kinds.includes(kind) && <span class="muted small"> (only when chosen)</span>}
+            </span>
           </label>
         ))}
       </div>
