@@ -702,8 +702,8 @@ export class Campaign {
   /**
    * A live bulk order of 10 to 13 airtime items (numbers of their own, 0806…, that the fake VTpass answers
    * after slow_ms, one in five failed), so that items past the lane's eighth wait in it, pending; then cancels
-   * of 2 to 5 of its items, mostly waiting ones, some of the first eight (sent: 409), each 0-1,000 ms after the
-   * 202, so some race the lane's drain at ~700 ms; one in four is sent again after its answer and one in
+   * of 2 to 5 of its items, mostly waiting ones, some of the first eight (sent: 409), each 0-150 ms (70%) or
+   * 150-600 ms after the 202 (the failed among the first eight free their slots at once, so some race a send); one in four is sent again after its answer and one in
    * eight twice at once (two ops of the same reference). A kill may cut any of them: the re-send after the
    * restart finds the order cancelled (200) or, not cancelled before the crash, re-queried and never
    * cancellable (409; the lane lives in memory).
@@ -748,7 +748,9 @@ export class Campaign {
     const sent = await Promise.allSettled([...targets].map(async (index) => {
       // Cut short by the kill (the load phase waits for every writer): the cancel then goes to the dead
       // server, unanswered, and is re-sent after the restart.
-      const until = Date.now() + Math.floor(this.random() * 1_000);
+      // Mostly at once (the load phase lasts 100-700 ms): the first eight's failures free slots at once, so the
+      // ninth and tenth are sent within milliseconds of the 202 and a cancel races that send.
+      const until = Date.now() + Math.floor(this.random() < 0.7 ? this.random() * 150 : 150 + this.random() * 450);
       while (this.alive && Date.now() < until) await sleep(Math.min(50, until - Date.now()));
       const roll = this.random();
       const first = cancel_op(index);
