@@ -1083,7 +1083,16 @@ export class Campaign {
         }
       }
     };
-    const writers = Array.from({ length: this.options.writers }, writer);
+    // One cancel turn at the start of every round as well: a lane-filling bulk order's 202 takes a while on a
+    // busy server, and turns drawn later in a 100-700 ms load phase had nearly all their cancels cut by the kill.
+    const opening_cancels = (async () => {
+      try {
+        await this.cancel_turn(round, report.load_violations);
+      } catch (error) {
+        if (!this.kill_armed && !this.deposed_by_design(extra)) report.load_violations.push(`round ${round}: a bulk order and its cancels failed while the server was up: ${(error as Error).message}`);
+      }
+    })();
+    const writers = [...Array.from({ length: this.options.writers }, writer), opening_cancels];
     const reversals = this.reverser(round, report.load_violations);
     const [low, high] = this.options.kill_after_ms;
     report.kill_after_ms = Math.round(low + this.random() * (high - low));
