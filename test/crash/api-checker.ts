@@ -9,6 +9,8 @@ import type { CrashReceiver } from './receiver.js';
 import {
   acked_batch,
   acked_reference,
+  cancel_answer,
+  cancelled_reason,
   expected_charged_kobo,
   final_status_of,
   kobo_of,
@@ -306,6 +308,31 @@ export class ApiChecker {
           }
           break;
         }
+        case 'cancel': {
+          // After the restart: a cancel answered 200 left the order failed, reason cancelled, with one debit and
+          // one refund; one answered 409 left it not cancelled. Cancelling again answers the same (the lane
+          // died with the process: a pending item left is re-queried, never cancelled) and refunds nothing
+          // more (the ledger read later and at the end holds every entry once).
+          const spec = op.cancel!;
+          const answer = cancel_answer(spec, ack);
+          if (answer === null) break;
+          const shown = await this.call('GET', `/v1/transactions/${spec.reference}`, { key: wallet.key });
+          const reason = shown.body?.data?.failure_reason;
+          if (shown.status !== 200) v.push(`${at}: GET /v1/transactions/${spec.reference} answered ${shown.status} ${shown.text.slice(0, 200)}`);
+          else if (answer === 'cancelled' && (shown.body.data.status !== 'failed' || reason !== cancelled_reason)) v.push(`${at}: cancelled, but after the restart the order is ${shown.body.data.status} (${reason})`);
+          else if (answer === 'refused' && reason === cancelled_reason) v.push(`${at}: not cancellable, but after the restart the order is cancelled`);
+          if (answer === 'cancelled') {
+            const entries = ledger.by_reference.get(spec.reference) ?? [];
+            const debits = entries.filter((e) => e.type === 'debit').length;
+            const reversals = entries.filter((e) => e.type === 'reversal').length;
+            if (debits !== 1 || reversals !== 1) v.push(`${at}: the cancelled order has ${debits} debits and ${reversals} refunds (1 and 1 expected)`);
+          }
+          this.replays++;
+          const again = await this.resend(op);
+          const again_answer = cancel_answer(spec, { ...ack, status: again.status, text: again.text, body: again.body });
+          if (again_answer !== answer) v.push(`${at}: cancelled again after the restart, answered ${again.status} ${again.text.slice(0, 200)}`);
+          break;
+        }
         case 'key_revoke': {
           if (ack.status !== 200 && ack.status !== 404) break;
           const target = op.revoke_target!;
@@ -488,6 +515,8 @@ export class ApiChecker {
           v.push(`${at}: batch ${batch.id} is ${shown.status === 200 ? shown.body.data.status : `answered ${shown.status}`} after everything settled`);
           continue;
         }
+        // The batch's counts agree with its items (a cancelled item counts failed).
+        const shown_statuses: string[] = [];
         batch.references.forEach((reference, index) => {
           if (reference === null) return;
           const item = op.bulk!.items[index];
@@ -497,6 +526,7 @@ export class ApiChecker {
             return;
           }
           const status = order.status === 'successful' ? 'delivered' : order.status;
+          shown_statuses.push(status);
           if (order.client_reference !== item.client_reference) v.push(`${at}: item ${index}'s order ${reference} carries client_reference ${order.client_reference}`);
           if (shown.body.data.items[index]?.status !== status) v.push(`${at}: the batch shows item ${index} ${shown.body.data.items[index]?.status}, its order ended ${status}`);
           const final = final_status_of(item.expect);
@@ -508,7 +538,37 @@ export class ApiChecker {
             expect_event(wallet, 'wallet.reversed', reference, at);
           }
         });
+        const counts = shown.body.data.counts ?? {};
+        for (const status of ['delivered', 'failed', 'processing']) {
+          const items = shown_statuses.filter((s) => s === status).length;
+          if (counts[status] !== items) v.push(`${at}: batch ${batch.id} counts ${counts[status]} ${status}, its orders ${items}`);
+        }
+        const refused = batch.references.filter((r) => r === null).length;
+        if (counts.refused !== refused) v.push(`${at}: batch ${batch.id} counts ${counts.refused} refused, its answer ${refused}`);
         expect_event(wallet, 'batch.completed', batch.id, at);
+      } else if (op.kind === 'cancel') {
+        // 200: the order is failed with reason cancelled, its transaction.failed says so, and it was received
+        // under one event id (checked for every change below); 409: it went on to be delivered or failed
+        // otherwise.
+        const spec = op.cancel!;
+        const answer = cancel_answer(spec, ack);
+        if (answer === null) continue;
+        const shown = await this.call('GET', `/v1/transactions/${spec.reference}`, { key: wallet.key });
+        const data = shown.body?.data;
+        if (shown.status !== 200) {
+          v.push(`${at}: GET /v1/transactions/${spec.reference} answered ${shown.status}`);
+          continue;
+        }
+        if (answer === 'cancelled' && (data.status !== 'failed' || data.failure_reason !== cancelled_reason)) v.push(`${at}: cancelled ${spec.reference} ended ${data.status} (${data.failure_reason})`);
+        if (answer === 'refused' && (!['successful', 'delivered', 'failed'].includes(data.status) || data.failure_reason === cancelled_reason)) v.push(`${at}: ${spec.reference}, not cancellable, ended ${data.status} (${data.failure_reason})`);
+        if (answer === 'cancelled') {
+          expect_event(wallet, 'transaction.failed', spec.reference, at);
+          const failed = receiver.received.filter((r) => r.tag === wallet.tag && r.json?.event === 'transaction.failed' && r.json?.data?.reference === spec.reference);
+          if (failed.some((r) => r.json.data.failure_reason !== cancelled_reason)) v.push(`${at}: a transaction.failed of ${spec.reference} says failure_reason ${failed.map((r) => r.json.data.failure_reason).join(', ')}`);
+          if (new Set(failed.map((r) => r.event_id)).size !== 1) v.push(`${at}: transaction.failed of ${spec.reference} arrived under ${new Set(failed.map((r) => r.event_id)).size} event ids (exactly 1 expected)`);
+          const processing = receiver.received.filter((r) => r.tag === wallet.tag && r.json?.event === 'transaction.processing' && r.json?.data?.reference === spec.reference);
+          if (processing.length > 0) v.push(`${at}: the cancelled ${spec.reference} was announced processing`);
+        }
       } else if ((op.kind === 'credit' || op.kind === 'topup') && ack.status === 201) {
         const credits = (ledger.by_reference.get(op.credit!.reference) ?? []).filter((e) => e.type === 'credit');
         if (credits.length !== 1) v.push(`${at}: ${credits.length} credits of ${op.credit!.reference} (exactly 1 expected)`);

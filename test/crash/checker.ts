@@ -21,7 +21,7 @@ import type { DeliveryRecord, EndpointRecord, EventRecord } from '../../src/webh
 import type { FakeUpstream, UpstreamTransaction } from '../helpers/fake-upstream.js';
 import type { ReferenceCodec } from '../../src/services/references.js';
 import { store_reference_codec } from '../helpers/server.js';
-import { acked_batch, acked_reference, expected_charged_kobo, final_status_of, local_recipient, rememberable, type Environment, type Model, type Op } from './model.js';
+import { acked_batch, acked_reference, cancel_answer, cancelled_reason, expected_charged_kobo, final_status_of, local_recipient, rememberable, type Environment, type Model, type Op } from './model.js';
 
 /** The databases of src/journal/store.ts. */
 const database_names = [
@@ -768,6 +768,47 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       const its_own = (op.kind === 'purchase' && op.idem !== null && order.idempotency_key === op.idem) || (order.client_reference != null && client_references.has(order.client_reference));
       if (its_own) v.push(`${at}: refused for its revoked key, yet its order ${order.reference} is in the store`);
     }
+  }
+
+  // ---- Cancels before sending (campaign.ts cancel_turn) ------------------------------------------------
+  // An order failed with reason cancelled was a live bulk item the driver asked to cancel, was never handed
+  // to any upstream (no pay request of its request id at either fake, no second attempt), went pending → failed,
+  // and (above) has one debit and one reversal entry. A cancel answered 200 before the kill left the order
+  // cancelled in the store; one answered 409 left it not cancelled; no reference got both answers.
+  const cancel_ops_by_reference = new Map<string, Op[]>();
+  for (const op of model.ops) if (op.kind === 'cancel' && op.cancel !== undefined) cancel_ops_by_reference.set(op.cancel.reference, [...(cancel_ops_by_reference.get(op.cancel.reference) ?? []), op]);
+  for (const order of orders_by_reference.values()) {
+    if (order.failure_reason !== cancelled_reason) continue;
+    const at = `order ${order.reference} (${order.account_id}:${order.environment} ${order.service_type} ${order.recipient}, cancelled)`;
+    const bulk_item = order.client_reference == null ? undefined : bulk_items.get(`${wallet_key(order.account_id, order.environment)}:${order.client_reference}`);
+    if (order.environment !== 'live' || bulk_item === undefined) v.push(`${at}: cancelled, but it is no live bulk item the driver sent`);
+    if (!cancel_ops_by_reference.has(order.reference)) v.push(`${at}: cancelled, but the driver never asked to cancel it`);
+    if (order.status !== 'failed' || order.reversed !== true) v.push(`${at}: reason cancelled, yet status ${order.status}, reversed ${order.reversed}`);
+    const history = order.status_history.map((h) => h.status).join(' → ');
+    if (history !== 'pending → failed') v.push(`${at}: history ${history} (pending → failed expected: it never was sent)`);
+    const request_ids = new Set([order.provider_request_id, ...(order.attempts ?? []).map((a) => a.request_id)].filter((id) => typeof id === 'string' && id !== ''));
+    // Its one attempt is the upstream chosen at placement (outcome "sent" is written then); a second means it was sent on.
+    if ((order.attempts ?? []).length > 1) v.push(`${at}: cancelled, yet it has ${(order.attempts ?? []).length} upstream attempts`);
+    for (const upstream of upstreams) {
+      for (const request_id of request_ids) {
+        if (upstream.calls('/api/pay', request_id).length > 0) v.push(`${at}: cancelled and refunded, yet an upstream was asked to pay request ${request_id}`);
+      }
+    }
+  }
+  for (const [reference, ops] of cancel_ops_by_reference) {
+    const order = orders_by_reference.get(reference);
+    const answers = new Set<string>();
+    for (const op of ops) {
+      if (op.ack === null || op.ack.at_ms > options.acked_before_ms) continue;
+      const answer = cancel_answer(op.cancel!, op.ack);
+      const at = `cancel op ${op.n} of ${reference} (item ${op.cancel!.index} of bulk request ${op.cancel!.bulk_op}${op.ack.resent ? ', re-sent after a restart' : ''}) answered ${op.ack.status}`;
+      if (answer !== null) answers.add(answer);
+      if (answer === 'cancelled' && (order === undefined || order.status !== 'failed' || order.failure_reason !== cancelled_reason)) {
+        v.push(`${at}: the store has the order ${order === undefined ? 'missing' : `${order.status}${order.failure_reason ? ` (${order.failure_reason})` : ''}`} — an acknowledged cancel was lost`);
+      }
+      if (answer === 'refused' && order?.failure_reason === cancelled_reason) v.push(`${at} transaction.not_cancellable, yet the store has the order cancelled`);
+    }
+    if (answers.size > 1) v.push(`cancels of ${reference} were answered both 200 (cancelled) and 409 (not cancellable)`);
   }
 
   // ---- Bulk orders: each batch names its items' orders, none twice; open exactly while one is open --

@@ -40,7 +40,28 @@ export interface Ack {
   resent: boolean;
 }
 
-export type OpKind = 'purchase' | 'credit' | 'topup' | 'key_create' | 'key_revoke' | 'bulk';
+export type OpKind = 'purchase' | 'credit' | 'topup' | 'key_create' | 'key_revoke' | 'bulk' | 'cancel';
+
+/** The order a cancel asks for (POST /v1/transactions/{reference}/cancel): item index of bulk request bulk_op. */
+export interface CancelSpec {
+  reference: string;
+  /** The live bulk order (its op's n) whose item it is. */
+  bulk_op: number;
+  index: number;
+}
+
+export const cancelled_reason = 'cancelled';
+
+/**
+ * A cancel's answer as documented (docs/api.md "Cancel before sending"): 200 with the order failed, reason
+ * cancelled and refunded, or 409 transaction.not_cancellable. Which one: 'cancelled', 'refused', or null (neither).
+ */
+export function cancel_answer(spec: CancelSpec, ack: Ack): 'cancelled' | 'refused' | null {
+  const data = ack.body?.data;
+  if (ack.status === 200 && data?.reference === spec.reference && data?.status === 'failed' && data?.failure_reason === cancelled_reason && data?.reversed === true) return 'cancelled';
+  if (ack.status === 409 && ack.body?.error?.code === 'transaction.not_cancellable') return 'refused';
+  return null;
+}
 
 /**
  * A bulk order (docs/api.md "Bulk orders"): sandbox items, each with a client_reference of its own, so
@@ -105,6 +126,7 @@ export interface Op {
   credit?: CreditSpec;
   key_name?: string;
   revoke_target?: CreatedKey;
+  cancel?: CancelSpec;
   /**
    * A purchase or bulk order racing a revocation: its first copy goes with this created key, whose
    * revocation is sent while it runs (its recipients' verifications take the fake upstream's
