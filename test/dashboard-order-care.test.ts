@@ -1,7 +1,8 @@
 // The dashboard's order page cares for an open order (docs/api.md "Order care"): it shows the order's age and
 // when it is expected to be final, a Requery button that asks the upstream now (a second press within 30 s
 // is refused with the wait), and for a bulk item still waiting to be sent a Cancel button that refunds it.
-// Headless Chromium against a real server and a fake upstream that takes 2.5 s over each payment.
+// Headless Chromium against a real server and a fake upstream that holds each payment's answer for 90 s, so the
+// lane stays full however slowly the browser starts (a 4 s hold was outlived on CI).
 import t from 'tap';
 import { start_server } from './helpers/server.js';
 import { start_upstream } from './helpers/fake-upstream.js';
@@ -13,12 +14,12 @@ t.setTimeout(180_000);
 
 t.test('the order page shows age and promise, requeries once per 30 s, and cancels an item not yet sent', async (t) => {
   const upstream = await start_upstream(t);
-  const server = await start_server(t, { env: upstream.env(10_000) });
+  const server = await start_server(t, { env: upstream.env(120_000) });
   const account = await server.create_account({ kyc_level: 2 });
   const key = (await server.create_key(account.id, { environment: 'live', rate_limit_per_minute: 1_000_000 })).api_key;
   await server.credit(account.id, 'live', 10_000);
   await warm_up_live(server, key);
-  upstream.slow_ms = 4_000;
+  upstream.slow_ms = 90_000;
   upstream.default_mode = 'slow';
   const count = bulk_sends_in_flight_max + 1;
   const items = Array.from({ length: count }, (_, i) => ({ service_type: 'airtime', network: 'mtn', phone: `080300008${String(i).padStart(2, '0')}`, amount: 100 }));
