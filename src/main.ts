@@ -204,6 +204,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   // because docs/operations.md listed them (deprecated there).
   metrics.counter('billvend_actors_loaded_total', 'Account actors built from the store since start (first use after start or after being let go).', () => engine.accounts.loads);
   metrics.counter('billvend_actors_evicted_total', 'Idle account actors let go since start (ACTORS_RESIDENT_MAX).', () => engine.accounts.evictions);
+  metrics.wallet_balances(engine.wallet_totals);
   metrics.gauge('billvend_open_orders', 'Orders waiting for the provider\'s final answer (pending or processing).', () => engine.counts.open_orders);
   metrics.gauge('billvend_ported_numbers', 'Numbers the ported-number table holds: learned from live deliveries on a network other than their prefix\'s (PORTED_NUMBERS_MAX).', () => desk.numbers.ported.size);
   metrics.counter('billvend_ported_numbers_refused_total', 'Ported numbers not learned since start because the table held PORTED_NUMBERS_MAX numbers.', () => desk.numbers.ported.refused);
@@ -276,6 +277,9 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const resealed = reseal_pin_tokens(store, secret_box);
   if (resealed > 0) log.warn({ orders: resealed }, 'PINs earlier versions kept in the token of exam and internet orders moved into their sealed pins');
   engine.recover();
+  // The sum of the wallets' balances: scanned a slice per turn from now on, while the server serves
+  // (engine/wallet-totals.ts); /metrics reports it once the scan is complete.
+  engine.start_wallet_totals();
   // The statement signing key: made on the first start, sealed in the store (docs/decisions.md "Statements").
   statement_builds.signer = StatementSigner.load_or_create(store, engine.journal, secret_box, clock.now_us());
   await engine.journal.durable();

@@ -127,7 +127,7 @@ t.test('every query of docs/grafana-dashboard.json is PromQL promtool accepts, o
     }
   }
   const checked_names = new Set(queries.flatMap((q) => q.expr.match(/\bbillvend_[a-z_]+\b/g) ?? []));
-  for (const name of ['billvend_sold_naira_total', 'billvend_commission_naira_total', 'billvend_provider_commission_naira_total', 'billvend_margin_naira', 'billvend_wallet_entries_naira_total']) {
+  for (const name of ['billvend_sold_naira_total', 'billvend_commission_naira_total', 'billvend_provider_commission_naira_total', 'billvend_margin_naira', 'billvend_wallet_entries_naira_total', 'billvend_wallet_balance_naira']) {
     t.ok(checked_names.has(name), `the dashboard shows ${name}`);
   }
 });

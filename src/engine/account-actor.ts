@@ -326,6 +326,7 @@ export class AccountActor {
     else wallet.reversals_kobo += amount_kobo;
     this.stage_put(this.engine.store.wallet_entries, [this.id, environment, entry.id], entry);
     this.stage_wallet(environment);
+    this.engine.balance_moved(this, environment, after - before);
     return entry;
   }
 

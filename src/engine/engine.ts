@@ -15,6 +15,7 @@ import type { AccountCommand, CommandEvent, CommandOutcome } from './account-com
 import type { CapturedChange } from '../journal/journal.js';
 import { ActorCache } from './actor-cache.js';
 import { PinCache } from './pin-cache.js';
+import { WalletTotals } from './wallet-totals.js';
 import {
   assert_account,
   assert_key,
@@ -126,6 +127,10 @@ export class Engine {
   readonly counts = { open_orders: 0, api_keys_active: 0, reads_waited: 0 };
   readonly pin_cache = new PinCache();
   readonly journal: Journal;
+  /** Every wallet's balance summed per environment, for /metrics (engine/wallet-totals.ts); scanned once started. */
+  readonly wallet_totals: WalletTotals;
+  /** The balances the running command moved, in kobo (append_entry reports them; Engine.run hands them on). */
+  private readonly moved_kobo = { live: 0, test: 0 };
   readonly extensions: EngineExtension[] = [];
   /** Where events go; the webhook outbox (src/webhooks/) plugs in here. */
   event_sink: EventSink | null = null;
@@ -165,6 +170,17 @@ export class Engine {
       space,
       (failure) => this.fence(failure.message),
     );
+    this.wallet_totals = new WalletTotals(store.wallets, this.journal, (figures) => {
+      log.info({ wallets: figures.wallets, slices: figures.slices, duration_ms: Math.round(figures.duration_ms), longest_slice_ms: Math.round(figures.longest_slice_ms * 10) / 10 }, 'wallet totals scanned');
+    });
+  }
+
+  /**
+   * Starts the scan behind the wallet totals (engine/wallet-totals.ts), in slices on later turns. The
+   * server calls it once recovered, before it serves; a test of the engine alone need not.
+   */
+  start_wallet_totals(slice_max?: number): void {
+    this.wallet_totals.start(this.next_account, slice_max);
   }
 
   /**
@@ -273,6 +289,9 @@ export class Engine {
     this.next_key = (this.store.meta.get('next_key_id') as number | undefined) ?? 1;
     this.counts.api_keys_active = (this.store.meta.get('api_keys_active') as number | undefined) ?? 0;
     for (const id of failure.touched_accounts) this.reload_actor(id, failure);
+    // The scan may have read wallets as staged in the refused batches: the totals start over from the
+    // store, which holds exactly what was committed (engine/wallet-totals.ts).
+    if (this.wallet_totals.started) this.wallet_totals.start(this.next_account);
     this.schedule_probe();
   }
 
@@ -324,7 +343,13 @@ export class Engine {
    * for the commit. Returns the command's outcome.
    */
   run<C extends AccountCommand>(actor: AccountActor, command: C, now_us: number = this.clock.now_us(), random: RandomSource = this.random): CommandOutcome<C> {
+    const moved = this.moved_kobo;
+    moved.live = 0;
+    moved.test = 0;
     const { outcome, changes, events } = actor.execute(command, now_us, random);
+    // Read now: the event sink below may run a command of its own.
+    const moved_live = moved.live;
+    const moved_test = moved.test;
     let staged = 0;
     for (const event of events) {
       this.stage_changes(actor, changes, staged, event.after_changes);
@@ -332,7 +357,15 @@ export class Engine {
       this.event_sink?.emit(actor, event.environment, event.kind, event.subject, event.now_us);
     }
     this.stage_changes(actor, changes, staged, changes.length);
+    // After staging: durable() is now the promise of the batch that holds the command's wallet writes.
+    if (moved_live !== 0 || moved_test !== 0) this.wallet_totals.moved(actor.id, moved_live, moved_test, this.journal.durable());
     return outcome;
+  }
+
+  /** A wallet entry of the running command moved a balance by delta_kobo (AccountActor.append_entry). */
+  balance_moved(actor: AccountActor, environment: Environment, delta_kobo: number): void {
+    if (this.collecting === null || this.collecting.actor !== actor) fail(`account ${actor.id}'s balance moved outside its command`);
+    this.moved_kobo[environment] += delta_kobo;
   }
 
   private stage_changes(actor: AccountActor, changes: readonly CapturedChange[], from: number, to: number): void {

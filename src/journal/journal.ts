@@ -303,6 +303,17 @@ export class Journal {
     return change.encoded === undefined ? undefined : decode(db, change.encoded);
   }
 
+  /**
+   * Whether a batch not yet durable (or the open one) holds a change of this database: a reader of
+   * many keys (the wallet totals' scan) reads through `read` only then, the store's range otherwise.
+   */
+  holds_staged(db: Database<any, any>): boolean {
+    if (this.captured !== null) fail('holds_staged while a command runs');
+    if (latest_of(this.batch, db).size > 0) return true;
+    for (const batch of this.unsettled) if (latest_of(batch, db).size > 0) return true;
+    return false;
+  }
+
   /** The newest staged change of a key, or null when no batch not yet durable holds one. */
   private staged(db: Database<any, any>, text: string): Change | null {
     if (this.captured !== null) {

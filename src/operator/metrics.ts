@@ -515,6 +515,28 @@ export class Metrics implements JournalObserver, WebhookObserver {
     flow.kobo += amount_kobo;
   }
 
+  /**
+   * The sum of every wallet's balance per environment (engine/wallet-totals.ts), and whether the scan
+   * behind it is complete. Until it is, the balance has no series at all rather than a partial sum
+   * that would read as money gone (docs/decisions.md "The first ten minutes").
+   */
+  wallet_balances(totals: { readonly complete: boolean; total_kobo(environment: 'live' | 'test'): number | null }): void {
+    new Gauge({
+      name: 'billvend_wallet_balance_naira',
+      help: 'Every wallet\'s balance summed, in naira, by environment; absent until the start-up scan of the wallets is complete (billvend_wallet_balance_scan_complete).',
+      labelNames: ['environment'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const environment of ['live', 'test'] as const) {
+          const kobo = totals.total_kobo(environment);
+          if (kobo !== null) this.set({ environment }, naira(kobo));
+        }
+      },
+    });
+    this.gauge('billvend_wallet_balance_scan_complete', 'Whether the start-up scan behind billvend_wallet_balance_naira has read every wallet: 0 while it runs, 1 once the balance is reported.', () => (totals.complete ? 1 : 0));
+  }
+
   /** The Prometheus text exposition (format 0.0.4). */
   render(): Promise<string> {
     return this.registry.metrics();
