@@ -32,6 +32,7 @@ import { fail } from '../lib/assert.js';
 import { clear_cookie_header, password_check_busy_error, read_cookie, session_cookie, session_cookie_header, session_absolute_ms, sign_in_busy_error, SignInGuard, type SessionStore } from './sessions.js';
 import { origin_ok, session_of } from './session-auth.js';
 import { bulk_items_max } from '../schemas/bulk-schemas.js';
+import { biller_display_names, service_display_names } from '../engine/display-names.js';
 
 const SignInBody = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 254, errorMessage: 'must be an email address' }),
@@ -332,6 +333,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
   const secure = (deps.config.public_base_url ?? '').startsWith('https:');
   const doc = (summary: string) => ({ summary, tags: ['Dashboard'], hidden: true });
   const sign_in_guard = new SignInGuard(deps.config.sign_in, deps.wheel, deps.hash_lanes.password);
+  const display_names = { services: service_display_names, billers: biller_display_names };
 
   /** The session as the app reads it; service_types: every family on sale, so the app lists none of its own. */
   const session_view = (record: { csrf_token: string; expires_ms: number }, actor: AccountActor) => ({
@@ -342,6 +344,8 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
     service_types: service_type_names,
     /** The bulk upload's row limit: the bulk API's own (docs/api.md "Bulk orders"). */
     bulk_items_max,
+    /** The one table of names as people write them (engine/display-names.ts): the app keeps none of its own. */
+    display_names,
   });
 
   const overview = (ctx: RequestContext) => {
@@ -453,6 +457,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           landing_environment: landing_environment(actor),
           service_types: service_type_names,
           bulk_items_max,
+          display_names,
         }, 'Signed in.'));
       },
     },

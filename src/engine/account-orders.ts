@@ -2,6 +2,7 @@
 // that place for orders, kept in their own file). Each runs synchronously inside AccountActor.execute (the
 // place_order, provider_result, mark_processing, move_order_upstream, schedule_requery and resolve_order
 // commands), stages its changes through the actor and returns its outcome as data.
+import { purchase_description, refund_description } from './entry-descriptions.js';
 import type { AccountActor } from './account-actor.js';
 import { ok, refused, type Outcome } from './refusal.js';
 import type { Environment } from './records.js';
@@ -434,7 +435,7 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   }
   wallet.spend_day_kobo += charged;
   wallet.orders_count += 1;
-  const entry = actor.append_entry(environment, 'debit', charged, reference, `${input.service_type} ${input.recipient}`, now_us);
+  const entry = actor.append_entry(environment, 'debit', charged, reference, purchase_description(input), now_us);
   const order: OrderRecord = {
     reference,
     account_id: actor.id,
@@ -646,7 +647,7 @@ export function escalate_order(actor: AccountActor, order: OrderRecord, review_b
 export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason: string, now_us: number, sent = true): OrderRecord {
   if (order.reversed) fail(`order ${order.reference} refunded twice`);
   const refund_kobo = charged_kobo(order);
-  const entry = actor.append_entry(order.environment, 'reversal', refund_kobo, order.reference, `Refund of failed ${order.service_type} ${order.recipient}`, now_us);
+  const entry = actor.append_entry(order.environment, 'reversal', refund_kobo, order.reference, refund_description(order, 'failed'), now_us);
   const wallet = actor.wallets[order.environment];
   if (wallet.spend_day === order.spend_day) {
     wallet.spend_day_kobo = Math.max(0, wallet.spend_day_kobo - refund_kobo);
@@ -713,7 +714,7 @@ export function reverse_delivered_order(actor: AccountActor, environment: Enviro
   const order = actor.engine.journal.read(store.orders, [actor.id, environment, seq]) as OrderRecord | undefined;
   if (order === undefined || order.status !== 'delivered' || order.reversed) return null;
   const refund_kobo = charged_kobo(order);
-  const entry = actor.append_entry(environment, 'reversal', refund_kobo, order.reference, `Refund of reversed ${order.service_type} ${order.recipient}`, now_us);
+  const entry = actor.append_entry(environment, 'reversal', refund_kobo, order.reference, refund_description(order, 'reversed'), now_us);
   const wallet = actor.wallets[environment];
   if (wallet.spend_day === order.spend_day) {
     wallet.spend_day_kobo = Math.max(0, wallet.spend_day_kobo - refund_kobo);

@@ -1,5 +1,6 @@
 // How records look in the API (docs/spec.md section 2, docs/decisions.md): NGN numbers, ISO timestamps, no secrets.
 import type { AccountRecord, KeyRecord, WalletEntry, WalletRecord } from '../engine/records.js';
+import { readable_description } from '../engine/entry-descriptions.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_ms, iso_us } from '../lib/time-format.js';
 
@@ -31,7 +32,8 @@ export function wallet_entry_view(entry: WalletEntry) {
     balance_before: kobo_to_naira(entry.balance_before_kobo),
     balance_after: kobo_to_naira(entry.balance_after_kobo),
     reference: entry.reference,
-    description: entry.description,
+    // Entries written before the names people use read in them too (engine/entry-descriptions.ts).
+    description: readable_description(entry),
     created_at: iso_us(entry.created_us),
   };
 }

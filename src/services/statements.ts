@@ -3,6 +3,7 @@
 // range of numbers found by two binary searches; the range is then read dashboard_slice_rows-style, a
 // slice per event-loop turn, so that one tenant's busy day does not hold the loop for others
 // (docs/operations.md "Nothing long on the event loop"). Amounts stay integer kobo until the view.
+import { readable_description } from '../engine/entry-descriptions.js';
 import { assert_entry, type Environment, type WalletEntry, type WalletEntryType } from '../engine/records.js';
 import type { Key, Store } from '../journal/store.js';
 import { charged_kobo, commission_of, service_type_names, type OrderRecord, type ServiceType } from './order.js';
@@ -155,7 +156,7 @@ export function line_of(entry: WalletEntry, find_order: (reference: string) => O
     balance_before_kobo: entry.balance_before_kobo,
     balance_after_kobo: entry.balance_after_kobo,
     created_us: entry.created_us,
-    description: entry.description,
+    description: readable_description(entry, order),
     service_type: order === null ? null : order.service_type,
     face_value_kobo: order === null ? null : order.amount_kobo,
     commission_kobo: order === null ? null : commission_of(order),

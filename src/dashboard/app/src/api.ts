@@ -30,6 +30,15 @@ export interface Session {
   service_types: string[];
   /** Rows one bulk upload may hold: the bulk API's limit. */
   bulk_items_max: number;
+  /** The server's one table of names as people write them (src/engine/display-names.ts). */
+  display_names?: DisplayNames;
+}
+
+export interface DisplayNames {
+  /** Each family's label, by service_type. */
+  services: Record<string, string>;
+  /** Networks, discos, TV, exam and internet providers, by code. */
+  billers: Record<string, string>;
 }
 
 export interface Pagination {

@@ -84,25 +84,17 @@ export function time_ago(iso: string | null | undefined, now_ms = Date.now()): s
   return lagos_time(iso);
 }
 
-// Names as people write them (issue "The first ten minutes", finding 6): the one table of display names
-// for families, networks, discos, TV, exam and internet providers. The families on sale are not listed
-// here: the server sends them with the session (service_types), from the one list the API validates
-// against; a family this table does not know shows by its own name.
+// Names as people write them (issue "The first ten minutes", finding 6). The one table of display names
+// for families, networks, discos, TV, exam and internet providers is the server's
+// (src/engine/display-names.ts, which also writes the wallet entries' descriptions): it comes with the
+// session (display_names), as the families on sale do (service_types). Until then, and for a code the
+// table does not know, a code shows as it is.
 
-/** Each family's label. */
-const service_names: Record<string, string> = {
-  airtime: 'Airtime', data: 'Data', electricity: 'Electricity', tv: 'Cable TV', education: 'Education', internet: 'Internet', showmax: 'Showmax',
-};
+/** Each family's label, from the session. */
+let service_names: Record<string, string> = {};
 
-/** Networks, discos (by service ID), TV, exam and internet providers, as people write them. */
-const narrow_names: Record<string, string> = {
-  mtn: 'MTN', airtel: 'Airtel', glo: 'Glo', '9mobile': '9mobile',
-  dstv: 'DStv', gotv: 'GOtv', startimes: 'StarTimes', showmax: 'Showmax',
-  waec: 'WAEC', jamb: 'JAMB', smile: 'Smile', spectranet: 'Spectranet',
-  'eko-electric': 'Eko Electric', 'ikeja-electric': 'Ikeja Electric', 'abuja-electric': 'Abuja Electric',
-  'ibadan-electric': 'Ibadan Electric', 'portharcourt-electric': 'Port Harcourt Electric', 'kaduna-electric': 'Kaduna Electric',
-  'jos-electric': 'Jos Electric', 'kano-electric': 'Kano Electric', 'benin-electric': 'Benin Electric',
-};
+/** Networks, discos (by service ID), TV, exam and internet providers, as people write them: from the session. */
+let narrow_names: Record<string, string> = {};
 
 export function service_name(service_type: string): string {
   return service_names[service_type] ?? service_type;
@@ -125,9 +117,13 @@ let families: readonly string[] = [];
 /** Rows one bulk upload may hold, from the session (the bulk API's limit). */
 let bulk_rows_max = 0;
 
-export function set_service_types(list: readonly string[] | undefined, rows_max?: number): void {
+export function set_service_types(list: readonly string[] | undefined, rows_max?: number, names?: { services: Record<string, string>; billers: Record<string, string> }): void {
   if (list !== undefined) families = list;
   if (rows_max !== undefined) bulk_rows_max = rows_max;
+  if (names !== undefined) {
+    service_names = names.services;
+    narrow_names = names.billers;
+  }
 }
 
 export function bulk_items_max(): number {

@@ -93,7 +93,7 @@ function App() {
       ({ data }) => {
         if (data.session === null) return set_session(null);
         set_csrf_token(data.session.csrf_token);
-        set_service_types(data.session.service_types, data.session.bulk_items_max);
+        set_service_types(data.session.service_types, data.session.bulk_items_max, data.session.display_names);
         land(data.session);
         set_session(data.session);
       },
@@ -127,7 +127,7 @@ function App() {
         expired={place.query.get('expired') === '1'}
         on_signed_in={(signed_in) => {
           set_csrf_token(signed_in.csrf_token);
-          set_service_types(signed_in.service_types, signed_in.bulk_items_max);
+          set_service_types(signed_in.service_types, signed_in.bulk_items_max, signed_in.display_names);
           set_expired(false);
           land(signed_in);
           set_session(signed_in);

@@ -28,9 +28,11 @@ const forms = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet', 
 type Service = (typeof forms)[number];
 const has_form = (name: string): name is Service => (forms as readonly string[]).includes(name);
 
-const networks = ['mtn', 'airtel', 'glo', '9mobile'].map((value) => ({ value, label: narrow_name(value) }));
-const tv_providers = ['dstv', 'gotv', 'startimes'].map((value) => ({ value, label: narrow_name(value) }));
-const internet_providers = ['smile', 'spectranet'].map((value) => ({ value, label: narrow_name(value) }));
+// Labels read when shown, not when this module loads: the names come with the session (format.ts).
+const choices = (codes: readonly string[]) => () => codes.map((value) => ({ value, label: narrow_name(value) }));
+const networks = choices(['mtn', 'airtel', 'glo', '9mobile']);
+const tv_providers = choices(['dstv', 'gotv', 'startimes']);
+const internet_providers = choices(['smile', 'spectranet']);
 
 interface Plan { plan_id: string; name: string; network: string; amount: number; amount_charged: number; validity: string }
 interface ShowmaxPlan { plan_code: string; name: string; amount: number; amount_charged: number; validity: string }
@@ -204,8 +206,8 @@ export function BuyPage({ environment }: { environment: Environment }) {
   const plan = plans.data?.plans.find((p) => p.plan_id === plan_id);
   const tv_package = packages.data?.packages.find((p) => p.package_code === package_code);
   const disco_name = discos.data?.discos.find((d) => d.service_id === disco)?.name ?? disco;
-  const network_label = networks.find((n) => n.value === network)?.label ?? network;
-  const provider_label = tv_providers.find((p) => p.value === tv_provider)?.label ?? tv_provider;
+  const network_label = networks().find((n) => n.value === network)?.label ?? network;
+  const provider_label = tv_providers().find((p) => p.value === tv_provider)?.label ?? tv_provider;
 
   const refuse = (field: string, message: string) => set_error(new ApiError(400, 'validation.failed', `Check the form: ${field} ${message}.`, [{ field, message }]));
 
@@ -516,7 +518,7 @@ export function BuyPage({ environment }: { environment: Environment }) {
             <label class="field field-narrow">
               <span>Network</span>
               <select name="network" value={network} onChange={(e) => { set_network(e.currentTarget.value); set_network_chosen(true); }}>
-                {networks.map((n) => <option key={n.value} value={n.value}>{n.label}</option>)}
+                {networks().map((n) => <option key={n.value} value={n.value}>{n.label}</option>)}
               </select>
             </label>
             <label class="field">
@@ -527,7 +529,7 @@ export function BuyPage({ environment }: { environment: Environment }) {
               <p class="muted small" role="status" data-testid="detected-network">
                 {detected.network === null
                   ? 'The network of this number is not known: choose it.'
-                  : `On ${networks.find((n) => n.value === detected.network)?.label ?? detected.network}${detected.ported ? ' (ported: a delivery found it there)' : ''}.`}
+                  : `On ${networks().find((n) => n.value === detected.network)?.label ?? detected.network}${detected.ported ? ' (ported: a delivery found it there)' : ''}.`}
               </p>
             )}
           </>
@@ -585,7 +587,7 @@ export function BuyPage({ environment }: { environment: Environment }) {
             <label class="field field-narrow">
               <span>Provider</span>
               <select name="internet_provider" value={internet_provider} onChange={(e) => set_internet_provider(e.currentTarget.value)}>
-                {internet_providers.map((p) => <option key={p.value} value={p.value}>{p.label}</option>)}
+                {internet_providers().map((p) => <option key={p.value} value={p.value}>{p.label}</option>)}
               </select>
             </label>
             <label class="field">
@@ -654,7 +656,7 @@ export function BuyPage({ environment }: { environment: Environment }) {
             <label class="field field-narrow">
               <span>TV provider</span>
               <select name="provider" value={tv_provider} onChange={(e) => set_tv_provider(e.currentTarget.value)}>
-                {tv_providers.map((p) => <option key={p.value} value={p.value}>{p.label}</option>)}
+                {tv_providers().map((p) => <option key={p.value} value={p.value}>{p.label}</option>)}
               </select>
             </label>
             <label class="field">
