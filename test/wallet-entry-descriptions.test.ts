@@ -73,4 +73,12 @@ t.test('entries stored in the old words ("tv 1212121212") read in the new ones; 
   t.equal(entries.find((e) => e.reference === bought.body.data.reference && e.type === 'debit')?.description, `Cable TV for ${sandbox.valid_smartcard}`, 'the old TV debit reads in the new words');
   t.equal(entries.find((e) => e.type === 'reversal')?.description, `Refund of failed purchase: Airtime for ${sandbox.failed}`, 'the old refund too');
   t.equal(entries.find((e) => e.reference === 'FUND-OLD-WORDS')?.description, 'data 08011111111', 'a credit\'s description is its funder\'s, never rewritten');
+
+  // A statement reads each entry's order, so an old entry reads there exactly as a new one would.
+  const today = new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
+  const statement = await server.api('GET', `/v1/statements?date=${today}`, { key: account.key });
+  t.equal(statement.status, 200, `the day's statement (${today})`);
+  const lines = statement.body.data.entries as { type: string; reference: string; description: string }[];
+  t.equal(lines.find((e) => e.reference === bought.body.data.reference && e.type === 'debit')?.description, `DStv Compact for smartcard ${sandbox.valid_smartcard}`, 'in the statement, the old TV debit is described from its order');
+  t.equal(lines.find((e) => e.type === 'reversal')?.description, `Refund of failed purchase: MTN airtime for ${sandbox.failed}`, 'and the old refund too');
 });
