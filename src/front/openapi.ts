@@ -96,6 +96,8 @@ const examples: Record<string, unknown> = {
   'post /v1/services/internet/verify': { provider: 'smile', account: '08011111111' },
   'post /v1/services/internet': { provider: 'smile', plan_code: 'smile-1-5gb-7d', account: '08011111111', phone: '08011111111', amount: 1000, pin: '12345' },
   'post /v1/services/showmax': { phone: '08011111111', plan_code: 'showmax-mobile-3m', amount: 3800, pin: '12345' },
+  'post /v1/services/international/quote': { country: 'GH', operator: '5', product_type: '1', product_code: 'gh-mtn-topup', foreign_amount: '10.50' },
+  'post /v1/services/international': { quote_id: 'qt_8k2m4q6s8u0w2y4a6c8e', phone: '233241234567', pin: '12345' },
   'post /v1/services/bulk': {
     pin: '12345',
     items: [
