@@ -225,3 +225,38 @@ t.test('VTpass down: the lists and quotes answer 503 and nothing is held', async
   check_error(t, await server.api('GET', `${base}/countries`, { key: account.live_key }), 503, 'transaction.provider_unavailable', 'the countries');
   check_error(t, await server.api('POST', `${base}/quote`, { key: account.live_key, body: quote_body({ product_code: '7301', foreign_amount: '12' }) }), 503, 'transaction.provider_unavailable', 'a quote');
 });
+
+t.test('a bulk order carries international items, each paying its own quote', async (t) => {
+  const account = await fast_reseller(server, 20_000);
+  const first = (await server.api('POST', `${base}/quote`, { key: account.key, body: quote_body() })).body.data;
+  const second = (await server.api('POST', `${base}/quote`, { key: account.key, body: quote_body({ product_type: '4', product_code: 'gh-mtn-data-1gb', foreign_amount: undefined }) })).body.data;
+  const batch = await server.api('POST', '/v1/services/bulk', {
+    key: account.key,
+    body: { pin: '12345', items: [{ service_type: 'international', quote_id: first.quote_id, phone: gh_phone }, { service_type: 'international', quote_id: second.quote_id, phone: gh_phone }] },
+  });
+  t.same(batch.body.data?.items?.map((item: any) => item.status), ['delivered', 'delivered'], `both items are delivered (${batch.text.slice(0, 300)})`);
+  t.equal(await balance_kobo(server, account.key), 20_000_00 - Math.round(first.amount_charged * 100) - Math.round(second.amount_charged * 100), 'the wallet paid the two quotes exactly');
+  const unknown = await server.api('POST', '/v1/services/bulk', { key: account.key, body: { pin: '12345', items: [{ service_type: 'international', quote_id: 'qt_bbbbbbbbbbbbbbbbbbbb', phone: gh_phone }] } });
+  t.equal(unknown.body.data?.items?.[0]?.error?.code ?? unknown.body.error?.code, 'service.quote_not_found', `an item naming an unknown quote is refused (${unknown.text.slice(0, 300)})`);
+});
+
+t.test('one account holds at most quotes_per_account_max quotes at once; another account is not held back', async (t) => {
+  const account = await fast_reseller(server, 1_000);
+  const { quotes_per_account_max } = await import('../src/services/foreign-quotes.js');
+  // Two lifetimes on: every earlier test's quotes are swept, so the bound is this account's alone.
+  server.clock.advance(3 * quote_ttl_ms);
+  const statuses = new Map<number, number>();
+  for (let i = 0; i < quotes_per_account_max; i++) {
+    const answer = await server.api('POST', `${base}/quote`, { key: account.key, body: quote_body() });
+    statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+  }
+  t.same([...statuses], [[201, quotes_per_account_max]], `the ${quotes_per_account_max} quotes of the bound are given`);
+  const over = await server.api('POST', `${base}/quote`, { key: account.key, body: quote_body() });
+  check_error(t, over, 503, 'service.unavailable', 'one more');
+  t.equal(over.headers.get('retry-after'), '60', 'with Retry-After');
+  const other = await fast_reseller(server, 1_000);
+  t.equal((await server.api('POST', `${base}/quote`, { key: other.key, body: quote_body() })).status, 201, 'another account still gets a quote');
+  // Two lifetimes later the held quotes are gone, and the account quotes again.
+  server.clock.advance(2 * quote_ttl_ms + 1);
+  t.equal((await server.api('POST', `${base}/quote`, { key: account.key, body: quote_body() })).status, 201, 'the bound frees itself as quotes expire');
+});
