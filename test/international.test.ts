@@ -74,6 +74,10 @@ t.test('a quote, then a purchase naming it: the wallet pays exactly the quote an
   t.same(record.international, bought.body.data.international, 'GET /v1/transactions/{reference} shows the rate, the foreign amount and its currency');
   const history = await server.api('GET', '/v1/transactions?service_type=international', { key: account.key });
   t.equal(history.body.data.transactions.length, 1, 'the history filters international orders');
+  const receipt = await server.api('GET', `/v1/transactions/${bought.body.data.reference}/receipt`, { key: account.key });
+  t.equal(receipt.status, 200, 'the receipt answers 200');
+  t.match(receipt.text, /Value abroad<\/dt><dd>10\.50 GHS/, 'the receipt says what they got abroad');
+  t.match(receipt.text, /NGN 118\.5 per GHS/, 'and at which rate');
 });
 
 t.test('a quote is debited at its price even when the tier\'s rate changes after it', async (t) => {
