@@ -264,3 +264,17 @@ t.test('one account holds at most quotes_per_account_max quotes at once; another
   server.clock.advance(2 * quote_ttl_ms + 1);
   t.equal((await server.api('POST', `${base}/quote`, { key: account.key, body: quote_body() })).status, 201, 'the bound frees itself as quotes expire');
 });
+
+t.test('the page\'s printed variations carry no price: listed with amount null, and a quote is refused, not guessed', async (t) => {
+  const account = await live_reseller(1_000);
+  // Ghana MTN's Mobile Data answered with the page's printed variations (operator 1, type 1): fixedPrice "Yes",
+  // variation_amount "0.00", neither charged_amount nor variation_rate.
+  upstream.international.set('variations 5 4', 'international-variations-1-1');
+  t.teardown(() => upstream.international.set('variations 5 4', 'international-variations-5-4'));
+  const products = await server.api('GET', `${base}/products?country=GH&operator=5&product_type=4`, { key: account.live_key });
+  t.equal(products.body.data.products.length, 25, 'the 25 printed variations are listed');
+  t.same(products.body.data.products[1], { product_code: '2470', name: '15EUR Top Up', fixed_price: true, currency: 'GHS', foreign_amount: null, foreign_amount_min: null, foreign_amount_max: null, rate: null, amount: null, amount_charged: null }, 'each without a price');
+  const quoted = await server.api('POST', `${base}/quote`, { key: account.live_key, body: quote_body({ product_type: '4', product_code: '2470', foreign_amount: undefined }) });
+  check_error(t, quoted, 422, 'service.product_not_found', 'a product without an NGN price');
+  t.match(quoted.body.error.message, /no NGN price/, 'the message says why');
+});
