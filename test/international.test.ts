@@ -9,9 +9,10 @@ import { start_in_process } from './helpers/in-process.js';
 import { start_upstream } from './helpers/fake-upstream.js';
 import { balance_kobo, check_created, check_error, entries_of, fast_reseller, order, sandbox } from './helpers/purchases.js';
 import { quote_ttl_ms } from '../src/services/foreign-quotes.js';
+import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
 
 const upstream = await start_upstream(t);
-const server = await start_in_process(t, { env: { ...upstream.env(2_000), PROVIDER_PUBLIC_KEY: 'fake-public-key' } });
+const server = await start_in_process(t, { env: { ...upstream.env(2_000), PROVIDER_PUBLIC_KEY: 'fake-public-key', ...webhook_env() } });
 const base = '/v1/services/international';
 const gh_phone = '233241234567';
 
@@ -277,4 +278,23 @@ t.test('the page\'s printed variations carry no price: listed with amount null, 
   const quoted = await server.api('POST', `${base}/quote`, { key: account.live_key, body: quote_body({ product_type: '4', product_code: '2470', foreign_amount: undefined }) });
   check_error(t, quoted, 422, 'service.product_not_found', 'a product without an NGN price');
   t.match(quoted.body.error.message, /no NGN price/, 'the message says why');
+});
+
+t.test('the transaction.completed webhook of an international order carries its foreign side', async (t) => {
+  const account = await fast_reseller(server, 20_000);
+  const receiver = new WebhookReceiver();
+  await receiver.start();
+  t.teardown(() => receiver.stop());
+  const endpoint = await server.api('POST', '/v1/webhooks', { key: account.key, body: { url: receiver.url, events: ['transaction.completed'] } });
+  t.equal(endpoint.status, 201, `an endpoint (${endpoint.text.slice(0, 200)})`);
+  const quote = (await server.api('POST', `${base}/quote`, { key: account.key, body: quote_body() })).body.data;
+  check_created(t, await server.api('POST', base, { key: account.key, body: { quote_id: quote.quote_id, phone: gh_phone, pin: '12345' } }), 'delivered', 'the purchase');
+  // Deliveries run on the server's timer wheel: move the manual clock until the event arrives.
+  for (let i = 0; i < 100 && receiver.events('transaction.completed').length === 0; i++) {
+    server.clock.advance(1_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const event = receiver.events('transaction.completed')[0];
+  t.ok(event, 'the event arrived');
+  t.same(event?.json?.data?.international, { quote_id: quote.quote_id, country: 'GH', currency: 'GHS', operator_id: '5', operator: 'Ghana MTN', product_type_id: '1', fixed_price: false, foreign_amount: '10.50', rate: '118.5' }, 'with the foreign amount, currency and rate');
 });

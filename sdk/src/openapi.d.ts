@@ -11811,6 +11811,20 @@ export interface operations {
                         /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
                         commission: number;
                         status: string;
+                        international?: {
+                            /** @description the quote the purchase named */
+                            quote_id: string;
+                            /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                            country: string;
+                            /** @description the operator's currency (ISO 4217) */
+                            currency: string;
+                            operator_id: string;
+                            operator: string | null;
+                            product_type_id: string;
+                            fixed_price: boolean;
+                            foreign_amount: string | null;
+                            rate: string | null;
+                        };
                         token?: string | null;
                         units?: string | null;
                         meter_type?: string | null;
@@ -11880,6 +11894,20 @@ export interface operations {
                         /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
                         commission: number;
                         status: string;
+                        international?: {
+                            /** @description the quote the purchase named */
+                            quote_id: string;
+                            /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                            country: string;
+                            /** @description the operator's currency (ISO 4217) */
+                            currency: string;
+                            operator_id: string;
+                            operator: string | null;
+                            product_type_id: string;
+                            fixed_price: boolean;
+                            foreign_amount: string | null;
+                            rate: string | null;
+                        };
                         failure_reason: string | null;
                         /**
                          * Format: date-time
@@ -11946,6 +11974,20 @@ export interface operations {
                         /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
                         commission: number;
                         status: string;
+                        international?: {
+                            /** @description the quote the purchase named */
+                            quote_id: string;
+                            /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                            country: string;
+                            /** @description the operator's currency (ISO 4217) */
+                            currency: string;
+                            operator_id: string;
+                            operator: string | null;
+                            product_type_id: string;
+                            fixed_price: boolean;
+                            foreign_amount: string | null;
+                            rate: string | null;
+                        };
                         expected_final_at: string | null;
                         /**
                          * Format: date-time
@@ -12012,6 +12054,20 @@ export interface operations {
                         /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
                         commission: number;
                         status: string;
+                        international?: {
+                            /** @description the quote the purchase named */
+                            quote_id: string;
+                            /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                            country: string;
+                            /** @description the operator's currency (ISO 4217) */
+                            currency: string;
+                            operator_id: string;
+                            operator: string | null;
+                            product_type_id: string;
+                            fixed_price: boolean;
+                            foreign_amount: string | null;
+                            rate: string | null;
+                        };
                         /** @description the operator's decision is due by then: 24 hours after the order */
                         expected_final_at: string | null;
                         /**
@@ -12079,6 +12135,20 @@ export interface operations {
                         /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
                         commission: number;
                         status: string;
+                        international?: {
+                            /** @description the quote the purchase named */
+                            quote_id: string;
+                            /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                            country: string;
+                            /** @description the operator's currency (ISO 4217) */
+                            currency: string;
+                            operator_id: string;
+                            operator: string | null;
+                            product_type_id: string;
+                            fixed_price: boolean;
+                            foreign_amount: string | null;
+                            rate: string | null;
+                        };
                         failure_reason: string | null;
                         delivered_at: string | null;
                         /**

@@ -8,6 +8,7 @@ import type { RouteDef } from './route.js';
 import { ErrorBody, Naira, Timestamp, success_envelope } from '../schemas/common.js';
 import { EventKindName } from '../schemas/webhook-schemas.js';
 import { BatchView } from '../schemas/bulk-schemas.js';
+import { ForeignOrderView } from '../schemas/service-schemas.js';
 import { error_catalogue } from '../errors.js';
 import { fail } from '../lib/assert.js';
 import { publish_portable_patterns } from './portable-pattern.js';
@@ -153,6 +154,7 @@ const ServiceFields = {
   amount_charged: Type.Number({ minimum: 0, description: 'NGN debited from the wallet: amount − commission (docs/api.md "Pricing")' }),
   commission: Type.Number({ minimum: 0, description: 'NGN: the tier\'s rate applied to amount, rounded down to the kobo' }),
   status: Type.String(),
+  international: Type.Optional(ForeignOrderView),
 };
 const event_payloads: Record<string, TSchema> = {
   'transaction.completed': Type.Object({
