@@ -67,6 +67,10 @@ export const error_catalogue = {
   'service.network_mismatch': { status: 422, message: 'The network differs from the one the phone number is on; send ported: true if the number was ported.' },
   // docs/api.md "Cancel before sending".
   'transaction.not_cancellable': { status: 409, message: 'Only an item of a bulk order still waiting to be sent can be cancelled.' },
+  // docs/api.md "International airtime and data": a purchase names a quote of the same account and environment.
+  'service.quote_not_found': { status: 404, message: 'Quote id unknown, or another account\'s or environment\'s.' },
+  'service.quote_expired': { status: 422, message: 'The quote has expired; ask for a new one.' },
+  'service.product_not_found': { status: 422, message: 'No such country, operator, product type or product for international airtime and data.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

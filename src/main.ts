@@ -171,7 +171,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   metrics.gauge('billvend_catalog_drift_items', 'Items out of step with the upstream after the last sync: new and not yet enabled, vanished, or dearer upstream (GET /admin/catalog/drift).', () => catalog_sync.counts.drift_items);
   metrics.counter('billvend_catalog_sync_failures_total', 'Catalog syncs in which some service\'s variations could not be read, since start.', () => catalog_sync.counts.runs_failed_total);
   metrics.upstreams_configured(config.upstreams.map((u) => u.name));
-  const router: UpstreamRouter | null = config.upstreams.length === 0 ? null : build_router(config.upstreams, store, catalog, clock, wheel, log, metrics, (account_id) => engine.accounts.get(account_id)?.account.phone ?? null);
+  const router: UpstreamRouter | null = config.upstreams.length === 0 ? null : build_router(config.upstreams, store, catalog, clock, wheel, log, metrics, (account_id) => engine.accounts.get(account_id)?.account.phone ?? null, (account_id) => engine.accounts.get(account_id)?.account.email ?? null);
   const desk = new OrderDesk(deps, {
     test: new SandboxProvider(wheel, clock),
     live: router ?? new UnconfiguredProvider(),

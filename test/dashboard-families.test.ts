@@ -13,7 +13,7 @@ import { service_type_names } from '../src/services/order.js';
 
 /** Display names as people write them: the test's own copy, so a change to the app's table shows here. */
 const family_label: Record<string, string> = {
-  airtime: 'Airtime', data: 'Data', electricity: 'Electricity', tv: 'Cable TV', education: 'Education', internet: 'Internet', showmax: 'Showmax',
+  airtime: 'Airtime', data: 'Data', electricity: 'Electricity', tv: 'Cable TV', education: 'Education', internet: 'Internet', showmax: 'Showmax', international: 'International',
 };
 
 t.test('education and internet from the Buy page; every family in the filters and the charts; no 401 at sign-in', async (t) => {

@@ -1,4 +1,4 @@
-// Every place that lists the products names all seven families (finding new-user-2026-11-27 item 4: the history
+// Every place that lists the products names all eight families (finding new-user-2026-11-27 item 4: the history
 // filter, the routes taking client_reference, the full order record, "Pricing", the OpenAPI description, the
 // package description and the docs site named four). The one list is service_type_names
 // (src/engine/order-record.ts); the product families (src/services/products/registry.ts) sell exactly those, and
@@ -19,6 +19,7 @@ const spoken: Record<string, RegExp> = {
   education: /\beducation\b|\bWAEC\b|\bJAMB\b/,
   internet: /\binternet\b|\bSmile\b|\bSpectranet\b/,
   showmax: /\bshowmax\b/i,
+  international: /\binternational\b/i,
 };
 
 function names_all(t: Test, text: string | undefined, where: string): void {

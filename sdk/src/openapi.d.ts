@@ -226,6 +226,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/services/international/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Countries international airtime and data is sold for, with their currency and dialling prefix */
+        get: operations["getServicesInternationalCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/international/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A country's product types and the operators of each */
+        get: operations["getServicesInternationalOperators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/international/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The products of an operator and product type, with their currency, rate and NGN price */
+        get: operations["getServicesInternationalProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/services/airtime": {
         parameters: {
             query?: never;
@@ -345,6 +396,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/services/international": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buy the product of a quote for a phone abroad; the wallet pays exactly the quoted charge */
+        post: operations["postServicesInternational"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/services/electricity/verify": {
         parameters: {
             query?: never;
@@ -407,6 +475,23 @@ export interface paths {
         put?: never;
         /** Verify a Smile account (account number, phone or e-mail) before buying: the customer name */
         post: operations["postServicesInternetVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/international/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The NGN charge of an international product, held for 10 minutes: the purchase names the quote */
+        post: operations["postServicesInternationalQuote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -495,7 +580,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Service orders (airtime, data, electricity, tv, education, internet, showmax), newest first
+         * Service orders (airtime, data, electricity, tv, education, internet, showmax, international), newest first
          * @description A delivered order shows status "successful". With idempotency_key, the order that key created (kept 24 hours), so a client that lost a response finds its order. status, service_type, recipient, client_reference, from and to filter the list (all combinable, read from an index); a bad value is 400 validation.failed.
          */
         get: operations["getTransactions"];
@@ -1125,7 +1210,7 @@ export interface components {
             request_id: string;
         };
         /** @enum {string} */
-        ErrorCodes: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired" | "auth.ip_not_allowed" | "wallet.insufficient_funds" | "wallet.not_found" | "wallet.limit_exceeded" | "transaction.failed" | "transaction.not_found" | "transaction.provider_unavailable" | "service.plan_not_found" | "service.invalid_meter" | "service.invalid_smartcard" | "service.amount_mismatch" | "service.invalid_profile" | "service.invalid_account" | "pin.incorrect" | "pin.locked" | "pin.not_set" | "keys.limit_reached" | "keys.not_found" | "rate_limit.exceeded" | "validation.failed" | "request.malformed_json" | "request.too_large" | "request.unsupported_media_type" | "route.not_found" | "route.method_not_allowed" | "auth.insufficient_scope" | "idempotency.key_reused" | "internal.error" | "service.unavailable" | "service.amount_below_minimum" | "service.meter_cannot_vend" | "service.renewal_unavailable" | "account.not_found" | "account.email_taken" | "operator.unauthorized" | "webhooks.not_found" | "webhooks.delivery_not_found" | "webhooks.limit_reached" | "webhooks.delivery_not_retryable" | "funding.invalid_signature" | "session.required" | "session.invalid_credentials" | "session.locked" | "transaction.duplicate_reference" | "session.csrf_failed" | "batch.not_found" | "statement.too_large" | "webhooks.no_endpoint" | "transaction.not_final" | "service.network_mismatch" | "transaction.not_cancellable";
+        ErrorCodes: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired" | "auth.ip_not_allowed" | "wallet.insufficient_funds" | "wallet.not_found" | "wallet.limit_exceeded" | "transaction.failed" | "transaction.not_found" | "transaction.provider_unavailable" | "service.plan_not_found" | "service.invalid_meter" | "service.invalid_smartcard" | "service.amount_mismatch" | "service.invalid_profile" | "service.invalid_account" | "pin.incorrect" | "pin.locked" | "pin.not_set" | "keys.limit_reached" | "keys.not_found" | "rate_limit.exceeded" | "validation.failed" | "request.malformed_json" | "request.too_large" | "request.unsupported_media_type" | "route.not_found" | "route.method_not_allowed" | "auth.insufficient_scope" | "idempotency.key_reused" | "internal.error" | "service.unavailable" | "service.amount_below_minimum" | "service.meter_cannot_vend" | "service.renewal_unavailable" | "account.not_found" | "account.email_taken" | "operator.unauthorized" | "webhooks.not_found" | "webhooks.delivery_not_found" | "webhooks.limit_reached" | "webhooks.delivery_not_retryable" | "funding.invalid_signature" | "session.required" | "session.invalid_credentials" | "session.locked" | "transaction.duplicate_reference" | "session.csrf_failed" | "batch.not_found" | "statement.too_large" | "webhooks.no_endpoint" | "transaction.not_final" | "service.network_mismatch" | "transaction.not_cancellable" | "service.quote_not_found" | "service.quote_expired" | "service.product_not_found";
     };
     responses: never;
     parameters: never;
@@ -2284,7 +2369,7 @@ export interface operations {
                             /** @description every product's effective rate: the most specific rule of the tier, else 0 */
                             rates: {
                                 /** @enum {unknown} */
-                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                                 network: string | null;
                                 disco: string | null;
                                 provider: string | null;
@@ -3158,6 +3243,500 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getServicesInternationalCountries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            countries: {
+                                code: string;
+                                name: string;
+                                currency: string;
+                                prefix: string;
+                                flag: string | null;
+                            }[];
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: transaction.provider_unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.provider_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getServicesInternationalOperators: {
+        parameters: {
+            query: {
+                /** @description the country code */
+                country: string;
+                /** @description only this product type's operators */
+                product_type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            country: string;
+                            currency: string;
+                            product_types: {
+                                product_type_id: string;
+                                name: string;
+                            }[];
+                            operators: {
+                                operator_id: string;
+                                name: string;
+                                image: string | null;
+                                product_type_id: string;
+                                product_type: string;
+                            }[];
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable: service.product_not_found */
+            422: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.product_not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: transaction.provider_unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.provider_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getServicesInternationalProducts: {
+        parameters: {
+            query: {
+                /** @description the country code */
+                country: string;
+                /** @description the operator_id */
+                operator: string;
+                /** @description the product_type_id */
+                product_type: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            country: string;
+                            currency: string;
+                            operator_id: string;
+                            operator: string;
+                            product_type_id: string;
+                            products: {
+                                /** @description a quote takes it as product_code */
+                                product_code: string;
+                                name: string;
+                                /** @description true: one price; false: any foreign_amount from foreign_amount_min to foreign_amount_max */
+                                fixed_price: boolean;
+                                currency: string;
+                                /** @description a fixed product's value in currency, when the provider states it */
+                                foreign_amount: string | null;
+                                foreign_amount_min: string | null;
+                                foreign_amount_max: string | null;
+                                /** @description NGN per one unit of currency, as decimal text; null when the provider gives none */
+                                rate: string | null;
+                                /** @description a fixed product's NGN price; null for a flexible one (rate × foreign_amount, see the quote) */
+                                amount: number | null;
+                                /** @description what the calling account's wallet would pay for a fixed product (docs/api.md "Pricing") */
+                                amount_charged: number | null;
+                            }[];
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable: service.product_not_found */
+            422: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.product_not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: transaction.provider_unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.provider_unavailable";
                         };
                     };
                 };
@@ -5032,6 +5611,291 @@ export interface operations {
             };
         };
     };
+    postServicesInternational: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
+                "X-Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "quote_id": "qt_8k2m4q6s8u0w2y4a6c8e",
+                 *       "phone": "233241234567",
+                 *       "pin": "12345"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the quote_id of POST /v1/services/international/quote */
+                    quote_id: string;
+                    /** @description the number to top up: 7 to 15 digits, such as 233241234567 */
+                    phone: string;
+                    pin: string;
+                    /** @description your own reference for this purchase, unique per account and environment for ever: a second purchase with it is 409 transaction.duplicate_reference */
+                    client_reference?: string;
+                    /** @description your own notes: stored on the order and echoed back */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered answer of an earlier request with the same X-Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            reference: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "processing" | "delivered" | "failed";
+                            phone: string;
+                            product_code: string;
+                            product: string | null;
+                            international: {
+                                /** @description the quote the purchase named */
+                                quote_id: string;
+                                /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                                country: string;
+                                /** @description the operator's currency (ISO 4217) */
+                                currency: string;
+                                operator_id: string;
+                                operator: string | null;
+                                product_type_id: string;
+                                fixed_price: boolean;
+                                foreign_amount: string | null;
+                                rate: string | null;
+                            };
+                            /** @description NGN amount with at most 2 decimal places */
+                            amount: number;
+                            /** @description NGN debited from the wallet: amount − commission */
+                            amount_charged: number;
+                            /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
+                            commission: number;
+                            /** @description NGN amount with at most 2 decimal places */
+                            wallet_balance_after: number;
+                            delivered_at: string | null;
+                            client_reference: string | null;
+                            metadata: {
+                                [key: string]: string;
+                            } | null;
+                            /** @description when the order is expected to be final (never earlier than its next re-query); null once it is settled */
+                            expected_final_at: string | null;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed, request.malformed_json */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed" | "request.malformed_json";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: service.quote_not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.quote_not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: transaction.duplicate_reference */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.duplicate_reference";
+                        };
+                    };
+                };
+            };
+            /** @description Payload too large: request.too_large */
+            413: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.too_large";
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported media type: request.unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable: wallet.insufficient_funds, wallet.limit_exceeded, transaction.failed, idempotency.key_reused, service.quote_expired */
+            422: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "wallet.insufficient_funds" | "wallet.limit_exceeded" | "transaction.failed" | "idempotency.key_reused" | "service.quote_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: pin.locked, rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "pin.locked" | "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: transaction.provider_unavailable, service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "transaction.provider_unavailable" | "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
     postServicesElectricityVerify: {
         parameters: {
             query?: never;
@@ -5869,6 +6733,244 @@ export interface operations {
             };
         };
     };
+    postServicesInternationalQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "country": "GH",
+                 *       "operator": "5",
+                 *       "product_type": "1",
+                 *       "product_code": "gh-mtn-topup",
+                 *       "foreign_amount": "10.50"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                    country: string;
+                    /** @description operator_id, as GET /v1/services/international/operators lists it */
+                    operator: string;
+                    /** @description product_type_id, as GET /v1/services/international/operators lists it (1 Mobile Top Up, 4 Mobile Data in VTpass's example) */
+                    product_type: string;
+                    /** @description a product_code from GET /v1/services/international/products */
+                    product_code: string;
+                    /** @description an amount in the operator's currency as decimal text with at most 2 decimals, such as "10.50" */
+                    foreign_amount?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            quote_id: string;
+                            country: string;
+                            currency: string;
+                            operator_id: string;
+                            operator: string | null;
+                            product_type_id: string;
+                            product_code: string;
+                            product: string;
+                            fixed_price: boolean;
+                            foreign_amount: string | null;
+                            rate: string | null;
+                            /** @description NGN amount with at most 2 decimal places */
+                            amount: number;
+                            /** @description NGN debited from the wallet: amount − commission */
+                            amount_charged: number;
+                            /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
+                            commission: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            expires_at: string;
+                            /** @description how long the quote holds from now: 600 (10 minutes) */
+                            valid_for_seconds: number;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed, request.malformed_json */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed" | "request.malformed_json";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Payload too large: request.too_large */
+            413: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.too_large";
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported media type: request.unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable: service.product_not_found */
+            422: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.product_not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable, transaction.provider_unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable" | "transaction.provider_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
     getLookupPhoneByPhone: {
         parameters: {
             query?: never;
@@ -6163,6 +7265,19 @@ export interface operations {
                         plan_code: string;
                         /** @description NGN, at most 2 decimals */
                         amount: number;
+                        /** @description your own reference for this purchase, unique per account and environment for ever: a second purchase with it is 409 transaction.duplicate_reference */
+                        client_reference?: string;
+                        /** @description your own notes: stored on the order and echoed back */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                    } | {
+                        /** @constant */
+                        service_type: "international";
+                        /** @description the quote_id of POST /v1/services/international/quote */
+                        quote_id: string;
+                        /** @description the number to top up: 7 to 15 digits, such as 233241234567 */
+                        phone: string;
                         /** @description your own reference for this purchase, unique per account and environment for ever: a second purchase with it is 409 transaction.duplicate_reference */
                         client_reference?: string;
                         /** @description your own notes: stored on the order and echoed back */
@@ -6605,7 +7720,7 @@ export interface operations {
                                 /** @description service type, or service type/network, disco or TV provider */
                                 product: string;
                                 /** @enum {unknown} */
-                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                                 /** @enum {unknown} */
                                 status: "available" | "degraded" | "unavailable";
                                 retry_after_s: number | null;
@@ -6706,8 +7821,8 @@ export interface operations {
                 idempotency_key?: string;
                 /** @description the status as the list shows it, or as the record does: a delivered order is listed successful, and successful and delivered both find it */
                 status?: "pending" | "processing" | "successful" | "delivered" | "failed";
-                /** @description the service: airtime, data, electricity, tv, education, internet or showmax */
-                service_type?: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                /** @description the service: airtime, data, electricity, tv, education, internet, showmax or international */
+                service_type?: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                 /** @description the exact phone, meter or smartcard number */
                 recipient?: string;
                 /** @description the exact client_reference the purchase carried: it names one order at most */
@@ -6745,7 +7860,7 @@ export interface operations {
                                 /** @description BV-YYYYMMDD-XXXXXXXXXXXX */
                                 reference: string;
                                 /** @enum {unknown} */
-                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                                 recipient: string;
                                 /** @description NGN amount with at most 2 decimal places */
                                 amount: number;
@@ -6875,8 +7990,8 @@ export interface operations {
             query: {
                 /** @description the status as the list shows it, or as the record does: a delivered order is listed successful, and successful and delivered both find it */
                 status?: "pending" | "processing" | "successful" | "delivered" | "failed";
-                /** @description the service: airtime, data, electricity, tv, education, internet or showmax */
-                service_type?: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                /** @description the service: airtime, data, electricity, tv, education, internet, showmax or international */
+                service_type?: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                 /** @description the exact phone, meter or smartcard number */
                 recipient?: string;
                 /** @description the exact client_reference the purchase carried: it names one order at most */
@@ -7023,7 +8138,7 @@ export interface operations {
                         data: {
                             reference: string;
                             /** @enum {unknown} */
-                            service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                            service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                             /** @enum {unknown} */
                             environment: "live" | "test";
                             network: string | null;
@@ -7099,6 +8214,20 @@ export interface operations {
                             }[];
                             bonus_token?: string;
                             key_change_tokens?: string[];
+                            international?: {
+                                /** @description the quote the purchase named */
+                                quote_id: string;
+                                /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                                country: string;
+                                /** @description the operator's currency (ISO 4217) */
+                                currency: string;
+                                operator_id: string;
+                                operator: string | null;
+                                product_type_id: string;
+                                fixed_price: boolean;
+                                foreign_amount: string | null;
+                                rate: string | null;
+                            };
                             client_reference: string | null;
                             metadata: {
                                 [key: string]: string;
@@ -7231,7 +8360,7 @@ export interface operations {
                         data: {
                             reference: string;
                             /** @enum {unknown} */
-                            service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                            service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                             /** @enum {unknown} */
                             environment: "live" | "test";
                             network: string | null;
@@ -7307,6 +8436,20 @@ export interface operations {
                             }[];
                             bonus_token?: string;
                             key_change_tokens?: string[];
+                            international?: {
+                                /** @description the quote the purchase named */
+                                quote_id: string;
+                                /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                                country: string;
+                                /** @description the operator's currency (ISO 4217) */
+                                currency: string;
+                                operator_id: string;
+                                operator: string | null;
+                                product_type_id: string;
+                                fixed_price: boolean;
+                                foreign_amount: string | null;
+                                rate: string | null;
+                            };
                             client_reference: string | null;
                             metadata: {
                                 [key: string]: string;
@@ -7457,7 +8600,7 @@ export interface operations {
                         data: {
                             reference: string;
                             /** @enum {unknown} */
-                            service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                            service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                             /** @enum {unknown} */
                             environment: "live" | "test";
                             network: string | null;
@@ -7533,6 +8676,20 @@ export interface operations {
                             }[];
                             bonus_token?: string;
                             key_change_tokens?: string[];
+                            international?: {
+                                /** @description the quote the purchase named */
+                                quote_id: string;
+                                /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                                country: string;
+                                /** @description the operator's currency (ISO 4217) */
+                                currency: string;
+                                operator_id: string;
+                                operator: string | null;
+                                product_type_id: string;
+                                fixed_price: boolean;
+                                foreign_amount: string | null;
+                                rate: string | null;
+                            };
                             client_reference: string | null;
                             metadata: {
                                 [key: string]: string;
@@ -9559,7 +10716,7 @@ export interface operations {
                                 created_at: string;
                                 description: string;
                                 /** @description the order's service; null for a credit */
-                                service_type: ("airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax") | null;
+                                service_type: ("airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international") | null;
                                 /** @description the order's amount (what the recipient got); null for a credit */
                                 face_value: number | null;
                                 /** @description the commission the order netted (the debit is face_value − commission); null for a credit */
@@ -9592,7 +10749,7 @@ export interface operations {
                                 };
                                 by_service: {
                                     /** @enum {unknown} */
-                                    service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                                    service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                                     debits: {
                                         count: number;
                                         /** @description NGN; below zero only for a day's commission net of refunds */
@@ -10642,7 +11799,7 @@ export interface operations {
                     data: {
                         reference: string;
                         /** @enum {unknown} */
-                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                         network: string | null;
                         disco?: string;
                         provider?: string;
@@ -10654,6 +11811,20 @@ export interface operations {
                         /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
                         commission: number;
                         status: string;
+                        international?: {
+                            /** @description the quote the purchase named */
+                            quote_id: string;
+                            /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                            country: string;
+                            /** @description the operator's currency (ISO 4217) */
+                            currency: string;
+                            operator_id: string;
+                            operator: string | null;
+                            product_type_id: string;
+                            fixed_price: boolean;
+                            foreign_amount: string | null;
+                            rate: string | null;
+                        };
                         token?: string | null;
                         units?: string | null;
                         meter_type?: string | null;
@@ -10711,7 +11882,7 @@ export interface operations {
                     data: {
                         reference: string;
                         /** @enum {unknown} */
-                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                         network: string | null;
                         disco?: string;
                         provider?: string;
@@ -10723,6 +11894,20 @@ export interface operations {
                         /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
                         commission: number;
                         status: string;
+                        international?: {
+                            /** @description the quote the purchase named */
+                            quote_id: string;
+                            /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                            country: string;
+                            /** @description the operator's currency (ISO 4217) */
+                            currency: string;
+                            operator_id: string;
+                            operator: string | null;
+                            product_type_id: string;
+                            fixed_price: boolean;
+                            foreign_amount: string | null;
+                            rate: string | null;
+                        };
                         failure_reason: string | null;
                         /**
                          * Format: date-time
@@ -10777,7 +11962,7 @@ export interface operations {
                     data: {
                         reference: string;
                         /** @enum {unknown} */
-                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                         network: string | null;
                         disco?: string;
                         provider?: string;
@@ -10789,6 +11974,20 @@ export interface operations {
                         /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
                         commission: number;
                         status: string;
+                        international?: {
+                            /** @description the quote the purchase named */
+                            quote_id: string;
+                            /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                            country: string;
+                            /** @description the operator's currency (ISO 4217) */
+                            currency: string;
+                            operator_id: string;
+                            operator: string | null;
+                            product_type_id: string;
+                            fixed_price: boolean;
+                            foreign_amount: string | null;
+                            rate: string | null;
+                        };
                         expected_final_at: string | null;
                         /**
                          * Format: date-time
@@ -10843,7 +12042,7 @@ export interface operations {
                     data: {
                         reference: string;
                         /** @enum {unknown} */
-                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                         network: string | null;
                         disco?: string;
                         provider?: string;
@@ -10855,6 +12054,20 @@ export interface operations {
                         /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
                         commission: number;
                         status: string;
+                        international?: {
+                            /** @description the quote the purchase named */
+                            quote_id: string;
+                            /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                            country: string;
+                            /** @description the operator's currency (ISO 4217) */
+                            currency: string;
+                            operator_id: string;
+                            operator: string | null;
+                            product_type_id: string;
+                            fixed_price: boolean;
+                            foreign_amount: string | null;
+                            rate: string | null;
+                        };
                         /** @description the operator's decision is due by then: 24 hours after the order */
                         expected_final_at: string | null;
                         /**
@@ -10910,7 +12123,7 @@ export interface operations {
                     data: {
                         reference: string;
                         /** @enum {unknown} */
-                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                         network: string | null;
                         disco?: string;
                         provider?: string;
@@ -10922,6 +12135,20 @@ export interface operations {
                         /** @description NGN: the tier's rate applied to amount, rounded down to the kobo */
                         commission: number;
                         status: string;
+                        international?: {
+                            /** @description the quote the purchase named */
+                            quote_id: string;
+                            /** @description ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it */
+                            country: string;
+                            /** @description the operator's currency (ISO 4217) */
+                            currency: string;
+                            operator_id: string;
+                            operator: string | null;
+                            product_type_id: string;
+                            fixed_price: boolean;
+                            foreign_amount: string | null;
+                            rate: string | null;
+                        };
                         failure_reason: string | null;
                         delivered_at: string | null;
                         /**
@@ -11212,7 +12439,7 @@ export interface operations {
                     data: {
                         product: string;
                         /** @enum {unknown} */
-                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax";
+                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
                         /** @enum {unknown} */
                         status: "available" | "degraded" | "unavailable";
                         retry_after_s: number | null;

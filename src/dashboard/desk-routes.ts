@@ -24,6 +24,12 @@ export const desk_public_paths: readonly string[] = [
   '/v1/services/tv/packages',
   '/v1/services/showmax',
   '/v1/services/showmax/plans',
+  // International airtime and data: the lists, the quote (the price shown before the PIN), the purchase.
+  '/v1/services/international',
+  '/v1/services/international/quote',
+  '/v1/services/international/countries',
+  '/v1/services/international/operators',
+  '/v1/services/international/products',
   // Exam PINs and internet bundles (docs/api.md "Education and internet"): the Buy page sells every family.
   '/v1/services/education',
   '/v1/services/education/products',

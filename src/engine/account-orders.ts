@@ -24,8 +24,15 @@ export type OrderRequest = Pick<
   OrderRecord,
   | 'service_type' | 'network' | 'disco' | 'provider' | 'recipient' | 'plan_code' | 'plan' | 'package_code'
   | 'meter_type' | 'amount_kobo' | 'customer_name' | 'client_reference' | 'metadata' | 'quantity' | 'customer_id'
-  | 'subscription_type'
->;
+  | 'subscription_type' | 'foreign'
+> & {
+  /**
+   * The commission a quote fixed (international airtime and data): the debit is then exactly the quoted
+   * charge, whatever the tier's rate is now (docs/api.md "International airtime and data"). Absent: the
+   * tier's rate at the debit decides.
+   */
+  quoted_commission_kobo?: number;
+};
 
 /** What the order desk assigns to a request when it places it. */
 export interface OrderPlacement {
@@ -482,6 +489,7 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
   if (input.quantity !== undefined) order.quantity = input.quantity;
   if (input.customer_id !== undefined) order.customer_id = input.customer_id;
   if (input.subscription_type !== undefined) order.subscription_type = input.subscription_type;
+  if (input.foreign !== undefined) order.foreign = { ...input.foreign };
   if (placement.upstream !== undefined) {
     order.attempts = [{ upstream: placement.upstream, request_id: placement.provider_request_id, outcome: 'sent', at_us: now_us }];
     stage_provider_request(actor, order, placement.provider_request_id);

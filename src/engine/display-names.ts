@@ -7,13 +7,13 @@ import type { ServiceType } from './order-record.js';
 
 /** Each family's label. */
 export const service_display_names: Readonly<Record<ServiceType, string>> = {
-  airtime: 'Airtime', data: 'Data', electricity: 'Electricity', tv: 'Cable TV', education: 'Education', internet: 'Internet', showmax: 'Showmax',
+  airtime: 'Airtime', data: 'Data', electricity: 'Electricity', tv: 'Cable TV', education: 'Education', internet: 'Internet', showmax: 'Showmax', international: 'International',
 };
 
 /** Networks, discos (by service ID), TV, exam and internet providers, as people write them. */
 export const biller_display_names: Readonly<Record<string, string>> = {
   mtn: 'MTN', airtel: 'Airtel', glo: 'Glo', '9mobile': '9mobile',
-  dstv: 'DStv', gotv: 'GOtv', startimes: 'StarTimes', showmax: 'Showmax',
+  dstv: 'DStv', gotv: 'GOtv', startimes: 'StarTimes', showmax: 'Showmax', 'foreign-airtime': 'International',
   waec: 'WAEC', jamb: 'JAMB', smile: 'Smile', spectranet: 'Spectranet',
   'eko-electric': 'Eko Electric', 'ikeja-electric': 'Ikeja Electric', 'abuja-electric': 'Abuja Electric',
   'ibadan-electric': 'Ibadan Electric', 'portharcourt-electric': 'Port Harcourt Electric', 'kaduna-electric': 'Kaduna Electric',

@@ -8,7 +8,7 @@ import { biller_display_name, service_display_name } from './display-names.js';
 import { service_type_names, type OrderRecord } from './order-record.js';
 import type { WalletEntry } from './records.js';
 
-type Described = Pick<OrderRecord, 'service_type' | 'network' | 'disco' | 'provider' | 'recipient' | 'plan' | 'meter_type' | 'quantity'>;
+type Described = Pick<OrderRecord, 'service_type' | 'network' | 'disco' | 'provider' | 'recipient' | 'plan' | 'meter_type' | 'quantity'> & Partial<Pick<OrderRecord, 'foreign'>>;
 
 /** "× 3" after a product bought several times (education PINs, TV months); nothing for one. */
 function times(order: Described, unit: string): string {
@@ -34,6 +34,13 @@ export function purchase_description(order: Described): string {
       return `${order.plan ?? `${biller(order.provider, 'Internet')} plan`} for ${order.recipient}`;
     case 'showmax':
       return `${order.plan ?? 'Showmax'} for ${order.recipient}`;
+    case 'international': {
+      // "Ghana MTN 10.00 GHS top-up for 233241234567": the operator and the foreign value the quote fixed.
+      const foreign = order.foreign;
+      const value = foreign?.foreign_amount_minor != null ? ` ${(foreign.foreign_amount_minor / 100).toFixed(2)} ${foreign.currency}` : '';
+      const what = order.plan ?? `${foreign?.operator ?? 'International'}${value} top-up`;
+      return `${what} for ${order.recipient}`;
+    }
   }
 }
 

@@ -8,9 +8,9 @@ import type { Environment } from './records.js';
 import { fail } from '../lib/assert.js';
 
 /** Every service type on sale, in the order lists and documents show them (src/services/products/registry.ts). */
-export const service_type_names = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet', 'showmax'] as const;
+export const service_type_names = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet', 'showmax', 'international'] as const;
 export type ServiceType = (typeof service_type_names)[number];
-/** The service types as a message lists them: "airtime, data, electricity, tv, education, internet or showmax". */
+/** The service types as a message lists them: "airtime, data, electricity, tv, education, internet, showmax or international". */
 export const service_types_text = `${service_type_names.slice(0, -1).join(', ')} or ${service_type_names.at(-1)}`;
 /** What each service type sells, in words, for descriptions (the OpenAPI document's, docs/api.md's). */
 export const service_type_words: Readonly<Record<ServiceType, string>> = {
@@ -21,6 +21,7 @@ export const service_type_words: Readonly<Record<ServiceType, string>> = {
   education: 'exam PINs (WAEC, JAMB)',
   internet: 'internet bundles (Smile, Spectranet)',
   showmax: 'Showmax subscriptions',
+  international: 'international airtime and data',
 };
 /** "airtime, data bundles, …, and internet bundles (Smile, Spectranet)": every family, in words. */
 export const service_types_sentence = `${service_type_names.slice(0, -1).map((name) => service_type_words[name]).join(', ')} and ${service_type_words[service_type_names.at(-1)!]}`;
@@ -129,6 +130,34 @@ export interface OrderRecord {
    */
   bonus_token?: string | null;
   key_change_tokens?: string[] | null;
+  /**
+   * International airtime and data only (docs/api.md "International airtime and data"): what the quote the
+   * purchase named fixed. The NGN side is the order's own amounts (amount_kobo, amount_charged_kobo); this
+   * is the foreign side and VTpass's codes. Absent on every other order.
+   */
+  foreign?: ForeignOrder;
+}
+
+/** The foreign side of an international order, as its quote fixed it. Money is text or integers, never floats. */
+export interface ForeignOrder {
+  quote_id: string;
+  /** ISO 3166 alpha-2 country code (VTpass `code`, sent as `country_code`). */
+  country: string;
+  /** The operator's currency (VTpass's country `currency`, ISO 4217). */
+  currency: string;
+  /** VTpass operator_id and product_type_id, sent as they were listed. */
+  operator_id: string;
+  operator: string | null;
+  product_type_id: string;
+  /**
+   * What the recipient gets, in the currency's hundredths (2 decimals: "10.50" GHS is 1050); null for a
+   * fixed product whose foreign value VTpass gives only in its name.
+   */
+  foreign_amount_minor: number | null;
+  /** NGN per one unit of the currency, as a decimal text (VTpass variation_rate); null when VTpass gave none. */
+  rate: string | null;
+  /** Whether the product has a fixed price (VTpass fixedPrice "Yes") or takes an amount. */
+  fixed_price: boolean;
 }
 
 /** One purchased PIN: its serial number (null when the provider gives none) and the PIN itself. */
@@ -172,6 +201,8 @@ export function assert_order(order: OrderRecord): void {
   if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - charged) broken('balances do not add up');
   if (order.subscription_type !== undefined && order.service_type !== 'tv') broken('carries a subscription_type but is not a TV order');
   if (order.quantity !== undefined && !(Number.isSafeInteger(order.quantity) && order.quantity >= 1)) broken('quantity is not a positive integer');
+  if ((order.foreign !== undefined) !== (order.service_type === 'international')) broken('carries a foreign side unless it is an international order, or lacks one');
+  if (order.foreign !== undefined && order.foreign.foreign_amount_minor !== null && !(Number.isSafeInteger(order.foreign.foreign_amount_minor) && order.foreign.foreign_amount_minor > 0)) broken('foreign amount is not a positive integer of hundredths');
 }
 
 /** A provider's answer to a payment or a re-query, as the actor applies it to an order (services/provider.ts calls the providers). */

@@ -8,6 +8,7 @@ import type { RouteDef } from './route.js';
 import { ErrorBody, Naira, Timestamp, success_envelope } from '../schemas/common.js';
 import { EventKindName } from '../schemas/webhook-schemas.js';
 import { BatchView } from '../schemas/bulk-schemas.js';
+import { ForeignOrderView } from '../schemas/service-schemas.js';
 import { error_catalogue } from '../errors.js';
 import { fail } from '../lib/assert.js';
 import { publish_portable_patterns } from './portable-pattern.js';
@@ -96,6 +97,8 @@ const examples: Record<string, unknown> = {
   'post /v1/services/internet/verify': { provider: 'smile', account: '08011111111' },
   'post /v1/services/internet': { provider: 'smile', plan_code: 'smile-1-5gb-7d', account: '08011111111', phone: '08011111111', amount: 1000, pin: '12345' },
   'post /v1/services/showmax': { phone: '08011111111', plan_code: 'showmax-mobile-3m', amount: 3800, pin: '12345' },
+  'post /v1/services/international/quote': { country: 'GH', operator: '5', product_type: '1', product_code: 'gh-mtn-topup', foreign_amount: '10.50' },
+  'post /v1/services/international': { quote_id: 'qt_8k2m4q6s8u0w2y4a6c8e', phone: '233241234567', pin: '12345' },
   'post /v1/services/bulk': {
     pin: '12345',
     items: [
@@ -151,6 +154,7 @@ const ServiceFields = {
   amount_charged: Type.Number({ minimum: 0, description: 'NGN debited from the wallet: amount − commission (docs/api.md "Pricing")' }),
   commission: Type.Number({ minimum: 0, description: 'NGN: the tier\'s rate applied to amount, rounded down to the kobo' }),
   status: Type.String(),
+  international: Type.Optional(ForeignOrderView),
 };
 const event_payloads: Record<string, TSchema> = {
   'transaction.completed': Type.Object({

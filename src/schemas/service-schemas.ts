@@ -112,6 +112,19 @@ export const ServiceStatusItem = Type.Object({
 });
 export const ServiceStatusPage = Type.Object({ services: Type.Array(ServiceStatusItem), checked_at: Timestamp });
 
+/** The foreign side of an international order (docs/api.md "International airtime and data"). */
+export const ForeignOrderView = Type.Object({
+  quote_id: Type.String({ description: 'the quote the purchase named' }),
+  country: Type.String({ description: 'ISO 3166 alpha-2 country code, as GET /v1/services/international/countries lists it' }),
+  currency: Type.String({ description: 'the operator\'s currency (ISO 4217)' }),
+  operator_id: Type.String(),
+  operator: Nullable(Type.String()),
+  product_type_id: Type.String(),
+  fixed_price: Type.Boolean(),
+  foreign_amount: Nullable(Type.String({ pattern: '^[0-9]+\\.[0-9]{2}$', description: 'what the recipient gets, in currency, as decimal text with 2 decimals; null for a fixed product whose value VTpass gives only in its name' })),
+  rate: Nullable(Type.String({ description: 'NGN per one unit of currency as decimal text, as VTpass priced it; null when VTpass gave none (fixed products)' })),
+});
+
 export const OrderFull = Type.Object({
   reference: Type.String(),
   service_type: Type.Enum([...service_type_names]),
@@ -155,5 +168,7 @@ export const OrderFull = Type.Object({
   /** Electricity, where the distribution company gave them: the bonus token and key-change tokens (docs/api.md "Electricity"). */
   bonus_token: Type.Optional(Type.String()),
   key_change_tokens: Type.Optional(Type.Array(Type.String())),
+  /** International airtime and data: the foreign side the quote fixed (docs/api.md "International airtime and data"). */
+  international: Type.Optional(ForeignOrderView),
   ...extras_view,
 });

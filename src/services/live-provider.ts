@@ -13,7 +13,7 @@ import type { Clock } from '../lib/clock.js';
 import type { TimerWheel } from '../lib/timer-wheel.js';
 import type { ProviderConfig } from '../config.js';
 import type { OrderRecord, ServiceType } from './order.js';
-import type { CustomerCheck, Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from './provider.js';
+import type { CatalogAnswer, CustomerCheck, Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from './provider.js';
 import type { DeliveredPin } from './order.js';
 import type { CircuitBreaker, CircuitState } from './circuit-breaker.js';
 import { UpstreamClient, no_observer, type ProviderObserver, type UpstreamAnswer } from './upstreams/upstream-client.js';
@@ -273,6 +273,8 @@ export class LiveProvider implements Provider {
   private readonly client: UpstreamClient;
   private listeners: UpdateListener[] = [];
   private readonly headers: Record<string, string>;
+  /** GET requests take api-key and public-key (https://www.vtpass.com/documentation/authentication/). */
+  private readonly get_headers: Record<string, string> | null;
 
   constructor(
     config: ProviderConfig,
@@ -287,6 +289,7 @@ export class LiveProvider implements Provider {
     this.client = new UpstreamClient(name, config.base_url, config.timeout_ms, clock, wheel, log, observer, on_circuit);
     this.breaker = this.client.breaker;
     this.headers = { 'api-key': config.api_key, 'secret-key': config.secret_key };
+    this.get_headers = config.public_key === '' ? null : { 'api-key': config.api_key, 'public-key': config.public_key };
   }
 
   on_update(listener: UpdateListener): void {
@@ -303,6 +306,14 @@ export class LiveProvider implements Provider {
    * set by build_router (docs/upstreams.md "The customer's phone"). Null: none is known.
    */
   phone_of: (account_id: number) => string | null = () => null;
+  /** The account's e-mail, sent where VTpass requires the customer's (international airtime: `email`, M). */
+  email_of: (account_id: number) => string | null = () => null;
+
+  /** A GET of VTpass's catalog endpoints (international airtime), with the public key; none configured: no answer. */
+  vtpass_get(path: string, operation: string): Promise<CatalogAnswer> {
+    if (this.get_headers === null) return Promise.resolve({ error: `upstream ${this.name} has no public key: VTpass GET requests take api-key and public-key` });
+    return this.client.call(operation, 'GET', path, this.get_headers);
+  }
 
   /** One upstream call, counted and timed for the operator's metrics. */
   private call(path: string, payload: unknown, operation = path.replace(/^\/api\//, '')): Promise<UpstreamAnswer> {
@@ -321,6 +332,8 @@ export class LiveProvider implements Provider {
       // Accounts keep phones internationally (+234…); VTpass's examples are local (080…).
       if (phone !== null) fields.phone = /^\+234\d{10}$/.test(phone) ? `0${phone.slice(4)}` : phone;
     }
+    // A family that must send the customer's e-mail asks for it with null (international airtime).
+    if (fields.email === null) fields.email = this.email_of(order.account_id) ?? '';
     return {
       request_id: order.provider_request_id,
       serviceID: family.upstream.vtpass_service_id(order),

@@ -29,6 +29,7 @@ import { fail } from '../lib/assert.js';
 import { commission_kobo, narrow_value, type PriceLists } from './pricing.js';
 import type { PhoneNetworks } from './phone-networks.js';
 import { expected_final_us } from './promised-time.js';
+import { ForeignQuotes } from './foreign-quotes.js';
 
 /** How long a purchase request waits for the provider before answering 201 processing. */
 export const purchase_wait_ms = 5_000;
@@ -75,6 +76,8 @@ export type RefundObserver = (environment: Environment, duration_ms: number) => 
 export class OrderDesk implements EngineExtension {
   /** docs/operations.md billvend_refund_duration_seconds; none by default (tools and engine tests). */
   refund_observer: RefundObserver | null = null;
+  /** International airtime's quotes (docs/api.md "International airtime and data"): in memory, bounded. */
+  readonly foreign_quotes: ForeignQuotes;
   private readonly waiters = new Map<string, Set<(order: OrderRecord) => void>>();
   private readonly requery_timers = new Map<string, TimerHandle>();
   /**
@@ -98,6 +101,7 @@ export class OrderDesk implements EngineExtension {
     /** The network of a phone number (docs/api.md "Phone lookup"): live deliveries teach its ported numbers. */
     readonly numbers: PhoneNetworks,
   ) {
+    this.foreign_quotes = new ForeignQuotes(deps.clock, deps.random);
     this.codec = reference_codec(deps.engine.secret_box);
     // One key read: getKeysCount counts every key whatever its limit option (src/main.ts, the same check).
     this.index_in_use = false;
@@ -151,7 +155,8 @@ export class OrderDesk implements EngineExtension {
     const indexed = seq === null;
     // The tier is read in the command that debits: a tier or price change applies to the next purchase.
     const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
-    const commission = commission_kobo(input.amount_kobo, rate_bp);
+    // A quote fixed its commission (international airtime and data): the debit is exactly the quoted charge.
+    const commission = input.quoted_commission_kobo ?? commission_kobo(input.amount_kobo, rate_bp);
     const expected = expected_final_us(input.service_type, environment, now_us, requery_delays_ms, (ms) => this.deps.clock.scaled(ms));
     const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream, authority, expected_final_us: expected };
     const placed = this.engine.run(actor, { kind: 'place_order', input, placement: order_placement, stage_pending: !provider.instant }, now_us);

@@ -3,7 +3,8 @@
 // delivered | failed; a failed order is refunded once (reversed = true) with a reversal wallet entry.
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
-import { charged_kobo, commission_of, is_final, type DeliveredPin, type OrderRecord, type OrderStatus, type UpstreamAttempt } from '../engine/order-record.js';
+import { charged_kobo, commission_of, is_final, type DeliveredPin, type ForeignOrder, type OrderRecord, type OrderStatus, type UpstreamAttempt } from '../engine/order-record.js';
+import { format_minor } from './foreign-quotes.js';
 
 // The record, its assertion and its life-cycle facts live in engine/order-record.ts (the actor changes
 // orders); the services' modules keep importing them from here.
@@ -121,8 +122,27 @@ export function order_full_view(order: OrderRecord, secrets?: { open(sealed: str
     ...(order.customer_id === undefined ? {} : { customer_id: order.customer_id }),
     ...(order.bonus_token ? { bonus_token: order.bonus_token } : {}),
     ...(order.key_change_tokens ? { key_change_tokens: order.key_change_tokens } : {}),
+    ...(order.foreign === undefined ? {} : { international: foreign_view(order.foreign) }),
     // Only with the key's own fetch (secrets given): the operator's views and lists never carry them.
     ...(pins === null ? {} : { pins }),
+  };
+}
+
+/**
+ * The foreign side of an international order (docs/api.md "International airtime and data"): amounts as
+ * decimal text in the operator's currency, the rate as VTpass gave it (NGN per unit).
+ */
+export function foreign_view(foreign: ForeignOrder) {
+  return {
+    quote_id: foreign.quote_id,
+    country: foreign.country,
+    currency: foreign.currency,
+    operator_id: foreign.operator_id,
+    operator: foreign.operator,
+    product_type_id: foreign.product_type_id,
+    fixed_price: foreign.fixed_price,
+    foreign_amount: foreign.foreign_amount_minor === null ? null : format_minor(foreign.foreign_amount_minor),
+    rate: foreign.rate,
   };
 }
 

@@ -31,9 +31,9 @@ export const pricing_rounding_rule = 'commission = floor(amount_kobo * rate_bp /
 
 /** Which field narrows a rule of each service type. */
 export type NarrowField = 'network' | 'disco' | 'provider';
-export const narrow_field_of: Record<ServiceType, NarrowField> = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider', education: 'provider', internet: 'provider', showmax: 'provider' };
+export const narrow_field_of: Record<ServiceType, NarrowField> = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider', education: 'provider', internet: 'provider', showmax: 'provider', international: 'provider' };
 /** The providers of the families narrowed by provider (exam bodies for education, ISPs for internet). */
-const providers_of: Partial<Record<ServiceType, readonly string[]>> = { tv: tv_providers, education: ['waec', 'jamb'], internet: ['smile', 'spectranet'], showmax: ['showmax'] };
+const providers_of: Partial<Record<ServiceType, readonly string[]>> = { tv: tv_providers, education: ['waec', 'jamb'], internet: ['smile', 'spectranet'], showmax: ['showmax'], international: ['foreign-airtime'] };
 const narrow_fields: readonly NarrowField[] = ['network', 'disco', 'provider'];
 
 export interface PriceRule {
@@ -79,6 +79,7 @@ export function narrow_value(order: { service_type: ServiceType; network: string
     case 'education':
     case 'internet':
     case 'showmax':
+    case 'international':
       return order.provider;
   }
 }

@@ -23,6 +23,8 @@ export const resolution_ms: Readonly<Record<ServiceType, number>> = {
   internet: 15 * 60_000,
   // A streaming subscription activated through the biller, as a TV one.
   showmax: 15 * 60_000,
+  // A foreign operator's top-up, like a Nigerian network's, settles in minutes.
+  international: 5 * 60_000,
 };
 
 /** The sandbox settles a delayed number after sandbox_delay_ms (docs/api.md "Sandbox"). */

@@ -80,7 +80,16 @@ export interface Provider {
   first_upstream?(intent: PurchaseIntent): string | null;
   /** After a definite refusal: the next healthy upstream of the order's route it was not tried on, or null. */
   next_upstream?(order: OrderRecord): string | null;
+  /**
+   * A GET of VTpass's international airtime catalog (countries, product types, operators, variations:
+   * docs/upstreams.md "International airtime and data"), counted under `operation`. Absent: the provider
+   * has no such catalog (the sandbox keeps its own, src/services/products/international.ts).
+   */
+  vtpass_get?(path: string, operation: string): Promise<CatalogAnswer>;
 }
+
+/** The answer of a catalog GET: the body with its HTTP status, or why there is none. */
+export type CatalogAnswer = { body: unknown; status: number } | { error: string };
 
 /** A purchase or verification refused because the provider is down: nothing was debited (503). */
 export function provider_unavailable(request_id: string, retry_after_s: number): Reply {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { kobo_to_naira } from '../lib/money.js';
 import type { DeliveredPin, OrderRecord } from './order.js';
 import { client_reference_of, metadata_of } from './order.js';
+import { format_minor } from './foreign-quotes.js';
 import { naira_text, pdf_text, pdf_writer } from './pdf-document.js';
 
 export interface ReceiptInput {
@@ -50,6 +51,13 @@ export function receipt_lines(input: ReceiptInput): [string, string][] {
   if (o.customer_id) lines.push(['Customer ID', o.customer_id]);
   if (o.customer_name) lines.push(['Customer', o.customer_name]);
   if (o.quantity !== undefined) lines.push(['Quantity', String(o.quantity)]);
+  // International: where and what abroad, at which rate (docs/api.md "International airtime and data").
+  if (o.foreign !== undefined) {
+    lines.push(['Country', o.foreign.country]);
+    if (o.foreign.operator !== null) lines.push(['Operator', o.foreign.operator]);
+    if (o.foreign.foreign_amount_minor !== null) lines.push(['Value abroad', `${format_minor(o.foreign.foreign_amount_minor)} ${o.foreign.currency}`]);
+    if (o.foreign.rate !== null) lines.push(['Rate', `NGN ${o.foreign.rate} per ${o.foreign.currency}`]);
+  }
   lines.push(['Amount', naira_text(o.amount_kobo)]);
   if (o.status === 'delivered') {
     if (o.token) lines.push(['Token', o.token]);

@@ -3,7 +3,7 @@
 // wallet transaction. Built once, when the event happens, and stored as the exact body sent.
 import type { BatchSubject, EventKind, ProductStatusSubject } from '../engine/engine.js';
 import type { WalletEntry } from '../engine/records.js';
-import { charged_kobo, client_reference_of, commission_of, expected_final_at, metadata_of, type OrderRecord } from '../services/order.js';
+import { charged_kobo, client_reference_of, commission_of, expected_final_at, foreign_view, metadata_of, type OrderRecord } from '../services/order.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us } from '../lib/time-format.js';
 import type { BatchRecord } from '../services/bulk/batch-records.js';
@@ -32,6 +32,8 @@ function service_fields(order: OrderRecord): Record<string, unknown> {
   if (order.customer_id !== undefined && order.customer_id !== null) fields.customer_id = order.customer_id;
   // TV orders whose request set it (docs/api.md "TV renewals and months"); quantity is above.
   if (order.subscription_type !== undefined) fields.subscription_type = order.subscription_type;
+  // International orders: the foreign side their quote fixed (docs/api.md "International airtime and data").
+  if (order.foreign !== undefined) fields.international = foreign_view(order.foreign);
   return fields;
 }
 

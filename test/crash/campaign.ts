@@ -346,7 +346,7 @@ export class Campaign {
       { service_type: 'electricity', narrow: null, rate_bp: 77 },
       { service_type: 'tv', narrow: 'gotv', rate_bp: 91 },
     ];
-    const field_of = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider', education: 'provider', internet: 'provider', showmax: 'provider' } as const;
+    const field_of = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider', education: 'provider', internet: 'provider', showmax: 'provider', international: 'provider' } as const;
     const priced = await this.server.admin('PUT', '/admin/pricing/crash_gold', {
       rules: crash_rules.map((r) => ({ service_type: r.service_type, rate_bp: r.rate_bp, ...(r.narrow === null ? {} : { [field_of[r.service_type]]: r.narrow }) })),
     });

@@ -11,11 +11,11 @@
 // billersCode within 30 s (019), and, when `check_variation_codes` is on, a known variation_code (010).
 // It records every request, so tests can check that a request_id was paid once and never re-sent,
 // and it can be told, per billersCode (phone, meter, smartcard) or for everything, how to behave.
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createHash } from 'node:crypto';
 import { fixture } from './upstream-fixtures.js';
-import { variation_fixtures, variations_of } from './fake-vtpass-variations.js';
+import { VariationsRoute, variation_fixtures, variations_of } from './fake-vtpass-variations.js';
 
 /**
  * How /api/pay behaves, and what a later /api/requery finds:
@@ -39,7 +39,7 @@ export const vtpass_service_ids: ReadonlySet<string> = new Set([
   'mtn', 'airtel', 'glo', 'etisalat', 'mtn-data', 'airtel-data', 'glo-data', 'etisalat-data', 'glo-sme-data', '9mobile-sme-data',
   'ikeja-electric', 'eko-electric', 'kano-electric', 'portharcourt-electric', 'jos-electric', 'ibadan-electric', 'kaduna-electric',
   'abuja-electric', 'enugu-electric', 'benin-electric', 'aba-electric', 'yola-electric',
-  'dstv', 'gotv', 'startimes', 'showmax', 'waec', 'waec-registration', 'jamb', 'smile-direct', 'spectranet',
+  'dstv', 'gotv', 'startimes', 'showmax', 'waec', 'waec-registration', 'jamb', 'smile-direct', 'spectranet', 'foreign-airtime',
 ]);
 
 /** VTpass's request id: 12+ characters, the first 12 today's date and time in Africa/Lagos (YYYYMMDDHHII). */
@@ -53,6 +53,8 @@ export interface UpstreamRequest {
   /** The parsed JSON body, or undefined when it was not JSON. */
   body: any;
   at_ms: number;
+  /** The query string's parameters (the GET endpoints take theirs there). */
+  query?: URLSearchParams;
 }
 
 export interface UpstreamTransaction {
@@ -120,6 +122,24 @@ export class FakeUpstream {
   /** The credentials VTpass checks on every POST (api-key, secret-key); a wrong one answers 087. */
   api_key = 'fake-api-key';
   secret_key = 'fake-secret-key';
+  /** GET requests carry api-key and public-key (https://www.vtpass.com/documentation/authentication/). */
+  public_key = 'fake-public-key';
+  /**
+   * International airtime (https://www.vtpass.com/documentation/foreign-airtime/): what each GET answers, by
+   * the recorded answer's name (test/fixtures/upstreams/vtpass/international-*.json); a key not listed answers
+   * an empty list. A test may change them, or add a key naming '#500' (an outage).
+   */
+  readonly international = new Map<string, string>([
+    ['countries', 'international-countries'],
+    ['product-types GH', 'international-product-types-gh'],
+    ['operators GH 4', 'international-operators-gh-4'],
+    ['operators GH 1', 'international-operators-gh-1'],
+    ['variations 1 1', 'international-variations-1-1'],
+    ['variations 5 1', 'international-variations-5-1'],
+    ['variations 5 4', 'international-variations-5-4'],
+  ]);
+  /** The other services' GET /api/service-variations, from their recorded answers (the catalog sync reads them). */
+  readonly variations_route = new VariationsRoute('fake-api-key', 'fake-public-key');
   /** Refuse an unknown serviceID with 012 PRODUCT DOES NOT EXIST. */
   check_service_ids = true;
   /**
@@ -263,7 +283,8 @@ export class FakeUpstream {
           body = undefined;
         }
         const path = (request.url ?? '').split('?')[0];
-        this.requests.push({ path, headers: request.headers, body, at_ms: Date.now() });
+        this.requests.push({ path, headers: request.headers, body, at_ms: Date.now(), query: new URL(request.url ?? '/', 'http://fake').searchParams });
+        if (request.method === 'GET') return this.get(request, response);
         if (request.method !== 'POST') return this.json(response, 405, { code: '405', response_description: 'METHOD NOT ALLOWED' });
         // POST requests carry api-key and secret-key (https://www.vtpass.com/documentation/authentication/).
         if (request.headers['api-key'] !== this.api_key || request.headers['secret-key'] !== this.secret_key) return this.json(response, 401, fixture('vtpass', 'any-087'));
@@ -383,6 +404,37 @@ export class FakeUpstream {
     return out;
   }
 
+  /**
+   * The GET endpoints: international airtime's four lists (https://www.vtpass.com/documentation/foreign-airtime/)
+   * from their recorded answers, and every other service's variations from theirs.
+   */
+  private get(request: IncomingMessage, response: ServerResponse): void {
+    const url = new URL(request.url ?? '/', 'http://fake');
+    const q = (name: string) => url.searchParams.get(name) ?? '';
+    let key: string | null = null;
+    if (url.pathname === '/api/get-international-airtime-countries') key = 'countries';
+    else if (url.pathname === '/api/get-international-airtime-product-types') key = `product-types ${q('code')}`;
+    else if (url.pathname === '/api/get-international-airtime-operators') key = `operators ${q('code')} ${q('product_type_id')}`;
+    else if (url.pathname === '/api/service-variations' && q('serviceID') === 'foreign-airtime') key = `variations ${q('operator_id')} ${q('product_type_id')}`;
+    if (key === null) {
+      if (this.variations_route.handle(request, response)) return;
+      return this.json(response, 404, { code: '404', response_description: 'NOT FOUND' });
+    }
+    if (request.headers['api-key'] !== this.api_key || request.headers['public-key'] !== this.public_key) return this.json(response, 401, fixture('vtpass', 'any-087'));
+    const name = this.international.get(key);
+    if (name === '#500') return this.json(response, 500, { code: '500', response_description: 'INTERNAL SERVER ERROR' });
+    if (name !== undefined) return this.json(response, 200, fixture('vtpass', name));
+    // Nothing recorded for this country, operator or product type: an empty list in the page's shape.
+    return this.json(response, 200, key.startsWith('variations') ? { response_description: '000', content: { ServiceName: 'International Airtime', serviceID: 'foreign-airtime', convinience_fee: '0 %', variations: [] } } : { response_description: '000', content: key === 'countries' ? { countries: [] } : [] });
+  }
+
+  /** The variation codes the fake's recorded answers list for an operator and product type. */
+  private international_codes(operator_id: string, product_type_id: string): Set<string> {
+    const name = this.international.get(`variations ${operator_id} ${product_type_id}`);
+    if (name === undefined || name.startsWith('#')) return new Set();
+    return new Set(variations_of(fixture('vtpass', name) as any).map((v: { variation_code: string }) => String(v.variation_code)));
+  }
+
   /** The recorded delivered answer of a service. */
   private delivered_fixture(tx: UpstreamTransaction): string {
     if (tx.service_id === 'waec') return 'pay-waec';
@@ -390,6 +442,7 @@ export class FakeUpstream {
     if (tx.service_id === 'jamb') return 'pay-jamb';
     if (tx.service_id === 'spectranet') return 'pay-spectranet';
     if (tx.service_id === 'showmax') return 'pay-showmax';
+    if (tx.service_id === 'foreign-airtime') return 'pay-international';
     if (tx.service_id.endsWith('-electric')) return 'pay-ikedc-prepaid';
     return 'pay-delivered';
   }
@@ -408,6 +461,14 @@ export class FakeUpstream {
     if (!/^\d{12}[A-Za-z0-9]*$/.test(request_id) || !minutes.includes(request_id.slice(0, 8))) return 'pay-085';
     if (this.transactions.has(request_id) || this.calls('/api/pay', request_id).length > 1) return 'pay-014';
     if (typeof body.serviceID !== 'string' || (this.check_service_ids && !vtpass_service_ids.has(service_id))) return 'pay-012';
+    // foreign-airtime's mandatory fields (the page's NEEDED PAYLOAD): request_id, serviceID, billersCode,
+    // variation_code, phone, operator_id, country_code, product_type_id, email; without one: 011 INVALID ARGUMENTS.
+    if (service_id === 'foreign-airtime') {
+      for (const field of ['billersCode', 'variation_code', 'phone', 'operator_id', 'country_code', 'product_type_id', 'email']) {
+        if (body[field] === undefined || body[field] === null || body[field] === '') return 'pay-011';
+      }
+      if (this.check_variation_codes && !this.international_codes(String(body.operator_id), String(body.product_type_id)).has(String(body.variation_code))) return 'pay-010';
+    }
     if (this.check_variation_codes && body.variation_code !== undefined && this.variations.has(service_id) && !this.variations.get(service_id)!.has(String(body.variation_code))) return 'pay-010';
     const key = `${service_id} ${billers_code}`;
     const last = this.last_pay.get(key);

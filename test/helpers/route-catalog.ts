@@ -66,6 +66,11 @@ export interface World {
   order_idempotency_key: string;
   /** A bulk order of this account (GET /v1/services/bulk/{id} reads it). */
   batch_id: string;
+  /**
+   * A quote of international airtime with the test key (POST /v1/services/international names it); it may
+   * have expired by the time a route is fuzzed (10 minutes, scaled by TIME_SCALE): a 422 is an answer too.
+   */
+  intl_quote_id: string;
   plan: { plan_id: string; amount: number };
   tv_package: { package_code: string; amount: number };
   session: { cookie: string; csrf: string };
@@ -197,6 +202,19 @@ const documented_builders: Record<string, Builder> = {
     build: (w) => api(w, 'POST', '/v1/services/internet', {}, { provider: 'smile', plan_code: 'smile-1-5gb-7d', account: '1234567890', phone: '08011111111', amount: 1000, pin: w.pin }),
   },
   'GET /v1/services/showmax/plans': { method: 'GET', template: '/v1/services/showmax/plans', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/showmax/plans', {}) },
+  'GET /v1/services/international/countries': { method: 'GET', template: '/v1/services/international/countries', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/international/countries', {}) },
+  'GET /v1/services/international/operators': { method: 'GET', template: '/v1/services/international/operators', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/international/operators', {}, undefined, 'country=GH') },
+  'GET /v1/services/international/products': { method: 'GET', template: '/v1/services/international/products', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/international/products', {}, undefined, 'country=GH&operator=5&product_type=1') },
+  'POST /v1/services/international/quote': {
+    method: 'POST', template: '/v1/services/international/quote', auth: 'api_key', port: 'public', changes_state: false,
+    body_fields: ['country', 'operator', 'product_type', 'product_code', 'foreign_amount'],
+    build: (w) => api(w, 'POST', '/v1/services/international/quote', {}, { country: 'GH', operator: '5', product_type: '1', product_code: 'gh-mtn-topup', foreign_amount: '10.50' }),
+  },
+  'POST /v1/services/international': {
+    method: 'POST', template: '/v1/services/international', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['quote_id', 'phone', 'pin'],
+    build: (w) => api(w, 'POST', '/v1/services/international', {}, { quote_id: w.intl_quote_id, phone: '233241234567', pin: w.pin }),
+  },
   'POST /v1/services/showmax': {
     method: 'POST', template: '/v1/services/showmax', auth: 'api_key', port: 'public', changes_state: true,
     body_fields: ['phone', 'plan_code', 'amount', 'pin'],
@@ -821,6 +839,7 @@ export async function make_world(server: TestServer, options: WorldOptions): Pro
   const order_idempotency_key = fresh_idempotency_key('world-order');
   const order = await ok<{ reference: string }>('order', server.api('POST', '/v1/services/airtime', { key: key.api_key, idempotency_key: order_idempotency_key, body: { network: 'mtn', phone: '08011111111', amount: 100, pin } }));
   const batch = await ok<{ id: string }>('bulk order', server.api('POST', '/v1/services/bulk', { key: key.api_key, body: { pin, items: [{ service_type: 'airtime', network: 'mtn', phone: '08011111111', amount: 100 }] } }), 202);
+  const quote = await ok<{ quote_id: string }>('international quote', server.api('POST', '/v1/services/international/quote', { key: key.api_key, body: { country: 'GH', operator: '5', product_type: '1', product_code: 'gh-mtn-topup', foreign_amount: '10.50' } }), 201);
   // The credit produced a wallet.credited delivery to the endpoint; wait until it is listed.
   let delivery_id = 0;
   for (let attempt = 0; attempt < 200 && delivery_id === 0; attempt++) {
@@ -848,6 +867,7 @@ export async function make_world(server: TestServer, options: WorldOptions): Pro
     reference: order.reference,
     order_idempotency_key,
     batch_id: batch.id,
+    intl_quote_id: quote.quote_id,
     plan: plans.plans[0],
     tv_package: packages.packages[0],
     session,

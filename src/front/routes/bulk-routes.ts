@@ -94,7 +94,7 @@ export function bulk_routes(deps: Deps, batches: BatchDesk, purchaser: ItemPurch
     // A replay, or a repeat of a batch in flight, costs neither a PIN check nor a verification.
     const earlier = peek_idempotent(request);
     if (earlier !== null) return earlier;
-    const prepared = body.items.map((item, index) => purchaser.prepare(environment, index, item as Record<string, unknown>));
+    const prepared = body.items.map((item, index) => purchaser.prepare(actor.id, environment, index, item as Record<string, unknown>));
     let awaited = false;
     for (let attempt = 0; attempt < pin_attempts_max; attempt++) {
       const account = actor.account;

@@ -29,6 +29,10 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       catalog,
       provider: desk.providers[ctx.environment],
       numbers: desk.numbers,
+      account_id: ctx.actor!.id,
+      quotes: desk.foreign_quotes,
+      commission_kobo: (service_type: ServiceType, narrow: string | null, amount_kobo: number) =>
+        commission_kobo(amount_kobo, pricing.rate_bp(ctx.actor!.account.tier, service_type, narrow)),
       charged_naira: (service_type: ServiceType, narrow: string | null, amount_kobo: number) =>
         kobo_to_naira(amount_kobo - commission_kobo(amount_kobo, pricing.rate_bp(ctx.actor!.account.tier, service_type, narrow))),
     };
@@ -56,7 +60,7 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       scope: 'services:purchase',
       body: family.purchase.body,
       doc: family.purchase.doc,
-      handler: (ctx) => purchase(deps, desk, ctx, make_plan(ctx.body, { catalog, provider: desk.providers[ctx.environment], environment: ctx.environment, numbers: desk.numbers })),
+      handler: (ctx) => purchase(deps, desk, ctx, make_plan(ctx.body, { catalog, provider: desk.providers[ctx.environment], environment: ctx.environment, numbers: desk.numbers, account_id: ctx.actor!.id, quotes: desk.foreign_quotes })),
     };
   }
 

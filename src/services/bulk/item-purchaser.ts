@@ -45,7 +45,7 @@ export interface ItemPurchaser {
   /** The body of each service's item (its purchase body with service_type, without pin), for the document. */
   readonly item_schemas: TSchema[];
   /** Validates one item against its service's body and builds its plan, or the item's error (before the PIN). */
-  prepare(environment: Environment, index: number, item: Record<string, unknown>): PreparedItem | ApiError;
+  prepare(account_id: number, environment: Environment, index: number, item: Record<string, unknown>): PreparedItem | ApiError;
   /**
    * Runs inside the batch's synchronous command, after the PIN: the catalog check, the verification's
    * verdict, then the debit and the order, exactly as a single purchase would.
@@ -82,7 +82,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     this.service_types.forEach((service_type, i) => this.validators.set(service_type, compile_schema(this.item_schemas[i])));
   }
 
-  prepare(environment: Environment, index: number, item: Record<string, unknown>): PreparedItem | ApiError {
+  prepare(account_id: number, environment: Environment, index: number, item: Record<string, unknown>): PreparedItem | ApiError {
     const service_type = item.service_type as string;
     const validator = this.validators.get(service_type);
     if (validator === undefined || !is_service_type(service_type)) return field_error(index, 'service_type', `must be one of: ${this.service_types.join(', ')}`);
@@ -93,7 +93,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
       const named = details.map((d) => ({ field: d.field === 'body' ? `items.${index}` : `items.${index}.${d.field}`, message: d.message }));
       return api_error('validation.failed', 'The request is not valid: ' + named.map((d) => `${d.field} ${d.message}`).join('; ') + '.', { details: named });
     }
-    const plan = family_of(service_type).purchase.plan(item, { catalog: this.catalog, provider: this.desk.providers[environment], environment, numbers: this.desk.numbers });
+    const plan = family_of(service_type).purchase.plan(item, { catalog: this.catalog, provider: this.desk.providers[environment], environment, numbers: this.desk.numbers, account_id, quotes: this.desk.foreign_quotes });
     if ('code' in plan) {
       // The builders name the body's fields; in a batch they are the item's.
       const named = plan.details?.map((d: { field: string; message: string }) => ({ field: `items.${index}.${d.field}`, message: d.message }));

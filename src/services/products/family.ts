@@ -18,6 +18,7 @@ import type { OrderRecord, ServiceType } from '../order.js';
 import type { CustomerCheck, Provider, ProviderResult, VerifyResult } from '../provider.js';
 import { provider_unavailable } from '../provider.js';
 import type { PhoneNetworks } from '../phone-networks.js';
+import type { ForeignQuotes } from '../foreign-quotes.js';
 
 /** What a purchase of any family is, once its body is read: the shared runner consumes it. */
 export interface PurchasePlan {
@@ -47,6 +48,10 @@ export interface PlanContext {
   environment: Environment;
   /** The network of a phone number (docs/api.md "Phone lookup"): airtime and data check theirs against it. */
   numbers: PhoneNetworks;
+  /** The account that buys: a quote is its own (international airtime and data). */
+  account_id: number;
+  /** The quotes held for international airtime and data (src/services/foreign-quotes.ts). */
+  quotes: ForeignQuotes;
 }
 
 /** A catalog or verification request as a family sees it: no socket, no headers. */
@@ -57,6 +62,8 @@ export interface ProductRequest extends PlanContext {
   query: URLSearchParams;
   /** What the calling account's wallet would pay for a product of this face value (docs/api.md "Pricing"). */
   charged_naira(service_type: ServiceType, narrow: string | null, amount_kobo: number): number;
+  /** The commission the calling account's tier takes on a face value, in kobo (docs/api.md "Pricing"). */
+  commission_kobo(service_type: ServiceType, narrow: string | null, amount_kobo: number): number;
 }
 
 /** The part of a route's OpenAPI entry a family states (src/front/route.ts RouteDoc, same field names). */

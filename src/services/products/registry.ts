@@ -12,8 +12,9 @@ import { tv_family } from './tv.js';
 import { education_family } from './education.js';
 import { internet_family } from './internet.js';
 import { showmax_family } from './showmax.js';
+import { international_family } from './international.js';
 
-export const product_families: readonly ProductFamily[] = [airtime_family, data_family, electricity_family, tv_family, education_family, internet_family, showmax_family];
+export const product_families: readonly ProductFamily[] = [airtime_family, data_family, electricity_family, tv_family, education_family, internet_family, showmax_family, international_family];
 
 const by_service_type = new Map<ServiceType, ProductFamily>(product_families.map((family) => [family.service_type, family]));
 

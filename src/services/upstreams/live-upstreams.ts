@@ -10,6 +10,7 @@ import { networks, tv_providers } from '../catalog.js';
 import { exams } from '../products/education.js';
 import { internet_providers } from '../products/internet.js';
 import { showmax_provider } from '../products/showmax.js';
+import { international_provider } from '../products/international.js';
 import type { ServiceType } from '../order.js';
 import { LiveProvider } from '../live-provider.js';
 import { FlutterwaveProvider } from './flutterwave.js';
@@ -27,6 +28,7 @@ export function catalog_products(catalog: Catalog): { product: string; service_t
   for (const exam of exams) out.push({ product: `education/${exam}`, service_type: 'education', narrow: exam });
   for (const provider of internet_providers) out.push({ product: `internet/${provider}`, service_type: 'internet', narrow: provider });
   out.push({ product: `showmax/${showmax_provider}`, service_type: 'showmax', narrow: showmax_provider });
+  out.push({ product: `international/${international_provider}`, service_type: 'international', narrow: international_provider });
   return out;
 }
 
@@ -38,7 +40,7 @@ export function route_products(catalog: Catalog): Set<string> {
  * `phone_of`: the account's phone, sent to VTpass as the customer's for purchases whose request has none
  * (electricity, TV: docs/upstreams.md "The customer's phone").
  */
-export function build_router(configs: readonly UpstreamConfig[], store: Store, catalog: Catalog, clock: Clock, wheel: TimerWheel, log: Logger, observer: ProviderObserver & RouterObserver, phone_of: (account_id: number) => string | null = () => null): UpstreamRouter {
+export function build_router(configs: readonly UpstreamConfig[], store: Store, catalog: Catalog, clock: Clock, wheel: TimerWheel, log: Logger, observer: ProviderObserver & RouterObserver, phone_of: (account_id: number) => string | null = () => null, email_of: (account_id: number) => string | null = () => null): UpstreamRouter {
   let router: UpstreamRouter | null = null;
   let check_queued = false;
   // A circuit changes inside a call or a status read: the products' statuses are recomputed after it, once.
@@ -58,7 +60,10 @@ export function build_router(configs: readonly UpstreamConfig[], store: Store, c
     const adapter: UpstreamAdapter = config.kind === 'flutterwave'
       ? new FlutterwaveProvider(config, clock, wheel, log, observer, circuit_changed)
       : new LiveProvider(config, clock, wheel, log, observer, config.name, circuit_changed);
-    if (adapter instanceof LiveProvider) adapter.phone_of = phone_of;
+    if (adapter instanceof LiveProvider) {
+      adapter.phone_of = phone_of;
+      adapter.email_of = email_of;
+    }
     adapters.set(config.name, adapter);
   }
   const names = configs.map((c) => c.name);

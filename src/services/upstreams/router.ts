@@ -6,7 +6,7 @@
 // bought while one upstream of its route is healthy; 503 transaction.provider_unavailable only when none is.
 import type { Logger } from 'pino';
 import type { OrderRecord, ServiceType } from '../order.js';
-import type { CustomerCheck, Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from '../provider.js';
+import type { CatalogAnswer, CustomerCheck, Provider, ProviderResult, PurchaseIntent, UpdateListener, VerifyResult } from '../provider.js';
 import type { CircuitBreaker } from '../circuit-breaker.js';
 import { route_for, type RouteTable } from './routes.js';
 
@@ -86,6 +86,17 @@ export class UpstreamRouter implements Provider {
     if (changed.length === 0) return;
     this.log.info({ changed: changed.map((s) => `${s.product}:${s.status}`).slice(0, 20), count: changed.length }, 'service status changed');
     for (const listener of this.status_listeners) listener(changed);
+  }
+
+  /**
+   * International airtime's catalog, from the first upstream of its route that has one (a VTpass upstream):
+   * the listing follows the route a purchase would take (docs/upstreams.md "International airtime and data").
+   */
+  vtpass_get(path: string, operation: string): Promise<CatalogAnswer> {
+    for (const upstream of this.route({ service_type: 'international', network: null, disco: null, provider: 'foreign-airtime' })) {
+      if (upstream.vtpass_get !== undefined) return upstream.vtpass_get(path, operation);
+    }
+    return Promise.resolve({ error: 'no upstream of the international route lists international airtime' });
   }
 
   private route(intent: ProductIntent): UpstreamAdapter[] {

@@ -35,6 +35,7 @@ export function product_of(intent: Pick<PurchaseIntent, 'service_type' | 'networ
     case 'education':
     case 'internet':
     case 'showmax':
+    case 'international':
       return intent.provider ?? null;
   }
 }

@@ -25,6 +25,7 @@ const required_of: Record<string, string[]> = {
   education: ['product', 'phone', 'amount'],
   internet: ['provider', 'phone', 'amount'],
   showmax: ['plan_code', 'phone', 'amount'],
+  international: ['quote_id', 'phone'],
 };
 /** Longest cell shown in the preview; the whole value is still sent. */
 const cell_shown_max = 40;

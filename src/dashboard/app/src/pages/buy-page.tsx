@@ -24,7 +24,7 @@ import { StatusBadge } from '../components/status-badge.js';
 import { href_of, Link } from '../router.js';
 
 /** The families this page has a form for; the choices shown are the server's list (format.ts service_types). */
-const forms = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet', 'showmax'] as const;
+const forms = ['airtime', 'data', 'electricity', 'tv', 'education', 'internet', 'showmax', 'international'] as const;
 type Service = (typeof forms)[number];
 const has_form = (name: string): name is Service => (forms as readonly string[]).includes(name);
 
@@ -42,6 +42,11 @@ interface TvPackage { package_code: string; name: string; provider: string; amou
 interface Disco { code: string; service_id: string; name: string }
 interface Verified { customer_name: string; address?: string | null; current_package?: string; due_date?: string }
 interface EducationProduct { product_code: string; name: string; exam: string; amount: number; amount_charged: number; quantity_max: number; requires_profile: boolean }
+/** International airtime and data (docs/api.md "International airtime and data"): the lists and the quote. */
+interface ForeignCountry { code: string; name: string; currency: string; prefix: string }
+interface ForeignOperator { operator_id: string; name: string; product_type_id: string; product_type: string }
+interface ForeignProduct { product_code: string; name: string; fixed_price: boolean; currency: string; foreign_amount: string | null; foreign_amount_min: string | null; foreign_amount_max: string | null; rate: string | null; amount: number | null }
+interface ForeignQuote { quote_id: string; product: string; operator: string | null; currency: string; foreign_amount: string | null; rate: string | null; amount: number; amount_charged: number; commission: number; expires_at: string }
 interface InternetPlan { plan_id: string; plan_code: string; name: string; provider: string; amount: number; amount_charged: number; validity: string }
 
 interface PurchaseResult {
@@ -87,6 +92,8 @@ interface Draft {
   service_type: Service;
   narrow: string;
   lines: [string, string][];
+  /** A quote's charge (international): shown and refunded as quoted, not worked out again from the rates. */
+  quoted?: { charged: number; commission: number };
 }
 
 /** GET /dashboard/api/pricing: the account's effective rate per product. */
@@ -101,6 +108,7 @@ interface Pricing {
  * carries the amount actually charged.
  */
 function charged_of(draft: Draft, pricing: Pricing | null | undefined): { charged: number; commission: number } {
+  if (draft.quoted !== undefined) return draft.quoted;
   const rate = pricing?.rates.find((r) => r.service_type === draft.service_type && (r.network ?? r.disco ?? r.provider) === draft.narrow)?.rate_bp ?? 0;
   const amount_kobo = Math.round(draft.amount * 100);
   const commission_kobo = Math.floor((amount_kobo * rate) / 10_000);
@@ -151,6 +159,12 @@ export function BuyPage({ environment }: { environment: Environment }) {
   const [internet_provider, set_internet_provider] = useState('smile');
   const [internet_code, set_internet_code] = useState('');
   const [internet_account, set_internet_account] = useState('');
+  const [country, set_country] = useState('GH');
+  // "operator_id/product_type_id": VTpass lists operators by country and product type.
+  const [operator_key, set_operator_key] = useState('');
+  const [foreign_code, set_foreign_code] = useState('');
+  const [foreign_amount, set_foreign_amount] = useState('');
+  const [quoting, set_quoting] = useState(false);
   const [verified, set_verified] = useState<Verified | null>(null);
   const [verifying, set_verifying] = useState(false);
   const [error, set_error] = useState<ApiError | null>(null);
@@ -177,6 +191,11 @@ export function BuyPage({ environment }: { environment: Environment }) {
   const product = products.data?.products.find((p) => p.product_code === product_code);
   const internet_plan = internet_plans.data?.plans.find((p) => p.plan_code === internet_code);
   // Every family the API sells and this page has a form for, in the API's order.
+  const [foreign_operator, foreign_type] = operator_key === '' ? ['', ''] : operator_key.split('/');
+  const countries = use_api<{ countries: ForeignCountry[] }>(service === 'international' ? '/services/international/countries' : null, { environment });
+  const foreign_operators = use_api<{ operators: ForeignOperator[] }>(service === 'international' && country !== '' ? '/services/international/operators' : null, { environment, query: { country } });
+  const foreign_products = use_api<{ products: ForeignProduct[] }>(service === 'international' && operator_key !== '' ? '/services/international/products' : null, { environment, query: { country, operator: foreign_operator, product_type: foreign_type } });
+  const foreign_product = foreign_products.data?.products.find((p) => p.product_code === foreign_code) ?? null;
   const offered = service_types().filter(has_form);
 
   // A whole number typed: ask which network it is on (its prefix, or where a live delivery found it ported).
@@ -230,11 +249,39 @@ export function BuyPage({ environment }: { environment: Environment }) {
     }
   };
 
+  /**
+   * International: the quote fixes the NGN charge for 10 minutes before the PIN; the confirmation shows it and
+   * the purchase names it (docs/api.md "International airtime and data").
+   */
+  const quote_then_confirm = async () => {
+    if (foreign_product === null || phone.trim() === '') return;
+    set_quoting(true);
+    try {
+      const body: Record<string, unknown> = { country, operator: foreign_operator, product_type: foreign_type, product_code: foreign_product.product_code };
+      if (!foreign_product.fixed_price) body.foreign_amount = foreign_amount.trim();
+      const { data } = await call<ForeignQuote>('POST', '/services/international/quote', { environment, body });
+      const value = data.foreign_amount === null ? data.product : `${data.foreign_amount} ${data.currency}`;
+      confirm({
+        path: '/services/international', body: { quote_id: data.quote_id, phone: phone.trim() }, amount: data.amount, service_type: 'international', narrow: 'foreign-airtime',
+        quoted: { charged: data.amount_charged, commission: data.commission },
+        lines: [['Service', `International · ${data.operator ?? foreign_operator}`], ['Product', data.product], ['They get', value], ...(data.rate === null ? [] : [['Rate', `₦${data.rate} per ${data.currency}`] as [string, string]]), ['Phone number', phone.trim()], ['Price held until', new Date(data.expires_at).toLocaleTimeString()]],
+      });
+    } catch (failure) {
+      set_error(failure instanceof ApiError ? failure : new ApiError(0, 'internal.error', String(failure)));
+    } finally {
+      set_quoting(false);
+    }
+  };
+
   /** Checks the form and moves to the confirmation with what will be sent. */
   const review = (event: Event) => {
     event.preventDefault();
     set_error(null);
     let next: Draft | null = null;
+    if (service === 'international') {
+      void quote_then_confirm();
+      return;
+    }
     if (service === 'airtime') {
       const amount = parse_amount(amount_text);
       if (amount === null) return refuse('amount', 'must be naira, such as 500 or 1500.50');
@@ -290,6 +337,11 @@ export function BuyPage({ environment }: { environment: Environment }) {
         lines: [['Service', `Cable TV · ${provider_label}`], ['Package', tv_package.name], ['Smartcard', smartcard.trim()], ['Customer', verified.customer_name]],
       };
     }
+    confirm(next);
+  };
+
+  /** The confirmation step for a draft: a new idempotency key only for a new intent. */
+  const confirm = (next: Draft) => {
     // A new key only for a new intent: the same purchase confirmed again before anything ran keeps its key.
     const intent = JSON.stringify([environment, next.path, next.body]);
     if (key.current === '' || spent || intent !== key_intent.current) {
@@ -553,6 +605,44 @@ export function BuyPage({ environment }: { environment: Environment }) {
             </label>
           </>
         )}
+        {service === 'international' && (
+          <>
+            <label class="field field-narrow">
+              <span>Country</span>
+              <select name="country" required value={country} onChange={(e) => { set_country(e.currentTarget.value); set_operator_key(''); set_foreign_code(''); }} aria-busy={countries.loading ? 'true' : undefined}>
+                {countries.data?.countries.map((c) => <option key={c.code} value={c.code}>{c.name} (+{c.prefix}, {c.currency})</option>)}
+              </select>
+            </label>
+            <label class="field">
+              <span>Operator</span>
+              <select name="operator" required value={operator_key} onChange={(e) => { set_operator_key(e.currentTarget.value); set_foreign_code(''); }} aria-busy={foreign_operators.loading ? 'true' : undefined}>
+                <option value="">Choose an operator…</option>
+                {foreign_operators.data?.operators.map((o) => <option key={`${o.operator_id}/${o.product_type_id}`} value={`${o.operator_id}/${o.product_type_id}`}>{o.name} · {o.product_type}</option>)}
+              </select>
+            </label>
+            <label class="field">
+              <span>Product</span>
+              <select name="product_code" required value={foreign_code} onChange={(e) => set_foreign_code(e.currentTarget.value)} aria-busy={foreign_products.loading ? 'true' : undefined}>
+                <option value="">Choose a product…</option>
+                {foreign_products.data?.products.map((p) => (
+                  <option key={p.product_code} value={p.product_code}>
+                    {p.name}{p.amount !== null ? ` · ${naira(p.amount)}` : p.rate !== null ? ` · ₦${p.rate} per ${p.currency}` : ''}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {foreign_product !== null && !foreign_product.fixed_price && (
+              <label class="field field-narrow">
+                <span>Amount ({foreign_product.currency})</span>
+                <input name="foreign_amount" inputMode="decimal" autoComplete="off" required placeholder={`${foreign_product.foreign_amount_min ?? '1.00'} to ${foreign_product.foreign_amount_max ?? '…'}`} value={foreign_amount} onInput={(e) => set_foreign_amount(e.currentTarget.value)} />
+              </label>
+            )}
+            <label class="field">
+              <span>Phone number abroad</span>
+              <input name="phone" type="tel" inputMode="tel" autoComplete="off" required placeholder="233241234567" maxLength={15} value={phone} onInput={(e) => set_phone(e.currentTarget.value)} />
+            </label>
+          </>
+        )}
         {service === 'education' && (
           <>
             <label class="field">
@@ -696,8 +786,8 @@ export function BuyPage({ environment }: { environment: Environment }) {
             <input name="amount" inputMode="decimal" autoComplete="off" required placeholder={service === 'airtime' ? '50 to 50,000' : '500 or more'} value={amount_text} onInput={(e) => set_amount_text(e.currentTarget.value)} />
           </label>
         )}
-        <button type="submit" class="button button-primary" disabled={needs_verification && verified === null}>
-          Continue
+        <button type="submit" class="button button-primary" disabled={(needs_verification && verified === null) || quoting}>
+          {service === 'international' ? 'Get the price' : 'Continue'}
         </button>
         <p class="muted small">Paid from your {wallet_name}. You confirm the amount and enter your PIN on the next step.</p>
       </form>
