@@ -20,10 +20,13 @@ const kobo = (naira: string | number) => Math.round(Number(naira) * 100);
 
 t.test('a live bulk order\'s items escalated at a restart and killed again before any re-query answered are re-queried after the next restart', async (t) => {
   const upstream = await start_upstream(t);
-  upstream.slow_ms = 600;
+  // Long enough that no slot of the lane frees before the kill; the upstream still delivers them meanwhile.
+  upstream.slow_ms = 2_000;
   const data_dir = temp_dir();
-  // TIME_SCALE 0.001: an airtime order's promised time (510 s) is 510 ms, re-queries come after 30, 60, 120 ms, …
-  const server = new TestServer(data_dir, { TIME_SCALE: '0.001', ...upstream.env(5_000) });
+  // TIME_SCALE 0.001: an airtime order's promised time (510 s) is 510 ms, re-queries come after 30, 60, 120 ms, ….
+  // The upstream timeout (real ms) is far longer than the held re-queries wait before the second kill: none
+  // of them ends as a timeout, which would write the next re-query's time.
+  const server = new TestServer(data_dir, { TIME_SCALE: '0.001', ...upstream.env(30_000) });
   t.teardown(async () => {
     await server.kill();
     rmSync(data_dir, { recursive: true, force: true });
@@ -45,7 +48,9 @@ t.test('a live bulk order\'s items escalated at a restart and killed again befor
   const references: string[] = placed.body.data.items.map((item: { reference: string }) => item.reference);
   await wait_for_async(async () => (upstream.calls('/api/pay').length - warm_up_pays >= bulk_sends_in_flight_max ? true : null), 10_000, 'the lane to fill');
   await server.kill();
-  t.equal(upstream.calls('/api/pay').length - warm_up_pays, bulk_sends_in_flight_max, `${bulk_sends_in_flight_max} items were sent, ${count - bulk_sends_in_flight_max} waited in the lane when the server was killed`);
+  // A loaded machine may stall past slow_ms before the kill, and a slot freed sends the next item: count them.
+  const sent = upstream.calls('/api/pay').length - warm_up_pays;
+  t.ok(sent < count, `${sent} items were sent, ${count - sent} waited in the lane when the server was killed`);
 
   // Past their promised time by the restart: the recovery escalates every item. Their re-queries are held.
   await new Promise((resolve) => setTimeout(resolve, 600));
@@ -76,8 +81,8 @@ t.test('a live bulk order\'s items escalated at a restart and killed again befor
   }
   t.ok(upstream.calls('/api/requery').length > requeries_after, 'the items were re-queried after the last restart');
   t.same(statuses.filter((s) => s !== 'delivered' && s !== 'failed'), [], `every item reached a final status (${statuses.join(', ')})`);
-  t.equal(statuses.filter((s) => s === 'delivered').length, bulk_sends_in_flight_max, 'the items the upstream got were delivered');
-  t.equal(statuses.filter((s) => s === 'failed').length, count - bulk_sends_in_flight_max, 'the items never sent were failed (the upstream has no record of them) and refunded');
+  t.equal(statuses.filter((s) => s === 'delivered').length, sent, 'the items the upstream got were delivered');
+  t.equal(statuses.filter((s) => s === 'failed').length, count - sent, 'the items never sent were failed (the upstream has no record of them) and refunded');
   const batch = await wait_for_async(async () => {
     const read = await server.api('GET', `/v1/services/bulk/${placed.body.data.id}`, { key });
     return read.body.data.status === 'completed' ? read.body.data : null;
