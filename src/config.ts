@@ -36,6 +36,13 @@ export const upstreams_max = 16;
 
 /** ACTORS_RESIDENT_MAX's default (docs/operations.md "Actors in memory"): about 250 MiB of heap at ~2.5 KiB an actor. */
 export const actors_resident_max_default = 100_000;
+/** STATEMENT_ENTRIES_MAX's default: most entries one statement holds (JSON or CSV); a busier day answers 422 statement.too_large. */
+export const statement_entries_max = 100_000;
+/** STATEMENT_PDF_ENTRIES_MAX's default: most entries a PDF statement holds (about 45 a page: 450 pages); past it, JSON or CSV. */
+export const statement_pdf_entries_max = 20_000;
+/** STATEMENT_BUILDS_MAX's default: statements being built at once in the process; past it, 429 with Retry-After. */
+export const statement_builds_max = 4;
+
 /** PORTED_NUMBERS_MAX's default (docs/operations.md "Ported numbers"): 2^23 slots of 5 bytes, 42 MB at most. */
 export const ported_numbers_max_default = 4_000_000;
 
@@ -96,6 +103,8 @@ export interface Config {
   pin_hash_waiting_max: number;
   /** REQUEST_BODIES_BYTES_MAX: request body bytes held at once across every request (front/request-body.ts). */
   request_bodies_bytes_max: number;
+  /** Statement bounds (docs/operations.md "Nothing long on the event loop"): entries per statement, per PDF, builds at once. */
+  statements: StatementLimits;
   /** The dashboard's rate limit (docs/operations.md "Dashboard rate limit"): token buckets per session and per account. */
   dashboard_rate: DashboardRateConfig;
 }
@@ -131,6 +140,13 @@ function funding_bank_config(env: Record<string, string | undefined>): FundingBa
     if (value.length > funding_bank_text_length_max || /[\u0000-\u001f\u007f]/.test(value)) throw new ConfigError(`${name} must be at most ${funding_bank_text_length_max} printable characters`);
   }
   return { bank_name, account_number, account_name };
+}
+
+/** The bounds of statements (docs/operations.md "Nothing long on the event loop"), each from its environment variable. */
+export interface StatementLimits {
+  entries_max: number;
+  pdf_entries_max: number;
+  builds_max: number;
 }
 
 export interface SignInConfig {
@@ -357,6 +373,11 @@ export function load_config(env: Record<string, string | undefined>): Config {
     pin_hash_running_max: positive_integer('PIN_HASH_RUNNING_MAX', env.PIN_HASH_RUNNING_MAX, 2),
     pin_hash_waiting_max: positive_integer('PIN_HASH_WAITING_MAX', env.PIN_HASH_WAITING_MAX, 256),
     request_bodies_bytes_max: positive_integer('REQUEST_BODIES_BYTES_MAX', env.REQUEST_BODIES_BYTES_MAX, 64 * 1024 * 1024),
+    statements: {
+      entries_max: positive_integer('STATEMENT_ENTRIES_MAX', env.STATEMENT_ENTRIES_MAX, statement_entries_max),
+      pdf_entries_max: positive_integer('STATEMENT_PDF_ENTRIES_MAX', env.STATEMENT_PDF_ENTRIES_MAX, statement_pdf_entries_max),
+      builds_max: positive_integer('STATEMENT_BUILDS_MAX', env.STATEMENT_BUILDS_MAX, statement_builds_max),
+    },
     dashboard_rate: {
       session_per_minute_max: positive_integer('DASHBOARD_SESSION_PER_MINUTE_MAX', env.DASHBOARD_SESSION_PER_MINUTE_MAX, 60),
       session_burst_max: positive_integer('DASHBOARD_SESSION_BURST_MAX', env.DASHBOARD_SESSION_BURST_MAX, 10),

@@ -78,6 +78,7 @@ import type { StoreLock } from './journal/store-lock.js';
 import { fail } from './lib/assert.js';
 import { refusal_reply } from './front/outcome-errors.js';
 import { StatementSigner } from './services/statement-key.js';
+import { warm_up_pdf } from './services/pdf-document.js';
 import { StatementBuilds, statement_admin_routes, statement_routes } from './front/routes/statement-routes.js';
 import { ResendLimit, receipt_routes } from './front/routes/receipt-routes.js';
 
@@ -231,7 +232,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   };
 
   // Statements are signed with the store's key, read once the store is recovered (below).
-  const statement_builds = new StatementBuilds();
+  const statement_builds = new StatementBuilds(config.statements);
 
   // One budget of body bytes for every front end of the process (docs/operations.md REQUEST_BODIES_BYTES_MAX).
   const body_budget = new BodyBudget(config.request_bodies_bytes_max);
@@ -282,6 +283,8 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   engine.start_wallet_totals();
   // The statement signing key: made on the first start, sealed in the store (docs/decisions.md "Statements").
   statement_builds.signer = StatementSigner.load_or_create(store, engine.journal, secret_box, clock.now_us());
+  // pdfkit's first document loads its fonts: here, before any request, not inside the first statement's build.
+  await warm_up_pdf();
   await engine.journal.durable();
 
   const public_routes: RouteDef[] = [

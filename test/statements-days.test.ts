@@ -84,7 +84,7 @@ t.test('entries per statement at the edge: a day of exactly entries_max entries 
 });
 
 t.test('statements built at once at the edge: the one past statement_builds_max is refused', async (t) => {
-  const builds = new StatementBuilds(2);
+  const builds = new StatementBuilds({ builds_max: 2 });
   t.equal(await builds.run(async () => 1), 'starting', 'no key yet: starting');
   builds.signer = {} as never;
   let release = () => {};

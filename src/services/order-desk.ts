@@ -607,10 +607,13 @@ export class OrderDesk implements EngineExtension {
       }
     }
     // Re-queries start once the server is up; spread over a second so a large backlog does not burst.
+    // plan_requery decides by the order's age: past 24 hours it stays in review without a re-query; an
+    // escalated order (needs_review too) is re-queried until then. The stored marker of the 24-hour review
+    // (needs_review with no re-query planned) is no test here: an order escalated by the previous start
+    // and killed before its first re-query was answered carries it too, and would never be asked again
+    // (the 30-round crash campaign with cancels: test/crash/README.md "Cancel runs").
     for (const actor of engine.accounts.values()) {
-      for (const order of actor.open_orders.values()) {
-        // In review after 24 hours: no more re-queries. An escalated order is re-queried until then.
-        if (order.needs_review && order.next_requery_ms === 0) continue;
+      for (const order of [...actor.open_orders.values()]) {
         this.plan_requery(actor, order, { wall_ms: Math.floor(this.deps.random.fraction() * 1000) });
       }
     }

@@ -38,6 +38,21 @@ export function pdf_writer(title: string, created_ms: number): PdfWriter {
   };
 }
 
+/** The standard fonts the statements and receipts draw with. */
+const fonts_used = ['Helvetica', 'Helvetica-Bold', 'Courier-Bold'] as const;
+
+/**
+ * Draws a throwaway one-page document in every font the PDFs use, once at start-up: pdfkit loads a standard
+ * font's metrics (a module of its own) and compiles its layout code on a process's first document, a pause of
+ * 50-100 ms on a loaded machine that otherwise fell inside the first statement or receipt asked for
+ * (docs/operations.md "Nothing long on the event loop"). Resolves once the document is written.
+ */
+export function warm_up_pdf(): Promise<Buffer> {
+  const writer = pdf_writer('warm-up', 0);
+  for (const font of fonts_used) writer.doc.font(font).fontSize(8).text('NGN 1,234.50 BV-20260101-0000000000AB', 40, 40, { width: 200, lineBreak: false, ellipsis: true });
+  return writer.finish();
+}
+
 /** NGN 1,234.50 from kobo (integers only: no float touches the amount). */
 export function naira_text(kobo: number): string {
   const sign = kobo < 0 ? '-' : '';

@@ -10,10 +10,12 @@ import { naira_text, pdf_text, pdf_writer } from './pdf-document.js';
 /**
  * Lines turned into text (JSON, CSV) or drawn (PDF) per event-loop turn. Drawing is the slow part (pdfkit lays
  * out each cell): 200 lines a turn held the loop up to 171 ms on a loaded 2-core machine for a day of 5,000
- * entries; 25 lines take a few milliseconds once pdfkit is warm (docs/operations.md "Nothing long on the event loop").
+ * entries. While V8 has not yet compiled pdfkit's layout code (a process's first statements) 25 lines took
+ * 30-60 ms of CPU a turn, 10 lines take 10-28 ms, and 2-15 ms once warm (docs/operations.md "Nothing long on
+ * the event loop"); the fonts themselves are loaded at start-up (pdf-document.ts warm_up_pdf).
  */
 export const statement_format_slice = 1_000;
-export const statement_pdf_slice = 25;
+export const statement_pdf_slice = 10;
 
 export type StatementFormat = 'json' | 'csv' | 'pdf';
 

@@ -12,12 +12,11 @@ import { fail } from '../lib/assert.js';
 
 /** Entries read per event-loop turn (as the dashboard's exports: a few milliseconds each). */
 export const statement_slice_rows = 250;
-/** Most entries one statement holds (JSON or CSV); a busier day answers 422 statement.too_large. */
-export const statement_entries_max = 100_000;
-/** Most entries a PDF statement holds (about 45 a page: 450 pages); past it, JSON or CSV. */
-export const statement_pdf_entries_max = 20_000;
-/** Statements being built at once in the process; past it, 429 with Retry-After (docs/operations.md). */
-export const statement_builds_max = 4;
+/**
+ * The defaults of the statement bounds (src/config.ts: STATEMENT_ENTRIES_MAX, STATEMENT_PDF_ENTRIES_MAX,
+ * STATEMENT_BUILDS_MAX); the server reads its bounds from the configuration.
+ */
+export { statement_builds_max, statement_entries_max, statement_pdf_entries_max } from '../config.js';
 
 export interface StatementLine {
   id: number;

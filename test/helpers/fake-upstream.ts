@@ -173,6 +173,8 @@ export class FakeUpstream {
   verify_delay_ms = 0;
   /** While set, /api/merchant-verify answers only once release_verifications() is called: a slow recipient check. */
   private verify_hold: { released: Promise<void>; release: () => void } | null = null;
+  /** While set, /api/requery answers only once release_requeries() is called: an upstream slow to say where an order stands. */
+  private requery_hold: { released: Promise<void>; release: () => void } | null = null;
   private readonly modes = new Map<string, UpstreamMode>();
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
@@ -253,6 +255,21 @@ export class FakeUpstream {
     hold?.release();
   }
 
+  /** Holds every /api/requery answer from now on until release_requeries() (each is answered as it stands then). */
+  hold_requeries(): void {
+    if (this.requery_hold !== null) return;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.requery_hold = { released, release };
+  }
+
+  /** Answers the held re-queries, and the next ones at once. */
+  release_requeries(): void {
+    const hold = this.requery_hold;
+    this.requery_hold = null;
+    hold?.release();
+  }
+
   /** Requests to one path, optionally only those about one request_id. */
   calls(path: '/api/pay' | '/api/requery' | '/api/merchant-verify', request_id?: string): UpstreamRequest[] {
     return this.requests.filter((r) => r.path === path && (request_id === undefined || r.body?.request_id === request_id));
@@ -294,6 +311,10 @@ export class FakeUpstream {
           case '/api/pay':
             return this.pay(body ?? {}, response);
           case '/api/requery':
+            if (this.requery_hold !== null) {
+              void this.requery_hold.released.then(() => this.requery(body ?? {}, response));
+              return;
+            }
             return this.requery(body ?? {}, response);
           case '/api/merchant-verify':
             if (this.verify_hold !== null) {
@@ -339,6 +360,7 @@ export class FakeUpstream {
 
   async stop(): Promise<void> {
     this.release_verifications();
+    this.release_requeries();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await this.refuse();

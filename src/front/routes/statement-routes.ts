@@ -10,9 +10,8 @@ import { lagos_day, parse_date_days } from '../../lib/time-format.js';
 import type { Environment } from '../../engine/records.js';
 import type { OrderDesk } from '../../services/order-desk.js';
 import type { StatementSigner } from '../../services/statement-key.js';
-import {
-  account_statement, day_text, platform_statement, statement_builds_max, statement_entries_max, statement_pdf_entries_max, type PlatformStatement, type StatementData,
-} from '../../services/statements.js';
+import { account_statement, day_text, platform_statement, type PlatformStatement, type StatementData } from '../../services/statements.js';
+import { statement_builds_max, statement_entries_max, statement_pdf_entries_max, type StatementLimits } from '../../config.js';
 import { statement_csv, statement_json, statement_pdf, totals_view, type StatementFormat } from '../../services/statement-formats.js';
 import { iso_us } from '../../lib/time-format.js';
 import { kobo_to_naira } from '../../lib/money.js';
@@ -28,18 +27,26 @@ export function next_turn(): Promise<void> {
 }
 
 /**
- * Statements being built at once in the process (statement_builds_max): each holds its day's lines and
- * its body until sent, so their number is bounded; past it the answer is 429 with Retry-After 1.
+ * Statements being built at once in the process (limits.builds_max, STATEMENT_BUILDS_MAX): each holds its
+ * day's lines and its body until sent, so their number is bounded; past it the answer is 429 with
+ * Retry-After 1. It also carries the other bounds of a statement, the entries it may hold.
  */
 export class StatementBuilds {
   running = 0;
   /** The store's signing key, set once the store is recovered (main.ts); until then statements answer 503. */
   signer: StatementSigner | null = null;
-  constructor(readonly max: number = statement_builds_max) {}
+  readonly limits: StatementLimits;
+  constructor(limits: Partial<StatementLimits> = {}) {
+    this.limits = { entries_max: statement_entries_max, pdf_entries_max: statement_pdf_entries_max, builds_max: statement_builds_max, ...limits };
+  }
+  /** Most entries a statement in this format holds. */
+  entries_max(format: StatementFormat): number {
+    return format === 'pdf' ? this.limits.pdf_entries_max : this.limits.entries_max;
+  }
   async run<T>(job: (signer: StatementSigner) => Promise<T>): Promise<T | 'busy' | 'starting'> {
     const signer = this.signer;
     if (signer === null) return 'starting';
-    if (this.running >= this.max) return 'busy';
+    if (this.running >= this.limits.builds_max) return 'busy';
     this.running++;
     try {
       return await job(signer);
@@ -92,8 +99,7 @@ export async function statement_reply(data: StatementData, format: StatementForm
   return content_type === undefined ? { status: 200, body, headers } : { status: 200, body, headers, content_type };
 }
 
-export function too_large(count: number, format: StatementFormat): ApiError {
-  const max = format === 'pdf' ? statement_pdf_entries_max : statement_entries_max;
+export function too_large(count: number, format: StatementFormat, max: number): ApiError {
   return api_error('statement.too_large', `This day has ${count} wallet entries; a ${format} statement holds at most ${max}${format === 'pdf' ? ': ask for format=json or csv' : ''}.`, { extra: { entries: count, entries_max: max } });
 }
 
@@ -101,8 +107,8 @@ function starting(): ApiError {
   return api_error('service.unavailable', 'The server is starting; retry shortly.', { headers: { 'Retry-After': '1' } });
 }
 
-export function busy(): ApiError {
-  return api_error('rate_limit.exceeded', `At most ${statement_builds_max} statements are built at once; retry in a second.`, { headers: { 'Retry-After': '1' } });
+export function busy(builds_max: number): ApiError {
+  return api_error('rate_limit.exceeded', `At most ${builds_max} statements are built at once; retry in a second.`, { headers: { 'Retry-After': '1' } });
 }
 
 export function statement_routes(deps: Deps, desk: OrderDesk, builds: StatementBuilds): RouteDef[] {
@@ -115,7 +121,7 @@ export function statement_routes(deps: Deps, desk: OrderDesk, builds: StatementB
       scope: 'wallet:read',
       doc: {
         summary: 'A daily statement of the key\'s wallet: one Africa/Lagos day, signed',
-        description: `Opening and closing balance, every wallet entry of the day (credits, debits, reversals: the refunds; each debit with the commission it netted) and totals by entry type and by service. Today's is provisional (final false). JSON by default, CSV or PDF with format; every body is signed: Billvend-Signature: ed25519=<base64> over its exact bytes, verified with GET /v1/statements/public-key. date is required, not in the future, not before the account's first day; a day of more than ${statement_entries_max} entries (PDF ${statement_pdf_entries_max}) is 422 statement.too_large.`,
+        description: `Opening and closing balance, every wallet entry of the day (credits, debits, reversals: the refunds; each debit with the commission it netted) and totals by entry type and by service. Today's is provisional (final false). JSON by default, CSV or PDF with format; every body is signed: Billvend-Signature: ed25519=<base64> over its exact bytes, verified with GET /v1/statements/public-key. date is required, not in the future, not before the account's first day; a day of more than ${builds.limits.entries_max} entries (PDF ${builds.limits.pdf_entries_max}) is 422 statement.too_large; at most ${builds.limits.builds_max} statements are built at once in the server (429 rate_limit.exceeded past it).`,
         tags: ['Wallet'],
         response: StatementView,
         alternatives: ['text/csv', 'application/pdf'],
@@ -136,16 +142,16 @@ export function statement_routes(deps: Deps, desk: OrderDesk, builds: StatementB
         const total = actor.wallets[query.environment].entries_count;
         await actor.read_settled();
         const built = await builds.run(async (signer) => {
-          const max = query.format === 'pdf' ? statement_pdf_entries_max : statement_entries_max;
+          const max = builds.entries_max(query.format);
           const data = await account_statement({
             store: deps.engine.store, account_id: actor.id, account_name: actor.account.name, environment: query.environment, total, day: query.day,
             now_us: deps.clock.now_us(), find_order: (reference) => desk.find(reference), next_turn, gone: () => ctx.aborted,
           }, max);
           if (data === null) return null;
-          if ('too_many' in data) return error_reply(ctx.request_id, too_large(data.too_many, query.format));
+          if ('too_many' in data) return error_reply(ctx.request_id, too_large(data.too_many, query.format, max));
           return statement_reply(data, query.format, ctx.request_id, signer, `billvend-${query.environment}-statement-${data.date}`);
         });
-        if (built === 'busy') return error_reply(ctx.request_id, busy());
+        if (built === 'busy') return error_reply(ctx.request_id, busy(builds.limits.builds_max));
         if (built === 'starting') return error_reply(ctx.request_id, starting());
         // The client went away: nothing is sent (the front end checks ctx.aborted).
         return built ?? error_reply(ctx.request_id, api_error('internal.error', 'The client went away.'));
@@ -184,7 +190,7 @@ export function statement_admin_routes(deps: Deps, desk: OrderDesk, builds: Stat
           environment: { schema: Type.Enum(['live', 'test']), description: 'live (default) or test' },
           format: { schema: Type.Enum(['json', 'csv', 'pdf']), description: 'json (default), csv or pdf' },
         },
-        errors: ['validation.failed', 'service.unavailable'],
+        errors: ['validation.failed', 'rate_limit.exceeded', 'service.unavailable'],
       },
       handler: async (ctx) => {
         const now_ms = deps.clock.now_ms();
@@ -197,7 +203,7 @@ export function statement_admin_routes(deps: Deps, desk: OrderDesk, builds: Stat
           if (data === null) return null;
           return platform_reply(data, query.format, ctx.request_id, signer);
         });
-        if (built === 'busy') return error_reply(ctx.request_id, busy());
+        if (built === 'busy') return error_reply(ctx.request_id, busy(builds.limits.builds_max));
         if (built === 'starting') return error_reply(ctx.request_id, starting());
         return built ?? error_reply(ctx.request_id, api_error('internal.error', 'The client went away.'));
       },
