@@ -28,6 +28,12 @@ t.test('a purchase of each family is described by what was bought and for whom, 
     t.ok(bought.status === 201 || bought.status === 202, `${family}: bought (${bought.status} ${bought.text.slice(0, 200)})`);
     references.set(family, bought.body?.data?.reference);
   }
+  // The eighth family buys a quote first (docs/api.md "International airtime and data").
+  const quoted = await server.api('POST', '/v1/services/international/quote', { key: account.key, body: { country: 'GH', operator: '5', product_type: '1', product_code: 'gh-mtn-topup', foreign_amount: '10.50' } });
+  t.equal(quoted.status, 201, `international: quoted (${quoted.text.slice(0, 200)})`);
+  const abroad = '233241234567';
+  const international = await buy(server, account.key, '/v1/services/international', { quote_id: quoted.body.data.quote_id, phone: abroad, pin: '12345' }, idem('international'));
+  t.equal(international.status, 201, `international: bought (${international.text.slice(0, 200)})`);
   const failed = await buy(server, account.key, '/v1/services/airtime', airtime_body(sandbox.failed, 50), idem('failed'));
   t.equal(failed.status, 422, 'an airtime purchase the sandbox fails');
 
@@ -36,6 +42,8 @@ t.test('a purchase of each family is described by what was bought and for whom, 
     const debit = entries.find((entry) => entry.type === 'debit' && entry.reference === references.get(family));
     t.equal(debit?.description, expected, `${family}: "${expected}"`);
   }
+  const abroad_debit = entries.find((entry) => entry.type === 'debit' && entry.reference === international.body.data.reference);
+  t.equal(abroad_debit?.description, 'Ghana MTN Top Up 10.50 GHS for 233241234567', `international: "${abroad_debit?.description}"`);
   const refund = entries.find((entry) => entry.type === 'reversal');
   t.equal(refund?.description, `Refund of failed purchase: MTN airtime for ${sandbox.failed}`, 'the refund names the purchase it gives back');
   t.equal(entries.find((entry) => entry.type === 'credit')?.description, 'Wallet funding', 'a credit keeps its funder\'s words');

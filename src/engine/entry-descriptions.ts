@@ -35,11 +35,12 @@ export function purchase_description(order: Described): string {
     case 'showmax':
       return `${order.plan ?? 'Showmax'} for ${order.recipient}`;
     case 'international': {
-      // "Ghana MTN 10.00 GHS top-up for 233241234567": the operator and the foreign value the quote fixed.
+      // "Ghana MTN Top Up 10.50 GHS for 233241234567": the product and, when the buyer chose the amount, the
+      // foreign value the quote fixed (a fixed product's name already says it).
       const foreign = order.foreign;
-      const value = foreign?.foreign_amount_minor != null ? ` ${(foreign.foreign_amount_minor / 100).toFixed(2)} ${foreign.currency}` : '';
-      const what = order.plan ?? `${foreign?.operator ?? 'International'}${value} top-up`;
-      return `${what} for ${order.recipient}`;
+      const value = foreign !== undefined && !foreign.fixed_price && foreign.foreign_amount_minor !== null
+        ? ` ${Math.trunc(foreign.foreign_amount_minor / 100)}.${String(foreign.foreign_amount_minor % 100).padStart(2, '0')} ${foreign.currency}` : '';
+      return `${order.plan ?? `${foreign?.operator ?? 'International'} top-up`}${value} for ${order.recipient}`;
     }
   }
 }
