@@ -6,6 +6,7 @@ import t from 'tap';
 import { start_server, temp_dir, type TestServer } from './helpers/server.js';
 import { start_fake_monnify, type FakeMonnify } from './helpers/fake-monnify.js';
 import { funding_fixture_record } from './helpers/funding-fixtures.js';
+import { run_cli } from './helpers/fixtures-http.js';
 import { make_monnify_provider } from '../src/services/funding/monnify.js';
 
 const env = (fake: FakeMonnify) => ({ FUNDING_PROVIDERS: JSON.stringify([fake.entry('monnify')]), TIME_SCALE: '0.02' });
@@ -200,8 +201,9 @@ t.test('a callback that never comes: the reconciler credits the transfer, once; 
   t.equal(first.status, 200, first.text);
   t.same(first.body.data, { found: 1, credited: 1, exceptions: 0 }, 'found and credited');
   t.equal(await balance(server, reseller.key), before + 12345.67);
-  const second = await server.admin('POST', '/admin/funding/reconcile', {});
-  t.same(second.body.data, { found: 1, credited: 0, exceptions: 0 }, 'a second reconcile credits nothing');
+  const second = await run_cli(['funding', 'reconcile', '--provider', 'monnify'], { ADMIN_TOKEN: server.admin_token, ADMIN_PORT: String(server.admin_port) });
+  t.equal(second.code, 0, `the CLI's funding reconcile exits 0 (${second.stderr.trim()})`);
+  t.same(JSON.parse(second.stdout), { found: 1, credited: 0, exceptions: 0 }, 'a second reconcile (by the CLI) credits nothing');
   const late = await post_callback(server, silent.callback);
   t.equal(late.body.data.outcome, 'already_credited', 'the late callback credits nothing');
 

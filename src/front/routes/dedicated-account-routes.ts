@@ -81,6 +81,7 @@ export function dedicated_account_routes(deps: Deps, funding: FundingService, sa
         errors: ['auth.insufficient_scope', 'validation.failed', 'funding.not_configured'],
       },
       handler: (ctx) => {
+        if (!funding.configured) return error_reply(ctx.request_id, not_configured('Dedicated-account funding'));
         if (ctx.environment !== 'live') return error_reply(ctx.request_id, api_error('auth.insufficient_scope', 'Dedicated accounts fund the live wallet; use a live key (a test wallet is funded by POST /v1/sandbox/funding/transfer).'));
         return create(ctx);
       },

@@ -424,8 +424,10 @@ export class FundingService {
    * claimed; or reject. The credit goes through the same claim, so a transfer is still credited once.
    */
   async resolve(id: number, action: 'credit' | 'reject', account_id: number | null): Promise<ResolveResult> {
-    const found = this.exception_by_id(id);
-    if (found === undefined) return { kind: 'not_found' };
+    const durable = this.exception_by_id(id);
+    if (durable === undefined) return { kind: 'not_found' };
+    // Through the journal: a resolve staged a moment ago (not yet durable) has resolved it already.
+    const found = this.ctx.engine.journal.read(this.ctx.engine.store.funding_exceptions, [durable.provider, durable.provider_reference]) as FundingExceptionRecord;
     if (found.status !== 'open') return { kind: 'resolved_already', record: found };
     const journal = this.ctx.engine.journal;
     const store = this.ctx.engine.store;
