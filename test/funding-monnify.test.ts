@@ -3,6 +3,8 @@
 // Each transfer is credited once, verified with the provider first; what cannot be verified goes to the
 // operator's exceptions; the reconciler credits what no callback brought; all of it survives a restart.
 import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { start_server, temp_dir, type TestServer } from './helpers/server.js';
 import { start_fake_monnify, type FakeMonnify } from './helpers/fake-monnify.js';
 import { funding_fixture_record } from './helpers/funding-fixtures.js';
@@ -244,4 +246,32 @@ t.test('sandbox: a simulated transfer credits the test wallet through the same p
   const live = await server.create_key(reseller.id, { environment: 'live' });
   const refused = await server.api('POST', '/v1/sandbox/funding/transfer', { key: live.api_key, body: { amount: 1 } });
   t.equal(refused.status, 403, 'a live key is refused');
+});
+
+t.test('a tier with funding_fee reseller bears the provider\'s fee; the operator can make the accounts', async (t) => {
+  const fake = await start_fake_monnify();
+  t.teardown(() => fake.stop());
+  const server = await start_server(t, { env: env(fake) });
+  const tier = await server.admin('PUT', '/admin/pricing/agents', { rules: [{ service_type: 'airtime', rate_bp: 100 }], funding_fee: 'reseller' });
+  t.equal(tier.status, 200, tier.text);
+  t.equal(tier.body.data.funding_fee, 'reseller', 'the tier says who bears the fee');
+  const account = await server.create_account({ tier: 'agents' });
+  const key = (await server.create_key(account.id, { environment: 'live' })).api_key;
+  const made = await server.admin('POST', `/admin/accounts/${account.id}/funding/accounts`, { nin: '12034875601' });
+  t.equal(made.status, 201, made.text);
+  t.equal(made.body.data.accounts.length, 3, 'the operator made the reseller\'s accounts');
+  t.notOk(made.text.includes('12034875601'), 'the NIN is not shown back');
+  const paid = fake.pay_in({ account_number: made.body.data.accounts[0].account_number, amount_kobo: 10_000_00, fee_kobo: 75_00 });
+  const answer = await post_callback(server, paid.callback);
+  t.equal(answer.body.data.outcome, 'credited');
+  t.equal(await balance(server, key), 9925, 'the wallet got the amount paid less the fee');
+  const entry = (await server.api('GET', '/v1/wallet/transactions', { key })).body.data.transactions[0];
+  t.same(entry.funding, { provider: 'monnify', provider_reference: paid.provider_reference, amount_paid: 10000, fee: 75, settlement_amount: 9925 });
+  t.equal(entry.amount, 9925);
+  const missing = await server.admin('POST', '/admin/accounts/999999/funding/accounts', {});
+  t.equal(missing.status, 404, 'an unknown account');
+  await server.stop();
+  const stored = readFileSync(join(server.data_dir, 'data.mdb'));
+  t.notOk(stored.includes('12034875601'), 'the NIN is sealed at rest: its digits are nowhere in the store');
+  t.notOk(stored.includes(fake.secret_key), 'nor is the provider\'s secret');
 });
