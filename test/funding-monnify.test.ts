@@ -209,6 +209,12 @@ t.test('a callback that never comes: the reconciler credits the transfer, once; 
   const late = await post_callback(server, silent.callback);
   t.equal(late.body.data.outcome, 'already_credited', 'the late callback credits nothing');
 
+  const today = new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
+  const report = await run_cli(['funding', 'report', '--date', today], { ADMIN_TOKEN: server.admin_token, ADMIN_PORT: String(server.admin_port) });
+  t.equal(report.code, 0, `funding report exits 0 (${report.stderr.trim()})`);
+  t.same(JSON.parse(report.stdout), { date: today, providers: [{ provider: 'monnify', count: 1, amount_paid: 12345.67, fees: 123.45, credited: 12345.67, exceptions: 0 }] }, 'the day\'s report counts the credit once');
+  const bad_date = await server.admin('GET', '/admin/funding/report?date=2026-02-30');
+  t.equal(bad_date.status, 400, 'a date that does not exist is refused');
   const unconfigured = await server.admin('POST', '/admin/funding/reconcile', { provider: 'nope' });
   t.equal(unconfigured.status, 404);
 

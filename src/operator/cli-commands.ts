@@ -362,6 +362,13 @@ const operator_commands: OperatorCommand[] = [
     }),
   },
   {
+    words: ['funding', 'report'],
+    summary: 'A day\'s live funding per provider: transfers credited, amount paid, fees, credited, exceptions.',
+    positionals: [],
+    options: [{ name: 'date', value: 'YYYY-MM-DD', summary: 'the Africa/Lagos day', required: true }],
+    request: ({ values }) => ({ method: 'GET', path: `/admin/funding/report${query([['date', values.date]])}` }),
+  },
+  {
     words: ['funding', 'reconcile'],
     summary: 'Ask the funding providers for the last 48 hours of transfers now and credit what no callback brought.',
     positionals: [],

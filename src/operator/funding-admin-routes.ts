@@ -3,6 +3,7 @@
 //   GET  /admin/funding/exceptions?status=open|all      transfers not credited automatically
 //   POST /admin/funding/exceptions/{id}/resolve         {action: credit | reject, account_id?}: the only way one is credited
 //   POST /admin/funding/reconcile                       {provider?}: asks the providers for 48 h of transfers now
+//   GET  /admin/funding/report?date=                    a day's live funding per provider
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
@@ -11,10 +12,10 @@ import { error_reply, success_reply } from '../lib/reply.js';
 import { api_error } from '../errors.js';
 import { parse_id, query_params } from '../front/request-helpers.js';
 import { kobo_to_naira } from '../lib/money.js';
-import { iso_us } from '../lib/time-format.js';
+import { iso_us, parse_date_days } from '../lib/time-format.js';
 import { wallet_entry_view } from '../front/views.js';
 import { funding_rows_view, not_configured } from '../front/routes/dedicated-account-routes.js';
-import { FundingAccountsBody, FundingAccountsView, FundingExceptionView, ReconcileBody, ReconcileView, ResolveExceptionBody } from '../schemas/funding-schemas.js';
+import { FundingAccountsBody, FundingAccountsView, FundingExceptionView, FundingReportView, ReconcileBody, ReconcileView, ResolveExceptionBody } from '../schemas/funding-schemas.js';
 import { WalletEntryView } from '../schemas/webhook-schemas.js';
 import type { FundingService } from '../services/funding/funding-service.js';
 import type { FundingExceptionRecord } from '../services/funding/funding-records.js';
@@ -96,6 +97,35 @@ export function funding_admin_routes(deps: Deps, funding: FundingService): Route
           case 'account_not_found': return error_reply(ctx.request_id, api_error('account.not_found'));
           case 'done': return success_reply(ctx.request_id, 200, { exception: funding_exception_view(result.record), wallet_transaction: result.entry === null ? null : wallet_entry_view(result.entry) }, result.entry === null ? 'Rejected.' : 'Credited.');
         }
+      },
+    },
+    {
+      method: 'get',
+      path: '/admin/funding/report',
+      auth: 'operator',
+      doc: {
+        summary: 'A day\'s live funding per provider: transfers credited, amount paid, fees, what the wallets got, exceptions',
+        tags,
+        query: { date: { schema: Type.String(), description: 'the Africa/Lagos day, YYYY-MM-DD', required: true } },
+        response: FundingReportView,
+        errors: ['validation.failed', 'funding.not_configured'],
+      },
+      handler: (ctx) => {
+        if (!funding.configured) return error_reply(ctx.request_id, not_configured('Dedicated-account funding'));
+        const date = query_params(ctx).get('date') ?? '';
+        const day = parse_date_days(date);
+        if (day === null) return error_reply(ctx.request_id, api_error('validation.failed', 'The request is not valid: date must be a calendar date YYYY-MM-DD.', { details: [{ field: 'date', message: 'must be a calendar date YYYY-MM-DD' }] }));
+        return success_reply(ctx.request_id, 200, {
+          date,
+          providers: funding.report(day).map((r) => ({
+            provider: r.provider,
+            count: r.credits,
+            amount_paid: kobo_to_naira(r.amount_paid_kobo),
+            fees: kobo_to_naira(r.fee_kobo),
+            credited: kobo_to_naira(r.credited_kobo),
+            exceptions: r.exceptions,
+          })),
+        });
       },
     },
     {

@@ -48,3 +48,15 @@ export const ReconcileBody = Type.Object({
 });
 
 export const ReconcileView = Type.Object({ found: Type.Integer(), credited: Type.Integer(), exceptions: Type.Integer() });
+
+export const FundingReportView = Type.Object({
+  date: Type.String(),
+  providers: Type.Array(Type.Object({
+    provider: Type.String(),
+    count: Type.Integer({ description: 'transfers credited that day' }),
+    amount_paid: Naira,
+    fees: Naira,
+    credited: Naira,
+    exceptions: Type.Integer(),
+  })),
+});

@@ -387,6 +387,7 @@ const operator_builders: Record<string, Builder> = {
     method: 'POST', template: '/admin/funding/exceptions/{id}/resolve', auth: 'operator', port: 'operator', changes_state: false, body_fields: ['action', 'account_id'], valid_status: 404,
     build: (w) => operator(w, 'POST', '/admin/funding/exceptions/{id}/resolve', { id: '1' }, { action: 'reject' }),
   },
+  'GET /admin/funding/report': { method: 'GET', template: '/admin/funding/report', auth: 'operator', port: 'operator', changes_state: false, valid_status: 404, build: (w) => operator(w, 'GET', '/admin/funding/report', {}, undefined, 'date=2026-11-28') },
   'POST /admin/funding/reconcile': {
     method: 'POST', template: '/admin/funding/reconcile', auth: 'operator', port: 'operator', changes_state: false, body_fields: ['provider'], valid_status: 404,
     build: (w) => operator(w, 'POST', '/admin/funding/reconcile', {}, {}),

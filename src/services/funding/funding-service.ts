@@ -10,6 +10,7 @@
 import type { EngineContext } from '../../engine/context.js';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { SecretBox } from '../../lib/secrets.js';
+import { lagos_day } from '../../lib/time-format.js';
 import type { WalletEntry } from '../../engine/records.js';
 import type { RecordChange } from '../../engine/account-command.js';
 import { FundingProviderError, type CallbackClaim, type FundingCustomer, type FundingProvider, type ProviderTransfer } from './funding-provider.js';
@@ -29,6 +30,22 @@ const call_deadline_ms = 20_000;
 /** Background retries of a failed account creation: 1 min doubling to 6 h. */
 const retry_base_ms = 60_000;
 const retry_max_ms = 6 * 3600_000;
+
+const report_prefix = 'funding_report:';
+
+/** A provider's Africa/Lagos day of live funding (docs/funding.md "Daily report"). */
+export interface FundingDayRecord {
+  day: number;
+  provider: string;
+  /** Transfers credited (by a callback, the reconciler or a resolve) that day. */
+  credits: number;
+  amount_paid_kobo: number;
+  fee_kobo: number;
+  /** What the wallets got: the amount paid, less the fee where the reseller bears it. */
+  credited_kobo: number;
+  /** Exceptions recorded that day. */
+  exceptions: number;
+}
 
 export type FeeBearer = (tier: string) => 'operator' | 'reseller';
 
@@ -361,6 +378,8 @@ export class FundingService {
       const earlier = await this.earlier_outcome(environment, provider, transfer.provider_reference);
       return earlier ?? { kind: 'unavailable', message: 'The transfer could not be credited; retry shortly.' };
     }
+    // Counted in the same event-loop turn as the credit, so in the same commit (docs/funding.md "Daily report").
+    if (outcome.value.created && environment === 'live') this.count(provider, outcome.value.entry.amount_kobo, transfer, false);
     const pending = actor.settled();
     if (pending !== null) await pending;
     if (outcome.value.created) this.observer.credited(provider, via);
@@ -392,6 +411,7 @@ export class FundingService {
     };
     assert_funding_exception(record);
     journal.put(0, store.funding_exceptions, [provider, provider_reference], record);
+    if (provider !== 'sandbox') this.count(provider, 0, null, true);
     this.exceptions_recorded++;
     this.observer.exception(provider, reason);
     this.ctx.log.warn({ provider, provider_reference, reason, account_id }, 'funding transfer not credited: recorded as an exception');
@@ -471,6 +491,25 @@ export class FundingService {
       this.ctx.engine.journal.put(0, this.ctx.engine.store.funding_exceptions, [found.provider, found.provider_reference], record);
     }
     return result;
+  }
+
+  // ---- Daily report -------------------------------------------------------------------------------
+
+  /** Adds a live credit or an exception to its provider's Africa/Lagos day (catalog key funding_report:{day}:{provider}). */
+  private count(provider: string, credited_kobo: number, transfer: ProviderTransfer | null, exception: boolean): void {
+    const day = lagos_day(this.ctx.clock.now_ms());
+    const key = `${report_prefix}${day}:${provider}`;
+    const current = (this.ctx.engine.journal.read(this.ctx.engine.store.catalog, key) as FundingDayRecord | undefined) ?? { day, provider, credits: 0, amount_paid_kobo: 0, fee_kobo: 0, credited_kobo: 0, exceptions: 0 };
+    const next: FundingDayRecord = exception
+      ? { ...current, exceptions: current.exceptions + 1 }
+      : { ...current, credits: current.credits + 1, amount_paid_kobo: current.amount_paid_kobo + transfer!.amount_paid_kobo, fee_kobo: current.fee_kobo + transfer!.fee_kobo, credited_kobo: current.credited_kobo + credited_kobo };
+    this.ctx.engine.journal.put(0, this.ctx.engine.store.catalog, key, next);
+  }
+
+  /** One Africa/Lagos day (days since the epoch) per configured provider: credits, amounts, fees, exceptions. */
+  report(day: number): FundingDayRecord[] {
+    return [...this.providers.keys()].map((provider) => (this.ctx.engine.journal.read(this.ctx.engine.store.catalog, `${report_prefix}${day}:${provider}`) as FundingDayRecord | undefined)
+      ?? { day, provider, credits: 0, amount_paid_kobo: 0, fee_kobo: 0, credited_kobo: 0, exceptions: 0 });
   }
 
   // ---- Reconciler ---------------------------------------------------------------------------------
