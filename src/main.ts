@@ -318,7 +318,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...funding_routes(deps),
     ...dedicated_account_routes(deps, funding, sandbox_funding),
     ...callback_routes(deps, router === null ? null : callbacks),
-    ...session_routes(deps, sessions, desk, dispatcher),
+    ...session_routes(deps, sessions, desk, dispatcher, funding),
     ...site.routes(),
   ];
   public_routes.push(...desk_routes(public_routes));
