@@ -281,3 +281,44 @@ t.test('a tier with funding_fee reseller bears the provider\'s fee; the operator
   t.notOk(stored.includes('12034875601'), 'the NIN is sealed at rest: its digits are nowhere in the store');
   t.notOk(stored.includes(fake.secret_key), 'nor is the provider\'s secret');
 });
+
+t.test('kill -9 under callbacks and a reconcile: every acknowledged credit is there once, entries sum to the balance, nothing lost', async (t) => {
+  const fake = await start_fake_monnify();
+  t.teardown(() => fake.stop());
+  const data_dir = temp_dir();
+  const server = await start_server(t, { data_dir, env: env(fake), keep_data: true });
+  const reseller = await live_reseller(server);
+  const rows = (await server.api('POST', '/v1/funding/accounts', { key: reseller.key, body: {} })).body.data.accounts;
+  const transfers = Array.from({ length: 30 }, (_, i) => fake.pay_in({ account_number: rows[i % 3].account_number, amount_kobo: 100_00 + i, fee_kobo: 0 }));
+  const acknowledged = new Set<string>();
+  const sent = transfers.map((transfer, i) => new Promise((r) => setTimeout(r, i * 15)).then(() => post_callback(server, transfer.callback)).then(
+    (answer) => {
+      if (answer.status === 200 && answer.body?.data?.outcome === 'credited') acknowledged.add(transfer.provider_reference);
+    },
+    () => undefined,
+  ));
+  const reconcile = server.admin('POST', '/admin/funding/reconcile', {}).catch(() => undefined);
+  // Killed in the middle: once some callbacks were acknowledged, others still on their way.
+  for (let i = 0; i < 200 && acknowledged.size < 8; i++) await new Promise((r) => setTimeout(r, 5));
+  await server.kill();
+  t.ok(acknowledged.size >= 1, 'some credits were acknowledged before the kill');
+  await Promise.all([...sent, reconcile]);
+  await server.start({ LMDB_RESTORE: 'safe' });
+
+  const entries = (await server.api('GET', '/v1/wallet/transactions?per_page=100', { key: reseller.key })).body.data.transactions as any[];
+  const by_reference = new Map<string, number>();
+  for (const entry of entries) by_reference.set(entry.reference, (by_reference.get(entry.reference) ?? 0) + 1);
+  for (const reference of acknowledged) t.equal(by_reference.get(reference), 1, `acknowledged ${reference} is credited once`);
+  t.ok([...by_reference.values()].every((n) => n === 1), 'no transfer credited twice');
+  const sum = entries.reduce((total, e) => total + Math.round(e.amount * 100), 0);
+  t.equal(Math.round((await balance(server, reseller.key)) * 100), sum, 'the entries sum to the balance');
+
+  // Nothing lost: the reconciler credits every transfer the kill left without a credit, once.
+  const after = await server.admin('POST', '/admin/funding/reconcile', {});
+  t.equal(after.status, 200);
+  t.equal(after.body.data.found, 30, 'the provider lists all 30');
+  t.equal(after.body.data.credited, 30 - by_reference.size, 'the reconciler credits exactly the ones missing');
+  const expected = transfers.reduce((total, tr) => total + tr.amount_kobo, 0);
+  t.equal(Math.round((await balance(server, reseller.key)) * 100), expected, 'every transfer is in the wallet once');
+  t.comment(`acknowledged before the kill: ${acknowledged.size}, credited before the kill: ${by_reference.size}`);
+});
