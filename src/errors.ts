@@ -71,6 +71,10 @@ export const error_catalogue = {
   'service.quote_not_found': { status: 404, message: 'Quote id unknown, or another account\'s or environment\'s.' },
   'service.quote_expired': { status: 422, message: 'The quote has expired; ask for a new one.' },
   'service.product_not_found': { status: 422, message: 'No such country, operator, product type or product for international airtime and data.' },
+  // docs/funding.md: dedicated accounts, provider callbacks and their exceptions.
+  'funding.not_configured': { status: 404, message: 'This funding route is not configured on this server.' },
+  'funding.exception_not_found': { status: 404, message: 'Funding exception id unknown.' },
+  'funding.exception_resolved': { status: 409, message: 'This funding exception is resolved already.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

@@ -195,14 +195,15 @@ t.test('a correctly signed bank notification is still checked: JSON, fields, amo
   t.equal(await balance(account.live_key), 0, 'nothing was credited');
 });
 
-t.test('without FUNDING_WEBHOOK_SECRET the bank notification route answers 503', async (t) => {
+// Not 503, which says "try again": asking again will not configure it (issue 32, docs/decisions.md "Funding not configured").
+t.test('without FUNDING_WEBHOOK_SECRET the bank notification route answers 404 funding.not_configured', async (t) => {
   const unconfigured = await start_server(t, { env: { LOG_LEVEL: 'warn' } });
   const account = await unconfigured.create_account();
   const raw = JSON.stringify({ reference: 'NIP-unconfigured', account_id: account.id, amount: 100 });
   for (const [what, header] of [['signed with any secret', signature(raw, 'guess')], ['unsigned', null]] as const) {
     const response = await bank_transfer(raw, header, unconfigured);
-    t.equal(response.status, 503, `${what}: 503`);
-    t.equal(code_of(response), 'service.unavailable', `${what}: service.unavailable`);
+    t.equal(response.status, 404, `${what}: 404`);
+    t.equal(code_of(response), 'funding.not_configured', `${what}: funding.not_configured`);
   }
   const key = await unconfigured.create_key(account.id, { environment: 'live' });
   const wallet = await unconfigured.api('GET', '/v1/wallet', { key: key.api_key });

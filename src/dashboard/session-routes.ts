@@ -1,6 +1,8 @@
 // The dashboard's JSON API under /dashboard/api (docs/api.md "Dashboard and documentation"): sign-in and out, overview,
 // orders, wallet history, keys, webhooks and the transaction PIN. Every call uses the session, never
 // an API key; every change goes through the same actor commands as the public API.
+import type { FundingService } from '../services/funding/funding-service.js';
+import { funding_rows_view } from '../front/routes/dedicated-account-routes.js';
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
@@ -328,7 +330,7 @@ function csv_reply(filename: string, body: string): Reply {
   return { status: 200, body, content_type: csv_content_type, headers: csv_download_headers(filename) };
 }
 
-export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDesk, dispatcher: Dispatcher): RouteDef[] {
+export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDesk, dispatcher: Dispatcher, funding: FundingService | null = null): RouteDef[] {
   const { engine, clock } = deps;
   const secure = (deps.config.public_base_url ?? '').startsWith('https:');
   const doc = (summary: string) => ({ summary, tags: ['Dashboard'], hidden: true });
@@ -664,6 +666,8 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           // the reference a transfer must quote.
           funding_reference: String(actor.id),
           live_balance: kobo_to_naira(actor.wallets.live.balance_kobo),
+          // The reseller's own dedicated bank accounts (docs/funding.md), as GET /v1/funding/accounts shows them.
+          dedicated_accounts: funding === null || !funding.configured ? [] : funding_rows_view(funding.rows(actor.id)).accounts,
         });
       },
     },

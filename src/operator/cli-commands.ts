@@ -324,6 +324,58 @@ const operator_commands: OperatorCommand[] = [
     }),
   },
   {
+    words: ['funding', 'accounts'],
+    summary: 'Create a reseller\'s dedicated bank accounts at every funding provider (as POST /v1/funding/accounts).',
+    positionals: [account_id],
+    options: [
+      { name: 'bvn', value: 'BVN', summary: 'the reseller\'s BVN, 11 digits, where a provider requires one (sealed, never shown again)' },
+      { name: 'nin', value: 'NIN', summary: 'the reseller\'s NIN, 11 digits, where a provider requires one (sealed, never shown again)' },
+    ],
+    request: ({ positionals, values }) => ({
+      method: 'POST',
+      path: `/admin/accounts/${encodeURIComponent(positionals[0])}/funding/accounts`,
+      body: { ...(values.bvn === undefined ? {} : { bvn: values.bvn }), ...(values.nin === undefined ? {} : { nin: values.nin }) },
+    }),
+  },
+  {
+    words: ['funding', 'exceptions'],
+    summary: 'List funding transfers not credited automatically (unknown account, disagreeing with the provider...).',
+    positionals: [],
+    options: [{ name: 'status', value: 'open|all', summary: 'default open' }],
+    request: ({ values }, usage) => ({ method: 'GET', path: `/admin/funding/exceptions${query([['status', choice_value(values.status, 'status', ['open', 'all'] as const, usage)]])}` }),
+  },
+  {
+    words: ['funding', 'resolve'],
+    summary: 'Resolve a funding exception: credit it (once) or reject it.',
+    positionals: [{ name: 'id', summary: 'the exception\'s id' }],
+    options: [
+      { name: 'action', value: 'credit|reject', summary: 'the decision', required: true },
+      { name: 'account-id', value: 'ID', summary: 'the account to credit, when the transfer names none' },
+    ],
+    request: ({ positionals, values }, usage) => ({
+      method: 'POST',
+      path: `/admin/funding/exceptions/${encodeURIComponent(positionals[0])}/resolve`,
+      body: {
+        action: choice_value(values.action, 'action', ['credit', 'reject'] as const, usage),
+        ...(values['account-id'] === undefined ? {} : { account_id: Number(values['account-id']) }),
+      },
+    }),
+  },
+  {
+    words: ['funding', 'report'],
+    summary: 'A day\'s live funding per provider: transfers credited, amount paid, fees, credited, exceptions.',
+    positionals: [],
+    options: [{ name: 'date', value: 'YYYY-MM-DD', summary: 'the Africa/Lagos day', required: true }],
+    request: ({ values }) => ({ method: 'GET', path: `/admin/funding/report${query([['date', values.date]])}` }),
+  },
+  {
+    words: ['funding', 'reconcile'],
+    summary: 'Ask the funding providers for the last 48 hours of transfers now and credit what no callback brought.',
+    positionals: [],
+    options: [{ name: 'provider', value: 'NAME', summary: 'only this configured provider' }],
+    request: ({ values }) => ({ method: 'POST', path: '/admin/funding/reconcile', body: values.provider === undefined ? {} : { provider: values.provider } }),
+  },
+  {
     words: ['routes', 'show'],
     summary: 'Show the upstream routes and each upstream\'s circuit.',
     positionals: [],

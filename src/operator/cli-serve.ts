@@ -28,6 +28,7 @@ export const serve_variables: readonly ServeVariable[] = [
   { variable: 'WEBHOOK_ALLOW_PRIVATE_TARGETS', value: '0|1', summary: 'let webhook URLs point at private addresses, default 0', switch: true },
   { variable: 'WEBHOOK_TIMEOUT_MS', value: 'MS', summary: 'one webhook attempt, default 10000' },
   { variable: 'FUNDING_WEBHOOK_SECRET', value: 'SECRET', summary: 'HMAC secret of bank funding notifications' },
+  { variable: 'FUNDING_PROVIDERS', value: 'JSON', summary: 'funding providers for dedicated bank accounts (docs/operations.md "Funding providers")' },
   { variable: 'FUNDING_BANK_NAME', value: 'NAME', summary: 'bank of the account resellers pay into, shown on the dashboard\'s Funding page' },
   { variable: 'FUNDING_ACCOUNT_NUMBER', value: 'DIGITS', summary: 'that account\'s number (with FUNDING_BANK_NAME and FUNDING_ACCOUNT_NAME)' },
   { variable: 'FUNDING_ACCOUNT_NAME', value: 'NAME', summary: 'that account\'s name' },

@@ -270,6 +270,16 @@ const documented_builders: Record<string, Builder> = {
     body_fields: ['amount', 'reference'],
     build: (w) => api(w, 'POST', '/v1/sandbox/wallet/fund', {}, { amount: 10.5, reference: `SBX-${randomBytes(6).toString('hex')}` }),
   },
+  // Without FUNDING_PROVIDERS (the fuzzers' server) the dedicated-account routes answer 404 funding.not_configured.
+  'POST /v1/funding/accounts': {
+    method: 'POST', template: '/v1/funding/accounts', auth: 'api_key', port: 'public', changes_state: false, valid_status: 404, body_fields: ['bvn', 'nin'],
+    build: (w) => api(w, 'POST', '/v1/funding/accounts', {}, { bvn: '22212345678' }),
+  },
+  'GET /v1/funding/accounts': { method: 'GET', template: '/v1/funding/accounts', auth: 'api_key', port: 'public', changes_state: false, valid_status: 404, build: (w) => api(w, 'GET', '/v1/funding/accounts', {}) },
+  'POST /v1/sandbox/funding/transfer': {
+    method: 'POST', template: '/v1/sandbox/funding/transfer', auth: 'api_key', port: 'public', changes_state: true, body_fields: ['amount'],
+    build: (w) => api(w, 'POST', '/v1/sandbox/funding/transfer', {}, { amount: 10.5 }),
+  },
   'GET /v1/transactions/{reference}/receipt': { method: 'GET', template: '/v1/transactions/{reference}/receipt', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/transactions/{reference}/receipt', { reference: w.reference }) },
   'POST /v1/transactions/{reference}/resend': { method: 'POST', template: '/v1/transactions/{reference}/resend', auth: 'api_key', port: 'public', changes_state: true, build: (w) => api(w, 'POST', '/v1/transactions/{reference}/resend', { reference: w.reference }) },
   'GET /v1/statements': { method: 'GET', template: '/v1/statements', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/statements', {}, undefined, `date=${new Date(Date.now() + 3_600_000).toISOString().slice(0, 10)}`) },
@@ -385,6 +395,21 @@ const operator_builders: Record<string, Builder> = {
   },
   'GET /admin/statements': { method: 'GET', template: '/admin/statements', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/statements', {}, undefined, `date=${new Date(Date.now() + 3_600_000).toISOString().slice(0, 10)}&environment=test`) },
   'GET /admin/orders/review': { method: 'GET', template: '/admin/orders/review', auth: 'operator', port: 'operator', changes_state: false, build: (w) => operator(w, 'GET', '/admin/orders/review', {}) },
+  // Without FUNDING_PROVIDERS (the fuzzers' server) the funding routes answer 404 funding.not_configured.
+  'POST /admin/accounts/{id}/funding/accounts': {
+    method: 'POST', template: '/admin/accounts/{id}/funding/accounts', auth: 'operator', port: 'operator', changes_state: false, body_fields: ['bvn', 'nin'], valid_status: 404,
+    build: (w) => operator(w, 'POST', '/admin/accounts/{id}/funding/accounts', { id: id(w.account_id) }, { nin: '12034875601' }),
+  },
+  'GET /admin/funding/exceptions': { method: 'GET', template: '/admin/funding/exceptions', auth: 'operator', port: 'operator', changes_state: false, valid_status: 404, build: (w) => operator(w, 'GET', '/admin/funding/exceptions', {}, undefined, 'status=all') },
+  'POST /admin/funding/exceptions/{id}/resolve': {
+    method: 'POST', template: '/admin/funding/exceptions/{id}/resolve', auth: 'operator', port: 'operator', changes_state: false, body_fields: ['action', 'account_id'], valid_status: 404,
+    build: (w) => operator(w, 'POST', '/admin/funding/exceptions/{id}/resolve', { id: '1' }, { action: 'reject' }),
+  },
+  'GET /admin/funding/report': { method: 'GET', template: '/admin/funding/report', auth: 'operator', port: 'operator', changes_state: false, valid_status: 404, build: (w) => operator(w, 'GET', '/admin/funding/report', {}, undefined, 'date=2026-11-28') },
+  'POST /admin/funding/reconcile': {
+    method: 'POST', template: '/admin/funding/reconcile', auth: 'operator', port: 'operator', changes_state: false, body_fields: ['provider'], valid_status: 404,
+    build: (w) => operator(w, 'POST', '/admin/funding/reconcile', {}, {}),
+  },
   'POST /admin/orders/{reference}/resolve': {
     method: 'POST', template: '/admin/orders/{reference}/resolve', auth: 'operator', port: 'operator', changes_state: true, body_fields: ['outcome'], valid_status: 404,
     // The order is delivered already: a valid request that the desk refuses without changing anything.

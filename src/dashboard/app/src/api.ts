@@ -125,7 +125,7 @@ export interface WalletEntry {
   created_at: string;
 }
 
-export type Scope = '*' | 'wallet:read' | 'services:purchase' | 'transactions:read' | 'keys:manage';
+export type Scope = '*' | 'wallet:read' | 'services:purchase' | 'transactions:read' | 'keys:manage' | 'account:manage';
 
 export interface ApiKey {
   id: number;
@@ -177,10 +177,22 @@ export interface CreatedWebhook extends WebhookEndpoint {
 }
 
 /** The live wallet's funding: the operator's bank account (null until configured) and the reference to quote. */
+export interface DedicatedAccount {
+  provider: string;
+  kind: string;
+  bank_name: string | null;
+  account_number: string | null;
+  account_name: string | null;
+  status: 'active' | 'pending' | 'failed';
+  error?: string;
+}
+
 export interface Funding {
   bank: { bank_name: string; account_number: string; account_name: string } | null;
   funding_reference: string;
   live_balance: number;
+  /** The reseller's own bank accounts at the funding providers (docs/funding.md); empty when none is configured. */
+  dedicated_accounts: DedicatedAccount[];
 }
 
 /** What a delivery carries: an event kind, or the test event sent on request. */

@@ -11,7 +11,8 @@ import { CopyButton } from '../components/copy-button.js';
 import { href_of, Link } from '../router.js';
 
 export function FundingPage({ environment }: { environment: Environment }) {
-  const funding = use_api<Funding>('/funding', { environment });
+  // With dedicated accounts a transfer lands by itself: the balance refreshes every 5 s to show it arrive.
+  const funding = use_api<Funding>('/funding', { environment }, { every_ms: 5_000, while_data: (d) => d.dedicated_accounts.length > 0 });
   const data = funding.data;
   return (
     <>
@@ -29,6 +30,32 @@ export function FundingPage({ environment }: { environment: Environment }) {
             <span class="wallet-label" id="live-balance-label">Live balance</span>
             <span class="wallet-balance" data-testid="live-balance">{naira(data.live_balance)}</span>
           </section>
+          {data.dedicated_accounts.length > 0 && (
+            <section class="card" aria-labelledby="dedicated-title" data-testid="dedicated-accounts">
+              <h2 id="dedicated-title">Your own bank accounts</h2>
+              <p>Transfer any amount to any of these accounts: they are yours alone, so no narration is needed. Your live wallet is credited once the provider confirms the transfer, usually within a minute.</p>
+              <ul class="plain-list">
+                {data.dedicated_accounts.map((account) => (
+                  <li key={`${account.provider}-${account.account_number ?? 'failed'}`} data-testid="dedicated-account">
+                    {account.account_number === null ? (
+                      <span class="muted">{account.provider}: not ready yet{account.error ? ` (${account.error})` : ''}; we keep trying.</span>
+                    ) : (
+                      <dl class="facts facts-buy">
+                        <dt>Bank</dt>
+                        <dd data-testid="dedicated-bank-name">{account.bank_name}</dd>
+                        <dt>Account number</dt>
+                        <dd>
+                          <span class="mono" data-testid="dedicated-account-number">{account.account_number}</span> <CopyButton text={account.account_number} label={`Copy ${account.bank_name ?? ''} account number`} />
+                        </dd>
+                        <dt>Account name</dt>
+                        <dd>{account.account_name}</dd>
+                      </dl>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
           <section class="card" aria-labelledby="bank-title" data-testid="funding-bank">
             <h2 id="bank-title">Pay by bank transfer</h2>
             {data.bank === null ? (
