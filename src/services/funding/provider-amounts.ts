@@ -1,4 +1,4 @@
-// Reading a funding provider's amounts into integer kobo, exactly (docs/funding.md "Amounts"). Flutterwave
+// Reading a funding provider's amounts into integer kobo, exactly (docs/funding.md "Flutterwave", "Amounts"). Flutterwave
 // answers in naira with decimals, as a JSON number (1234.56, 1.4) or a decimal string ("100.00"); Paystack
 // answers in kobo, as an integer. Nothing here multiplies a float: a naira amount is read through its
 // decimal text (for a number, the shortest text that round-trips, as src/lib/money.ts does), so 1234.56 is
