@@ -16,6 +16,7 @@ import { FakeProviderServer, type Answer, type RecordedCall } from './fake-provi
 import { kobo_to_naira } from '../../src/lib/money.js';
 
 export const flutterwave_funding_secret_key = 'FLWSECK_TEST-billvend-fake-funding-X';
+export const flutterwave_funding_public_key = 'FLWPUBK_TEST-billvend-fake-funding-X';
 export const flutterwave_secret_hash = 'billvend-fake-verif-hash-0001';
 /** Rows a page of GET /v3/transactions. */
 export const flutterwave_page_size = 10;
@@ -158,7 +159,7 @@ export async function start_fake_flutterwave_funding(t: { teardown(fn: () => unk
       server.delay_ms = ms;
     },
     entry(name: string) {
-      return { name, kind: 'flutterwave', base_url: server.base_url, api_key: '', secret_key: flutterwave_funding_secret_key, secret_hash: flutterwave_secret_hash };
+      return { name, kind: 'flutterwave', base_url: server.base_url, api_key: flutterwave_funding_public_key, secret_key: flutterwave_funding_secret_key, secret_hash: flutterwave_secret_hash };
     },
     pay_in(args) {
       const transfer = record(args);

@@ -1,6 +1,6 @@
-// Reading a funding provider's amounts into integer kobo, exactly (docs/funding.md "Flutterwave", "Amounts"). Flutterwave
-// answers in naira with decimals, as a JSON number (1234.56, 1.4) or a decimal string ("100.00"); Paystack
-// answers in kobo, as an integer. Nothing here multiplies a float: a naira amount is read through its
+// Reading a funding provider's amounts into integer kobo, exactly (docs/funding.md "Flutterwave", "Amounts").
+// Flutterwave answers in naira with decimals, as a JSON number (1234.56, 1.4) or a decimal string ("100.00");
+// Paystack answers in kobo, as an integer. Nothing here multiplies a float: a naira amount is read through its
 // decimal text (for a number, the shortest text that round-trips, as src/lib/money.ts does), so 1234.56 is
 // 123456 kobo and never 123455.99999999999. An amount that is not exactly a whole number of kobo, negative,
 // or beyond the safe integers is unreadable (null): the caller treats the answer as unclear, never guesses.
