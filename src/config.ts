@@ -72,6 +72,8 @@ export interface Config {
   funding_bank: FundingBankConfig | null;
   master_key: string | null;
   provider: ProviderConfig | null;
+  /** FUNDING_PROVIDERS (docs/operations.md "Funding providers"): dedicated accounts, callbacks, the reconciler. */
+  funding_providers: FundingProviderEntry[];
   /**
    * The live upstreams, in the order of the default route: UPSTREAMS, or the one named "default" that
    * the PROVIDER_* settings describe (as before there were several), or none.
@@ -277,6 +279,82 @@ export function upstreams_config(text: string): UpstreamConfig[] {
   return out;
 }
 
+/** The funding providers' API shapes (src/services/funding/, docs/funding.md). */
+export const funding_kinds = ['monnify', 'paystack', 'flutterwave'] as const;
+export type FundingKindName = (typeof funding_kinds)[number];
+
+/** One FUNDING_PROVIDERS entry; the same shape as services/funding's FundingProviderConfig. */
+export interface FundingProviderEntry {
+  name: string;
+  kind: FundingKindName;
+  base_url: string;
+  api_key: string;
+  secret_key: string;
+  contract_code?: string;
+  secret_hash?: string;
+  timeout_ms: number;
+}
+
+/** Funding providers configured at once (each is asked on every reconcile and every account creation). */
+export const funding_providers_max = 8;
+const funding_provider_fields = new Set(['name', 'kind', 'base_url', 'api_key', 'secret_key', 'contract_code', 'secret_hash', 'timeout_ms']);
+
+/**
+ * FUNDING_PROVIDERS: a JSON array of {name, kind, base_url (the bare origin), api_key, secret_key,
+ * contract_code (monnify), secret_hash (flutterwave), timeout_ms?}. Names are unique: they are in the
+ * callback URL (/callbacks/funding/{name}) and on every account row.
+ */
+export function funding_providers_config(text: string): FundingProviderEntry[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError('FUNDING_PROVIDERS must be a JSON array such as [{"name":"monnify","kind":"monnify","base_url":"https://api.monnify.com","api_key":"…","secret_key":"…","contract_code":"…"}]');
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError('FUNDING_PROVIDERS must be a JSON array of funding providers');
+  if (parsed.length > funding_providers_max) throw new ConfigError(`FUNDING_PROVIDERS names ${parsed.length} providers; at most ${funding_providers_max}`);
+  const out: FundingProviderEntry[] = [];
+  parsed.forEach((entry: unknown, i) => {
+    const where = `FUNDING_PROVIDERS entry ${i + 1}`;
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new ConfigError(`${where} must be an object`);
+    const e = entry as Record<string, unknown>;
+    for (const field of Object.keys(e)) if (!funding_provider_fields.has(field)) throw new ConfigError(`${where} has an unknown field "${field.slice(0, 40)}"`);
+    const text_field = (field: string, required: boolean): string => {
+      const value = e[field] ?? '';
+      if (typeof value !== 'string' || (required && value === '')) throw new ConfigError(`${where}: ${field} must be a ${required ? 'non-empty ' : ''}string`);
+      return value;
+    };
+    const name = text_field('name', true);
+    if (!/^[a-z0-9][a-z0-9_-]{0,31}$/.test(name)) throw new ConfigError(`${where}: name must be 1-32 lower-case letters, digits, '_' or '-', got "${name.slice(0, 40)}"`);
+    if (out.some((p) => p.name === name)) throw new ConfigError(`${where}: the name "${name}" is used twice`);
+    const kind = text_field('kind', true);
+    if (!(funding_kinds as readonly string[]).includes(kind)) throw new ConfigError(`${where} (${name}): kind must be one of ${funding_kinds.join(', ')}, got "${kind.slice(0, 40)}"`);
+    const base_url = text_field('base_url', true);
+    if (!/^https?:\/\/[^\s/?#]+\/?$/.test(base_url)) throw new ConfigError(`${where} (${name}): base_url must be the bare origin, such as https://api.monnify.com`);
+    const api_key = text_field('api_key', kind !== 'paystack');
+    const secret_key = text_field('secret_key', true);
+    const contract_code = text_field('contract_code', false);
+    const secret_hash = text_field('secret_hash', false);
+    if (kind === 'monnify' && contract_code === '') throw new ConfigError(`${where} (${name}): a monnify provider needs contract_code (the contract code on the Monnify dashboard)`);
+    if (kind !== 'monnify' && contract_code !== '') throw new ConfigError(`${where} (${name}): contract_code is for monnify providers`);
+    if (kind === 'flutterwave' && secret_hash === '') throw new ConfigError(`${where} (${name}): a flutterwave provider needs secret_hash (the verif-hash set on the Flutterwave dashboard)`);
+    if (kind !== 'flutterwave' && secret_hash !== '') throw new ConfigError(`${where} (${name}): secret_hash is for flutterwave providers`);
+    const timeout = e.timeout_ms ?? 15_000;
+    if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 100 || timeout > 120_000) throw new ConfigError(`${where} (${name}): timeout_ms must be an integer from 100 to 120000`);
+    out.push({
+      name,
+      kind: kind as FundingKindName,
+      base_url: base_url.replace(/\/+$/, ''),
+      api_key,
+      secret_key,
+      ...(contract_code === '' ? {} : { contract_code }),
+      ...(secret_hash === '' ? {} : { secret_hash }),
+      timeout_ms: timeout,
+    });
+  });
+  return out;
+}
+
 export function load_config(env: Record<string, string | undefined>): Config {
   const time_scale = env.TIME_SCALE === undefined || env.TIME_SCALE === '' ? 1 : Number(env.TIME_SCALE);
   if (!Number.isFinite(time_scale) || time_scale <= 0 || time_scale > 1000) {
@@ -339,6 +417,7 @@ export function load_config(env: Record<string, string | undefined>): Config {
     webhook_allow_private_targets: flag('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS),
     funding_webhook_secret: env.FUNDING_WEBHOOK_SECRET || null,
     funding_bank: funding_bank_config(env),
+    funding_providers: env.FUNDING_PROVIDERS === undefined || env.FUNDING_PROVIDERS.trim() === '' ? [] : funding_providers_config(env.FUNDING_PROVIDERS),
     master_key: env.MASTER_KEY || null,
     provider,
     upstreams,

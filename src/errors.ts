@@ -67,6 +67,10 @@ export const error_catalogue = {
   'service.network_mismatch': { status: 422, message: 'The network differs from the one the phone number is on; send ported: true if the number was ported.' },
   // docs/api.md "Cancel before sending".
   'transaction.not_cancellable': { status: 409, message: 'Only an item of a bulk order still waiting to be sent can be cancelled.' },
+  // docs/funding.md: dedicated accounts, provider callbacks and their exceptions.
+  'funding.not_configured': { status: 404, message: 'This funding route is not configured on this server.' },
+  'funding.exception_not_found': { status: 404, message: 'Funding exception id unknown.' },
+  'funding.exception_resolved': { status: 409, message: 'This funding exception is resolved already.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

@@ -62,6 +62,11 @@ import { Outbox } from './webhooks/outbox.js';
 import { EventFeed } from './webhooks/event-feed.js';
 import { webhook_routes } from './front/routes/webhook-routes.js';
 import { funding_routes } from './front/routes/funding-routes.js';
+import { dedicated_account_routes } from './front/routes/dedicated-account-routes.js';
+import { funding_admin_routes } from './operator/funding-admin-routes.js';
+import { FundingService } from './services/funding/funding-service.js';
+import { build_funding_provider, FundingKindUnavailable } from './services/funding/providers.js';
+import { make_sandbox_funding_provider } from './services/funding/sandbox-funding.js';
 import { callback_routes } from './front/routes/callback-routes.js';
 import { UpstreamCallbacks } from './services/upstreams/upstream-callbacks.js';
 import { delivery_view } from './front/routes/webhook-routes.js';
@@ -172,6 +177,21 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   metrics.counter('billvend_catalog_sync_failures_total', 'Catalog syncs in which some service\'s variations could not be read, since start.', () => catalog_sync.counts.runs_failed_total);
   metrics.upstreams_configured(config.upstreams.map((u) => u.name));
   const router: UpstreamRouter | null = config.upstreams.length === 0 ? null : build_router(config.upstreams, store, catalog, clock, wheel, log, metrics, (account_id) => engine.accounts.get(account_id)?.account.phone ?? null);
+  // Dedicated-account funding (docs/funding.md): each FUNDING_PROVIDERS entry through its kind's module.
+  const funding_providers = config.funding_providers.map((entry) => {
+    try {
+      return build_funding_provider(entry, () => clock.now_ms());
+    } catch (error) {
+      if (error instanceof FundingKindUnavailable) throw new ConfigError(error.message);
+      throw error;
+    }
+  });
+  const funding = new FundingService(deps, secret_box, funding_providers, (tier) => pricing.funding_fee_bearer(tier), {
+    exception: () => {},
+    credited: () => {},
+  });
+  metrics.counter('billvend_funding_exceptions_total', 'Funding provider transfers recorded as exceptions (not credited automatically) since start: GET /admin/funding/exceptions.', () => funding.exceptions_recorded);
+  const sandbox_funding = make_sandbox_funding_provider(() => clock.now_ms());
   const desk = new OrderDesk(deps, {
     test: new SandboxProvider(wheel, clock),
     live: router ?? new UnconfiguredProvider(),
@@ -245,6 +265,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
       ...pricing_admin_routes(deps, pricing),
       ...upstream_admin_routes(deps, router, catalog),
       ...statement_admin_routes(deps, desk, statement_builds),
+      ...funding_admin_routes(deps, funding),
       {
         method: 'get',
         path: '/admin/webhooks/dead',
@@ -295,6 +316,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
     ...statement_routes(deps, desk, statement_builds),
     ...receipt_routes(deps, desk, outbox, new ResendLimit()),
     ...funding_routes(deps),
+    ...dedicated_account_routes(deps, funding, sandbox_funding),
     ...callback_routes(deps, router === null ? null : callbacks),
     ...session_routes(deps, sessions, desk, dispatcher),
     ...site.routes(),
@@ -355,6 +377,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   wheel.every(10 * 60_000, () => sessions.sweep());
   catalog_sync.start(wheel);
   callbacks.start();
+  funding.start();
   // Events older than 30 days leave the feed the same way (webhooks/event-feed.ts).
   wheel.every(10 * 60_000, () => {
     const removed = event_feed.sweep(clock.now_us());

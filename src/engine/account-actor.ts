@@ -14,6 +14,7 @@ import {
   assert_key,
   assert_wallet,
   type AccountRecord,
+  type EntryFunding,
   type Environment,
   type KeyRecord,
   type Scope,
@@ -196,7 +197,9 @@ export class AccountActor {
   private apply(command: AccountCommand, now_us: number, _random: RandomSource): CommandOutcomes[AccountCommand['kind']] {
     switch (command.kind) {
       case 'open_account': return this.open_account(command.email);
-      case 'credit': return this.credit(command.environment, command.amount_kobo, command.reference, command.description, now_us, command.scope);
+      case 'credit': return command.funding === undefined
+        ? this.credit(command.environment, command.amount_kobo, command.reference, command.description, now_us, command.scope)
+        : this.credit_transfer(command.environment, command.amount_kobo, command.description, command.funding, now_us);
       case 'create_key': return this.create_key(command.input, now_us);
       case 'revoke_key': return this.revoke_key(command.key_id, now_us);
       case 'update_profile': return this.update_profile(command.patch);
@@ -304,7 +307,7 @@ export class AccountActor {
    * Appends an entry to a wallet and moves its balance. The caller has checked that a debit is
    * covered; the assertion here is the second line of defence (a balance never goes below zero).
    */
-  append_entry(environment: Environment, type: WalletEntryType, amount_kobo: number, reference: string, description: string, now_us: number): WalletEntry {
+  append_entry(environment: Environment, type: WalletEntryType, amount_kobo: number, reference: string, description: string, now_us: number, funding?: EntryFunding): WalletEntry {
     const wallet = this.wallets[environment];
     const before = wallet.balance_kobo;
     const after = type === 'debit' ? before - amount_kobo : before + amount_kobo;
@@ -318,6 +321,7 @@ export class AccountActor {
       description,
       created_us: now_us,
     };
+    if (funding !== undefined) entry.funding = funding;
     assert_entry(entry);
     wallet.entries_count = entry.id;
     wallet.balance_kobo = after;
@@ -353,6 +357,27 @@ export class AccountActor {
     }
     const entry = this.append_entry(environment, 'credit', amount_kobo, reference, description, now_us);
     this.engine.record_funding_reference(this, environment, reference, entry, scope === 'account' ? this.id : null);
+    this.engine.emit(this, environment, 'wallet.credited', { entry });
+    return ok({ entry, created: true });
+  }
+
+  /**
+   * Credits a funding provider's transfer, exactly once for ever: the claim [environment, provider,
+   * provider reference] is staged in this command beside the entry (docs/funding.md "Exactly once"), so a
+   * repeat (a callback again, the reconciler, a resolve) finds it, staged or durable, and credits nothing.
+   * Another account's claim of the same transfer is refused: a transfer funds one wallet.
+   */
+  private credit_transfer(environment: Environment, amount_kobo: number, description: string, funding: EntryFunding, now_us: number): Outcome<{ entry: WalletEntry; created: boolean }> {
+    if (amount_kobo <= 0) return refused({ refusal: 'amount_not_positive' });
+    const claim = this.engine.funding_credit(environment, funding.provider, funding.provider_reference);
+    if (claim !== null) {
+      if (claim.account_id !== this.id) return refused({ refusal: 'funding_reference_foreign' });
+      const entry = this.engine.journal.read(this.engine.store.wallet_entries, [this.id, environment, claim.entry_id]) as WalletEntry | undefined;
+      if (entry === undefined) fail(`funding credit ${funding.provider}/${funding.provider_reference} points at a missing entry`);
+      return ok({ entry, created: false });
+    }
+    const entry = this.append_entry(environment, 'credit', amount_kobo, funding.provider_reference, description, now_us, funding);
+    this.stage_put(this.engine.store.funding_credits, [environment, funding.provider, funding.provider_reference], { account_id: this.id, entry_id: entry.id });
     this.engine.emit(this, environment, 'wallet.credited', { entry });
     return ok({ entry, created: true });
   }

@@ -8,7 +8,7 @@
 import type { Database } from 'lmdb';
 import type { CapturedChange } from '../journal/journal.js';
 import type { Key } from '../journal/store.js';
-import type { AccountRecord, Environment, IdempotencyRecord, KeyRecord, WalletEntry } from './records.js';
+import type { AccountRecord, EntryFunding, Environment, IdempotencyRecord, KeyRecord, WalletEntry } from './records.js';
 import type { FundingScope, NewKeyInput } from './account-actor.js';
 import type { OrderPlacement, OrderRequest } from './account-orders.js';
 import type { OrderRecord, ProviderResult } from './order-record.js';
@@ -20,7 +20,7 @@ export interface CommandFields {
   /** Stages a new account's record, email claim and wallets (Engine.create_account). */
   open_account: { email: string };
   /** A credit, idempotent by its funding reference (AccountActor.credit). */
-  credit: { environment: Environment; amount_kobo: number; reference: string; description: string; scope?: FundingScope };
+  credit: { environment: Environment; amount_kobo: number; reference: string; description: string; scope?: FundingScope; funding?: EntryFunding };
   create_key: { input: NewKeyInput };
   revoke_key: { key_id: number };
   update_profile: { patch: { kyc_level?: number; tier?: string; daily_limit_kobo?: number | null } };

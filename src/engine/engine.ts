@@ -437,6 +437,11 @@ export class Engine {
     return (this.journal.read(this.store.funding_refs, funding_key(environment, reference, owner)) as FundingRef | undefined) ?? null;
   }
 
+  /** Who a provider's transfer was credited to, staged or durable (AccountActor.credit_transfer); null: never. */
+  funding_credit(environment: Environment, provider: string, provider_reference: string): FundingRef | null {
+    return (this.journal.read(this.store.funding_credits, [environment, provider, provider_reference]) as FundingRef | undefined) ?? null;
+  }
+
   record_funding_reference(actor: AccountActor, environment: Environment, reference: string, entry: WalletEntry, owner: number | null = null): void {
     if (owner !== null && owner !== actor.id) fail('an account-scoped funding reference is claimed for its own account');
     const ref: FundingRef = { account_id: actor.id, entry_id: entry.id };

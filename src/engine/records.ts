@@ -7,7 +7,7 @@ import { fail } from '../lib/assert.js';
 export type Environment = 'live' | 'test';
 export const environments: readonly Environment[] = ['live', 'test'];
 
-export const scopes = ['*', 'wallet:read', 'services:purchase', 'transactions:read', 'keys:manage'] as const;
+export const scopes = ['*', 'wallet:read', 'services:purchase', 'transactions:read', 'keys:manage', 'account:manage'] as const;
 export type Scope = (typeof scopes)[number];
 
 export interface AccountRecord {
@@ -51,6 +51,17 @@ export interface WalletRecord {
 
 export type WalletEntryType = 'credit' | 'debit' | 'reversal';
 
+/** What a credit from a funding provider's transfer carries (docs/funding.md "How a credit lands"). */
+export interface EntryFunding {
+  /** The configured provider's name (FUNDING_PROVIDERS), or "sandbox". */
+  provider: string;
+  /** The provider's unique id of the transfer: the credit's key, for ever. */
+  provider_reference: string;
+  amount_paid_kobo: number;
+  fee_kobo: number;
+  settlement_kobo: number;
+}
+
 export interface WalletEntry {
   id: number;
   type: WalletEntryType;
@@ -60,6 +71,8 @@ export interface WalletEntry {
   reference: string;
   description: string;
   created_us: number;
+  /** Present on a credit from a funding provider's transfer; absent on every other entry. */
+  funding?: EntryFunding;
 }
 
 export interface KeyRecord {
@@ -132,6 +145,16 @@ export function assert_entry(entry: WalletEntry): void {
   const delta = entry.type === 'debit' ? -entry.amount_kobo : entry.amount_kobo;
   if (entry.balance_after_kobo !== entry.balance_before_kobo + delta) fail(`wallet entry ${entry.id} does not add up`);
   if (entry.balance_after_kobo < 0) fail(`wallet entry ${entry.id} leaves a negative balance`);
+  if (entry.funding !== undefined) {
+    const f = entry.funding;
+    assert_kobo(f.amount_paid_kobo, 'funding amount paid');
+    assert_kobo(f.fee_kobo, 'funding fee');
+    assert_kobo(f.settlement_kobo, 'funding settlement');
+    if (entry.type !== 'credit') fail(`wallet entry ${entry.id} carries funding but is a ${entry.type}`);
+    if (f.fee_kobo < 0 || f.settlement_kobo !== f.amount_paid_kobo - f.fee_kobo) fail(`wallet entry ${entry.id} funding does not add up`);
+    // The operator bears the fee (the wallet gets what was paid) or the reseller does (what was paid less the fee).
+    if (entry.amount_kobo !== f.amount_paid_kobo && entry.amount_kobo !== f.amount_paid_kobo - f.fee_kobo) fail(`wallet entry ${entry.id} amount is neither the amount paid nor it less the fee`);
+  }
 }
 
 export function assert_account(account: AccountRecord): void {

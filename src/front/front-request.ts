@@ -68,6 +68,23 @@ export class FrontRequest implements RequestContext {
  * Reads the request headers billvend uses, before any await (the request object dies with the handler),
  * but only those the route uses: each getHeader is a call into uWS.
  */
+/**
+ * The headers a funding provider signs its callbacks with (docs/funding.md): Monnify's monnify-signature,
+ * Paystack's x-paystack-signature, Flutterwave's verif-hash.
+ */
+export const funding_signature_headers = ['monnify-signature', 'x-paystack-signature', 'verif-hash'] as const;
+
+const no_signatures: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+function read_funding_signatures(req: uWS.HttpRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of funding_signature_headers) {
+    const value = req.getHeader(name);
+    if (value !== '') out[name] = value;
+  }
+  return out;
+}
+
 export function read_headers(req: uWS.HttpRequest, method: string, needs: HeaderNeeds, reads_forwarded_for: boolean): RequestContext['headers'] {
   return {
     authorization: req.getHeader('authorization'),
@@ -84,5 +101,6 @@ export function read_headers(req: uWS.HttpRequest, method: string, needs: Header
     access_control_request_method: method === 'OPTIONS' ? req.getHeader('access-control-request-method') : '',
     if_none_match: needs.conditional ? req.getHeader('if-none-match') : '',
     accept: needs.accept ? req.getHeader('accept') : '',
+    funding_signatures: needs.funding_signatures ? read_funding_signatures(req) : no_signatures,
   };
 }

@@ -30,6 +30,8 @@ export interface HeaderNeeds {
   conditional: boolean;
   /** Accept: the receipts choose HTML or PDF by it. */
   accept: boolean;
+  /** The funding providers' signature headers (POST /callbacks/funding/{provider}). */
+  funding_signatures: boolean;
 }
 
 function header_needs(route: RouteDef): HeaderNeeds {
@@ -38,7 +40,8 @@ function header_needs(route: RouteDef): HeaderNeeds {
     signature: route.raw_body === true,
     conditional: route.method === 'get' && route.auth === 'none',
     accept: route.reads_accept === true,
+    funding_signatures: route.reads_funding_signatures === true,
   };
 }
 
-export const no_needs: HeaderNeeds = { session: false, signature: false, conditional: false, accept: false };
+export const no_needs: HeaderNeeds = { session: false, signature: false, conditional: false, accept: false, funding_signatures: false };

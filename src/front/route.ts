@@ -56,6 +56,8 @@ export interface RouteDef {
   raw_body?: boolean;
   /** The handler reads the Accept header (receipts: HTML or PDF). */
   reads_accept?: boolean;
+  /** The handler reads the funding providers' signature headers (POST /callbacks/funding/{provider}). */
+  reads_funding_signatures?: boolean;
   doc: RouteDoc;
   handler: (ctx: RequestContext) => Reply | Promise<Reply>;
 }
@@ -118,4 +120,9 @@ export interface RequestHeaders {
   if_none_match: string;
   /** Read only for routes with reads_accept (receipts); '' otherwise. */
   accept: string;
+  /**
+   * The funding providers' signature headers (front/front-request.ts funding_signature_headers), by lower-case
+   * name, read only for routes with reads_funding_signatures; empty otherwise.
+   */
+  funding_signatures: Record<string, string>;
 }

@@ -1,5 +1,5 @@
 // How records look in the API (docs/spec.md section 2, docs/decisions.md): NGN numbers, ISO timestamps, no secrets.
-import type { AccountRecord, KeyRecord, WalletEntry, WalletRecord } from '../engine/records.js';
+import type { AccountRecord, EntryFunding, KeyRecord, WalletEntry, WalletRecord } from '../engine/records.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_ms, iso_us } from '../lib/time-format.js';
 
@@ -33,6 +33,18 @@ export function wallet_entry_view(entry: WalletEntry) {
     reference: entry.reference,
     description: entry.description,
     created_at: iso_us(entry.created_us),
+    ...(entry.funding === undefined ? {} : { funding: entry_funding_view(entry.funding) }),
+  };
+}
+
+/** The funding a provider transfer's credit carries (docs/funding.md "How a credit lands"). */
+export function entry_funding_view(funding: EntryFunding) {
+  return {
+    provider: funding.provider,
+    provider_reference: funding.provider_reference,
+    amount_paid: kobo_to_naira(funding.amount_paid_kobo),
+    fee: kobo_to_naira(funding.fee_kobo),
+    settlement_amount: kobo_to_naira(funding.settlement_kobo),
   };
 }
 

@@ -47,6 +47,16 @@ export interface Store {
   provider_requests: Database<any, string>;
   /** [delivered ms, reference] → [account, environment, seq] of a delivered live order whose re-query 24 h later is still due. */
   reversal_checks: Database<any, Key>;
+  /** [environment, provider, provider reference] → {account_id, entry_id}: each provider transfer credited once, for ever (docs/funding.md). */
+  funding_credits: Database<any, Key>;
+  /** [account, provider] → the account's dedicated accounts at that provider (services/funding/funding-records.ts). */
+  funding_accounts: Database<any, Key>;
+  /** [provider, account number] → account id: whose wallet a transfer into a dedicated account funds. */
+  funding_numbers: Database<any, Key>;
+  /** [provider, provider reference] → a transfer not credited automatically, for the operator to resolve. */
+  funding_exceptions: Database<any, Key>;
+  /** account → the BVN/NIN given for dedicated accounts, sealed (lib/secrets.ts SecretBox), never shown again. */
+  funding_kyc: Database<any, number>;
 }
 
 const database_names = [
@@ -54,6 +64,7 @@ const database_names = [
   'funding_refs', 'orders', 'order_index', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions', 'event_feed',
   'account_emails', 'key_hashes', 'account_keys', 'batches', 'open_batches', 'provider_requests', 'reversal_checks',
+  'funding_credits', 'funding_accounts', 'funding_numbers', 'funding_exceptions', 'funding_kyc',
 ] as const;
 
 /** Owner-only (docs/operations.md "Files"): the store holds PIN and password hashes and sealed secrets. */

@@ -38,8 +38,8 @@ export function rule_view(rule: PriceRule) {
   return { service_type: rule.service_type, network: rule.network, disco: rule.disco, provider: rule.provider, rate_bp: rule.rate_bp };
 }
 
-function tier_view(tier: { tier: string; rules: PriceRule[]; updated_us: number }) {
-  return { tier: tier.tier, rules: tier.rules.map(rule_view), updated_at: iso_us(tier.updated_us) };
+function tier_view(tier: { tier: string; rules: PriceRule[]; updated_us: number; funding_fee?: 'operator' | 'reseller' }) {
+  return { tier: tier.tier, rules: tier.rules.map(rule_view), funding_fee: tier.funding_fee ?? 'operator', updated_at: iso_us(tier.updated_us) };
 }
 
 /** The Lagos calendar day as YYYY-MM-DD. */
@@ -106,7 +106,7 @@ export function pricing_admin_routes(deps: Deps, pricing: PriceLists): RouteDef[
         const checked = pricing.check_rules((ctx.body as Static<typeof PutPricingBody>).rules as Record<string, unknown>[]);
         if ('problems' in checked) return error_reply(ctx.request_id, invalid(checked.problems));
         if (pricing.would_exceed_tiers(tier)) return error_reply(ctx.request_id, invalid([{ field: 'tier', message: `is new, and at most ${tiers_max} tiers may hold rules (tiers_max)` }]));
-        const stored = pricing.replace(engine.journal, tier, checked.rules, clock.now_us());
+        const stored = pricing.replace(engine.journal, tier, checked.rules, clock.now_us(), (ctx.body as Static<typeof PutPricingBody>).funding_fee);
         const reply = success_reply(ctx.request_id, 200, tier_view(stored), 'Price list replaced.');
         return engine.journal.durable().then(() => reply);
       },

@@ -25,6 +25,7 @@ export const PriceRuleBody = Type.Object({
 
 export const PutPricingBody = Type.Object({
   rules: Type.Array(PriceRuleBody, { maxItems: rules_max, errorMessage: `must be a list of at most ${rules_max} rules (rules_max)` }),
+  funding_fee: Type.Optional(Type.Union([Type.Literal('operator'), Type.Literal('reseller')], { description: 'who bears a funding provider\'s fee on a dedicated-account transfer (docs/funding.md "Fees"); operator by default', errorMessage: 'must be operator or reseller' })),
 });
 
 export const PriceRuleView = Type.Object({
@@ -38,6 +39,7 @@ export const PriceRuleView = Type.Object({
 export const TierPricingView = Type.Object({
   tier: Type.String(),
   rules: Type.Array(PriceRuleView),
+  funding_fee: Type.Union([Type.Literal('operator'), Type.Literal('reseller')]),
   updated_at: Type.String({ format: 'date-time' }),
 });
 

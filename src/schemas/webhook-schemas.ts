@@ -94,6 +94,16 @@ export const BankTransferBody = Type.Object({
   narration: Type.Optional(FreeText({ maxLength: 200 })),
 });
 
+/** A credit from a funding provider's transfer (docs/funding.md "How a credit lands"). */
+export const EntryFundingView = Type.Object({
+  provider: Type.String({ description: 'the configured funding provider\'s name, or sandbox' }),
+  provider_reference: Type.String({ description: 'the provider\'s unique id of the transfer (Monnify transactionReference)' }),
+  amount_paid: Naira,
+  fee: Naira,
+  settlement_amount: Naira,
+});
+
 export const WalletEntryView = Type.Object({
   id: Type.Integer(), type: Type.String(), amount: Naira, balance_before: Naira, balance_after: Naira, reference: Type.String(), description: Type.String(), created_at: Timestamp,
+  funding: Type.Optional(EntryFundingView),
 });

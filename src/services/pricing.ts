@@ -48,6 +48,8 @@ interface StoredTier {
   tier: string;
   rules: PriceRule[];
   updated_us: number;
+  /** Who bears a funding provider's fee (docs/funding.md "Fees"); absent in tiers stored before: the operator. */
+  funding_fee?: 'operator' | 'reseller';
 }
 
 /** One service type's rates in one tier: the base rate and the narrowed ones. */
@@ -178,14 +180,20 @@ export class PriceLists {
     return problems.length > 0 ? { problems } : { rules };
   }
 
+  /** Who bears a funding provider's fee for an account of this tier: the operator unless the tier says reseller. */
+  funding_fee_bearer(tier: string): 'operator' | 'reseller' {
+    return this.stored.get(tier)?.funding_fee ?? 'operator';
+  }
+
   /** Whether replacing this tier's rules would exceed tiers_max. */
   would_exceed_tiers(tier: string): boolean {
     return !this.stored.has(tier) && this.stored.size >= tiers_max;
   }
 
   /** Operator change: journaled (replicated in cluster mode), effective for the next purchase. */
-  replace(journal: Journal, tier: string, rules: PriceRule[], now_us: number): StoredTier {
+  replace(journal: Journal, tier: string, rules: PriceRule[], now_us: number, funding_fee?: 'operator' | 'reseller'): StoredTier {
     const next: StoredTier = { tier, rules, updated_us: now_us };
+    if (funding_fee === 'reseller') next.funding_fee = funding_fee;
     this.install(next);
     journal.put(0, this.store.catalog, `pricing:${tier}`, next);
     return next;

@@ -96,6 +96,16 @@ export function event_data(kind: EventKind, subject: { entry?: WalletEntry; orde
         balance_after: kobo_to_naira(entry.balance_after_kobo),
         reference: entry.reference,
         created_at: iso_us(entry.created_us),
+        // A dedicated-account transfer's credit says where it came from (docs/funding.md); absent otherwise.
+        ...(entry.funding === undefined ? {} : {
+          funding: {
+            provider: entry.funding.provider,
+            provider_reference: entry.funding.provider_reference,
+            amount_paid: kobo_to_naira(entry.funding.amount_paid_kobo),
+            fee: kobo_to_naira(entry.funding.fee_kobo),
+            settlement_amount: kobo_to_naira(entry.funding.settlement_kobo),
+          },
+        }),
       };
     }
     case 'wallet.low_balance': {

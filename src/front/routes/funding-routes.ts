@@ -83,11 +83,11 @@ export function funding_routes(deps: Deps): RouteDef[] {
         response: Type.Object({ received: Type.Literal(true), wallet_transaction: WalletEntryView }),
         success_status: 201,
         also_success: [200],
-        errors: ['funding.invalid_signature', 'validation.failed', 'request.malformed_json', 'account.not_found', 'idempotency.key_reused', 'service.unavailable'],
+        errors: ['funding.invalid_signature', 'validation.failed', 'request.malformed_json', 'account.not_found', 'idempotency.key_reused', 'funding.not_configured'],
       },
       handler: (ctx) => {
         const secret = deps.config.funding_webhook_secret;
-        if (secret === null) return error_reply(ctx.request_id, api_error('service.unavailable', 'Bank transfer funding is not configured on this server.'));
+        if (secret === null) return error_reply(ctx.request_id, api_error('funding.not_configured', 'Bank transfer funding (FUNDING_WEBHOOK_SECRET) is not configured on this server.'));
         const raw = ctx.raw_body ?? Buffer.alloc(0);
         const expected = 'sha256=' + createHmac('sha256', secret).update(raw).digest('hex');
         // Checked on the raw bytes before anything is parsed; compared in constant time.
