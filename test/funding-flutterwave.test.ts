@@ -102,6 +102,12 @@ t.test('account creation without a BVN, or while Flutterwave is down, fails and 
   const refused = await rejection(make_flutterwave_funding_provider(config_for(fake, { secret_key: 'FLWSECK_TEST-wrong' }), Date.now).create_accounts(customer(5), signal()));
   t.ok(refused instanceof FundingProviderError && !refused.retryable, 'the documented 401: not retryable');
   t.notMatch((refused as Error).message, /22212345678|FLWSECK_TEST-wrong/, 'the error names neither the BVN nor the key');
+
+  fake.refuse_creation = 'The BVN 22212345678 could not be validated';
+  const quoted = await rejection(provider.create_accounts(customer(12), signal()));
+  t.ok(quoted instanceof FundingProviderError && !quoted.retryable, 'a refusal (HTTP 400, the documented envelope): not retryable');
+  t.match((quoted as Error).message, /The BVN \[redacted\] could not be validated/, 'Flutterwave\'s message, with the BVN it quoted taken out');
+  t.notMatch((quoted as Error).message, /22212345678/, 'the BVN never leaves in an error (the core logs it and shows it on the row)');
 });
 
 t.test('verif-hash: the configured secret hash, compared for equality; it does not cover the body', async (t) => {

@@ -48,6 +48,8 @@ export interface FlutterwaveRecordChange {
 }
 
 export interface FakeFlutterwaveFunding extends FakeFundingProvider {
+  /** When set, account creation is refused: HTTP 400 with the documented error envelope and this message. */
+  refuse_creation: string | null;
   /** The requests received whose path starts with the prefix, each with its query. */
   calls(path_prefix: string): ReadonlyArray<{ method: string; path: string; query: Record<string, string>; body: unknown }>;
   delay_ms: number;
@@ -81,6 +83,7 @@ export async function start_fake_flutterwave_funding(t: { teardown(fn: () => unk
     const body = (call.body ?? {}) as Record<string, any>;
 
     if (call.method === 'POST' && call.path === '/v3/virtual-account-numbers') {
+      if (fake.refuse_creation !== null) return { status: 400, body: { ...funding_fixture('flutterwave', 'unauthorized-401'), message: fake.refuse_creation } };
       const n = next();
       const account: Account = {
         account_number: `78${String(24_822_527 + n).padStart(8, '0')}`,
@@ -152,6 +155,7 @@ export async function start_fake_flutterwave_funding(t: { teardown(fn: () => unk
       return server.base_url;
     },
     down: false,
+    refuse_creation: null,
     get delay_ms() {
       return server.delay_ms;
     },

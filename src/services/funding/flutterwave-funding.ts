@@ -123,13 +123,26 @@ export function make_flutterwave_funding_provider(config: FundingProviderConfig,
     }];
   }
 
+  /** The creation, its errors cleared of the BVN and NIN: a provider's message may quote what it was sent,
+   *  and the core logs a failed creation's error and shows it on the row. */
+  async function create_redacted(customer: Parameters<FundingProvider['create_accounts']>[0], signal: AbortSignal): Promise<DedicatedAccount[]> {
+    try {
+      return await create(customer, signal);
+    } catch (error) {
+      if (!(error instanceof FundingProviderError)) throw error;
+      let message = error.message;
+      for (const secret of [customer.bvn, customer.nin]) if (secret !== null && secret !== '') message = message.split(secret).join('[redacted]');
+      throw message === error.message ? error : new FundingProviderError(message, error.retryable);
+    }
+  }
+
   return {
     config,
 
     create_accounts(customer, signal) {
       const known = made.get(customer.reference);
       if (known !== undefined) return known.then((accounts) => accounts.map((account) => ({ ...account })));
-      const making = create(customer, signal);
+      const making = create_redacted(customer, signal);
       if (made.size >= flutterwave_accounts_memo_max) made.delete(made.keys().next().value!);
       made.set(customer.reference, making);
       // A failure is forgotten: the next request asks Flutterwave again.
