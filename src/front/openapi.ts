@@ -105,6 +105,8 @@ const examples: Record<string, unknown> = {
   },
   'patch /v1/account': { low_balance_threshold: 5000 },
   'post /v1/sandbox/wallet/fund': { amount: 50000, reference: 'topup-0001' },
+  'post /v1/funding/accounts': { bvn: '22212345678' },
+  'post /v1/sandbox/funding/transfer': { amount: 25000 },
   'post /v1/keys': { name: 'Shop till 2', environment: 'test', scopes: ['services:purchase', 'transactions:read'], ip_allowlist: [] },
   'post /v1/webhooks': { url: 'https://example.ng/billvend/hooks', events: ['transaction.completed', 'transaction.failed'], description: 'Order updates' },
   'patch /v1/webhooks/:id': { events: ['transaction.completed', 'transaction.failed', 'wallet.low_balance'] },

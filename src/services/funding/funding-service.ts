@@ -264,8 +264,9 @@ export class FundingService {
 
   private settle_claim(provider: FundingProvider, claim: CallbackClaim, via: 'callback' | 'sandbox'): Promise<CallbackResult> {
     const key = `${provider.config.name}\u0000${claim.provider_reference}`;
+    // A repeat while the first is being verified shares its outcome; only the first reports the credit as its own.
     const running = this.callbacks_in_flight.get(key);
-    if (running !== undefined) return running;
+    if (running !== undefined) return running.then((r) => (r.kind === 'credited' ? { ...r, created: false } : r));
     if (this.callbacks_in_flight.size >= callbacks_in_flight_max) return Promise.resolve({ kind: 'unavailable', message: 'Too many funding callbacks are being verified; retry shortly.' });
     const result = this.settle_claim_now(provider, claim, via).finally(() => this.callbacks_in_flight.delete(key));
     this.callbacks_in_flight.set(key, result);

@@ -116,7 +116,7 @@ export interface WalletEntry {
   created_at: string;
 }
 
-export type Scope = '*' | 'wallet:read' | 'services:purchase' | 'transactions:read' | 'keys:manage';
+export type Scope = '*' | 'wallet:read' | 'services:purchase' | 'transactions:read' | 'keys:manage' | 'account:manage';
 
 export interface ApiKey {
   id: number;
