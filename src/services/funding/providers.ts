@@ -2,17 +2,16 @@
 // each from its own module; the funding core builds every configured provider through this table.
 import type { FundingKind, FundingProvider, FundingProviderConfig } from './funding-provider.js';
 import { make_monnify_provider } from './monnify.js';
+import { make_paystack_provider } from './paystack.js';
+import { make_flutterwave_funding_provider } from './flutterwave-funding.js';
 
 export type FundingProviderConstructor = (config: FundingProviderConfig, now: () => number) => FundingProvider;
 
-/**
- * The kinds this build speaks. MERGE POINT (issue 32): the Paystack and Flutterwave modules register here,
- *   paystack: make_paystack_provider,                 // from './paystack.js'
- *   flutterwave: make_flutterwave_funding_provider,   // from './flutterwave-funding.js'
- * Until then a FUNDING_PROVIDERS entry of those kinds is refused at start with a clear message.
- */
+/** The kinds this build speaks: every kind has its module. */
 export const funding_provider_constructors: Partial<Record<FundingKind, FundingProviderConstructor>> = {
   monnify: make_monnify_provider,
+  paystack: make_paystack_provider,
+  flutterwave: make_flutterwave_funding_provider,
 };
 
 /** Thrown when an entry names a kind this build has no module for (main.ts turns it into a ConfigError). */
