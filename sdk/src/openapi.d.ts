@@ -840,7 +840,7 @@ export interface paths {
         };
         /**
          * A daily statement of the key's wallet: one Africa/Lagos day, signed
-         * @description Opening and closing balance, every wallet entry of the day (credits, debits, reversals: the refunds; each debit with the commission it netted) and totals by entry type and by service. Today's is provisional (final false). JSON by default, CSV or PDF with format; every body is signed: Billvend-Signature: ed25519=<base64> over its exact bytes, verified with GET /v1/statements/public-key. date is required, not in the future, not before the account's first day; a day of more than 100000 entries (PDF 20000) is 422 statement.too_large.
+         * @description Opening and closing balance, every wallet entry of the day (credits, debits, reversals: the refunds; each debit with the commission it netted) and totals by entry type and by service. Today's is provisional (final false). JSON by default, CSV or PDF with format; every body is signed: Billvend-Signature: ed25519=<base64> over its exact bytes, verified with GET /v1/statements/public-key. date is required, not in the future, not before the account's first day; a day of more than 100000 entries (PDF 20000) is 422 statement.too_large; at most 4 statements are built at once in the server (429 rate_limit.exceeded past it).
          */
         get: operations["getStatements"];
         put?: never;
@@ -945,6 +945,47 @@ export interface paths {
          * @description Signed with X-Signature: sha256=<hex HMAC-SHA256 of the raw body keyed with FUNDING_WEBHOOK_SECRET>. Idempotent by the bank's reference: a repeat credits nothing and answers 200 with the first credit.
          */
         post: operations["postFundingBankTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/funding/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reseller's dedicated bank accounts */
+        get: operations["getFundingAccounts"];
+        put?: never;
+        /**
+         * Create the reseller's dedicated bank accounts (live wallet)
+         * @description One account (or one per bank) at each configured funding provider; a transfer into it credits the live wallet once, verified with the provider. A repeat makes only what is missing (a failed provider is tried again). bvn and nin are sealed at rest and never shown again. A test key gets 403: the test wallet is funded by POST /v1/sandbox/funding/transfer.
+         */
+        post: operations["postFundingAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/funding/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a bank transfer into the test wallet (test keys only)
+         * @description Goes the way a real transfer does: a signed callback from the sandbox funding provider, checked, verified with it, credited once, wallet.credited emitted. A live key gets 403 auth.insufficient_scope.
+         */
+        post: operations["postSandboxFundingTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1210,7 +1251,7 @@ export interface components {
             request_id: string;
         };
         /** @enum {string} */
-        ErrorCodes: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired" | "auth.ip_not_allowed" | "wallet.insufficient_funds" | "wallet.not_found" | "wallet.limit_exceeded" | "transaction.failed" | "transaction.not_found" | "transaction.provider_unavailable" | "service.plan_not_found" | "service.invalid_meter" | "service.invalid_smartcard" | "service.amount_mismatch" | "service.invalid_profile" | "service.invalid_account" | "pin.incorrect" | "pin.locked" | "pin.not_set" | "keys.limit_reached" | "keys.not_found" | "rate_limit.exceeded" | "validation.failed" | "request.malformed_json" | "request.too_large" | "request.unsupported_media_type" | "route.not_found" | "route.method_not_allowed" | "auth.insufficient_scope" | "idempotency.key_reused" | "internal.error" | "service.unavailable" | "service.amount_below_minimum" | "service.meter_cannot_vend" | "service.renewal_unavailable" | "account.not_found" | "account.email_taken" | "operator.unauthorized" | "webhooks.not_found" | "webhooks.delivery_not_found" | "webhooks.limit_reached" | "webhooks.delivery_not_retryable" | "funding.invalid_signature" | "session.required" | "session.invalid_credentials" | "session.locked" | "transaction.duplicate_reference" | "session.csrf_failed" | "batch.not_found" | "statement.too_large" | "webhooks.no_endpoint" | "transaction.not_final" | "service.network_mismatch" | "transaction.not_cancellable" | "service.quote_not_found" | "service.quote_expired" | "service.product_not_found";
+        ErrorCodes: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired" | "auth.ip_not_allowed" | "wallet.insufficient_funds" | "wallet.not_found" | "wallet.limit_exceeded" | "transaction.failed" | "transaction.not_found" | "transaction.provider_unavailable" | "service.plan_not_found" | "service.invalid_meter" | "service.invalid_smartcard" | "service.amount_mismatch" | "service.invalid_profile" | "service.invalid_account" | "pin.incorrect" | "pin.locked" | "pin.not_set" | "keys.limit_reached" | "keys.not_found" | "rate_limit.exceeded" | "validation.failed" | "request.malformed_json" | "request.too_large" | "request.unsupported_media_type" | "route.not_found" | "route.method_not_allowed" | "auth.insufficient_scope" | "idempotency.key_reused" | "internal.error" | "service.unavailable" | "service.amount_below_minimum" | "service.meter_cannot_vend" | "service.renewal_unavailable" | "account.not_found" | "account.email_taken" | "operator.unauthorized" | "webhooks.not_found" | "webhooks.delivery_not_found" | "webhooks.limit_reached" | "webhooks.delivery_not_retryable" | "funding.invalid_signature" | "session.required" | "session.invalid_credentials" | "session.locked" | "transaction.duplicate_reference" | "session.csrf_failed" | "batch.not_found" | "statement.too_large" | "webhooks.no_endpoint" | "transaction.not_final" | "service.network_mismatch" | "transaction.not_cancellable" | "service.quote_not_found" | "service.quote_expired" | "service.product_not_found" | "funding.not_configured" | "funding.exception_not_found" | "funding.exception_resolved";
     };
     responses: never;
     parameters: never;
@@ -1846,7 +1887,7 @@ export interface operations {
                                 environment: "live" | "test";
                                 /** @description prefix and last 4 characters, e.g. bv_test_…a1B2; never the secret */
                                 key_hint: string;
-                                scopes: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage")[];
+                                scopes: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage" | "account:manage")[];
                                 ip_allowlist: string[];
                                 rate_limit_per_minute: number;
                                 expires_at: string | null;
@@ -1967,7 +2008,7 @@ export interface operations {
                      * @enum {unknown}
                      */
                     environment?: "live" | "test";
-                    scopes?: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage")[];
+                    scopes?: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage" | "account:manage")[];
                     ip_allowlist?: string[];
                     /** Format: date-time */
                     expires_at?: string;
@@ -2005,7 +2046,7 @@ export interface operations {
                              * @enum {unknown}
                              */
                             environment: "live" | "test";
-                            scopes: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage")[];
+                            scopes: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage" | "account:manage")[];
                             ip_allowlist: string[];
                             rate_limit_per_minute: number;
                             expires_at: string | null;
@@ -11354,6 +11395,18 @@ export interface operations {
                              * @description ISO 8601 UTC with microseconds
                              */
                             created_at: string;
+                            funding?: {
+                                /** @description the configured funding provider's name, or sandbox */
+                                provider: string;
+                                /** @description the provider's unique id of the transfer (Monnify transactionReference) */
+                                provider_reference: string;
+                                /** @description NGN amount with at most 2 decimal places */
+                                amount_paid: number;
+                                /** @description NGN amount with at most 2 decimal places */
+                                fee: number;
+                                /** @description NGN amount with at most 2 decimal places */
+                                settlement_amount: number;
+                            };
                         };
                         request_id: string;
                     };
@@ -11579,6 +11632,18 @@ export interface operations {
                                  * @description ISO 8601 UTC with microseconds
                                  */
                                 created_at: string;
+                                funding?: {
+                                    /** @description the configured funding provider's name, or sandbox */
+                                    provider: string;
+                                    /** @description the provider's unique id of the transfer (Monnify transactionReference) */
+                                    provider_reference: string;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    amount_paid: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    fee: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    settlement_amount: number;
+                                };
                             };
                         };
                         request_id: string;
@@ -11616,6 +11681,18 @@ export interface operations {
                                  * @description ISO 8601 UTC with microseconds
                                  */
                                 created_at: string;
+                                funding?: {
+                                    /** @description the configured funding provider's name, or sandbox */
+                                    provider: string;
+                                    /** @description the provider's unique id of the transfer (Monnify transactionReference) */
+                                    provider_reference: string;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    amount_paid: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    fee: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    settlement_amount: number;
+                                };
                             };
                         };
                         request_id: string;
@@ -11654,7 +11731,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: account.not_found */
+            /** @description Not found: account.not_found, funding.not_configured */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11665,7 +11742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "account.not_found";
+                            code?: "account.not_found" | "funding.not_configured";
                         };
                     };
                 };
@@ -11682,6 +11759,570 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "idempotency.key_reused";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getFundingAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            accounts: {
+                                /** @description the configured funding provider's name */
+                                provider: string;
+                                /** @description monnify, paystack or flutterwave */
+                                kind: string;
+                                bank_name: string | null;
+                                account_number: string | null;
+                                account_name: string | null;
+                                status: "active" | "pending" | "failed";
+                                /** @description why the provider could not make the account (status failed); retried in the background and by repeating the POST */
+                                error?: string;
+                            }[];
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: funding.not_configured */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "funding.not_configured";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postFundingAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bvn": "22212345678"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the reseller's BVN, where a provider requires one; sealed at rest, never shown again */
+                    bvn?: string;
+                    /** @description the reseller's NIN, where a provider requires one; sealed at rest, never shown again */
+                    nin?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            accounts: {
+                                /** @description the configured funding provider's name */
+                                provider: string;
+                                /** @description monnify, paystack or flutterwave */
+                                kind: string;
+                                bank_name: string | null;
+                                account_number: string | null;
+                                account_name: string | null;
+                                status: "active" | "pending" | "failed";
+                                /** @description why the provider could not make the account (status failed); retried in the background and by repeating the POST */
+                                error?: string;
+                            }[];
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed, request.malformed_json */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed" | "request.malformed_json";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: funding.not_configured */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "funding.not_configured";
+                        };
+                    };
+                };
+            };
+            /** @description Payload too large: request.too_large */
+            413: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.too_large";
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported media type: request.unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postSandboxFundingTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 25000
+                 *     }
+                 */
+                "application/json": {
+                    /** @description NGN, at most 2 decimals */
+                    amount: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            id: number;
+                            type: string;
+                            /** @description NGN amount with at most 2 decimal places */
+                            amount: number;
+                            /** @description NGN amount with at most 2 decimal places */
+                            balance_before: number;
+                            /** @description NGN amount with at most 2 decimal places */
+                            balance_after: number;
+                            reference: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            created_at: string;
+                            funding?: {
+                                /** @description the configured funding provider's name, or sandbox */
+                                provider: string;
+                                /** @description the provider's unique id of the transfer (Monnify transactionReference) */
+                                provider_reference: string;
+                                /** @description NGN amount with at most 2 decimal places */
+                                amount_paid: number;
+                                /** @description NGN amount with at most 2 decimal places */
+                                fee: number;
+                                /** @description NGN amount with at most 2 decimal places */
+                                settlement_amount: number;
+                            };
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed, request.malformed_json */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed" | "request.malformed_json";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description Payload too large: request.too_large */
+            413: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.too_large";
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported media type: request.unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
                         };
                     };
                 };
