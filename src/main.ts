@@ -65,7 +65,7 @@ import { funding_routes } from './front/routes/funding-routes.js';
 import { dedicated_account_routes } from './front/routes/dedicated-account-routes.js';
 import { funding_admin_routes } from './operator/funding-admin-routes.js';
 import { FundingService } from './services/funding/funding-service.js';
-import { build_funding_provider, funding_provider_constructors, FundingKindUnavailable } from './services/funding/providers.js';
+import { build_funding_provider } from './services/funding/providers.js';
 import { make_sandbox_funding_provider } from './services/funding/sandbox-funding.js';
 import { callback_routes } from './front/routes/callback-routes.js';
 import { UpstreamCallbacks } from './services/upstreams/upstream-callbacks.js';
@@ -179,14 +179,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   metrics.upstreams_configured(config.upstreams.map((u) => u.name));
   const router: UpstreamRouter | null = config.upstreams.length === 0 ? null : build_router(config.upstreams, store, catalog, clock, wheel, log, metrics, (account_id) => engine.accounts.get(account_id)?.account.phone ?? null, (account_id) => engine.accounts.get(account_id)?.account.email ?? null);
   // Dedicated-account funding (docs/funding.md): each FUNDING_PROVIDERS entry through its kind's module.
-  const funding_providers = config.funding_providers.map((entry) => {
-    try {
-      return build_funding_provider(entry, () => clock.now_ms());
-    } catch (error) {
-      if (error instanceof FundingKindUnavailable) throw new ConfigError(error.message);
-      throw error;
-    }
-  });
+  const funding_providers = config.funding_providers.map((entry) => build_funding_provider(entry, () => clock.now_ms()));
   const funding = new FundingService(deps, secret_box, funding_providers, (tier) => pricing.funding_fee_bearer(tier), {
     exception: () => {},
     credited: () => {},
@@ -542,10 +535,6 @@ export async function serve(argv: readonly string[]): Promise<void> {
   let config: Config;
   try {
     config = load_config({ ...process.env, ...flags_to_env(argv) });
-    // A funding kind this build has no module for is a setting's mistake too (services/funding/providers.ts).
-    for (const entry of config.funding_providers) {
-      if (funding_provider_constructors[entry.kind] === undefined) throw new ConfigError(`FUNDING_PROVIDERS entry "${entry.name}": kind ${entry.kind} is not available in this build`);
-    }
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`billvend: ${error.message}\n`);

@@ -40,10 +40,3 @@ t.test('bad FUNDING_PROVIDERS settings stop the server naming the entry and the 
     t.notOk(run.stderr.includes(secret) || run.stdout.includes(secret), `${what}: the secret is not printed`);
   }
 });
-
-t.test('a kind this build has no module for is refused at start: not available in this build', async (t) => {
-  const run = serve({ FUNDING_PROVIDERS: JSON.stringify([{ name: 'ps', kind: 'paystack', base_url: 'https://api.paystack.co', secret_key: secret }]) });
-  t.equal(run.status, 2, 'the server does not start (exit 2, a setting\'s mistake)');
-  t.match(run.stderr, /kind paystack is not available in this build/, 'the message says so');
-  t.notOk(run.stderr.includes(secret), 'the secret is not printed');
-});

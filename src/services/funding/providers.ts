@@ -7,18 +7,13 @@ import { make_flutterwave_funding_provider } from './flutterwave-funding.js';
 
 export type FundingProviderConstructor = (config: FundingProviderConfig, now: () => number) => FundingProvider;
 
-/** The kinds this build speaks: every kind has its module. */
-export const funding_provider_constructors: Partial<Record<FundingKind, FundingProviderConstructor>> = {
+/** Every kind has its module (config.ts refuses any other kind). */
+export const funding_provider_constructors: Readonly<Record<FundingKind, FundingProviderConstructor>> = {
   monnify: make_monnify_provider,
   paystack: make_paystack_provider,
   flutterwave: make_flutterwave_funding_provider,
 };
 
-/** Thrown when an entry names a kind this build has no module for (main.ts turns it into a ConfigError). */
-export class FundingKindUnavailable extends Error {}
-
 export function build_funding_provider(config: FundingProviderConfig, now: () => number): FundingProvider {
-  const make = funding_provider_constructors[config.kind];
-  if (make === undefined) throw new FundingKindUnavailable(`FUNDING_PROVIDERS entry "${config.name}": kind ${config.kind} is not available in this build`);
-  return make(config, now);
+  return funding_provider_constructors[config.kind](config, now);
 }
