@@ -11,7 +11,7 @@
 // discards whatever local tail the stream lacks (see prepare_store).
 import type { Logger } from 'pino';
 import { connect } from '@nats-io/transport-node';
-import { headers as nats_headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { headers as nats_headers, type MsgHdrs, type NatsConnection, type Server, type ServerInfo } from '@nats-io/transport-node';
 import {
   DeliverPolicy,
   JetStreamApiError,
@@ -120,6 +120,22 @@ function api_code(error: unknown): number | null {
   return error instanceof JetStreamApiError ? error.code : null;
 }
 
+/**
+ * Which NATS server to dial next, when the connection dropped: never the one dialled last (the server just
+ * left, or one that just failed to answer), and among the others the one dialled longest ago. The client's
+ * own order dials the server it just left first after a connection's first drop: a server cut off by a
+ * partition then costs a whole dial timeout (half a lease) before the next one is tried, which a leader
+ * keeping its lease through another server cannot spare. The first connection keeps the client's order.
+ */
+export function next_server(pool: ReadonlyArray<Server>, info: ServerInfo | null): Server | null {
+  if (info === null || pool.length < 2) return null;
+  let last = pool[0];
+  for (const server of pool) if (server.lastConnect > last.lastConnect) last = server;
+  let next: Server | null = null;
+  for (const server of pool) if (server !== last && (next === null || server.lastConnect < next.lastConnect)) next = server;
+  return next;
+}
+
 class Deposed extends Error {}
 
 /** A start-up verdict that waiting cannot change (a foreign store, no snapshot to rebuild from): not retried. */
@@ -171,6 +187,10 @@ export class ClusterNode implements JournalAppender {
   private parts: Uint8Array[] = [];
   private stopped = false;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** The NATS timings derived from the lease (src/cluster/nats-timings.ts); set by connect. */
+  private timings: NatsTimings = nats_timings(5000);
+  /** A JetStream manager whose requests give up after timings.check_timeout_ms: the standby's lease check. */
+  private jsm_check: JetStreamManager | null = null;
   readonly snapshots: Snapshots;
   batches_since_snapshot = 0;
 
@@ -213,6 +233,7 @@ export class ClusterNode implements JournalAppender {
       pingInterval: timings.ping_interval_ms,
       maxPingOut: timings.max_pings_out,
       timeout: timings.connect_timeout_ms,
+      reconnectToServer: next_server,
     }));
     nc.closed().then((error) => {
       if (error) log.error({ err: error }, 'NATS connection closed');
@@ -242,6 +263,9 @@ export class ClusterNode implements JournalAppender {
       return bucket;
     });
     const node = new ClusterNode(config, data_dir, log, nc, js, jsm, kv, on_deposed);
+    node.timings = timings;
+    // The standby's lease check reads through a manager of its own, with a shorter timeout (see try_to_lead).
+    node.jsm_check = await jetstreamManager(nc, { timeout: timings.check_timeout_ms, checkAPI: false });
     node.watch_connection(timings);
     node.start_deadline_ms = deadline_ms;
     await ClusterNode.retrying(config, log, deadline_ms, 'the snapshot store', () => node.snapshots.open(config.replicas));
@@ -271,6 +295,52 @@ export class ClusterNode implements JournalAppender {
       return request;
     });
     return Promise.race([request, lost]);
+  }
+
+  /**
+   * A lease renewal or an append that goes unanswered may sit on a connection to a server a partition cut
+   * off: the client's own pings drop such a server only after two thirds of a lease, when a leader's lease
+   * has nearly run out (2026-11-27: a leader whose server was cut off was deposed 2.3 s into a 3 s lease,
+   * although the lease bucket's Raft leader was reachable through the two other servers). So a request still
+   * unanswered after timings.probe_after_ms makes the node ping its server; a server that does not answer
+   * within as long again is dropped and another one dialled (next_server), and the request fails at the
+   * reconnection and is sent again at once (abandoned_on_reconnect). A server that answers the ping is kept:
+   * the request waits on something another server would not answer sooner (a stream electing its leader).
+   */
+  private watched<T>(request: Promise<T>): Promise<T> {
+    const timer = setTimeout(() => void this.probe_server(), this.timings.probe_after_ms);
+    const answer = this.abandoned_on_reconnect(request);
+    answer.then(() => clearTimeout(timer), () => clearTimeout(timer));
+    return answer;
+  }
+
+  private probing: Promise<void> | null = null;
+  /** When the server last answered a probe (monotonic clock): not probed again within probe_after_ms. */
+  private probe_answered_ms = -Infinity;
+
+  private probe_server(): Promise<void> {
+    if (this.stopped || this.nc.isClosed() || this.nats_server === null) return Promise.resolve();
+    if (this.probing !== null) return this.probing;
+    if (monotonic_ms() - this.probe_answered_ms < this.timings.probe_after_ms) return Promise.resolve();
+    const disconnects = this.disconnects;
+    const server = this.nats_server;
+    const started_ms = monotonic_ms();
+    this.probing = (async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const silent = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.timings.probe_after_ms)));
+      const answered = await Promise.race([this.nc.rtt().then(() => true, () => false), silent]);
+      clearTimeout(timer);
+      if (answered) {
+        this.probe_answered_ms = monotonic_ms();
+        return;
+      }
+      if (this.disconnects !== disconnects || this.stopped || this.nc.isClosed()) return; // reconnecting already
+      this.log.warn({ server, waited_ms: Math.round(monotonic_ms() - started_ms) }, 'cluster: the NATS server did not answer a ping while a request waited; dialling another');
+      await this.nc.reconnect().catch(() => {});
+    })().finally(() => {
+      this.probing = null;
+    });
+    return this.probing;
   }
 
   /** Logs the connection's changes (a server dropped for missed pings, a reconnect) and keeps nats_server. */
@@ -435,7 +505,9 @@ export class ClusterNode implements JournalAppender {
           continue;
         } else {
           this.log.warn({ err: error }, error instanceof NoAgreedLeader ? 'cluster: waiting for JetStream to agree on the journal stream\'s leader' : 'cluster: lease check failed; retrying');
-          wait_ms = retry_ms;
+          // A check that timed out has waited already: the next one goes at the usual period, so a take-over
+          // follows a Raft election within a check's timeout and a period.
+          wait_ms = (error as Error)?.name === 'TimeoutError' ? period_ms : retry_ms;
         }
       }
       await sleep(wait_ms);
@@ -808,9 +880,13 @@ export class ClusterNode implements JournalAppender {
    * leader, never a replica (see lease_entry).
    */
   private async try_to_lead(): Promise<boolean> {
-    const entry = await this.lease_entry();
+    // Read with timings.check_timeout_ms: a request sent while the lease bucket or the journal has no Raft
+    // leader is never answered, and the check after the election must not wait out a lease-long timeout (the
+    // partition runs of 2026-11-28 saw a standby take over 2.8 s after the journal's election for that).
+    const check = this.jsm_check ?? this.jsm;
+    const entry = await this.lease_entry(check);
     const now_ms = monotonic_ms();
-    const info = await this.jsm.streams.info(stream_name);
+    const info = await check.streams.info(stream_name);
     this.stream_seq = info.state.last_seq;
     if (entry !== null && entry.node !== null) {
       this.leader = entry.node;
@@ -921,8 +997,8 @@ export class ClusterNode implements JournalAppender {
    * revision; after a renewal that timed out but landed, that stale answer made a leader that still
    * held the lease depose itself ("another node holds the lease"; seen in the cluster crash campaign).
    */
-  private async lease_entry(): Promise<{ node: string | null; revision: number } | null> {
-    const stored = await this.jsm.streams.getMessage(`KV_${lease_bucket}`, { last_by_subj: `$KV.${lease_bucket}.${lease_key}` }).catch((error) => {
+  private async lease_entry(jsm: JetStreamManager = this.jsm): Promise<{ node: string | null; revision: number } | null> {
+    const stored = await jsm.streams.getMessage(`KV_${lease_bucket}`, { last_by_subj: `$KV.${lease_bucket}.${lease_key}` }).catch((error) => {
       if (api_code(error) === no_message) return null; // never written
       throw error;
     });
@@ -954,7 +1030,7 @@ export class ClusterNode implements JournalAppender {
       if (this.renewals_held) return 'failed'; // tried again 50 ms later, once the verdict is in
       const sent_ms = monotonic_ms();
       try {
-        this.lease_revision = await this.abandoned_on_reconnect(this.kv.update(lease_key, this.node, this.lease_revision, timeout_ms));
+        this.lease_revision = await this.watched(this.kv.update(lease_key, this.node, this.lease_revision, timeout_ms));
         if (this.role === 'leader') this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
         return 'renewed';
       } catch (error) {
@@ -1087,7 +1163,12 @@ export class ClusterNode implements JournalAppender {
     const deadline_ms = Date.now() + this.config.lease_ms;
     for (let attempt = 1; ; attempt++) {
       try {
-        const ack = await this.abandoned_on_reconnect(this.js.publish(stream_subject, data, { expect: { lastSequence: after_seq }, headers, timeout: Math.max(1000, Math.floor(this.config.lease_ms / 2)) }));
+        // A retry waits less than the first attempt: the first one timed out because the server was gone or
+        // the stream had no Raft leader, and a publish sent before the election is never answered; the retry
+        // after the election must not wait out a whole first-attempt timeout (partition runs of 2026-11-28).
+        // A retry that lands twice is recognised below (our part at its sequence).
+        const timeout = attempt === 1 ? Math.max(1000, Math.floor(this.config.lease_ms / 2)) : this.timings.append_retry_timeout_ms;
+        const ack = await this.watched(this.js.publish(stream_subject, data, { expect: { lastSequence: after_seq }, headers, timeout }));
         if (ack.seq !== after_seq + 1) fail(`appended at ${ack.seq}, expected ${after_seq + 1}`);
         return 'appended';
       } catch (error) {
