@@ -130,7 +130,10 @@ class Writer {
 
 const unavailable = netns_unavailable();
 
-t.test('the cluster stays available and keeps every acknowledged write through partitions', { skip: unavailable ?? false, timeout: 600_000 }, async (t) => {
+// A campaign (PARTITION_ROUNDS) gets 90 s a round on top of the suite's run.
+const campaign_rounds = Number(process.env.PARTITION_ROUNDS ?? 0);
+
+t.test('the cluster stays available and keeps every acknowledged write through partitions', { skip: unavailable ?? false, timeout: 600_000 + campaign_rounds * 90_000 }, async (t) => {
   const lab = NetnsLab.create();
   let supervisor: Supervisor | null = null;
   t.teardown(async () => {
@@ -310,7 +313,7 @@ t.test('the cluster stays available and keeps every acknowledged write through p
   // PARTITION_ROUNDS=N: a campaign of N rounds cycling through the four scenarios (docs/cluster.md "Partitions,
   // measured"). By default each scenario once, the stream leader's cut twice in a row (the suite's run);
   // PARTITION_SCENARIOS=3,4 runs only those (to look at one).
-  const rounds = Number(process.env.PARTITION_ROUNDS ?? 0);
+  const rounds = campaign_rounds;
   const only = (process.env.PARTITION_SCENARIOS ?? '1,2,3,4').split(',').map(Number);
   const plan = rounds > 0 ? Array.from({ length: rounds }, (_, i) => i % scenarios.length) : [0, 1, 2, 3].filter((i) => only.includes(i + 1));
   const pauses: { scenario: number; pause_ms: number; majority_left: boolean }[] = [];

@@ -10,6 +10,7 @@
 // and the process exits (deposed_exit_code) so that its supervisor restarts it as a standby, which
 // discards whatever local tail the stream lacks (see prepare_store).
 import type { Logger } from 'pino';
+import { randomBytes } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { headers as nats_headers, type MsgHdrs, type NatsConnection, type Server, type ServerInfo } from '@nats-io/transport-node';
 import {
@@ -87,6 +88,34 @@ const monotonic_ms = (): number => performance.now();
  * above it) on top of the time the standby's read took to see the revision, which is already in its favour.
  */
 const lease_takeover_margin = 0.05;
+/**
+ * The lease key as read: the node named (null once deleted), the revision, and, in keys written since
+ * 2026-11-28, the holder's tenure (a random id its take-over wrote) and how many renewals that tenure made
+ * (see lease_value). Keys written before name the node alone: tenure and renewals null.
+ */
+interface LeaseEntry {
+  node: string | null;
+  revision: number;
+  tenure: string | null;
+  renewals: number | null;
+}
+
+/**
+ * The lease key's value: `<node> <tenure> <renewals>`. A take-over writes a new tenure and 0; each renewal of
+ * that tenure writes the next count. Node names hold no space (config.ts), so the node stays the first word.
+ * The count lets a standby that missed renewals (its reads failed during a partition) bound when the holder
+ * sent the last one (see renewals_sent_by).
+ */
+function lease_value(node: string, tenure: string, renewals: number): string {
+  return `${node} ${tenure} ${renewals}`;
+}
+
+function parse_lease_value(value: string): Omit<LeaseEntry, 'revision'> {
+  const [node, tenure, renewals, ...rest] = value.split(' ');
+  if (tenure === undefined || renewals === undefined || rest.length > 0 || !/^\d{1,15}$/.test(renewals)) return { node: value, tenure: null, renewals: null };
+  return { node, tenure, renewals: Number(renewals) };
+}
+
 /** How soon a failed lease renewal is tried again (the lease keeps running meanwhile). */
 const renewal_retry_ms = 50;
 /** Start-up retries a step that NATS did not answer after 250 ms, doubling up to this, until config.start_wait_ms_max. */
@@ -180,7 +209,10 @@ export class ClusterNode implements JournalAppender {
    * The leader's renewals move it every third of a lease; once it has stood still for a whole lease
    * (and the margin) from the moment this node first saw it, the holder's lease has ended.
    */
-  private lease_seen: { revision: number; since_ms: number } | null = null;
+  private lease_seen: { revision: number; since_ms: number; tenure: string | null; renewals: number | null } | null = null;
+  /** Leader: this take-over's tenure and the renewals it made (see lease_value). */
+  private lease_tenure = '';
+  private lease_renewals = 0;
   /** Leader: appends run one after another; a failed one fails every later one. */
   private chain: Promise<void> = Promise.resolve();
   private tail: Tail | null = null;
@@ -871,6 +903,27 @@ export class ClusterNode implements JournalAppender {
   }
 
   /**
+   * When, at the latest, the holder sent the renewal that wrote `entry` (this node's monotonic clock): now,
+   * when this node first sees it, unless it last saw the same tenure `k` renewals before (revision and count
+   * both `k` further: nothing else wrote between). Each renewal of a tenure is sent while the lease of the one
+   * before holds, within a lease of it (renew_once), and that one was sent before this node could see it; so
+   * the holder sent this one within `k` leases of the moment counted for the last one seen. Found by the
+   * partition runs of 2026-11-28: a renewal acknowledged just before a cut, which the standby's read every
+   * tenth of a lease had missed, was first seen after the NATS election, and the standby waited a whole lease
+   * more (3.6 s with a 3 s lease) for a holder whose lease had ended seconds before. The margin covers two
+   * clocks' rates over the k leases as lease_takeover_margin does over one.
+   */
+  private renewals_sent_by(entry: LeaseEntry, now_ms: number): number {
+    const seen = this.lease_seen;
+    if (seen === null || entry.tenure === null || entry.renewals === null || seen.tenure !== entry.tenure || seen.renewals === null) return now_ms;
+    const renewals = entry.renewals - seen.renewals;
+    if (renewals < 1 || entry.revision - seen.revision !== renewals) return now_ms;
+    const bound_ms = seen.since_ms + renewals * this.config.lease_ms * (1 + lease_takeover_margin);
+    if (bound_ms < now_ms) this.log.info({ holder: entry.node, revision: entry.revision, renewals, seen_revision: seen.revision, earlier_by_ms: Math.round(now_ms - bound_ms) }, 'cluster: the lease holder\'s renewals since this node last read the key were sent within a lease of each other; its lease is counted from that bound');
+    return Math.min(now_ms, bound_ms);
+  }
+
+  /**
    * Takes the lease when it is free, or when its holder's lease has ended: its revision has not
    * moved for a whole lease (and lease_takeover_margin) since this node first saw it. The holder
    * counts its lease from when it sent the renewal that made that revision, which was before this
@@ -891,8 +944,7 @@ export class ClusterNode implements JournalAppender {
     if (entry !== null && entry.node !== null) {
       this.leader = entry.node;
       if (this.lease_seen === null || this.lease_seen.revision !== entry.revision) {
-        this.lease_seen = { revision: entry.revision, since_ms: now_ms };
-        return false;
+        this.lease_seen = { revision: entry.revision, since_ms: this.renewals_sent_by(entry, now_ms), tenure: entry.tenure, renewals: entry.renewals };
       }
       if (now_ms - this.lease_seen.since_ms < this.config.lease_ms * (1 + lease_takeover_margin)) return false;
       this.log.info({ holder: entry.node, revision: entry.revision, still_ms: Math.round(now_ms - this.lease_seen.since_ms) }, 'cluster: the lease was not renewed for a whole lease; taking it over');
@@ -906,12 +958,16 @@ export class ClusterNode implements JournalAppender {
     }
     await this.check_last_applied();
     const sent_ms = monotonic_ms();
+    // A tenure id only needs to differ from every other take-over's: 48 random bits.
+    const tenure = randomBytes(6).toString('hex');
     try {
       // Free (never taken, or given back: a delete marker): create. Ended: update from the
       // revision that stood still. Either fails if the key moved since this node read it.
       this.lease_revision = entry === null
-        ? await this.kv.create(lease_key, this.node)
-        : await this.kv.update(lease_key, this.node, entry.revision);
+        ? await this.kv.create(lease_key, lease_value(this.node, tenure, 0))
+        : await this.kv.update(lease_key, lease_value(this.node, tenure, 0), entry.revision);
+      this.lease_tenure = tenure;
+      this.lease_renewals = 0;
     } catch (error) {
       if (api_code(error) === wrong_last_sequence) return false; // renewed meanwhile, or another standby was faster
       throw error;
@@ -970,12 +1026,13 @@ export class ClusterNode implements JournalAppender {
     try {
       await this.renewing;
       const entry = await this.lease_entry().catch(() => null);
-      if (entry === null || entry.node === null || entry.node === this.node) return false;
+      // Ours when it holds this take-over's tenure (a key of an older version: when it names this node).
+      if (entry === null || entry.node === null || (entry.tenure !== null ? entry.tenure === this.lease_tenure : entry.node === this.node)) return false;
       this.log.warn({ holder: entry.node, revision: entry.revision, ours: this.lease_revision }, 'cluster: another node was granted the lease at the same time; it leads, this node stands down and follows the stream');
       this.role = 'standby';
       this.leader = entry.node;
       this.lease_valid_until_ms = 0;
-      this.lease_seen = { revision: entry.revision, since_ms: monotonic_ms() };
+      this.lease_seen = { revision: entry.revision, since_ms: monotonic_ms(), tenure: entry.tenure, renewals: entry.renewals };
       this.start_tail();
       return true;
     } finally {
@@ -997,15 +1054,15 @@ export class ClusterNode implements JournalAppender {
    * revision; after a renewal that timed out but landed, that stale answer made a leader that still
    * held the lease depose itself ("another node holds the lease"; seen in the cluster crash campaign).
    */
-  private async lease_entry(jsm: JetStreamManager = this.jsm): Promise<{ node: string | null; revision: number } | null> {
+  private async lease_entry(jsm: JetStreamManager = this.jsm): Promise<LeaseEntry | null> {
     const stored = await jsm.streams.getMessage(`KV_${lease_bucket}`, { last_by_subj: `$KV.${lease_bucket}.${lease_key}` }).catch((error) => {
       if (api_code(error) === no_message) return null; // never written
       throw error;
     });
     if (stored === null) return null;
     const operation = stored.header?.get('KV-Operation') ?? '';
-    if (operation === 'DEL' || operation === 'PURGE') return { node: null, revision: stored.seq };
-    return { node: stored.string(), revision: stored.seq };
+    if (operation === 'DEL' || operation === 'PURGE') return { node: null, revision: stored.seq, tenure: null, renewals: null };
+    return { ...parse_lease_value(stored.string()), revision: stored.seq };
   }
 
   /** Why the last renewal found the lease lost (see renew_once). */
@@ -1029,8 +1086,16 @@ export class ClusterNode implements JournalAppender {
       }
       if (this.renewals_held) return 'failed'; // tried again 50 ms later, once the verdict is in
       const sent_ms = monotonic_ms();
+      // Never sent once the lease ran out, whoever asks (the timer checks too; confirm_lease does not): a
+      // standby bounds when a renewal was sent by this rule (renewals_sent_by).
+      if (sent_ms >= this.lease_valid_until_ms) {
+        this.lease_lost_reason = 'the lease ran out before it was renewed';
+        return 'lost';
+      }
+      const renewals = this.lease_renewals + 1;
       try {
-        this.lease_revision = await this.watched(this.kv.update(lease_key, this.node, this.lease_revision, timeout_ms));
+        this.lease_revision = await this.watched(this.kv.update(lease_key, lease_value(this.node, this.lease_tenure, renewals), this.lease_revision, timeout_ms));
+        this.lease_renewals = renewals;
         if (this.role === 'leader') this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
         return 'renewed';
       } catch (error) {
@@ -1041,8 +1106,9 @@ export class ClusterNode implements JournalAppender {
         // A renewal that timed out may still have landed, moving the revision on: the lease is
         // then still ours. Only another node's take-over (after ours ended) puts another name there.
         const entry = await this.lease_entry().catch(() => null);
-        if (entry !== null && entry.node === this.node && entry.revision > this.lease_revision) {
+        if (entry !== null && entry.node === this.node && (entry.tenure === null || entry.tenure === this.lease_tenure) && entry.revision > this.lease_revision) {
           this.lease_revision = entry.revision;
+          if (entry.renewals !== null) this.lease_renewals = entry.renewals;
           this.log.warn({ revision: entry.revision }, 'cluster: an earlier lease renewal landed after its timeout; renewing from its revision');
           return 'failed'; // renewed from the new revision at once
         }
