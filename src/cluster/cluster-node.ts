@@ -820,7 +820,15 @@ export class ClusterNode implements JournalAppender {
     this.tail = null;
     tail.stopped = true;
     tail.messages?.stop();
-    await tail.done.catch(() => {});
+    // Waited for at most a lease: a consumer that JetStream cannot serve (its meta group or the stream
+    // without a leader) may never end its iteration, and a take-over that waited for it forever held the
+    // lease, renewing it, with no node serving (partition campaign of 2026-11-28). A stopped tail applies
+    // nothing more (it checks `stopped` before each message), so going on without it is safe.
+    let timer: NodeJS.Timeout | undefined;
+    const bounded = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.config.lease_ms)));
+    const ended = await Promise.race([tail.done.then(() => 'ended' as const, () => 'ended' as const), bounded]);
+    clearTimeout(timer);
+    if (ended === 'late') this.log.warn({ waited_ms: this.config.lease_ms }, 'cluster: the standby\'s consumer did not stop within a lease; going on without it');
   }
 
   /** The tail and a take-over's catch-up may both hold the next message: one applies at a time. */
@@ -1093,6 +1101,7 @@ export class ClusterNode implements JournalAppender {
         return 'lost';
       }
       const renewals = this.lease_renewals + 1;
+      const disconnects = this.disconnects;
       try {
         this.lease_revision = await this.watched(this.kv.update(lease_key, lease_value(this.node, this.lease_tenure, renewals), this.lease_revision, timeout_ms));
         this.lease_renewals = renewals;
@@ -1101,6 +1110,16 @@ export class ClusterNode implements JournalAppender {
       } catch (error) {
         if (api_code(error) !== wrong_last_sequence) {
           this.log.warn({ err: error }, 'cluster: lease renewal failed; retrying');
+          // Timed out on a server that still answers pings (the probe kept it): it may be cut off from the
+          // other NATS servers but not from this node, and a NATS server notices a lost route only by its
+          // own pings, minutes later. The retry goes through another server (next_server), which reaches
+          // the lease bucket's Raft leader if anything does (partition runs of 2026-11-28: a leader whose
+          // server was cut off from the two others was deposed at 2.7 s of a 3 s lease, though the lease
+          // bucket's leader was on the other side; the take-over then waited 20 s for JetStream).
+          if ((error as Error)?.name === 'TimeoutError' && this.disconnects === disconnects && !this.nc.isClosed()) {
+            this.log.warn({ server: this.nats_server }, 'cluster: a lease renewal timed out on a NATS server that answers pings; dialling another');
+            void this.nc.reconnect().catch(() => {});
+          }
           return 'failed';
         }
         // A renewal that timed out may still have landed, moving the revision on: the lease is
