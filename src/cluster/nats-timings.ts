@@ -18,6 +18,18 @@ export interface NatsTimings {
   reconnect_wait_ms: number;
   /** JetStream and KV requests (appends have their own, shorter, timeout). */
   request_timeout_ms: number;
+  /**
+   * A lease renewal or an append still unanswered after this long makes the node ping its server; a server that
+   * does not answer the ping within as long again is dropped and another one dialled (see probe_ms_for).
+   */
+  probe_after_ms: number;
+  /**
+   * A standby's lease check (the key, the journal's end) gives up after this long: a request sent while a
+   * stream has no Raft leader is never answered, and the check after the election must not wait it out.
+   */
+  check_timeout_ms: number;
+  /** An append tried again (the first attempt timed out: NATS electing, or the server gone) waits this long for its answer. */
+  append_retry_timeout_ms: number;
 }
 
 /**
@@ -34,5 +46,8 @@ export function nats_timings(lease_ms: number): NatsTimings {
     connect_timeout_ms: Math.max(200, Math.floor(lease_ms / 2)),
     reconnect_wait_ms: Math.max(50, Math.min(250, Math.floor(lease_ms / 10))),
     request_timeout_ms: Math.max(2000, lease_ms),
+    probe_after_ms: Math.max(100, Math.floor(lease_ms / 6)),
+    check_timeout_ms: Math.max(300, Math.floor(lease_ms / 3)),
+    append_retry_timeout_ms: Math.max(250, Math.floor(lease_ms / 6)),
   };
 }

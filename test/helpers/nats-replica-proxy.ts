@@ -5,6 +5,12 @@
 // findings saw: a consumer served by a replica holding a deposed leader's batch where the stream's
 // leader holds another one. It speaks the NATS client protocol as the server writes it (INFO, MSG,
 // HMSG, PING, PONG, +OK, -ERR); nothing of billvend is faked.
+//
+// With `gets_subject` set, it plays the stream's *leader* holding that other batch as well: the JetStream
+// API's message-get answers (`io.nats.jetstream.api.v1.stream_msg_get_response`, which a node reads as the
+// stream leader's word) for messages on that subject go through the same rewrite. That is what the second
+// partition finding saw: the new stream leader itself held, where an epoch message had been acknowledged,
+// the one batch a deposed leader had in flight there (docs/cluster.md "Partitions, measured").
 import { createServer, connect as tcp_connect, type Server, type Socket } from 'node:net';
 
 /** A delivery as the consumer would send it: its stream sequence, its headers (name → value) and its payload. */
@@ -22,6 +28,10 @@ export class NatsReplicaProxy {
   rewrite: Rewrite = () => null;
   /** Deliveries rewritten so far. */
   rewritten = 0;
+  /** The subject whose message-get answers are rewritten too (the stream leader's copy); null: only deliveries. */
+  gets_subject: string | null = null;
+  /** Message-get answers rewritten so far. */
+  gets_rewritten = 0;
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
 
@@ -76,10 +86,38 @@ export class NatsReplicaProxy {
         const body = pending.subarray(line_end + 2, line_end + 2 + total);
         const frame = pending.subarray(0, line_end + 2 + total + 2);
         pending = pending.subarray(line_end + 2 + total + 2);
-        out.push(op === 'HMSG' ? this.maybe_rewrite(args, body) ?? frame : frame);
+        out.push((op === 'HMSG' ? this.maybe_rewrite(args, body) : this.maybe_rewrite_get(args, body)) ?? frame);
       }
       if (out.length > 0) client.write(Buffer.concat(out));
     });
+  }
+
+  /**
+   * MSG <subject> <sid> <total bytes>: a JetStream API answer to a message get on gets_subject, rewritten as
+   * the leader's copy of another batch; null to keep the frame. The answer carries the message's headers and
+   * payload in base64 (`message.hdrs`, `message.data`).
+   */
+  private maybe_rewrite_get(args: string[], body: Buffer): Buffer | null {
+    if (this.gets_subject === null || args.length !== 4) return null;
+    const marker = '"type":"io.nats.jetstream.api.v1.stream_msg_get_response"';
+    if (!body.subarray(0, 200).toString('latin1').includes(marker)) return null;
+    const answer = JSON.parse(body.toString('utf8')) as { message?: { subject: string; seq: number; hdrs?: string; data?: string } };
+    const message = answer.message;
+    if (message === undefined || message.subject !== this.gets_subject) return null;
+    const headers = new Map<string, string>();
+    const header_lines = Buffer.from(message.hdrs ?? '', 'base64').toString('latin1').split('\r\n');
+    for (const line of header_lines.slice(1)) {
+      const colon = line.indexOf(':');
+      if (colon > 0) headers.set(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    }
+    const replaced = this.rewrite({ stream_seq: message.seq, headers, payload: Buffer.from(message.data ?? '', 'base64') });
+    if (replaced === null) return null;
+    this.gets_rewritten++;
+    let head = 'NATS/1.0\r\n';
+    for (const [name, value] of replaced.headers) head += `${name}: ${value}\r\n`;
+    head += '\r\n';
+    const rewritten = Buffer.from(JSON.stringify({ ...answer, message: { ...message, hdrs: Buffer.from(head, 'latin1').toString('base64'), data: replaced.payload.toString('base64') } }), 'utf8');
+    return Buffer.concat([Buffer.from(`MSG ${args[1]} ${args[2]} ${rewritten.length}\r\n`, 'latin1'), rewritten, Buffer.from('\r\n')]);
   }
 
   /** HMSG <subject> <sid> [reply] <header bytes> <total bytes>: a rewritten frame, or null to keep it. */
