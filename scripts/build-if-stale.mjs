@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run serve` (docs/operations.md "Runtime"): serve without rebuilding when dist/ was built from the sources as
-// they are. A build takes 15-20 s and `npm start` always builds; this compares a fingerprint of every build input
+// `npm start` and `npm run serve` (docs/operations.md "Runtime"): serve without rebuilding when dist/ was built from
+// the sources as they are. A build takes 15-20 s; this compares a fingerprint of every build input
 // (path, size and modification time of each file under src/, the package and lock files, the tsconfig) with the one
 // `npm run build` recorded, and builds only when they differ.
 //

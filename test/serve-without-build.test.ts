@@ -56,8 +56,9 @@ t.test('dist/ is current after a build and stale once a source, the lock file or
   t.equal(await step(root, '--check'), 1, 'no dist/cli.js: stale');
 });
 
-t.test('npm run serve checks before it serves; npm run build records what it built', async (t) => {
+t.test('npm start and npm run serve check before they serve; npm run build records what it built', async (t) => {
   const scripts = JSON.parse(readFileSync(join(repo_root, 'package.json'), 'utf8')).scripts as Record<string, string>;
   t.equal(scripts.serve, 'node scripts/build-if-stale.mjs && node dist/cli.js serve', 'serve builds only when stale, then serves');
+  t.equal(scripts.start, scripts.serve, 'and so does start: a fresh clone builds, a current build serves at once');
   t.match(scripts.build, /^node scripts\/build-if-stale\.mjs --begin && .* && node scripts\/build-if-stale\.mjs --stamp$/, 'build notes the inputs first and records them last');
 });
