@@ -208,7 +208,18 @@ if (mount_error !== null) {
         sent++;
       }
     };
-    await Promise.all(Array.from({ length: lanes }, lane));
+    // Reads beside the writes: a read waiting for its account's commit when the store refuses that
+    // commit is answered from the account as reloaded, never with the refusal.
+    const reads = new Map<number, number>();
+    const read_failures: string[] = [];
+    const reader = async () => {
+      for (let n = 0; refusals.length < refusals_wanted && Date.now() - started < fill_limit_ms; n++) {
+        const read = await server.api('GET', n % 2 === 0 ? '/v1/wallet' : '/v1/transactions?per_page=5', { key: accounts[n % accounts.length].key });
+        reads.set(read.status, (reads.get(read.status) ?? 0) + 1);
+        if (read.status !== 200 && read_failures.length < 3) read_failures.push(read.text.slice(0, 200));
+      }
+    };
+    await Promise.all([...Array.from({ length: lanes }, lane), reader(), reader()]);
     const acked_before_fill = ops.filter((o) => o.reference !== null).length;
     t.comment(`${sent} writes in ${Date.now() - started} ms: ${acked_before_fill} acknowledged, ${refusals.length} refused; answers by status ${JSON.stringify(Object.fromEntries(statuses))}`);
     t.ok(refusals.length >= refusals_wanted, `the store refused writes once its disk filled (${refusals.length} refusals in ${fill_limit_ms} ms)`);
@@ -221,6 +232,7 @@ if (mount_error !== null) {
       t.type(refusal.body?.request_id, 'string', `refusal ${i + 1} carries a request_id`);
     }
     t.ok(refusals.every((r) => r.body?.error?.code === 'service.unavailable' && r.headers.get('retry-after') !== null), 'every refusal is service.unavailable with Retry-After');
+    t.same([...reads.keys()], [200], `every read beside the writes answered 200 (${JSON.stringify(Object.fromEntries(reads))}${read_failures.length > 0 ? `; ${read_failures.join(' | ')}` : ''})`);
     t.equal((await server.admin('GET', '/healthz')).status, 200, 'the server is alive after the disk filled');
     t.notOk(log_records(server).some((r) => r.level === 60), 'nothing fatal was logged');
     t.notOk(log_records(server).some((r) => r.msg === 'request failed'), 'no request failed with an internal error');

@@ -326,15 +326,38 @@ export class HttpFront {
         return;
       }
     }
+    this.answer(ctx, route, false);
+  }
+
+  private answer(ctx: FrontRequest, route: FrontRoute, again: boolean): void {
     let reply: Reply | Promise<Reply>;
     try {
       reply = route.handler(ctx);
     } catch (error) {
-      this.fail(ctx, error);
+      this.handler_failed(ctx, route, error, again);
       return;
     }
-    if (reply instanceof Promise) reply.then((r) => this.send(ctx, r), (e) => this.fail(ctx, e));
+    if (reply instanceof Promise) reply.then((r) => this.send(ctx, r), (e) => this.handler_failed(ctx, route, e, again));
     else this.send(ctx, reply);
+  }
+
+  /**
+   * A read that waited for its account's commit, which the store refused (a full disk), read state
+   * that is now gone: the engine reloaded the account from the store (Engine.on_journal_failure). The
+   * read is answered again, once, from the reloaded account: a read never fails because a write beside
+   * it did. Anything else is answered by fail().
+   */
+  private handler_failed(ctx: FrontRequest, route: FrontRoute, error: unknown, again: boolean): void {
+    const actor = ctx.actor;
+    if (!again && !ctx.aborted && route.method === 'get' && is_store_refusal(error) && actor !== null && actor.retired) {
+      const reloaded = actor.engine.accounts.get(actor.id);
+      if (reloaded !== undefined) {
+        ctx.actor = reloaded;
+        this.answer(ctx, route, true);
+        return;
+      }
+    }
+    this.fail(ctx, error);
   }
 
   /** Answers a body that parse_body refused. */
