@@ -1,7 +1,7 @@
 // Quotes of international airtime and data (docs/api.md "International airtime and data"): the NGN charge of
 // a foreign product, shown before the PIN and held for quote_ttl_ms; a purchase names the quote and pays
-// exactly that charge. Quotes live in memory only, bounded (quotes_max in all, quotes_per_account_max per
-// account and environment): after a restart every quote is gone and a purchase naming one is told so (404),
+// exactly that charge. Quotes live in memory only, bounded (quotes_max in all, quotes_per_account_max valid
+// ones per account and environment): after a restart every quote is gone and a purchase naming one is told so (404),
 // never charged another price (docs/decisions.md "International quotes"). Money here is integer kobo and
 // integer hundredths of the foreign currency; a rate is decimal text, multiplied exactly (BigInt).
 import type { Clock } from '../lib/clock.js';
@@ -46,7 +46,8 @@ export type QuoteLookup =
 export class ForeignQuotes {
   /** Insertion order is creation order, and every quote lives as long: the oldest is first. */
   private readonly quotes = new Map<string, ForeignQuote>();
-  private readonly per_account = new Map<string, number>();
+  /** Each account and environment's held quotes: what its bound counts (only the valid ones). */
+  private readonly per_account = new Map<string, OwnerQuotes>();
 
   constructor(private readonly clock: Clock, private readonly random: RandomSource) {}
 
@@ -64,10 +65,12 @@ export class ForeignQuotes {
     const now_ms = this.clock.now_ms();
     this.sweep(now_ms);
     const owner = owner_key(quote.account_id, quote.environment);
-    if (this.quotes.size >= quotes_max || (this.per_account.get(owner) ?? 0) >= quotes_per_account_max) return null;
+    let own = this.per_account.get(owner);
+    if (this.quotes.size >= quotes_max || (own !== undefined && own.valid(now_ms) >= quotes_per_account_max)) return null;
     const held: ForeignQuote = { ...quote, id: `qt_${random_text(this.random, 'abcdefghijklmnopqrstuvwxyz0123456789', 20)}`, created_ms: now_ms, expires_ms: now_ms + this.ttl_ms() };
     this.quotes.set(held.id, held);
-    this.per_account.set(owner, (this.per_account.get(owner) ?? 0) + 1);
+    if (own === undefined) this.per_account.set(owner, own = new OwnerQuotes());
+    own.held(held.expires_ms);
     return held;
   }
 
@@ -95,10 +98,44 @@ export class ForeignQuotes {
       if (!long_gone && !(this.quotes.size >= quotes_max && quote.expires_ms < now_ms)) break;
       this.quotes.delete(quote.id);
       const owner = owner_key(quote.account_id, quote.environment);
-      const left = (this.per_account.get(owner) ?? 1) - 1;
-      if (left === 0) this.per_account.delete(owner);
-      else this.per_account.set(owner, left);
+      if (this.per_account.get(owner)?.dropped() === 0) this.per_account.delete(owner);
     }
+  }
+}
+
+/**
+ * One account and environment's quotes, as their expiry instants in creation order (every quote lives as
+ * long, so that is expiry order too): the sweep drops them from the front, and the bound counts only
+ * those still valid, so an account whose quotes have expired quotes again at once, not when they are swept.
+ */
+class OwnerQuotes {
+  private readonly expiries: number[] = [];
+  /** Index of the first not yet dropped by the sweep. */
+  private first = 0;
+  /** Index of the first not yet expired (never behind first). */
+  private first_valid = 0;
+
+  held(expires_ms: number): void {
+    this.expiries.push(expires_ms);
+  }
+
+  valid(now_ms: number): number {
+    if (this.first_valid < this.first) this.first_valid = this.first;
+    // Valid up to and including the expiry instant, as lookup() says.
+    while (this.first_valid < this.expiries.length && this.expiries[this.first_valid] < now_ms) this.first_valid++;
+    return this.expiries.length - this.first_valid;
+  }
+
+  /** The oldest was swept; the number still held. */
+  dropped(): number {
+    this.first++;
+    // At most quotes_per_account_max valid plus those awaiting the sweep: compacted once half is dropped.
+    if (this.first >= 1024 && this.first * 2 >= this.expiries.length) {
+      this.expiries.splice(0, this.first);
+      this.first_valid = Math.max(0, this.first_valid - this.first);
+      this.first = 0;
+    }
+    return this.expiries.length - this.first;
   }
 }
 
