@@ -137,7 +137,7 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
   const { TimerWheel } = await load('lib/timer-wheel.js');
   const { SecretBox, hash_secret, random_crockford } = { ...(await load('lib/secrets.js')), ...(await load('lib/ids.js')) };
   const { create_logger } = await load('log.js');
-  const { ensure_order_index } = await load('engine/account-orders.js');
+  const { ensure_order_index } = await load('engine/order-index.js');
   const master_key = randomBytes(32);
   writeFileSync(join(data_dir, 'master.key'), master_key.toString('base64') + '\n', { mode: 0o600 });
   const store = open_store(data_dir);
@@ -208,7 +208,7 @@ async function main(): Promise<void> {
 
   const { open_store } = await load('journal/store.js');
   const { Engine } = await load('engine/engine.js');
-  const { ensure_order_index } = await load('engine/account-orders.js');
+  const { ensure_order_index } = await load('engine/order-index.js');
   const { system_clock } = await load('lib/clock.js');
   const { crypto_random } = await load('lib/random.js');
   const { TimerWheel } = await load('lib/timer-wheel.js');

@@ -9,7 +9,7 @@ import { load_config, flags_to_env, ConfigError, type Config } from './config.js
 import { create_logger, type Logger } from './log.js';
 import { open_store, make_store_dir } from './journal/store.js';
 import { lock_store, StoreLockedError } from './journal/store-lock.js';
-import { ensure_order_index } from './engine/account-orders.js';
+import { ensure_order_index } from './engine/order-index.js';
 import { SystemClock, type Clock } from './lib/clock.js';
 import { crypto_random, type RandomSource } from './lib/random.js';
 import { TimerWheel } from './lib/timer-wheel.js';

@@ -18,7 +18,8 @@ import {
 } from '../src/engine/account-actor.js';
 import type { Outcome, Refusal, RefusalKind } from '../src/engine/refusal.js';
 import { refusal_reply } from '../src/front/outcome-errors.js';
-import { claim_of, type OrderRequest } from '../src/engine/account-orders.js';
+import { claim_of } from '../src/engine/client-reference-claims.js';
+import type { OrderRequest } from '../src/engine/account-orders.js';
 import type { Authority } from '../src/engine/authority.js';
 import { idempotency_ttl_ms } from '../src/engine/idempotency.js';
 import { run_idempotent, type IdempotentRequest } from '../src/front/idempotent-run.js';

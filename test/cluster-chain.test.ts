@@ -1,5 +1,5 @@
 // The stream's batches form a chain: each message names the digest of the batch it follows
-// (Billvend-Follows, src/cluster/cluster-node.ts). A standby that is served a batch that does not follow
+// (Billvend-Follows, src/cluster/stream-headers.ts). A standby that is served a batch that does not follow
 // the last one it applied does not build on it: it repairs its store from the stream leader's history
 // (test/cluster-divergence-repair.test.ts). When the stream's leader itself holds the batch that does not
 // follow, no repair can help: after a bounded number of attempts the node exits once, with exit 76 (which

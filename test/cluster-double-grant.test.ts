@@ -4,7 +4,7 @@
 // journal's fence (every append names the sequence it follows) must keep such a double grant harmless.
 //
 // A faithful NATS server grants one of two updates from the same revision, so the test plays the bug at
-// the edge of the node: the lease code of two nodes runs in this process (src/cluster/cluster-node.ts,
+// the edge of the node: the lease code of two nodes runs in this process (src/cluster/take-over.ts,
 // driven directly, on real NATS servers, each node on its own server), both read the free key at the same
 // moment, and the second node's create, refused by the server, is reported to it as granted. Then: exactly
 // one node leads and can append; the other stands down before it appended or served anything (no exit),

@@ -4,7 +4,7 @@
 // standby waited 3.6 s more (a 3 s lease) for a holder whose lease had ended seconds before. Each renewal of a
 // tenure is sent while the lease of the one before holds, and the key carries the tenure and its renewal
 // count, so a standby that last saw the same tenure k renewals earlier knows the holder sent this one within
-// k leases of the moment it counted for that one (src/cluster/cluster-node.ts, renewals_sent_by).
+// k leases of the moment it counted for that one (src/cluster/lease.ts, renewals_sent_by).
 //
 // Here the holder is the test itself ("ghost", writing the key as a leader of this version does), and the
 // standby is made blind by SIGSTOP: it saw the ghost's tenure, the ghost renews once more and stops, and the

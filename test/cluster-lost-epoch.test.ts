@@ -4,7 +4,7 @@
 // and the next message, by the epoch's node, named the epoch as the batch it follows. The leader's own history
 // did not chain: both nodes repaired five times and gave up (exit 76). The repair now reads one message ahead
 // and, when the next message names an epoch of its own node as its predecessor, applies that epoch in place
-// of the stand-in (src/cluster/cluster-node.ts, catch_up_verified).
+// of the stand-in (src/cluster/divergence-repair.ts, catch_up_verified).
 //
 // Here the divergence is made on purpose, every time: node a leads and gives the lease back, node b takes
 // over (its epoch at seq N) and acknowledges top-ups after it; then a comes back as a standby through a

@@ -31,7 +31,7 @@ t.test('the bench scenario history-filtered runs at a tiny size and measures its
   t.ok((result.status_counts['200'] ?? 0) > 0, `the filtered lists answered 200 (${JSON.stringify(result.status_counts)})`);
   t.equal(result.non_2xx, 0, `no filtered list was refused (${JSON.stringify(result.error_codes)})`);
   t.same(warnings, [], 'the set-up raised no warning');
-  // 3,000 orders span three blocks of the in-memory counts (engine/account-orders.ts): the totals
+  // 3,000 orders span three blocks of the in-memory counts (engine/order-index.ts): the totals
   // come from them, and must be what the seeder made (one in twenty failed, one in ten electricity).
   const setup = requests[0].setupRequest as unknown as (request: Record<string, unknown>) => { headers: Record<string, string> };
   const seeded_key = setup({ method: 'GET', path: '/' }).headers.authorization;

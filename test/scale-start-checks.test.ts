@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open_store } from '../src/journal/store.js';
-import { count_index_range, count_window_seqs } from '../src/engine/account-orders.js';
+import { count_index_range, count_window_seqs } from '../src/engine/order-history.js';
 import { NatsCluster, start_node, test_master_key, wait_leading } from './helpers/nats-cluster.js';
 import { TestServer, temp_dir } from './helpers/server.js';
 import { bench_script } from '../bench/server-process.js';

@@ -13,7 +13,7 @@ import { StorageType, type JetStreamManager } from '@nats-io/jetstream';
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { open_store, store_file_mode, type Store } from '../journal/store.js';
 import { applied_position, stream_name, type AppliedPosition } from './codec.js';
-import type { ClusterNode } from './cluster-node.js';
+import type { NodeState } from './node-state.js';
 
 export const snapshot_bucket = 'billvend-snapshots';
 const snapshot_object = 'store';
@@ -30,7 +30,7 @@ export class Snapshots {
   private stopped = false;
 
   constructor(
-    private readonly node: ClusterNode,
+    private readonly node: NodeState,
     private readonly nc: NatsConnection,
     private readonly jsm: JetStreamManager,
     private readonly data_dir: string,

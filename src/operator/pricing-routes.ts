@@ -9,7 +9,7 @@ import { query_params } from '../front/request-helpers.js';
 import { api_error, type ApiError, type ErrorDetail } from '../errors.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us, lagos_day, parse_date_days } from '../lib/time-format.js';
-import { first_seq_at_or_after, lagos_day_start_us } from '../engine/account-orders.js';
+import { first_seq_at_or_after, lagos_day_start_us } from '../engine/order-history.js';
 import type { Environment, WalletRecord } from '../engine/records.js';
 import { charged_kobo, commission_of, provider_commission_of, type OrderRecord, type ServiceType } from '../services/order.js';
 import { tiers_max, type PriceLists, type PriceRule } from '../services/pricing.js';

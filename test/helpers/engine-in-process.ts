@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { open_store, type Store } from '../../src/journal/store.js';
 import { Engine, type EventKind } from '../../src/engine/engine.js';
-import { ensure_order_index } from '../../src/engine/account-orders.js';
+import { ensure_order_index } from '../../src/engine/order-index.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { TimerWheel } from '../../src/lib/timer-wheel.js';
 import { SeededRandom } from '../../src/lib/random.js';

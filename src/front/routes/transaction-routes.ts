@@ -9,7 +9,7 @@ import { parse_pagination, query_params } from '../request-helpers.js';
 import { page_query } from '../../schemas/common.js';
 import { OrderFull, OrderPage } from '../../schemas/service-schemas.js';
 import { api_error, type ApiError } from '../../errors.js';
-import { find_orders, index_plan_of, matching_seqs, seq_range, type OrderFilter } from '../../engine/account-orders.js';
+import { find_orders, index_plan_of, matching_seqs, seq_range, type OrderFilter } from '../../engine/order-history.js';
 import { csv_content_type, csv_download_headers, csv_line } from '../../lib/csv.js';
 import { kobo_to_naira } from '../../lib/money.js';
 import { lagos_day_end_ms, parse_date_days, parse_timestamp_us } from '../../lib/time-format.js';

@@ -1,0 +1,74 @@
+// Start-up: where does the local store stand against the stream? Before the store is opened for good, a
+// node decides whether it can follow the stream from there, or is replaced by the latest snapshot (or
+// emptied); a store that held a batch the stream's leader lacks is marked diverged, so the standby
+// repairs it before it tails (divergence-repair.ts). Not here: following the stream (stream-follower.ts)
+// nor the snapshots themselves (snapshots.ts).
+import type { Store } from '../journal/store.js';
+import type { Snapshots } from './snapshots.js';
+import { applied_position, stream_name } from './codec.js';
+import { StartRefused } from './cluster-errors.js';
+import { digest_header } from './stream-headers.js';
+import { NatsLink } from './nats-link.js';
+
+export abstract class StorePreparation extends NatsLink {
+  /** The cluster's snapshot store (snapshots.ts), made with the node (ClusterNode). */
+  abstract readonly snapshots: Snapshots;
+
+  /**
+   * Decides, before the store is opened for good, whether the local store can follow the stream from
+   * where it stands. It cannot when it holds a batch the stream does not (a deposed leader's
+   * unreplicated tail: the batch at its position is missing or has another digest), or when the
+   * stream no longer holds the batches after it. Then it is replaced by the latest snapshot (or
+   * emptied, while the stream still starts at 1), and follows from there.
+   */
+  async prepare_store(open: () => Store): Promise<void> {
+    await NatsLink.retrying(this.config, this.log, this.start_deadline_ms, 'the stream and the snapshot store to answer the start-up check', () => this.prepare_store_once(open));
+  }
+
+  private async prepare_store_once(open: () => Store): Promise<void> {
+    const store = open();
+    const local = applied_position(store);
+    // One key read: getKeysCount counts every account (1.2 s at a million, docs/benchmarks.md "Scale").
+    let empty = local === null;
+    if (empty) for (const _ of store.accounts.getKeys({ limit: 1 })) empty = false;
+    await store.root.close();
+    const info = await this.jsm.streams.info(stream_name);
+    const first = info.state.first_seq;
+    const last = info.state.last_seq;
+    this.stream_seq = last;
+    const snapshot = await this.snapshots.latest();
+    let verdict: 'follow' | 'rebuild';
+    if (local === null) {
+      if (!empty) {
+        if (last === 0 && snapshot === null) verdict = 'follow'; // the first node of a new cluster, on its single-node store
+        else throw new StartRefused(`DATA_DIR ${this.data_dir} holds a store that is not part of this cluster: move it away (the node then starts from the cluster's snapshot), or start it alone as the first node of a new cluster`);
+      } else {
+        verdict = snapshot !== null || first > 1 ? 'rebuild' : 'follow';
+      }
+    } else if (snapshot !== null && local.seq === snapshot.seq && local.digest === snapshot.digest) {
+      verdict = 'follow'; // exactly where the latest snapshot stands (its message may be trimmed)
+    } else if (local.seq > last || local.seq < first) {
+      verdict = 'rebuild';
+    } else {
+      const stored = await this.jsm.streams.getMessage(stream_name, { seq: local.seq });
+      verdict = stored !== null && stored.header.get(digest_header) === local.digest ? 'follow' : 'rebuild';
+    }
+    if (verdict === 'follow') {
+      this.log.info({ applied_seq: local?.seq ?? 0, stream_first_seq: first, stream_last_seq: last }, 'cluster: the local store follows the stream');
+      return;
+    }
+    // A store that held a batch the stream's leader does not may have got it from a replica that
+    // diverged (docs/cluster.md "Divergence"), and the standby's consumer may be served by that very
+    // replica: the rebuilt store catches up from the leader before it tails (see follow).
+    if (local !== null && local.seq >= first) this.diverged = `at start-up this store stood at seq ${local.seq} (${local.digest}), which the stream's leader does not hold`;
+    this.log.warn({ local, stream_first_seq: first, stream_last_seq: last, snapshot }, 'cluster: the local store cannot follow the stream (behind its start, or holding batches it lacks); rebuilding it');
+    if (snapshot !== null) {
+      if (snapshot.seq < first - 1) throw new StartRefused(`cluster: the latest snapshot (seq ${snapshot.seq}) is older than the stream's first message (${first}); cannot rebuild`);
+      await this.snapshots.install();
+    } else if (first <= 1) {
+      this.snapshots.wipe_store();
+    } else {
+      throw new StartRefused(`cluster: the stream starts at ${first} and no snapshot exists; cannot rebuild this store`);
+    }
+  }
+}

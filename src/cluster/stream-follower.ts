@@ -1,0 +1,195 @@
+// The standby's side of the journal stream: a consumer that tails the stream and applies each batch to
+// the store once its last part arrived and its predecessor is the batch applied last (Billvend-Follows),
+// a catch-up by message gets (taking over, or fenced), and the reinstall of the latest snapshot when the
+// stream was trimmed past this store. Not here: the repair of a store that diverged (divergence-repair.ts),
+// the lease and the take-over (lease.ts, take-over.ts), the standby's loop (ClusterNode.follow).
+import type { MsgHdrs } from '@nats-io/transport-node';
+import { DeliverPolicy, type ConsumerMessages, type JetStreamClient } from '@nats-io/jetstream';
+import type { Store } from '../journal/store.js';
+import { write_changes, type StagedChange } from '../journal/journal.js';
+import { StoreNames, applied_change, applied_position, decode_message, digest_of, staged_changes, stream_name } from './codec.js';
+import { Behind, Diverged } from './cluster-errors.js';
+import { digest_header, follows_header, part_header } from './stream-headers.js';
+import { fail } from '../lib/assert.js';
+import { sleep } from './monotonic.js';
+import { start_retry_ms_max } from './nats-link.js';
+import { StreamAppender } from './stream-appender.js';
+
+interface Tail {
+  messages: ConsumerMessages | null;
+  stopped: boolean;
+  done: Promise<void>;
+}
+
+export abstract class StreamFollower extends StreamAppender {
+  private tail: Tail | null = null;
+  protected parts: Uint8Array[] = [];
+
+  /** The store this node holds now (a standby replaces it when it reinstalls a snapshot); null after stop. */
+  current_store(): Store | null {
+    return this.store;
+  }
+
+  protected open_store: (() => Store) | null = null;
+  /** Set when the stream no longer holds the batch this standby needs next (see rebuild_behind). */
+  protected behind = false;
+
+  protected use_store(store: Store): void {
+    this.store = store;
+    this.names = new StoreNames(store);
+    this.applied = applied_position(store) ?? { seq: 0, digest: '' };
+    this.parts = [];
+  }
+
+  /**
+   * The tail or a catch-up found the stream trimmed past this store. With the tail stopped, the
+   * store is closed, replaced by the latest snapshot (which the leader uploads before it trims, so it
+   * covers the gap) and opened again; the tail then starts after the snapshot's batch. A failure
+   * leaves `behind` set and is tried again a lease period later; an install that failed half way
+   * leaves an empty store, which is behind too.
+   */
+  protected async rebuild_behind(): Promise<void> {
+    await this.stop_tail();
+    await this.applying;
+    const info = await this.jsm.streams.info(stream_name);
+    const first = info.state.first_seq;
+    this.stream_seq = info.state.last_seq;
+    if (this.applied.seq + 1 >= first) {
+      // Not trimmed past this store after all (a consumer that restarted oddly): follow on.
+      this.parts = [];
+      this.behind = false;
+      this.start_tail();
+      return;
+    }
+    const snapshot = await this.snapshots.latest();
+    if (snapshot === null || snapshot.seq < first - 1) throw new Error(`the stream starts at ${first} but the latest snapshot stands at ${snapshot?.seq ?? 'none'}; waiting for a newer one`);
+    this.log.warn({ applied_seq: this.applied.seq, stream_first_seq: first, snapshot }, 'cluster: the stream was trimmed past this standby; installing the latest snapshot');
+    await this.store!.root.close();
+    this.store = null;
+    try {
+      await this.snapshots.install();
+    } finally {
+      this.use_store(this.open_store!());
+    }
+    this.behind = false;
+    this.log.info({ applied_seq: this.applied.seq }, 'cluster: standby, following the stream from the snapshot');
+    this.start_tail();
+  }
+
+  protected start_tail(): void {
+    const from = this.applied.seq + 1;
+    const tail: Tail = { messages: null, stopped: false, done: Promise.resolve() };
+    tail.done = (async () => {
+      // Creating the consumer fails while JetStream elects a leader (a NATS server restarted):
+      // tried again, not fatal.
+      let consumer: Awaited<ReturnType<JetStreamClient['consumers']['get']>> | null = null;
+      for (let wait_ms = 250; ; wait_ms = Math.min(start_retry_ms_max, wait_ms * 2)) {
+        if (tail.stopped) return;
+        try {
+          consumer = await this.js.consumers.get(stream_name, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
+          break;
+        } catch (error) {
+          this.log.warn({ err: error, retry_in_ms: wait_ms }, 'cluster: the standby cannot open its consumer on the stream yet; retrying');
+          await sleep(wait_ms);
+        }
+      }
+      if (consumer === null) return;
+      const messages = await consumer.consume();
+      tail.messages = messages;
+      if (tail.stopped) messages.stop();
+      for await (const message of messages) {
+        if (tail.stopped) break;
+        await this.apply_part(message.seq, message.headers, message.data);
+      }
+    })();
+    this.tail = tail;
+    tail.done.catch((error) => {
+      if (tail.stopped || this.stopped) return;
+      if (error instanceof Behind) {
+        this.log.warn({ reason: error.message }, 'cluster: the standby fell behind the stream\'s start; it will install the latest snapshot');
+        this.behind = true;
+        return;
+      }
+      if (error instanceof Diverged) {
+        // Repaired by the standby's loop (follow), from the stream leader's history, without a restart.
+        this.diverged = error.message;
+        return;
+      }
+      this.depose(`the standby could not apply the stream: ${(error as Error).message}`);
+    });
+  }
+
+  protected async stop_tail(): Promise<void> {
+    const tail = this.tail;
+    if (tail === null) return;
+    this.tail = null;
+    tail.stopped = true;
+    tail.messages?.stop();
+    // Waited for at most a lease: a consumer that JetStream cannot serve (its meta group or the stream
+    // without a leader) may never end its iteration, and a take-over that waited for it forever held the
+    // lease, renewing it, with no node serving (partition campaign of 2026-11-28). A stopped tail applies
+    // nothing more (it checks `stopped` before each message), so going on without it is safe.
+    let timer: NodeJS.Timeout | undefined;
+    const bounded = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.config.lease_ms)));
+    const ended = await Promise.race([tail.done.then(() => 'ended' as const, () => 'ended' as const), bounded]);
+    clearTimeout(timer);
+    if (ended === 'late') this.log.warn({ waited_ms: this.config.lease_ms }, 'cluster: the standby\'s consumer did not stop within a lease; going on without it');
+  }
+
+  /** The tail and a take-over's catch-up may both hold the next message: one applies at a time. */
+  protected applying: Promise<void> = Promise.resolve();
+
+  protected apply_part(seq: number, headers: MsgHdrs | undefined, data: Uint8Array): Promise<void> {
+    const next = this.applying.then(() => this.apply_part_now(seq, headers, data));
+    this.applying = next.catch(() => {});
+    return next;
+  }
+
+  /** Applies one message (part) at `seq`: a batch is applied once its last part arrived. */
+  private async apply_part_now(seq: number, headers: MsgHdrs | undefined, data: Uint8Array): Promise<void> {
+    const expected = this.applied.seq + this.parts.length + 1;
+    if (seq < expected) return; // delivered again after a consumer reset
+    if (seq > expected) {
+      // The stream was trimmed past what this store holds: only a snapshot can bring it back.
+      throw new Behind(`the stream jumped from ${expected - 1} to ${seq} (trimmed below this standby)`);
+    }
+    const digest = headers?.get(digest_header) ?? '';
+    const [index, count] = (headers?.get(part_header) ?? '1/1').split('/').map(Number);
+    if (index !== this.parts.length + 1) fail(`part ${index} of a batch at seq ${seq} after ${this.parts.length} parts`);
+    const follows = headers?.get(follows_header) ?? '';
+    if (index === 1 && follows !== '' && this.applied.seq > 0 && follows !== this.applied.digest) {
+      throw new Diverged(`the batch at seq ${seq} follows ${follows}, but the batch this store applied at seq ${this.applied.seq} is ${this.applied.digest}`);
+    }
+    this.parts.push(data);
+    if (index < count) return;
+    const bytes = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
+    this.parts = [];
+    if (digest_of(bytes) !== digest) fail(`the batch at seq ${seq} does not match its digest`);
+    await this.apply(seq, bytes, digest);
+  }
+
+  /** Writes a replicated batch into the store: the leader's journal writes through the same function. */
+  protected async apply(seq: number, bytes: Uint8Array, digest: string): Promise<void> {
+    const store = this.store!;
+    const message = decode_message(bytes);
+    const changes: StagedChange[] = staged_changes(this.names!, message);
+    changes.push(applied_change(store, { seq, digest }));
+    const written = write_changes(changes);
+    await written;
+    await written.flushed;
+    this.applied = { seq, digest };
+    if (seq > this.stream_seq) this.stream_seq = seq;
+  }
+
+  /** Applies, one by one, whatever the stream holds beyond this store (taking over, or fenced). */
+  protected async catch_up(): Promise<void> {
+    const info = await this.jsm.streams.info(stream_name);
+    this.stream_seq = info.state.last_seq;
+    while (this.applied.seq + this.parts.length < info.state.last_seq) {
+      const seq = this.applied.seq + this.parts.length + 1;
+      const stored = await this.jsm.streams.getMessage(stream_name, { seq });
+      if (stored === null) throw new Behind(`the stream lacks message ${seq} (trimmed below this standby)`);
+      await this.apply_part(seq, stored.header, stored.data);
+    }
+  }
+}
