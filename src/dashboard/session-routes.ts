@@ -392,7 +392,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
     const filter = { service: query.service, status: query.status, from_day: query.from_day, to_day: query.to_day };
     const current = (o: OrderRecord) => desk.find(o.reference) ?? o;
     if (query.q === null) {
-      // From the per-account order index (engine/account-orders.ts): the page's orders are the only
+      // From the per-account order index (engine/order-index.ts): the page's orders are the only
       // ones read, whatever else the account holds (regression: up to 50,000 orders were scanned).
       const found = find_orders(engine.store, actor.id, environment, total_orders, filter, page, per_page);
       return { ...found, orders: found.orders.map(current) };

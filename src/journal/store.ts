@@ -17,7 +17,7 @@ export interface Store {
   idempotency: Database<any, Key>;
   funding_refs: Database<any, Key>;
   orders: Database<any, Key>;
-  /** [account, environment, field, value, seq] → true: orders by status and service (engine/account-orders.ts). */
+  /** [account, environment, field, value, seq] → true: orders by status and service (engine/order-index.ts). */
   order_index: Database<any, Key>;
   order_refs: Database<any, string>;
   open_orders: Database<any, string>;
