@@ -114,6 +114,10 @@ const examples: Record<string, unknown> = {
   'post /v1/webhooks': { url: 'https://example.ng/billvend/hooks', events: ['transaction.completed', 'transaction.failed'], description: 'Order updates' },
   'patch /v1/webhooks/:id': { events: ['transaction.completed', 'transaction.failed', 'wallet.low_balance'] },
   'post /v1/funding/bank-transfer': { reference: 'NIP-000123', account_id: 1, amount: 25000, sender_name: 'Ada Stores' },
+  'post /v1/agents': { name: 'Ikeja Till 4', email: 'till4@shop.example.ng', phone: '08031234567', password: 'correct horse battery', kyc_level: 1 },
+  'patch /v1/agents/:id': { status: 'suspended', daily_limit: 20000 },
+  'put /v1/agents/:id/pin': { pin: '24680' },
+  'post /v1/agents/:id/transfers': { direction: 'to_agent', amount: 2500, environment: 'test', pin: '12345', reference: 'float-2026-11-28-till4' },
 };
 
 function error_response(status: number, codes: string[]): unknown {
