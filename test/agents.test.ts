@@ -4,6 +4,7 @@
 // suspension and closing with a balance.
 import t from 'tap';
 import { start_server, type TestServer } from './helpers/server.js';
+import { sign_in } from './helpers/route-catalog.js';
 
 const server = await start_server(t);
 /** Enough for every request of a test: the rate limit is tested on its own (test/auth.test.ts). */
@@ -201,6 +202,14 @@ t.test('transfers move money both ways in one step, with entries naming each oth
   t.same(kinds(agent_events, 'float-1'), ['wallet.credited'], 'the agent has wallet.credited');
   t.same(kinds(parent_events, 'sweep-1'), ['wallet.credited'], 'the parent has wallet.credited for from_agent');
   t.same(kinds(agent_events, 'sweep-1'), ['wallet.debited'], 'the agent has wallet.debited');
+  const listed = await server.api('GET', `/v1/agents/${agent.id}/transfers?per_page=1`, { key: parent.key });
+  t.equal(listed.status, 200, 'the parent lists the agent\'s transfers');
+  t.same(listed.body.data.transfers, [up.body.data], 'newest first, as each was answered');
+  t.same(listed.body.data.pagination, { total: 2, per_page: 1, current_page: 1, last_page: 2 }, 'paginated');
+  const second = await server.api('GET', `/v1/agents/${agent.id}/transfers?per_page=1&page=2`, { key: parent.key });
+  t.same(second.body.data.transfers, [down.body.data], 'the older one on the next page');
+  const foreign = await server.api('GET', `/v1/agents/${agent.id}/transfers`, { key: agent.key });
+  t.equal(foreign.status, 404, 'an agent does not list its own transfers through the agents routes (it is not below itself)');
   const event = agent_events.body.data.events.find((e: any) => e.data.reference === 'float-1');
   t.equal(event.data.counterparty_id, parent.id, 'the event names the other account');
 });
@@ -284,10 +293,16 @@ t.test('a suspended agent\'s keys are refused, and so are those of every agent b
     t.equal(refused.status, 403, `${who}'s key is refused`);
     t.equal(refused.body.error.code, 'account.suspended', `with account.suspended (${who})`);
   }
+  const session = await sign_in(server, agent.view.email, 'agent password 1');
+  const desk = await fetch(`${server.base}/dashboard/api/overview?environment=test`, { headers: { cookie: `bv_session=${session.cookie}` } });
+  t.equal(desk.status, 403, 'a dashboard session of an agent below the suspended one is refused too');
+  t.equal(((await desk.json()) as any).error.code, 'account.suspended', 'with account.suspended');
   const moved = await transfer(reseller.key, super_agent.id, { direction: 'to_agent', amount: 10, reference: 'to-suspended' });
   t.equal(moved.status, 201, 'its parent still moves money to a suspended agent (it runs its network\'s money)');
   const reactivated = await server.api('PATCH', `/v1/agents/${super_agent.id}`, { key: reseller.key, body: { status: 'active' } });
   t.equal(reactivated.body.data.status, 'active', 'the reseller reactivates it');
+  const desk_again = await fetch(`${server.base}/dashboard/api/overview?environment=test`, { headers: { cookie: `bv_session=${session.cookie}` } });
+  t.equal(desk_again.status, 200, 'and the session works again');
   t.equal((await server.api('GET', '/v1/wallet', { key: agent.key })).status, 200, 'its agent\'s key works again');
   t.equal(await balance(server, super_agent.key), 10, 'and the super-agent holds what was moved meanwhile');
 });
@@ -302,6 +317,7 @@ t.test('closing an agent sweeps its balances back to its parent in one step and 
   const live = await server.api('POST', `/v1/agents/${agent.id}/transfers`, { key: live_key.api_key, body: { environment: 'live', direction: 'to_agent', amount: 77, pin: '12345', reference: 'live-1' } });
   t.equal(live.status, 201, 'a live key moves live money');
 
+  const session = await sign_in(server, agent.view.email, 'agent password 1');
   const busy = await server.api('DELETE', `/v1/agents/${agent.id}`, { key: parent.key });
   t.equal(busy.status, 409, 'an agent with an open agent of its own cannot be closed');
   t.equal(busy.body.error.code, 'agents.not_closable', 'with agents.not_closable');
@@ -323,6 +339,8 @@ t.test('closing an agent sweeps its balances back to its parent in one step and 
   const gone = await server.api('GET', '/v1/wallet', { key: agent.key });
   t.equal(gone.status, 401, 'the closed agent\'s key is refused');
   t.equal(gone.body.error.code, 'auth.key_not_found', 'as a revoked key');
+  const desk = await fetch(`${server.base}/dashboard/api/overview?environment=test`, { headers: { cookie: `bv_session=${session.cookie}` } });
+  t.equal(desk.status, 401, 'the closed agent\'s dashboard session is refused');
   const read = await server.api('GET', `/v1/agents/${agent.id}`, { key: parent.key });
   t.equal(read.body.data.status, 'closed', 'it still reads, closed');
   const twice = await server.api('DELETE', `/v1/agents/${agent.id}`, { key: parent.key });

@@ -125,5 +125,7 @@ function move(parent: AccountActor, agent: AccountActor, environment: Environmen
   };
   assert_transfer(record);
   parent.stage_put(engine.store.agent_transfers, [environment, parent.id, reference], record);
+  // The agent's entry ids grow with its wallet, so its transfers list in order, newest last.
+  agent.stage_put(engine.store.agent_transfer_index, [agent.id, environment, agent_entry.id], [parent.id, reference]);
   return record;
 }

@@ -69,3 +69,5 @@ export const ClosedAgentView = Type.Object({
   swept: Type.Array(TransferView),
   keys_revoked: Type.Integer({ minimum: 0 }),
 });
+
+export const TransferPage = Type.Object({ transfers: Type.Array(TransferView), pagination: Pagination });

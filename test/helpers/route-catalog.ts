@@ -164,6 +164,7 @@ const documented_builders: Record<string, Builder> = {
     body_fields: ['pin'],
     build: (w) => api(w, 'PUT', '/v1/agents/{id}/pin', { id: id(w.agent_id) }, { pin: '13579' }),
   },
+  'GET /v1/agents/{id}/transfers': { method: 'GET', template: '/v1/agents/{id}/transfers', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/agents/{id}/transfers', { id: id(w.agent_id) }, undefined, 'per_page=5&page=1') },
   'POST /v1/agents/{id}/transfers': {
     method: 'POST', template: '/v1/agents/{id}/transfers', auth: 'api_key', port: 'public', changes_state: true,
     body_fields: ['direction', 'amount', 'environment', 'pin', 'reference'],
@@ -1406,7 +1407,8 @@ export function must_refuse(route: RouteEntry, world: World, base: RequestSpec, 
     const given = first_header(spec, 'X-Signature');
     if (given !== undefined && given.trim().toLowerCase() !== spec.sign(body_bytes(spec) ?? Buffer.alloc(0))) return 'its X-Signature is wrong';
   }
-  if (route.body_fields.includes('pin') && route.auth === 'api_key') {
+  // An agent's new PIN (PUT /v1/agents/{id}/pin) is what the request sets, not a credential it presents.
+  if (route.body_fields.includes('pin') && route.auth === 'api_key' && route.name !== 'PUT /v1/agents/{id}/pin') {
     const pin = effective_field(body, 'pin');
     if (pin !== unknown && pin !== world.pin) return `its PIN ${JSON.stringify(pin)?.slice(0, 20)} is wrong`;
   }

@@ -13,14 +13,14 @@ import { refusal_reply } from '../outcome-errors.js';
 import { pagination, wallet_view } from '../views.js';
 import { fingerprint, idempotency_key, parse_id, parse_pagination, query_params } from '../request-helpers.js';
 import { page_query } from '../../schemas/common.js';
-import { AgentPage, AgentPinBody, AgentView, ClosedAgentView, CreateAgentBody, PatchAgentBody, TransferBody, TransferView } from '../../schemas/agent-schemas.js';
+import { AgentPage, AgentPinBody, AgentView, ClosedAgentView, CreateAgentBody, PatchAgentBody, TransferBody, TransferPage, TransferView } from '../../schemas/agent-schemas.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { kobo_to_naira, naira_to_kobo, format_naira } from '../../lib/money.js';
 import { iso_us } from '../../lib/time-format.js';
 import { kyc_daily_limit_kobo, type AccountActor } from '../../engine/account-actor.js';
 import { agent_depth_max, depth_of, in_subtree, parent_of } from '../../engine/agent-tree.js';
 import { authority_refusal } from '../../engine/authority.js';
-import { assert_wallet, new_wallet, type AccountRecord, type Environment, type TransferRecord, type WalletRecord } from '../../engine/records.js';
+import { assert_transfer, assert_wallet, new_wallet, type AccountRecord, type Environment, type TransferRecord, type WalletRecord } from '../../engine/records.js';
 import type { Engine } from '../../engine/engine.js';
 import { peek_idempotent, replayed, run_idempotent, settle } from '../idempotent-run.js';
 import { international_phone } from '../../operator/admin-routes.js';
@@ -315,6 +315,41 @@ export function agent_routes(deps: Deps): RouteDef[] {
         if (agent.account.status === 'closed') return error_reply(ctx.request_id, api_error('agents.closed'));
         engine.run(agent, { kind: 'set_pin', pin_hash });
         return settle(agent, success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.'));
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/agents/:id/transfers',
+      auth: 'api_key',
+      scope: 'agents:manage',
+      doc: {
+        summary: 'An agent\'s transfers with its parent in the key\'s environment, newest first',
+        description: 'Transfers and the sweeps of a closing, of an agent anywhere below the key\'s account.',
+        tags,
+        response: TransferPage,
+        query: page_query,
+        errors: ['validation.failed', 'account.not_found'],
+      },
+      handler: async (ctx) => {
+        const paging = parse_pagination(query_params(ctx));
+        if ('code' in paging) return error_reply(ctx.request_id, paging);
+        const agent = below_caller(ctx);
+        if ('code' in agent) return error_reply(ctx.request_id, agent);
+        // The index entries are the agent's changes: once they are durable the store lists them.
+        await agent.read_settled();
+        const environment = ctx.environment;
+        // A new options object each: lmdb-js's getCount marks the one it is given (see GET /v1/agents).
+        const range = () => ({ start: [agent.id, environment, Number.MAX_SAFE_INTEGER], end: [agent.id, environment, 0], reverse: true });
+        const total = engine.store.agent_transfer_index.getCount(range());
+        const transfers: ReturnType<typeof transfer_view>[] = [];
+        for (const { value } of engine.store.agent_transfer_index.getRange({ ...range(), offset: (paging.page - 1) * paging.per_page, limit: paging.per_page })) {
+          const [parent_id, reference] = value as [number, string];
+          const transfer = engine.store.agent_transfers.get([environment, parent_id, reference]) as TransferRecord | undefined;
+          if (transfer === undefined) fail(`agent ${agent.id} lists a missing transfer ${reference}`);
+          assert_transfer(transfer);
+          transfers.push(transfer_view(transfer));
+        }
+        return success_reply(ctx.request_id, 200, { transfers, pagination: pagination(total, paging.per_page, paging.page) });
       },
     },
     {
