@@ -210,6 +210,12 @@ t.test('transfers move money both ways in one step, with entries naming each oth
   t.same(second.body.data.transfers, [down.body.data], 'the older one on the next page');
   const foreign = await server.api('GET', `/v1/agents/${agent.id}/transfers`, { key: agent.key });
   t.equal(foreign.status, 404, 'an agent does not list its own transfers through the agents routes (it is not below itself)');
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Lagos' }).format(new Date());
+  const statement = await server.api('GET', `/v1/statements?date=${today}`, { key: parent.key });
+  t.equal(statement.status, 200, 'the parent\'s statement of the day is built');
+  t.same(statement.body.data.totals.by_type.transfer_out, { count: 1, amount: 250.75 }, 'its transfers out are summed');
+  t.same(statement.body.data.totals.by_type.transfer_in, { count: 1, amount: 50.25 }, 'and its transfers in');
+  t.same(statement.body.data.entries.map((e: any) => e.type), ['credit', 'transfer_out', 'transfer_in'], 'each transfer is a line of its type');
   const event = agent_events.body.data.events.find((e: any) => e.data.reference === 'float-1');
   t.equal(event.data.counterparty_id, parent.id, 'the event names the other account');
 });
