@@ -374,3 +374,19 @@ t.test('PUT /v1/agents/{id}/pin sets the agent\'s PIN', async (t) => {
   const bad = await server.api('PUT', `/v1/agents/${created.body.data.id}/pin`, { key: parent.key, body: { pin: '2468' } });
   t.equal(bad.status, 400, 'a PIN of 4 digits is refused');
 });
+
+t.test('an agent buys with its own PIN from its own wallet, and cannot be closed while an order is open', async (t) => {
+  const parent = await server.reseller(1_000, {}, fast_key);
+  const agent = await open_agent(server, parent.key);
+  await transfer(parent.key, agent.id, { direction: 'to_agent', amount: 300, reference: 'float' });
+  const bought = await server.api('POST', '/v1/services/airtime', { key: agent.key, body: { network: 'mtn', phone: '08033333333', amount: 100, pin: '54321' } });
+  t.equal(bought.status, 201, 'the agent\'s purchase is answered');
+  t.equal(bought.body.data.status, 'processing', 'and is still processing (the sandbox delays this number 30 s)');
+  t.equal(await balance(server, agent.key), 200, 'the agent\'s wallet paid for it');
+  t.equal(await balance(server, parent.key), 700, 'not the parent\'s');
+  const busy = await server.api('DELETE', `/v1/agents/${agent.id}`, { key: parent.key });
+  t.equal(busy.status, 409, 'an agent with an open order cannot be closed');
+  t.equal(busy.body.error.code, 'agents.not_closable', 'with agents.not_closable');
+  t.match(busy.body.error.message, /open order/, 'saying why');
+  t.equal(await balance(server, agent.key), 200, 'nothing was swept');
+});
