@@ -52,6 +52,10 @@ t.test('a transfer staged as the open batch reaches its bound still lands in one
   t.equal(out.length, 1, 'both sides were committed together');
   t.equal(stored_balance(engine, parent.id) + stored_balance(engine, agent.id), 1_000_00, 'the two wallets in the store still hold what was funded');
   t.equal(stored_balance(engine, agent.id), 400_00, 'the agent\'s stored wallet holds the transfer');
+  // A reseller's records keep the shape they had before agents: an old store and a new one read alike.
+  const reseller = store.accounts.get(parent.id) as Record<string, unknown>;
+  t.notOk('parent_id' in reseller || 'status' in reseller, 'a reseller\'s record names no parent and no status');
+  t.equal(store.accounts.get(agent.id).parent_id, parent.id, 'an agent\'s record names its parent');
 });
 
 t.test('a failed commit of a transfer reloads both accounts from the store, and neither keeps it', async (t) => {
