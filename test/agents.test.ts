@@ -262,6 +262,10 @@ t.test('a reference is the parent\'s for ever: a repeat answers the same, anothe
   const keyed_again = await transfer(parent.key, agent.id, { direction: 'from_agent', amount: 10, reference: 'keyed' }, 'idem-transfer-1');
   t.equal(keyed_again.headers.get('idempotent-replayed'), 'true', 'its repeat under the key is a replay');
   t.same(keyed_again.body, keyed.body, 'of the original body');
+  const by_reference = await transfer(parent.key, agent.id, { direction: 'from_agent', amount: 10, reference: 'keyed' }, 'idem-transfer-2');
+  t.equal(by_reference.headers.get('idempotent-replayed'), 'true', 'the reference repeated under a new key is a replay');
+  const by_both = await transfer(parent.key, agent.id, { direction: 'from_agent', amount: 10, reference: 'keyed' }, 'idem-transfer-2');
+  t.equal(by_both.headers.get('idempotent-replayed'), 'true', 'and its repeat under that key says so once');
   const keyed_other = await transfer(parent.key, agent.id, { direction: 'from_agent', amount: 11, reference: 'keyed-2' }, 'idem-transfer-1');
   t.equal(keyed_other.body.error.code, 'idempotency.key_reused', 'the key with another body is idempotency.key_reused');
   t.equal(await balance(server, agent.key), 990, 'the agent holds what moved, once each');
