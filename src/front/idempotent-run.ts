@@ -31,8 +31,6 @@ function in_flight_of(actor: AccountActor): Map<string, InFlight> {
 }
 
 export function replayed(reply: Reply): Reply {
-  // A remembered answer that was a replay already (a transfer's reference repeated) says so once.
-  if (reply.headers.some(([name]) => name === 'Idempotent-Replayed')) return reply;
   return { ...reply, headers: [...reply.headers, ['Idempotent-Replayed', 'true']] };
 }
 
