@@ -400,8 +400,10 @@ export function agent_routes(deps: Deps): RouteDef[] {
           }
           if (parent.account.pin_generation !== generation) continue;
           return run_idempotent({ ...request, now_ms: clock.now_ms() }, () => {
-            // Both accounts as they are now: an actor may have been reloaded while the PIN was checked.
-            const sender = engine.accounts.get(parent.id) ?? fail('the caller\'s account vanished');
+            // The caller's actor is the one the PIN was judged against (as purchases do): if a failed commit
+            // replaced it meanwhile, staging through it throws that failure, answered 503 "nothing was changed".
+            // The agent as it is now.
+            const sender = parent;
             const agent = engine.accounts.get(found.id) ?? fail('an agent vanished');
             // A key revoked, or the caller suspended, while the PIN was checked moves nothing (docs/api.md "Limits").
             const denied = authority_refusal(sender, ctx.authority ?? fail('a change without an authority'), clock.now_ms());
