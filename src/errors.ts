@@ -75,6 +75,12 @@ export const error_catalogue = {
   'funding.not_configured': { status: 404, message: 'This funding route is not configured on this server.' },
   'funding.exception_not_found': { status: 404, message: 'Funding exception id unknown.' },
   'funding.exception_resolved': { status: 409, message: 'This funding exception is resolved already.' },
+  // docs/api.md "Agents".
+  'account.suspended': { status: 403, message: 'This account, or an account above it, is suspended; its keys are refused.' },
+  'agents.depth_limit_reached': { status: 422, message: 'An agent at the third level of a tree cannot have agents of its own.' },
+  'agents.closed': { status: 409, message: 'The agent is closed; nothing can change it.' },
+  'agents.not_closable': { status: 409, message: 'The agent still has open agents or open orders.' },
+  'agents.not_direct_agent': { status: 422, message: 'Money moves only between an agent and its own parent.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof error_catalogue;

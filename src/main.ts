@@ -28,6 +28,7 @@ import type { Deps } from './front/deps.js';
 import type { RequestContext, RouteDef } from './front/route.js';
 import { account_routes } from './front/routes/account-routes.js';
 import { key_routes } from './front/routes/key-routes.js';
+import { agent_routes } from './front/routes/agent-routes.js';
 import { admin_routes } from './operator/admin-routes.js';
 import { build_openapi } from './front/openapi.js';
 import { seed_demo } from './operator/demo.js';
@@ -304,6 +305,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const public_routes: RouteDef[] = [
     ...account_routes(deps),
     ...key_routes(deps),
+    ...agent_routes(deps),
     ...service_routes(deps, catalog, desk),
     ...lookup_routes(desk.numbers),
     ...bulk_routes(deps, batches, item_purchaser),

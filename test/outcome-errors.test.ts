@@ -72,6 +72,18 @@ const rows: Row[] = [
   { refusal: { refusal: 'key_ip_not_allowed', remote_ip: '10.1.2.3' }, error: { code: 'auth.ip_not_allowed', message: 'Requests from 10.1.2.3 are not allowed for this key.' }, status: 403 },
   { refusal: { refusal: 'key_scope_missing', scope: 'services:purchase' }, error: { code: 'auth.insufficient_scope', message: 'This API key lacks the "services:purchase" scope.' }, status: 403 },
   { refusal: { refusal: 'session_ended' }, error: { code: 'session.required', message: undefined }, status: 401 },
+  { refusal: { refusal: 'account_suspended' }, error: { code: 'account.suspended', message: undefined }, status: 403 },
+  { refusal: { refusal: 'agent_closed' }, error: { code: 'agents.closed', message: undefined }, status: 409 },
+  {
+    refusal: { refusal: 'agent_not_closable', reason: 'agents', count: 2 },
+    error: { code: 'agents.not_closable', message: 'The agent still has 2 open agent(s) of its own; close them first.' },
+    status: 409,
+  },
+  {
+    refusal: { refusal: 'transfer_reference_differs' },
+    error: { code: 'idempotency.key_reused', message: 'This transfer reference was already used for a different transfer.' },
+    status: 422,
+  },
 ];
 
 t.test('every refusal kind has a row', async (t) => {

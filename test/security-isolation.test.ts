@@ -40,6 +40,9 @@ const A_observer = { server, test_key: A.key, live_key: A.live_key };
 /** The not-found code of each route that takes an id: what an unknown id gets, and so what a foreign one must get. */
 const not_found_code: Record<string, string> = {
   '/v1/keys/{id}': 'keys.not_found',
+  '/v1/agents/{id}': 'account.not_found',
+  '/v1/agents/{id}/pin': 'account.not_found',
+  '/v1/agents/{id}/transfers': 'account.not_found',
   '/v1/transactions/{reference}': 'transaction.not_found',
   '/v1/transactions/{reference}/receipt': 'transaction.not_found',
   '/v1/transactions/{reference}/resend': 'transaction.not_found',

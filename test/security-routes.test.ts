@@ -21,7 +21,7 @@ const catalog = await load_catalog(server);
 const key_routes = catalog.routes.filter((r) => r.auth === 'api_key');
 const session_routes = catalog.routes.filter((r) => r.auth === 'session');
 const operator_routes = catalog.routes.filter((r) => r.auth === 'operator');
-const scopes = ['*', 'wallet:read', 'services:purchase', 'transactions:read', 'keys:manage', 'account:manage'];
+const scopes = ['*', 'wallet:read', 'services:purchase', 'transactions:read', 'keys:manage', 'account:manage', 'agents:manage'];
 
 function code(response: WireResponse): string | undefined {
   try {

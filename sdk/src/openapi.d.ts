@@ -104,6 +104,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's account's own agents, oldest first
+         * @description Closed agents are listed too, with status closed.
+         */
+        get: operations["getAgents"];
+        put?: never;
+        /**
+         * Open an agent under the key's account
+         * @description The agent is an account of its own, with its own wallets, keys and PIN, whose parent is the key's account. At most three levels: reseller → super-agent → agent. kyc_level and daily_limit may not be above the parent's; without daily_limit the agent buys under its KYC level's limit, or the parent's limit when that is lower. The password signs the agent in to the dashboard.
+         */
+        post: operations["postAgents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent below the key's account: balances, status, limits */
+        get: operations["getAgentsById"];
+        put?: never;
+        post?: never;
+        /**
+         * Close an agent: its balances swept back to its parent, its keys revoked
+         * @description In one step: each wallet's balance moves to its parent's wallet (a transfer of kind sweep, reference close/{id}), every key of the agent is revoked, and it is closed for good. An agent with open agents of its own or open orders is 409 agents.not_closable.
+         */
+        delete: operations["deleteAgentsById"];
+        options?: never;
+        head?: never;
+        /**
+         * Suspend or reactivate an agent, or set its daily limit
+         * @description A suspended agent's keys answer 403 account.suspended, and so do those of every agent below it; reactivating it restores them. daily_limit (NGN, or null for its KYC level's) may not be above its parent's.
+         */
+        patch: operations["patchAgentsById"];
+        trace?: never;
+    };
+    "/v1/agents/{id}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set an agent's transaction PIN */
+        put: operations["putAgentsByIdPin"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's transfers with its parent in the key's environment, newest first
+         * @description Transfers and the sweeps of a closing, of an agent anywhere below the key's account.
+         */
+        get: operations["getAgentsByIdTransfers"];
+        put?: never;
+        /**
+         * Move money between the key's account and one of its own agents
+         * @description direction to_agent debits the parent and credits the agent, from_agent the reverse; both take the parent's PIN. Both wallets change in one step, each with an entry (transfer_out, transfer_in) naming the other account, and wallet.debited / wallet.credited on both sides. reference is the parent's, unique for ever per environment: a repeat of the same transfer answers it again with Idempotent-Replayed: true; the reference with another transfer is 422 idempotency.key_reused. A test key moves only test money.
+         */
+        post: operations["postAgentsByIdTransfers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/pricing": {
         parameters: {
             query?: never;
@@ -1251,7 +1341,7 @@ export interface components {
             request_id: string;
         };
         /** @enum {string} */
-        ErrorCodes: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired" | "auth.ip_not_allowed" | "wallet.insufficient_funds" | "wallet.not_found" | "wallet.limit_exceeded" | "transaction.failed" | "transaction.not_found" | "transaction.provider_unavailable" | "service.plan_not_found" | "service.invalid_meter" | "service.invalid_smartcard" | "service.amount_mismatch" | "service.invalid_profile" | "service.invalid_account" | "pin.incorrect" | "pin.locked" | "pin.not_set" | "keys.limit_reached" | "keys.not_found" | "rate_limit.exceeded" | "validation.failed" | "request.malformed_json" | "request.too_large" | "request.unsupported_media_type" | "route.not_found" | "route.method_not_allowed" | "auth.insufficient_scope" | "idempotency.key_reused" | "internal.error" | "service.unavailable" | "service.amount_below_minimum" | "service.meter_cannot_vend" | "service.renewal_unavailable" | "account.not_found" | "account.email_taken" | "operator.unauthorized" | "webhooks.not_found" | "webhooks.delivery_not_found" | "webhooks.limit_reached" | "webhooks.delivery_not_retryable" | "funding.invalid_signature" | "session.required" | "session.invalid_credentials" | "session.locked" | "transaction.duplicate_reference" | "session.csrf_failed" | "batch.not_found" | "statement.too_large" | "webhooks.no_endpoint" | "transaction.not_final" | "service.network_mismatch" | "transaction.not_cancellable" | "service.quote_not_found" | "service.quote_expired" | "service.product_not_found" | "funding.not_configured" | "funding.exception_not_found" | "funding.exception_resolved";
+        ErrorCodes: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired" | "auth.ip_not_allowed" | "wallet.insufficient_funds" | "wallet.not_found" | "wallet.limit_exceeded" | "transaction.failed" | "transaction.not_found" | "transaction.provider_unavailable" | "service.plan_not_found" | "service.invalid_meter" | "service.invalid_smartcard" | "service.amount_mismatch" | "service.invalid_profile" | "service.invalid_account" | "pin.incorrect" | "pin.locked" | "pin.not_set" | "keys.limit_reached" | "keys.not_found" | "rate_limit.exceeded" | "validation.failed" | "request.malformed_json" | "request.too_large" | "request.unsupported_media_type" | "route.not_found" | "route.method_not_allowed" | "auth.insufficient_scope" | "idempotency.key_reused" | "internal.error" | "service.unavailable" | "service.amount_below_minimum" | "service.meter_cannot_vend" | "service.renewal_unavailable" | "account.not_found" | "account.email_taken" | "operator.unauthorized" | "webhooks.not_found" | "webhooks.delivery_not_found" | "webhooks.limit_reached" | "webhooks.delivery_not_retryable" | "funding.invalid_signature" | "session.required" | "session.invalid_credentials" | "session.locked" | "transaction.duplicate_reference" | "session.csrf_failed" | "batch.not_found" | "statement.too_large" | "webhooks.no_endpoint" | "transaction.not_final" | "service.network_mismatch" | "transaction.not_cancellable" | "service.quote_not_found" | "service.quote_expired" | "service.product_not_found" | "funding.not_configured" | "funding.exception_not_found" | "funding.exception_resolved" | "account.suspended" | "agents.depth_limit_reached" | "agents.closed" | "agents.not_closable" | "agents.not_direct_agent";
     };
     responses: never;
     parameters: never;
@@ -1732,7 +1822,7 @@ export interface operations {
                                 /** @description sequence number within the wallet */
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "credit" | "debit" | "reversal";
+                                type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out";
                                 /** @description NGN amount with at most 2 decimal places */
                                 amount: number;
                                 /** @description NGN amount with at most 2 decimal places */
@@ -1747,6 +1837,8 @@ export interface operations {
                                  * @description ISO 8601 UTC with microseconds
                                  */
                                 created_at: string;
+                                /** @description transfer_in/transfer_out: the other account of the transfer (docs/api.md "Agents") */
+                                counterparty_id?: number;
                             }[];
                             pagination: {
                                 total: number;
@@ -1887,7 +1979,7 @@ export interface operations {
                                 environment: "live" | "test";
                                 /** @description prefix and last 4 characters, e.g. bv_test_…a1B2; never the secret */
                                 key_hint: string;
-                                scopes: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage" | "account:manage")[];
+                                scopes: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage" | "account:manage" | "agents:manage")[];
                                 ip_allowlist: string[];
                                 rate_limit_per_minute: number;
                                 expires_at: string | null;
@@ -2008,7 +2100,7 @@ export interface operations {
                      * @enum {unknown}
                      */
                     environment?: "live" | "test";
-                    scopes?: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage" | "account:manage")[];
+                    scopes?: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage" | "account:manage" | "agents:manage")[];
                     ip_allowlist?: string[];
                     /** Format: date-time */
                     expires_at?: string;
@@ -2046,7 +2138,7 @@ export interface operations {
                              * @enum {unknown}
                              */
                             environment: "live" | "test";
-                            scopes: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage" | "account:manage")[];
+                            scopes: ("*" | "wallet:read" | "services:purchase" | "transactions:read" | "keys:manage" | "account:manage" | "agents:manage")[];
                             ip_allowlist: string[];
                             rate_limit_per_minute: number;
                             expires_at: string | null;
@@ -2329,6 +2421,1812 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAgents: {
+        parameters: {
+            query?: {
+                /** @description items per page (default 20, max 100) */
+                per_page?: number;
+                /** @description page number (default 1, max 1,000,000; past the last page the list is empty) */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            agents: {
+                                /** @description the agent's account id */
+                                id: number;
+                                /** @description the account that manages it */
+                                parent_id: number;
+                                name: string;
+                                email: string;
+                                phone: string;
+                                /** @description its parent's tier when opened */
+                                tier: string;
+                                kyc_level: number;
+                                /** @enum {unknown} */
+                                status: "active" | "suspended" | "closed";
+                                /** @description NGN amount with at most 2 decimal places */
+                                daily_limit: number;
+                                pin_set: boolean;
+                                /** @description its own agents not closed */
+                                agents_open: number;
+                                balances: {
+                                    live: {
+                                        /** @description NGN amount with at most 2 decimal places */
+                                        balance: number;
+                                        /** @description NGN amount with at most 2 decimal places */
+                                        bonus_balance: number;
+                                        /** @constant */
+                                        currency: "NGN";
+                                    };
+                                    test: {
+                                        /** @description NGN amount with at most 2 decimal places */
+                                        balance: number;
+                                        /** @description NGN amount with at most 2 decimal places */
+                                        bonus_balance: number;
+                                        /** @constant */
+                                        currency: "NGN";
+                                    };
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with microseconds
+                                 */
+                                created_at: string;
+                            }[];
+                            pagination: {
+                                total: number;
+                                per_page: number;
+                                current_page: number;
+                                last_page: number;
+                            };
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAgents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
+                "X-Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ikeja Till 4",
+                 *       "email": "till4@shop.example.ng",
+                 *       "phone": "08031234567",
+                 *       "password": "correct horse battery",
+                 *       "kyc_level": 1
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    email: string;
+                    phone: string;
+                    password: string;
+                    kyc_level: number;
+                    daily_limit?: number;
+                    pin?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered answer of an earlier request with the same X-Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            /** @description the agent's account id */
+                            id: number;
+                            /** @description the account that manages it */
+                            parent_id: number;
+                            name: string;
+                            email: string;
+                            phone: string;
+                            /** @description its parent's tier when opened */
+                            tier: string;
+                            kyc_level: number;
+                            /** @enum {unknown} */
+                            status: "active" | "suspended" | "closed";
+                            /** @description NGN amount with at most 2 decimal places */
+                            daily_limit: number;
+                            pin_set: boolean;
+                            /** @description its own agents not closed */
+                            agents_open: number;
+                            balances: {
+                                live: {
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    balance: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    bonus_balance: number;
+                                    /** @constant */
+                                    currency: "NGN";
+                                };
+                                test: {
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    balance: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    bonus_balance: number;
+                                    /** @constant */
+                                    currency: "NGN";
+                                };
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            created_at: string;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed, request.malformed_json */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed" | "request.malformed_json";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: account.email_taken, agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.email_taken" | "agents.closed";
+                        };
+                    };
+                };
+            };
+            /** @description Payload too large: request.too_large */
+            413: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.too_large";
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported media type: request.unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable: agents.depth_limit_reached, idempotency.key_reused */
+            422: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.depth_limit_reached" | "idempotency.key_reused";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAgentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description the agent's account id */
+                            id: number;
+                            /** @description the account that manages it */
+                            parent_id: number;
+                            name: string;
+                            email: string;
+                            phone: string;
+                            /** @description its parent's tier when opened */
+                            tier: string;
+                            kyc_level: number;
+                            /** @enum {unknown} */
+                            status: "active" | "suspended" | "closed";
+                            /** @description NGN amount with at most 2 decimal places */
+                            daily_limit: number;
+                            pin_set: boolean;
+                            /** @description its own agents not closed */
+                            agents_open: number;
+                            balances: {
+                                live: {
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    balance: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    bonus_balance: number;
+                                    /** @constant */
+                                    currency: "NGN";
+                                };
+                                test: {
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    balance: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    bonus_balance: number;
+                                    /** @constant */
+                                    currency: "NGN";
+                                };
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            created_at: string;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteAgentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            agent: {
+                                /** @description the agent's account id */
+                                id: number;
+                                /** @description the account that manages it */
+                                parent_id: number;
+                                name: string;
+                                email: string;
+                                phone: string;
+                                /** @description its parent's tier when opened */
+                                tier: string;
+                                kyc_level: number;
+                                /** @enum {unknown} */
+                                status: "active" | "suspended" | "closed";
+                                /** @description NGN amount with at most 2 decimal places */
+                                daily_limit: number;
+                                pin_set: boolean;
+                                /** @description its own agents not closed */
+                                agents_open: number;
+                                balances: {
+                                    live: {
+                                        /** @description NGN amount with at most 2 decimal places */
+                                        balance: number;
+                                        /** @description NGN amount with at most 2 decimal places */
+                                        bonus_balance: number;
+                                        /** @constant */
+                                        currency: "NGN";
+                                    };
+                                    test: {
+                                        /** @description NGN amount with at most 2 decimal places */
+                                        balance: number;
+                                        /** @description NGN amount with at most 2 decimal places */
+                                        bonus_balance: number;
+                                        /** @constant */
+                                        currency: "NGN";
+                                    };
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with microseconds
+                                 */
+                                created_at: string;
+                            };
+                            swept: {
+                                reference: string;
+                                /**
+                                 * @description sweep: the agent's balance moved back when it was closed
+                                 * @enum {unknown}
+                                 */
+                                kind: "transfer" | "sweep";
+                                /** @enum {unknown} */
+                                direction: "to_agent" | "from_agent";
+                                /**
+                                 * @description live (real money) or test (sandbox)
+                                 * @enum {unknown}
+                                 */
+                                environment: "live" | "test";
+                                /** @description NGN amount with at most 2 decimal places */
+                                amount: number;
+                                parent_id: number;
+                                agent_id: number;
+                                balances_after: {
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    parent: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    agent: number;
+                                };
+                                /** @description the id of each side's wallet entry (GET /v1/wallet/transactions) */
+                                wallet_transactions: {
+                                    parent: number;
+                                    agent: number;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with microseconds
+                                 */
+                                created_at: string;
+                            }[];
+                            keys_revoked: number;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed, agents.not_closable */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed" | "agents.not_closable";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    patchAgentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "suspended",
+                 *       "daily_limit": 20000
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    status?: "active" | "suspended";
+                    daily_limit?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            /** @description the agent's account id */
+                            id: number;
+                            /** @description the account that manages it */
+                            parent_id: number;
+                            name: string;
+                            email: string;
+                            phone: string;
+                            /** @description its parent's tier when opened */
+                            tier: string;
+                            kyc_level: number;
+                            /** @enum {unknown} */
+                            status: "active" | "suspended" | "closed";
+                            /** @description NGN amount with at most 2 decimal places */
+                            daily_limit: number;
+                            pin_set: boolean;
+                            /** @description its own agents not closed */
+                            agents_open: number;
+                            balances: {
+                                live: {
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    balance: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    bonus_balance: number;
+                                    /** @constant */
+                                    currency: "NGN";
+                                };
+                                test: {
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    balance: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    bonus_balance: number;
+                                    /** @constant */
+                                    currency: "NGN";
+                                };
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            created_at: string;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed, request.malformed_json */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed" | "request.malformed_json";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
+                        };
+                    };
+                };
+            };
+            /** @description Payload too large: request.too_large */
+            413: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.too_large";
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported media type: request.unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putAgentsByIdPin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pin": "24680"
+                 *     }
+                 */
+                "application/json": {
+                    pin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            pin_set: boolean;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed, request.malformed_json */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed" | "request.malformed_json";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
+                        };
+                    };
+                };
+            };
+            /** @description Payload too large: request.too_large */
+            413: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.too_large";
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported media type: request.unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAgentsByIdTransfers: {
+        parameters: {
+            query?: {
+                /** @description items per page (default 20, max 100) */
+                per_page?: number;
+                /** @description page number (default 1, max 1,000,000; past the last page the list is empty) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            transfers: {
+                                reference: string;
+                                /**
+                                 * @description sweep: the agent's balance moved back when it was closed
+                                 * @enum {unknown}
+                                 */
+                                kind: "transfer" | "sweep";
+                                /** @enum {unknown} */
+                                direction: "to_agent" | "from_agent";
+                                /**
+                                 * @description live (real money) or test (sandbox)
+                                 * @enum {unknown}
+                                 */
+                                environment: "live" | "test";
+                                /** @description NGN amount with at most 2 decimal places */
+                                amount: number;
+                                parent_id: number;
+                                agent_id: number;
+                                balances_after: {
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    parent: number;
+                                    /** @description NGN amount with at most 2 decimal places */
+                                    agent: number;
+                                };
+                                /** @description the id of each side's wallet entry (GET /v1/wallet/transactions) */
+                                wallet_transactions: {
+                                    parent: number;
+                                    agent: number;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with microseconds
+                                 */
+                                created_at: string;
+                            }[];
+                            pagination: {
+                                total: number;
+                                per_page: number;
+                                current_page: number;
+                                last_page: number;
+                            };
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAgentsByIdTransfers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
+                "X-Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "direction": "to_agent",
+                 *       "amount": 2500,
+                 *       "environment": "test",
+                 *       "pin": "12345",
+                 *       "reference": "float-2026-11-28-till4"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    direction: "to_agent" | "from_agent";
+                    amount: number;
+                    /**
+                     * @description live (real money) or test (sandbox)
+                     * @enum {unknown}
+                     */
+                    environment: "live" | "test";
+                    pin: string;
+                    reference: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered answer of an earlier request with the same X-Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            reference: string;
+                            /**
+                             * @description sweep: the agent's balance moved back when it was closed
+                             * @enum {unknown}
+                             */
+                            kind: "transfer" | "sweep";
+                            /** @enum {unknown} */
+                            direction: "to_agent" | "from_agent";
+                            /**
+                             * @description live (real money) or test (sandbox)
+                             * @enum {unknown}
+                             */
+                            environment: "live" | "test";
+                            /** @description NGN amount with at most 2 decimal places */
+                            amount: number;
+                            parent_id: number;
+                            agent_id: number;
+                            balances_after: {
+                                /** @description NGN amount with at most 2 decimal places */
+                                parent: number;
+                                /** @description NGN amount with at most 2 decimal places */
+                                agent: number;
+                            };
+                            /** @description the id of each side's wallet entry (GET /v1/wallet/transactions) */
+                            wallet_transactions: {
+                                parent: number;
+                                agent: number;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with microseconds
+                             */
+                            created_at: string;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed, request.malformed_json */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed" | "request.malformed_json";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.insufficient_scope, auth.ip_not_allowed */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.insufficient_scope" | "auth.ip_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
+                        };
+                    };
+                };
+            };
+            /** @description Payload too large: request.too_large */
+            413: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.too_large";
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported media type: request.unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable: agents.not_direct_agent, wallet.insufficient_funds, idempotency.key_reused */
+            422: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.not_direct_agent" | "wallet.insufficient_funds" | "idempotency.key_reused";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: pin.locked, rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "pin.locked" | "rate_limit.exceeded";
                         };
                     };
                 };
@@ -10738,10 +12636,10 @@ export interface operations {
                                 /** @description the wallet entry's sequence number (GET /v1/wallet/transactions) */
                                 id: number;
                                 /**
-                                 * @description reversal: the refund of a failed order
+                                 * @description reversal: the refund of a failed order; transfer_in/transfer_out: money moved between a parent and its agent
                                  * @enum {unknown}
                                  */
-                                type: "credit" | "debit" | "reversal";
+                                type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out";
                                 /** @description NGN, at most 2 decimals */
                                 amount: number;
                                 /** @description the order reference, or the funding reference for a credit */
@@ -10783,6 +12681,16 @@ export interface operations {
                                     /** @description commission of the day's debits less that of its reversals */
                                     commission: {
                                         /** @description debits that netted a commission */
+                                        count: number;
+                                        /** @description NGN; below zero only for a day's commission net of refunds */
+                                        amount: number;
+                                    };
+                                    transfer_in?: {
+                                        count: number;
+                                        /** @description NGN; below zero only for a day's commission net of refunds */
+                                        amount: number;
+                                    };
+                                    transfer_out?: {
                                         count: number;
                                         /** @description NGN; below zero only for a day's commission net of refunds */
                                         amount: number;
@@ -12845,7 +14753,7 @@ export interface operations {
                     data: {
                         wallet_transaction_id: number;
                         /** @enum {unknown} */
-                        type: "credit" | "debit" | "reversal";
+                        type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out";
                         /** @description NGN amount with at most 2 decimal places */
                         amount: number;
                         /** @description NGN amount with at most 2 decimal places */
@@ -12856,6 +14764,8 @@ export interface operations {
                          * @description ISO 8601 UTC with microseconds
                          */
                         created_at: string;
+                        /** @description a transfer between a parent and its agent: the other account */
+                        counterparty_id?: number;
                     };
                 };
             };
@@ -12904,7 +14814,7 @@ export interface operations {
                     data: {
                         wallet_transaction_id: number;
                         /** @enum {unknown} */
-                        type: "credit" | "debit" | "reversal";
+                        type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out";
                         /** @description NGN amount with at most 2 decimal places */
                         amount: number;
                         /** @description NGN amount with at most 2 decimal places */
@@ -12915,6 +14825,8 @@ export interface operations {
                          * @description ISO 8601 UTC with microseconds
                          */
                         created_at: string;
+                        /** @description a transfer between a parent and its agent: the other account */
+                        counterparty_id?: number;
                     };
                 };
             };
@@ -12963,7 +14875,7 @@ export interface operations {
                     data: {
                         wallet_transaction_id: number;
                         /** @enum {unknown} */
-                        type: "credit" | "debit" | "reversal";
+                        type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out";
                         /** @description NGN amount with at most 2 decimal places */
                         amount: number;
                         /** @description NGN amount with at most 2 decimal places */
@@ -12974,6 +14886,8 @@ export interface operations {
                          * @description ISO 8601 UTC with microseconds
                          */
                         created_at: string;
+                        /** @description a transfer between a parent and its agent: the other account */
+                        counterparty_id?: number;
                     };
                 };
             };

@@ -4,6 +4,7 @@
 import type { RequestContext } from '../front/route.js';
 import type { Engine } from '../engine/engine.js';
 import { api_error, type ApiError } from '../errors.js';
+import { suspended_in_tree } from '../engine/agent-tree.js';
 import { read_cookie, session_cookie, type SessionStore, type SessionRecord } from './sessions.js';
 import type { Environment } from '../engine/records.js';
 import { fail } from '../lib/assert.js';
@@ -44,6 +45,9 @@ export function authorize_session(engine: Engine, sessions: SessionStore, limits
   if (record === null) return api_error('session.required');
   const actor = engine.accounts.get(record.account_id);
   if (actor === undefined) return api_error('session.required');
+  // An agent closed or suspended (docs/api.md "Agents"): as its keys are refused, so are its sessions.
+  if (actor.account.status === 'closed') return api_error('session.required');
+  if (actor.account.parent_id !== undefined && suspended_in_tree(engine, actor.account)) return api_error('account.suspended');
   if (ctx.method !== 'GET' && (!origin_ok(ctx) || !sessions.csrf_ok(record, ctx.headers.csrf_token))) {
     return api_error('session.csrf_failed');
   }

@@ -22,6 +22,7 @@ import {
   type WalletEntryType,
   type WalletRecord,
   environments,
+  is_outflow,
 } from './records.js';
 import { lagos_day } from '../lib/time-format.js';
 import { parse_cidr, type CidrBlock } from '../lib/ip-address.js';
@@ -30,7 +31,7 @@ import { fail } from '../lib/assert.js';
 import { ok, refused, type Outcome, type Refusal } from './refusal.js';
 import type { RandomSource } from '../lib/random.js';
 import type { CapturedChange } from '../journal/journal.js';
-import type { AccountCommand, CommandEvent, CommandOutcome, CommandOutcomes, Executed } from './account-command.js';
+import type { AccountCommand, CommandEvent, CommandFields, CommandOutcome, CommandOutcomes, Executed } from './account-command.js';
 import { apply_provider_result, cancel_order, close_reversal_check, escalate_order, mark_processing, move_order_upstream, place_order, resolve_order, reverse_delivered_order, schedule_order_requery } from './account-orders.js';
 import { set_low_balance_threshold } from './low-balance.js';
 import { stage_record } from './idempotency.js';
@@ -183,15 +184,30 @@ export class AccountActor {
     const changes: CapturedChange[] = [];
     const events: CommandEvent[] = [];
     this.engine.journal.capture(changes);
-    this.engine.collect_events({ actor: this, changes, events });
+    const moved = new Map<AccountActor, { live: number; test: number }>();
+    this.engine.collect_events({ actors: [this], changes, events, moved });
     this.executing = true;
     try {
-      return { outcome: this.apply(command, now_us, random) as CommandOutcome<C>, changes, events };
+      return { outcome: this.apply(command, now_us, random) as CommandOutcome<C>, changes, events, moved };
     } finally {
       this.executing = false;
       this.engine.journal.release();
       this.engine.collect_events(null);
     }
+  }
+
+  /**
+   * A command across accounts (Engine.run_across) lets each of its actors stage while it runs, as
+   * execute does for one. A retired actor throws its failure here, before the command changes anything.
+   */
+  enter_command(): void {
+    if (this.retired_by !== null) throw this.retired_by;
+    if (this.executing) fail(`account ${this.id} is in a command already`);
+    this.executing = true;
+  }
+
+  leave_command(): void {
+    this.executing = false;
   }
 
   private apply(command: AccountCommand, now_us: number, _random: RandomSource): CommandOutcomes[AccountCommand['kind']] {
@@ -293,8 +309,11 @@ export class AccountActor {
     this.stage_put(this.engine.store.wallets, [this.id, environment], wallet);
   }
 
-  /** A new account's record, email claim and wallets (Engine.create_account hands out its id first). */
-  private open_account(email: string): AccountRecord {
+  /**
+   * A new account's record, email claim and wallets (Engine.create_account hands out its id first); an
+   * agent's opening (engine/agent-commands.ts) stages the same inside its parent's command.
+   */
+  open_account(email: string): AccountRecord {
     this.stage_put(this.engine.store.accounts, this.id, this.account);
     this.stage_put(this.engine.store.account_emails, email, this.id);
     for (const environment of environments) this.stage_wallet(environment);
@@ -307,10 +326,10 @@ export class AccountActor {
    * Appends an entry to a wallet and moves its balance. The caller has checked that a debit is
    * covered; the assertion here is the second line of defence (a balance never goes below zero).
    */
-  append_entry(environment: Environment, type: WalletEntryType, amount_kobo: number, reference: string, description: string, now_us: number, funding?: EntryFunding): WalletEntry {
+  append_entry(environment: Environment, type: WalletEntryType, amount_kobo: number, reference: string, description: string, now_us: number, funding?: EntryFunding, counterparty_id?: number): WalletEntry {
     const wallet = this.wallets[environment];
     const before = wallet.balance_kobo;
-    const after = type === 'debit' ? before - amount_kobo : before + amount_kobo;
+    const after = is_outflow(type) ? before - amount_kobo : before + amount_kobo;
     const entry: WalletEntry = {
       id: wallet.entries_count + 1,
       type,
@@ -322,12 +341,15 @@ export class AccountActor {
       created_us: now_us,
     };
     if (funding !== undefined) entry.funding = funding;
+    if (counterparty_id !== undefined) entry.counterparty_id = counterparty_id;
     assert_entry(entry);
     wallet.entries_count = entry.id;
     wallet.balance_kobo = after;
     if (type === 'credit') wallet.credits_kobo += amount_kobo;
     else if (type === 'debit') wallet.debits_kobo += amount_kobo;
-    else wallet.reversals_kobo += amount_kobo;
+    else if (type === 'reversal') wallet.reversals_kobo += amount_kobo;
+    else if (type === 'transfer_in') wallet.transfers_in_kobo = (wallet.transfers_in_kobo ?? 0) + amount_kobo;
+    else wallet.transfers_out_kobo = (wallet.transfers_out_kobo ?? 0) + amount_kobo;
     this.stage_put(this.engine.store.wallet_entries, [this.id, environment, entry.id], entry);
     this.stage_wallet(environment);
     this.engine.balance_moved(this, environment, after - before);
@@ -442,6 +464,24 @@ export class AccountActor {
     return ok(record);
   }
 
+  /** Every key not yet revoked, revoked now (an agent closed: engine/agent-commands.ts); inside a command. */
+  revoke_every_key(now_us: number): number {
+    let revoked = 0;
+    for (const state of this.keys.values()) {
+      if (state.record.revoked_us !== null) continue;
+      this.revoke_key(state.record.id, now_us);
+      revoked++;
+    }
+    return revoked;
+  }
+
+  /** Replaces the account record (engine/agent-commands.ts: its open agents counted, closed); inside a command. */
+  replace_account(next: AccountRecord): void {
+    if (next.id !== this.id) fail(`account ${this.id} replaced by the record of ${next.id}`);
+    this.account = next;
+    this.stage_account();
+  }
+
   /** Revocation is immediate and irreversible (docs/spec.md section 3): the key leaves the index at once. */
   private revoke_key(key_id: number, now_us: number): Outcome<KeyRecord> {
     const state = this.keys.get(key_id);
@@ -471,8 +511,10 @@ export class AccountActor {
 
   // ---- Profile, PIN -----------------------------------------------------------------------------
 
-  private update_profile(patch: { kyc_level?: number; tier?: string; daily_limit_kobo?: number | null }): Outcome<AccountRecord> {
+  private update_profile(patch: CommandFields['update_profile']['patch']): Outcome<AccountRecord> {
+    if (this.account.status === 'closed') return refused({ refusal: 'agent_closed' });
     const next = { ...this.account };
+    if (patch.status !== undefined) next.status = patch.status;
     if (patch.kyc_level !== undefined) next.kyc_level = patch.kyc_level;
     if (patch.tier !== undefined) next.tier = patch.tier;
     if (patch.daily_limit_kobo !== undefined) next.daily_limit_kobo = patch.daily_limit_kobo;

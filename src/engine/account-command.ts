@@ -9,7 +9,8 @@ import type { Database } from 'lmdb';
 import type { CapturedChange } from '../journal/journal.js';
 import type { Key } from '../journal/store.js';
 import type { AccountRecord, EntryFunding, Environment, IdempotencyRecord, KeyRecord, WalletEntry } from './records.js';
-import type { FundingScope, NewKeyInput } from './account-actor.js';
+import type { AccountActor, FundingScope, NewKeyInput } from './account-actor.js';
+import type { AccountStatus } from './records.js';
 import type { OrderPlacement, OrderRequest } from './account-orders.js';
 import type { OrderRecord, ProviderResult } from './order-record.js';
 import type { EventKind, EventSink } from './engine.js';
@@ -23,7 +24,8 @@ export interface CommandFields {
   credit: { environment: Environment; amount_kobo: number; reference: string; description: string; scope?: FundingScope; funding?: EntryFunding };
   create_key: { input: NewKeyInput };
   revoke_key: { key_id: number };
-  update_profile: { patch: { kyc_level?: number; tier?: string; daily_limit_kobo?: number | null } };
+  /** status: an agent suspended or reactivated by an account above it (front/routes/agent-routes.ts); closing is close_agent's. */
+  update_profile: { patch: { kyc_level?: number; tier?: string; daily_limit_kobo?: number | null; status?: Exclude<AccountStatus, 'closed'> } };
   set_pin: { pin_hash: string };
   set_password: { password_hash: string };
   /**
@@ -101,6 +103,8 @@ export type CommandOutcome<C extends AccountCommand> = CommandOutcomes[C['kind']
 
 /** An event a command emits, with when it happened and how many of the command's changes came before it. */
 export interface CommandEvent {
+  /** Whose event: the command's account, or one of them for a command across accounts (Engine.run_across). */
+  actor: AccountActor;
   environment: Environment;
   kind: EventKind;
   subject: Parameters<EventSink['emit']>[3];
@@ -114,4 +118,6 @@ export interface Executed<T> {
   outcome: T;
   changes: CapturedChange[];
   events: CommandEvent[];
+  /** The balances the command moved, per account, in kobo (the wallet totals of /metrics). */
+  moved: Map<AccountActor, { live: number; test: number }>;
 }

@@ -9,6 +9,7 @@ import type { Scope } from './records.js';
 import type { Refusal } from './refusal.js';
 import { any_contains, parse_ip } from '../lib/ip-address.js';
 import { fail } from '../lib/assert.js';
+import { suspended_in_tree } from './agent-tree.js';
 
 export type Authority =
   /**
@@ -26,6 +27,8 @@ export type Authority =
 
 /** Why the authority no longer allows a debit of this account, or null when it still does. */
 export function authority_refusal(actor: AccountActor, authority: Authority, now_ms: number): Refusal | null {
+  // An agent suspended (or under an account suspended) while its request awaited (docs/api.md "Agents").
+  if (authority.kind !== 'internal' && actor.account.parent_id !== undefined && suspended_in_tree(actor.engine, actor.account)) return { refusal: 'account_suspended' };
   switch (authority.kind) {
     case 'api_key': {
       const key = actor.keys.get(authority.key_id);

@@ -13,6 +13,7 @@ import { AccountActor, KeyState, rate_window_ms } from './account-actor.js';
 import { ok, refused, type Outcome } from './refusal.js';
 import type { AccountCommand, CommandEvent, CommandOutcome } from './account-command.js';
 import type { CapturedChange } from '../journal/journal.js';
+import { execute_across, type CrossCommand, type CrossOutcome } from './agent-commands.js';
 import { ActorCache } from './actor-cache.js';
 import { PinCache } from './pin-cache.js';
 import { WalletTotals } from './wallet-totals.js';
@@ -37,6 +38,18 @@ export interface NewAccountInput {
   kyc_level: number;
   password_hash: string;
   pin_hash: string | null;
+  /** An agent's parent (docs/decisions.md "Agents"): opened under it in one command across both accounts. */
+  parent_id?: number;
+  daily_limit_kobo?: number | null;
+}
+
+/** A running command's accounts, and what it collects from them until Engine.run stages it. */
+export interface Collecting {
+  actors: readonly AccountActor[];
+  changes: CapturedChange[];
+  events: CommandEvent[];
+  /** The balances the command moved per account, in kobo (append_entry reports them). */
+  moved: Map<AccountActor, { live: number; test: number }>;
 }
 
 interface FundingRef {
@@ -129,8 +142,6 @@ export class Engine {
   readonly journal: Journal;
   /** Every wallet's balance summed per environment, for /metrics (engine/wallet-totals.ts); scanned once started. */
   readonly wallet_totals: WalletTotals;
-  /** The balances the running command moved, in kobo (append_entry reports them; Engine.run hands them on). */
-  private readonly moved_kobo = { live: 0, test: 0 };
   readonly extensions: EngineExtension[] = [];
   /** Where events go; the webhook outbox (src/webhooks/) plugs in here. */
   event_sink: EventSink | null = null;
@@ -332,8 +343,8 @@ export class Engine {
 
   // ---- Commands ---------------------------------------------------------------------------------
 
-  /** The command running (AccountActor.execute): its events are collected rather than emitted. */
-  private collecting: { actor: AccountActor; changes: CapturedChange[]; events: CommandEvent[] } | null = null;
+  /** The command running (AccountActor.execute, or run_across): its events are collected rather than emitted. */
+  private collecting: Collecting | null = null;
 
   /**
    * The one way an account's state changes: the actor executes the command (synchronously, staging
@@ -343,44 +354,94 @@ export class Engine {
    * for the commit. Returns the command's outcome.
    */
   run<C extends AccountCommand>(actor: AccountActor, command: C, now_us: number = this.clock.now_us(), random: RandomSource = this.random): CommandOutcome<C> {
-    const moved = this.moved_kobo;
-    moved.live = 0;
-    moved.test = 0;
-    const { outcome, changes, events } = actor.execute(command, now_us, random);
-    // Read now: the event sink below may run a command of its own.
-    const moved_live = moved.live;
-    const moved_test = moved.test;
-    let staged = 0;
-    for (const event of events) {
-      this.stage_changes(actor, changes, staged, event.after_changes);
-      staged = event.after_changes;
-      this.event_sink?.emit(actor, event.environment, event.kind, event.subject, event.now_us);
-    }
-    this.stage_changes(actor, changes, staged, changes.length);
-    // After staging: durable() is now the promise of the batch that holds the command's wallet writes.
-    if (moved_live !== 0 || moved_test !== 0) this.wallet_totals.moved(actor.id, moved_live, moved_test, this.journal.durable());
+    const { outcome, changes, events, moved } = actor.execute(command, now_us, random);
+    this.stage_executed([actor], changes, events, moved);
     return outcome;
+  }
+
+  /**
+   * A command over several accounts (engine/agent-commands.ts: an agent opened under its parent, a
+   * transfer, an agent closed with its balances swept back): every actor is loaded by the caller first
+   * (engine.accounts.get), the command runs synchronously over all of them, and its changes, every
+   * account's, with its events' records, are staged as one journal group (Journal.begin_group): one
+   * commit, one stream append in cluster mode, or none. Each actor is marked pending on that commit, so
+   * every account's reads and the reply wait for it; a failed commit reloads every account it touched
+   * (on_journal_failure). A retired actor (replaced after a failed commit while the caller awaited)
+   * throws its failure before anything changes, which the front end answers 503 "nothing was changed".
+   */
+  run_across<C extends CrossCommand>(actors: readonly AccountActor[], command: C, now_us: number = this.clock.now_us()): CrossOutcome<C> {
+    for (let i = 0; i < actors.length; i++) {
+      for (let j = 0; j < i; j++) if (actors[i].id === actors[j].id) fail(`account ${actors[i].id} given twice to one command`);
+    }
+    const changes: CapturedChange[] = [];
+    const events: CommandEvent[] = [];
+    const moved = new Map<AccountActor, { live: number; test: number }>();
+    let entered = 0;
+    this.journal.capture(changes);
+    this.collect_events({ actors, changes, events, moved });
+    let outcome: CrossOutcome<C>;
+    try {
+      for (const actor of actors) {
+        actor.enter_command();
+        entered++;
+      }
+      outcome = execute_across(actors, command, now_us);
+    } finally {
+      for (let i = 0; i < entered; i++) actors[i].leave_command();
+      this.journal.release();
+      this.collect_events(null);
+    }
+    this.stage_executed(actors, changes, events, moved);
+    return outcome;
+  }
+
+  /** Stages an executed command's changes and hands its events to the sink, as one journal group. */
+  private stage_executed(actors: readonly AccountActor[], changes: readonly CapturedChange[], events: readonly CommandEvent[], moved: Map<AccountActor, { live: number; test: number }>): void {
+    // Read now: the event sink below may run a command of its own, which collects its own.
+    const moves = [...moved];
+    moved.clear();
+    this.journal.begin_group();
+    try {
+      let staged = 0;
+      for (const event of events) {
+        this.stage_changes(actors, changes, staged, event.after_changes);
+        staged = event.after_changes;
+        this.event_sink?.emit(event.actor, event.environment, event.kind, event.subject, event.now_us);
+      }
+      this.stage_changes(actors, changes, staged, changes.length);
+    } finally {
+      this.journal.end_group();
+    }
+    // After staging: durable() is now the promise of the batch that holds the command's wallet writes.
+    for (const [actor, delta] of moves) {
+      if (delta.live !== 0 || delta.test !== 0) this.wallet_totals.moved(actor.id, delta.live, delta.test, this.journal.durable());
+    }
   }
 
   /** A wallet entry of the running command moved a balance by delta_kobo (AccountActor.append_entry). */
   balance_moved(actor: AccountActor, environment: Environment, delta_kobo: number): void {
-    if (this.collecting === null || this.collecting.actor !== actor) fail(`account ${actor.id}'s balance moved outside its command`);
-    this.moved_kobo[environment] += delta_kobo;
+    const collecting = this.collecting;
+    if (collecting === null || !collecting.actors.includes(actor)) fail(`account ${actor.id}'s balance moved outside its command`);
+    let delta = collecting.moved.get(actor);
+    if (delta === undefined) collecting.moved.set(actor, (delta = { live: 0, test: 0 }));
+    delta[environment] += delta_kobo;
   }
 
-  private stage_changes(actor: AccountActor, changes: readonly CapturedChange[], from: number, to: number): void {
+  private stage_changes(actors: readonly AccountActor[], changes: readonly CapturedChange[], from: number, to: number): void {
     this.journal.stage_captured(changes, from, to);
-    // Once, after the range: the newest batch's durability covers any earlier one the range filled.
-    for (let i = from; i < to; i++) {
-      if (changes[i].account_id === actor.id) {
-        actor.mark_pending();
-        return;
+    // Once per actor, after the range: the newest batch's durability covers any earlier one the range filled.
+    for (const actor of actors) {
+      for (let i = from; i < to; i++) {
+        if (changes[i].account_id === actor.id) {
+          actor.mark_pending();
+          break;
+        }
       }
     }
   }
 
-  /** Called by AccountActor.execute around a command: where emit collects its events (null: emit at once). */
-  collect_events(collecting: { actor: AccountActor; changes: CapturedChange[]; events: CommandEvent[] } | null): void {
+  /** Called by AccountActor.execute and run_across around a command: where emit collects its events (null: emit at once). */
+  collect_events(collecting: Collecting | null): void {
     if (collecting !== null && this.collecting !== null) fail('an account command ran inside another one');
     this.collecting = collecting;
   }
@@ -393,8 +454,8 @@ export class Engine {
   emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3]): void {
     const collecting = this.collecting;
     if (collecting !== null) {
-      if (collecting.actor !== actor) fail(`account ${collecting.actor.id}'s command emitted an event of account ${actor.id}`);
-      collecting.events.push({ environment, kind, subject, now_us: this.clock.now_us(), after_changes: collecting.changes.length });
+      if (!collecting.actors.includes(actor)) fail(`a command of account ${collecting.actors[0].id} emitted an event of account ${actor.id}, which it does not hold`);
+      collecting.events.push({ actor, environment, kind, subject, now_us: this.clock.now_us(), after_changes: collecting.changes.length });
       return;
     }
     this.event_sink?.emit(actor, environment, kind, subject, this.clock.now_us());
@@ -515,7 +576,7 @@ export class Engine {
       phone: input.phone,
       tier: input.tier,
       kyc_level: input.kyc_level,
-      daily_limit_kobo: null,
+      daily_limit_kobo: input.daily_limit_kobo ?? null,
       created_us: this.clock.now_us(),
       password_hash: input.password_hash,
       pin_hash: input.pin_hash,
@@ -525,9 +586,18 @@ export class Engine {
       password_failures: 0,
       password_locked_until_ms: 0,
     };
+    if (input.parent_id !== undefined) {
+      account.parent_id = input.parent_id;
+      account.status = 'active';
+    }
     const actor = this.build_actor(account, new_wallet(id, 'live'), new_wallet(id, 'test'));
     this.accounts.admit(actor);
-    this.run(actor, { kind: 'open_account', email });
+    if (input.parent_id === undefined) this.run(actor, { kind: 'open_account', email });
+    else {
+      const parent = this.accounts.get(input.parent_id);
+      if (parent === undefined) fail(`agent ${id} opened under a missing parent ${input.parent_id}`);
+      this.run_across([parent, actor], { kind: 'open_agent', email });
+    }
     return ok(actor);
   }
 }

@@ -7,7 +7,7 @@ import { fail } from '../lib/assert.js';
 export type Environment = 'live' | 'test';
 export const environments: readonly Environment[] = ['live', 'test'];
 
-export const scopes = ['*', 'wallet:read', 'services:purchase', 'transactions:read', 'keys:manage', 'account:manage'] as const;
+export const scopes = ['*', 'wallet:read', 'services:purchase', 'transactions:read', 'keys:manage', 'account:manage', 'agents:manage'] as const;
 export type Scope = (typeof scopes)[number];
 
 export interface AccountRecord {
@@ -28,7 +28,21 @@ export interface AccountRecord {
   pin_locked_until_ms: number;
   password_failures: number;
   password_locked_until_ms: number;
+  /**
+   * The account's parent when it is an agent (docs/decisions.md "Agents"): absent for a reseller the
+   * operator created, and in every account written before agents existed. Always a lower id (a parent
+   * exists before its agents), so the parent chain has no cycle by construction; at most 2 links
+   * (reseller → super-agent → agent, engine/agent-tree.ts agent_depth_max).
+   */
+  parent_id?: number;
+  /** active (absent: written before agents existed), suspended by an account above it, or closed for good. */
+  status?: AccountStatus;
+  /** Agents opened under this account and not closed (absent: none); an account with open agents cannot be closed. */
+  agents_open?: number;
 }
+
+export const account_statuses = ['active', 'suspended', 'closed'] as const;
+export type AccountStatus = (typeof account_statuses)[number];
 
 export interface WalletRecord {
   account_id: number;
@@ -47,9 +61,22 @@ export interface WalletRecord {
   spend_day_kobo: number;
   /** PATCH /v1/account low_balance_threshold (engine/low-balance.ts); absent in wallets written before: none. */
   low_balance_threshold_kobo?: number | null;
+  /**
+   * Money moved in from and out to other accounts of the tree (transfer_in / transfer_out entries,
+   * docs/decisions.md "Agents"); absent in wallets written before: 0. Kept apart from credits and debits,
+   * so that credits stay what was funded and debits what was bought.
+   */
+  transfers_in_kobo?: number;
+  transfers_out_kobo?: number;
 }
 
-export type WalletEntryType = 'credit' | 'debit' | 'reversal';
+export type WalletEntryType = 'credit' | 'debit' | 'reversal' | 'transfer_in' | 'transfer_out';
+export const wallet_entry_types: readonly WalletEntryType[] = ['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out'];
+
+/** Whether an entry takes money out of its wallet. */
+export function is_outflow(type: WalletEntryType): boolean {
+  return type === 'debit' || type === 'transfer_out';
+}
 
 /** What a credit from a funding provider's transfer carries (docs/funding.md "How a credit lands"). */
 export interface EntryFunding {
@@ -73,6 +100,40 @@ export interface WalletEntry {
   created_us: number;
   /** Present on a credit from a funding provider's transfer; absent on every other entry. */
   funding?: EntryFunding;
+  /** A transfer_in or transfer_out entry: the other account of the transfer (its entry has this one's id here). */
+  counterparty_id?: number;
+}
+
+/**
+ * A transfer between a parent and its agent (engine/agent-commands.ts), stored under [environment, parent id,
+ * reference]: the reference is the parent's, claimed for ever. A sweep is the transfer that closed the agent.
+ */
+export interface TransferRecord {
+  reference: string;
+  environment: Environment;
+  kind: 'transfer' | 'sweep';
+  parent_id: number;
+  agent_id: number;
+  direction: 'to_agent' | 'from_agent';
+  amount_kobo: number;
+  parent_entry_id: number;
+  agent_entry_id: number;
+  parent_balance_after_kobo: number;
+  agent_balance_after_kobo: number;
+  created_us: number;
+}
+
+export function assert_transfer(transfer: TransferRecord): void {
+  assert_kobo(transfer.amount_kobo, 'transfer amount');
+  if (transfer.amount_kobo <= 0) fail(`transfer ${transfer.reference} amount is not positive`);
+  if (transfer.environment !== 'live' && transfer.environment !== 'test') fail(`transfer ${transfer.reference} environment`);
+  if (transfer.direction !== 'to_agent' && transfer.direction !== 'from_agent') fail(`transfer ${transfer.reference} direction`);
+  if (transfer.kind !== 'transfer' && transfer.kind !== 'sweep') fail(`transfer ${transfer.reference} kind`);
+  if (!(transfer.parent_id >= 1 && transfer.parent_id < transfer.agent_id)) fail(`transfer ${transfer.reference}: the parent ${transfer.parent_id} is not an earlier account than the agent ${transfer.agent_id}`);
+  if (!(transfer.parent_entry_id >= 1 && transfer.agent_entry_id >= 1)) fail(`transfer ${transfer.reference} entries`);
+  assert_kobo(transfer.parent_balance_after_kobo, 'transfer parent balance');
+  assert_kobo(transfer.agent_balance_after_kobo, 'transfer agent balance');
+  if (transfer.parent_balance_after_kobo < 0 || transfer.agent_balance_after_kobo < 0) fail(`transfer ${transfer.reference} leaves a negative balance`);
 }
 
 export interface KeyRecord {
@@ -132,8 +193,13 @@ export function assert_wallet(wallet: WalletRecord): void {
   assert_kobo(wallet.debits_kobo, 'wallet debits');
   assert_kobo(wallet.reversals_kobo, 'wallet reversals');
   if (wallet.balance_kobo < 0) fail(`wallet ${wallet.account_id}/${wallet.environment} balance is negative`);
-  if (wallet.balance_kobo !== wallet.credits_kobo - wallet.debits_kobo + wallet.reversals_kobo) {
-    fail(`wallet ${wallet.account_id}/${wallet.environment} balance ${wallet.balance_kobo} != credits - debits + reversals`);
+  const transfers_in = wallet.transfers_in_kobo ?? 0;
+  const transfers_out = wallet.transfers_out_kobo ?? 0;
+  assert_kobo(transfers_in, 'wallet transfers in');
+  assert_kobo(transfers_out, 'wallet transfers out');
+  if (transfers_in < 0 || transfers_out < 0) fail(`wallet ${wallet.account_id}/${wallet.environment} transfers are negative`);
+  if (wallet.balance_kobo !== wallet.credits_kobo - wallet.debits_kobo + wallet.reversals_kobo + transfers_in - transfers_out) {
+    fail(`wallet ${wallet.account_id}/${wallet.environment} balance ${wallet.balance_kobo} != credits - debits + reversals + transfers in - transfers out`);
   }
   if (wallet.spend_day_kobo < 0) fail(`wallet ${wallet.account_id}/${wallet.environment} daily spend is negative`);
   if (wallet.low_balance_threshold_kobo != null) assert_kobo(wallet.low_balance_threshold_kobo, 'low balance threshold');
@@ -142,7 +208,11 @@ export function assert_wallet(wallet: WalletRecord): void {
 export function assert_entry(entry: WalletEntry): void {
   assert_kobo(entry.amount_kobo, 'entry amount');
   if (entry.amount_kobo <= 0) fail(`wallet entry ${entry.id} amount is not positive`);
-  const delta = entry.type === 'debit' ? -entry.amount_kobo : entry.amount_kobo;
+  if (!wallet_entry_types.includes(entry.type)) fail(`wallet entry ${entry.id} type ${entry.type}`);
+  const delta = is_outflow(entry.type) ? -entry.amount_kobo : entry.amount_kobo;
+  const transfer = entry.type === 'transfer_in' || entry.type === 'transfer_out';
+  if (transfer !== (entry.counterparty_id !== undefined)) fail(`wallet entry ${entry.id}: a transfer names its counterparty, and only a transfer does`);
+  if (entry.counterparty_id !== undefined && !(Number.isSafeInteger(entry.counterparty_id) && entry.counterparty_id >= 1)) fail(`wallet entry ${entry.id} counterparty`);
   if (entry.balance_after_kobo !== entry.balance_before_kobo + delta) fail(`wallet entry ${entry.id} does not add up`);
   if (entry.balance_after_kobo < 0) fail(`wallet entry ${entry.id} leaves a negative balance`);
   if (entry.funding !== undefined) {
@@ -162,6 +232,11 @@ export function assert_account(account: AccountRecord): void {
   if (account.kyc_level < 0 || account.kyc_level > 3) fail(`account ${account.id} kyc level`);
   if (account.daily_limit_kobo !== null) assert_kobo(account.daily_limit_kobo, 'daily limit');
   if (account.pin_failures < 0) fail(`account ${account.id} pin failures`);
+  if (account.parent_id !== undefined && !(Number.isSafeInteger(account.parent_id) && account.parent_id >= 1 && account.parent_id < account.id)) {
+    fail(`account ${account.id} parent ${account.parent_id} is not an earlier account`);
+  }
+  if (account.status !== undefined && !account_statuses.includes(account.status)) fail(`account ${account.id} status ${account.status}`);
+  if (account.agents_open !== undefined && !(Number.isSafeInteger(account.agents_open) && account.agents_open >= 0)) fail(`account ${account.id} open agents`);
 }
 
 /** Key invariants: a positive id of an account, a SHA-256 hash (never the key), scopes, a positive rate limit. */

@@ -46,7 +46,15 @@ export type Refusal =
   | { refusal: 'key_expired' }
   | { refusal: 'key_ip_not_allowed'; remote_ip: string }
   | { refusal: 'key_scope_missing'; scope: string }
-  | { refusal: 'session_ended' };
+  | { refusal: 'session_ended' }
+  /** The account, or an account above it in its tree, is suspended (engine/agent-tree.ts). */
+  | { refusal: 'account_suspended' }
+  /** The agent is closed: nothing changes it any more. */
+  | { refusal: 'agent_closed' }
+  /** The agent still has open agents of its own, or open orders: `count` of them. */
+  | { refusal: 'agent_not_closable'; reason: 'agents' | 'orders'; count: number }
+  /** The transfer's reference names another transfer of this parent and environment already. */
+  | { refusal: 'transfer_reference_differs' };
 
 export type RefusalKind = Refusal['refusal'];
 
@@ -56,6 +64,7 @@ export const refusal_kinds = [
   'password_locked', 'password_incorrect', 'pin_not_set', 'pin_locked', 'pin_incorrect', 'pin_check_busy', 'email_taken',
   'duplicate_client_reference', 'daily_limit_exceeded', 'insufficient_funds', 'open_orders_full', 'order_not_open', 'order_not_cancellable',
   'key_revoked', 'key_expired', 'key_ip_not_allowed', 'key_scope_missing', 'session_ended',
+  'account_suspended', 'agent_closed', 'agent_not_closable', 'transfer_reference_differs',
 ] as const satisfies readonly RefusalKind[];
 
 // Every kind is listed: this fails to compile when a kind is missing from refusal_kinds.

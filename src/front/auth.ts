@@ -10,6 +10,7 @@ import { api_error, type ApiError } from '../errors.js';
 import { sha256_hex } from '../lib/secrets.js';
 import { any_contains, parse_ip, type CidrBlock } from '../lib/ip-address.js';
 import { fail } from '../lib/assert.js';
+import { suspended_in_tree } from '../engine/agent-tree.js';
 
 const bearer = /^Bearer +(\S+) *$/i;
 const key_shape = /^bv_(live|test)_[0-9A-Za-z]{32,64}$/;
@@ -53,6 +54,8 @@ export function authenticate_api_key(engine: Engine, clock: Clock, ctx: RequestC
   ctx.key = key;
   ctx.actor = actor;
   ctx.environment = key.record.environment;
+  // An agent suspended by an account above it, or under a suspended one (docs/api.md "Agents").
+  if (actor.account.parent_id !== undefined && suspended_in_tree(engine, actor.account)) return api_error('account.suspended');
   if (key.cidrs.length > 0 && !any_contains(key.cidrs, parse_ip(ctx.remote_ip))) {
     return api_error('auth.ip_not_allowed', `Requests from ${ctx.remote_ip} are not allowed for this key.`);
   }

@@ -114,6 +114,10 @@ const examples: Record<string, unknown> = {
   'post /v1/webhooks': { url: 'https://example.ng/billvend/hooks', events: ['transaction.completed', 'transaction.failed'], description: 'Order updates' },
   'patch /v1/webhooks/:id': { events: ['transaction.completed', 'transaction.failed', 'wallet.low_balance'] },
   'post /v1/funding/bank-transfer': { reference: 'NIP-000123', account_id: 1, amount: 25000, sender_name: 'Ada Stores' },
+  'post /v1/agents': { name: 'Ikeja Till 4', email: 'till4@shop.example.ng', phone: '08031234567', password: 'correct horse battery', kyc_level: 1 },
+  'patch /v1/agents/:id': { status: 'suspended', daily_limit: 20000 },
+  'put /v1/agents/:id/pin': { pin: '24680' },
+  'post /v1/agents/:id/transfers': { direction: 'to_agent', amount: 2500, environment: 'test', pin: '12345', reference: 'float-2026-11-28-till4' },
 };
 
 function error_response(status: number, codes: string[]): unknown {
@@ -174,11 +178,12 @@ const event_payloads: Record<string, TSchema> = {
 };
 const WalletEventData = Type.Object({
   wallet_transaction_id: Type.Integer(),
-  type: Type.Enum(['credit', 'debit', 'reversal']),
+  type: Type.Enum(['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out']),
   amount: Naira,
   balance_after: Naira,
   reference: Type.String(),
   created_at: Timestamp,
+  counterparty_id: Type.Optional(Type.Integer({ description: 'a transfer between a parent and its agent: the other account' })),
 });
 for (const kind of ['wallet.credited', 'wallet.debited', 'wallet.reversed']) event_payloads[kind] = WalletEventData;
 event_payloads['wallet.low_balance'] = Type.Object({

@@ -68,6 +68,17 @@ export function refusal_error(refusal: Refusal): ApiError {
       return api_error('auth.insufficient_scope', `This API key lacks the "${refusal.scope}" scope.`);
     case 'session_ended':
       return api_error('session.required');
+    // docs/api.md "Agents".
+    case 'account_suspended':
+      return api_error('account.suspended');
+    case 'agent_closed':
+      return api_error('agents.closed');
+    case 'agent_not_closable':
+      return api_error('agents.not_closable', refusal.reason === 'agents'
+        ? `The agent still has ${refusal.count} open agent(s) of its own; close them first.`
+        : `The agent still has ${refusal.count} open order(s); close it once they are final.`);
+    case 'transfer_reference_differs':
+      return api_error('idempotency.key_reused', 'This transfer reference was already used for a different transfer.');
   }
 }
 

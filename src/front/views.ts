@@ -36,6 +36,8 @@ export function wallet_entry_view(entry: WalletEntry) {
     description: readable_description(entry),
     created_at: iso_us(entry.created_us),
     ...(entry.funding === undefined ? {} : { funding: entry_funding_view(entry.funding) }),
+    // A transfer's entry names the other account (docs/api.md "Agents").
+    ...(entry.counterparty_id === undefined ? {} : { counterparty_id: entry.counterparty_id }),
   };
 }
 

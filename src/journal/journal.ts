@@ -203,6 +203,8 @@ export class Journal {
   private refused: JournalFailure | null = null;
   /** While an account's command runs: where its changes go instead of the batch (see capture). */
   private captured: CapturedChange[] | null = null;
+  /** Open groups (begin_group): while any is open, the batch is never sealed, so a group never spans two commits. */
+  private group_depth = 0;
 
   constructor(
     private readonly observer: JournalObserver,
@@ -260,6 +262,24 @@ export class Journal {
     for (let i = from; i < to; i++) this.stage(changes[i].account_id, changes[i].change);
   }
 
+  /**
+   * Everything staged until the matching end_group lands in one batch, so in one LMDB transaction (and,
+   * in cluster mode, one stream append): a command's changes, over however many accounts, and the
+   * records of the events it emitted are committed together or not at all (Engine.run, Engine.run_across).
+   * Only batch_changes_max can seal a batch in the middle of a synchronous run (the end of a turn and a
+   * commit's completion come on later turns); inside a group it waits for end_group, so a batch may pass
+   * the bound by one command's changes. Groups nest (the event sink runs commands of its own).
+   */
+  begin_group(): void {
+    this.group_depth++;
+  }
+
+  end_group(): void {
+    if (this.group_depth === 0) fail('end_group without begin_group');
+    this.group_depth--;
+    if (this.group_depth === 0 && this.batch.changes.length >= Journal.batch_changes_max) this.seal();
+  }
+
   private stage(account_id: number, change: Change): void {
     if (this.captured !== null) {
       this.captured.push({ account_id, change });
@@ -275,7 +295,7 @@ export class Journal {
     }
     batch.bytes += (change.encoded?.length ?? 0) + 64;
     if (account_id > 0) batch.touched_accounts.add(account_id);
-    if (batch.changes.length >= Journal.batch_changes_max) {
+    if (batch.changes.length >= Journal.batch_changes_max && this.group_depth === 0) {
       this.seal();
     } else if (!this.scheduled && !this.committing) {
       // Group commit: close the batch at the end of this event-loop turn. While a commit is running
@@ -378,7 +398,8 @@ export class Journal {
    */
   ensure_room(changes: number): void {
     if (changes > Journal.batch_changes_max) fail(`${changes} changes cannot share one commit`);
-    if (this.batch.changes.length + changes > Journal.batch_changes_max) this.seal();
+    // Inside a group nothing seals: what follows shares the group's commit anyway.
+    if (this.group_depth === 0 && this.batch.changes.length + changes > Journal.batch_changes_max) this.seal();
   }
 
   /**

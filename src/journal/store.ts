@@ -57,6 +57,12 @@ export interface Store {
   funding_exceptions: Database<any, Key>;
   /** account → the BVN/NIN given for dedicated accounts, sealed (lib/secrets.ts SecretBox), never shown again. */
   funding_kyc: Database<any, number>;
+  /** [parent id, agent id] → true: an account's agents, in the order they were created (docs/decisions.md "Agents"). */
+  account_children: Database<any, Key>;
+  /** [environment, parent id, reference] → a transfer between a parent and its agent, its reference claimed for ever (engine/agent-commands.ts). */
+  agent_transfers: Database<any, Key>;
+  /** [agent id, environment, agent's entry id] → [parent id, reference]: an agent's transfers in order (GET /v1/agents/{id}/transfers). */
+  agent_transfer_index: Database<any, Key>;
 }
 
 const database_names = [
@@ -65,6 +71,7 @@ const database_names = [
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions', 'event_feed',
   'account_emails', 'key_hashes', 'account_keys', 'batches', 'open_batches', 'provider_requests', 'reversal_checks',
   'funding_credits', 'funding_accounts', 'funding_numbers', 'funding_exceptions', 'funding_kyc',
+  'account_children', 'agent_transfers', 'agent_transfer_index',
 ] as const;
 
 /** Owner-only (docs/operations.md "Files"): the store holds PIN and password hashes and sealed secrets. */
@@ -78,7 +85,7 @@ export function open_store(data_dir: string, options: { read_only?: boolean } = 
   // the commit, before any reply leaves (test/crash-durability.test.ts proves it with LMDB_RESTORE=safe).
   const root = open({
     path: data_dir,
-    // Named databases are opened by name; 64 leaves room to grow (31 in use). maxDbs is a setting of the open, not of the file.
+    // Named databases are opened by name; 64 leaves room to grow (34 in use). maxDbs is a setting of the open, not of the file.
     maxDbs: 64,
     overlappingSync: !options.read_only,
     separateFlushed: true,

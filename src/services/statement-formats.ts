@@ -40,6 +40,9 @@ export function totals_view(data: Pick<StatementData, 'by_type' | 'by_service'>)
       debit: sum_view(data.by_type.debit),
       reversal: sum_view(data.by_type.reversal),
       commission: sum_view(data.by_type.commission),
+      // Only on a day that had transfers, so that every other statement reads as it always did.
+      ...(data.by_type.transfer_in.count === 0 ? {} : { transfer_in: sum_view(data.by_type.transfer_in) }),
+      ...(data.by_type.transfer_out.count === 0 ? {} : { transfer_out: sum_view(data.by_type.transfer_out) }),
     },
     by_service: data.by_service.map(service_sums_view),
   };
@@ -114,8 +117,9 @@ export async function statement_csv(data: StatementData, next_turn: () => Promis
     ]);
   }
   text += csv_line(['closing', '', '', '', '', '', money(data.closing_kobo), data.final ? day_end : iso_us(data.generated_us), '', '', '', `Closing balance ${data.date}${data.final ? '' : ' so far (provisional)'}`]);
-  for (const type of ['credit', 'debit', 'reversal', 'commission'] as const) {
+  for (const type of ['credit', 'debit', 'reversal', 'commission', 'transfer_in', 'transfer_out'] as const) {
     const sum = data.by_type[type];
+    if ((type === 'transfer_in' || type === 'transfer_out') && sum.count === 0) continue;
     text += csv_line(['total', String(sum.count), type, signed_money(sum.amount_kobo), '', '', '', '', '', '', '', `Total ${type}`]);
   }
   for (const s of data.by_service) {
@@ -173,7 +177,7 @@ export async function statement_pdf(data: StatementData, next_turn: () => Promis
   doc.moveDown(0.5);
   doc.font('Helvetica').fontSize(9);
   const t = data.by_type;
-  doc.text(`Credits ${t.credit.count}: ${naira_text(t.credit.amount_kobo)}.  Debits ${t.debit.count}: ${naira_text(t.debit.amount_kobo)}.  Reversals (refunds) ${t.reversal.count}: ${naira_text(t.reversal.amount_kobo)}.  Commission earned: ${naira_text(t.commission.amount_kobo)}.`);
+  doc.text(`Credits ${t.credit.count}: ${naira_text(t.credit.amount_kobo)}.  Debits ${t.debit.count}: ${naira_text(t.debit.amount_kobo)}.  Reversals (refunds) ${t.reversal.count}: ${naira_text(t.reversal.amount_kobo)}.  Commission earned: ${naira_text(t.commission.amount_kobo)}.${t.transfer_in.count + t.transfer_out.count === 0 ? '' : `  Transfers in ${t.transfer_in.count}: ${naira_text(t.transfer_in.amount_kobo)}.  Transfers out ${t.transfer_out.count}: ${naira_text(t.transfer_out.amount_kobo)}.`}`);
   for (const s of data.by_service) {
     doc.text(`${s.service_type}: ${s.debits.count} debits ${naira_text(s.debits.amount_kobo)} (face value ${naira_text(s.face_value_kobo)}), ${s.reversals.count} reversals ${naira_text(s.reversals.amount_kobo)}, commission ${naira_text(s.commission_kobo)}`);
   }

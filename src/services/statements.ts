@@ -64,7 +64,8 @@ export interface StatementData {
   opening_kobo: number;
   closing_kobo: number;
   lines: StatementLine[];
-  by_type: { credit: Sum; debit: Sum; reversal: Sum; commission: Sum };
+  /** transfer_in and transfer_out: money moved between a parent and its agent (docs/api.md "Agents"). */
+  by_type: { credit: Sum; debit: Sum; reversal: Sum; commission: Sum; transfer_in: Sum; transfer_out: Sum };
   by_service: ServiceSums[];
 }
 
@@ -107,7 +108,10 @@ export function day_range(store: Store, account_id: number, environment: Environ
 }
 
 export function empty_sums(): StatementData['by_type'] {
-  return { credit: { count: 0, amount_kobo: 0 }, debit: { count: 0, amount_kobo: 0 }, reversal: { count: 0, amount_kobo: 0 }, commission: { count: 0, amount_kobo: 0 } };
+  return {
+    credit: { count: 0, amount_kobo: 0 }, debit: { count: 0, amount_kobo: 0 }, reversal: { count: 0, amount_kobo: 0 }, commission: { count: 0, amount_kobo: 0 },
+    transfer_in: { count: 0, amount_kobo: 0 }, transfer_out: { count: 0, amount_kobo: 0 },
+  };
 }
 
 /** Adds one line to the day's sums: by entry type, and by service for an order's debit or reversal. */
@@ -145,7 +149,8 @@ export function services_in_order(by_service: Map<ServiceType, ServiceSums>): Se
 
 /** The line of one wallet entry: a debit or a reversal names its order (found by reference). */
 export function line_of(entry: WalletEntry, find_order: (reference: string) => OrderRecord | null): StatementLine {
-  const order = entry.type === 'credit' ? null : find_order(entry.reference);
+  // Only a purchase's debit and its refund name an order; a credit's or a transfer's reference is its own.
+  const order = entry.type === 'debit' || entry.type === 'reversal' ? find_order(entry.reference) : null;
   if (order !== null && charged_kobo(order) !== entry.amount_kobo) fail(`entry ${entry.id} amount differs from order ${order.reference}'s charge`);
   return {
     id: entry.id,
@@ -164,8 +169,8 @@ export function line_of(entry: WalletEntry, find_order: (reference: string) => O
 
 /** Whether the sums explain the balances: opening + credits − debits + reversals = closing. */
 export function check_balances(data: StatementData): void {
-  const { credit, debit, reversal } = data.by_type;
-  if (data.opening_kobo + credit.amount_kobo - debit.amount_kobo + reversal.amount_kobo !== data.closing_kobo) {
+  const { credit, debit, reversal, transfer_in, transfer_out } = data.by_type;
+  if (data.opening_kobo + credit.amount_kobo - debit.amount_kobo + reversal.amount_kobo + transfer_in.amount_kobo - transfer_out.amount_kobo !== data.closing_kobo) {
     fail(`statement ${data.date}: opening ${data.opening_kobo} + entries != closing ${data.closing_kobo}`);
   }
 }

@@ -98,6 +98,8 @@ export function event_data(kind: EventKind, subject: { entry?: WalletEntry; orde
         balance_after: kobo_to_naira(entry.balance_after_kobo),
         reference: entry.reference,
         created_at: iso_us(entry.created_us),
+        // A transfer between a parent and its agent names the other account (docs/api.md "Agents").
+        ...(entry.counterparty_id === undefined ? {} : { counterparty_id: entry.counterparty_id }),
         // A dedicated-account transfer's credit says where it came from (docs/funding.md); absent otherwise.
         ...(entry.funding === undefined ? {} : {
           funding: {

@@ -366,7 +366,7 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
       if (entry.balance_after_kobo !== entry.balance_before_kobo + delta) v.push(`${at}: balance_after ${entry.balance_after_kobo} ≠ before ${entry.balance_before_kobo} ${entry.type === 'debit' ? '−' : '+'} ${entry.amount_kobo}`);
       if (entry.balance_after_kobo < 0) v.push(`${at}: leaves a negative balance ${entry.balance_after_kobo}`);
       balance = entry.balance_before_kobo + delta;
-      if (entry.type in sums) sums[entry.type] += entry.amount_kobo;
+      if (entry.type in sums) sums[entry.type as keyof typeof sums] += entry.amount_kobo;
       const rk = `${wk}:${entry.reference}`;
       entries_by_ref.set(rk, [...(entries_by_ref.get(rk) ?? []), entry]);
       entry_by_id.set(`${wk}:${entry.id}`, entry);
@@ -590,7 +590,7 @@ export function check_snapshot(snapshot: Snapshot, model: Model, options: StoreC
   };
   for (const [wk, list] of snapshot.entries) {
     for (const { entry } of list) {
-      const kind = { credit: 'wallet.credited', debit: 'wallet.debited', reversal: 'wallet.reversed' }[entry.type];
+      const kind = { credit: 'wallet.credited', debit: 'wallet.debited', reversal: 'wallet.reversed', transfer_in: 'wallet.credited', transfer_out: 'wallet.debited' }[entry.type];
       expect_event(wk, kind, entry.reference, `wallet ${wk} ${entry.type} entry ${entry.id} (${entry.reference})`);
     }
   }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { open_store, type Store } from '../../src/journal/store.js';
+import type { FreeSpace } from '../../src/journal/disk-guard.js';
 import { Engine, type EventKind } from '../../src/engine/engine.js';
 import { ensure_order_index } from '../../src/engine/order-index.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -46,23 +47,23 @@ export interface InProcessEngine {
  * that a change of its parameters (an injected random source, say) is made here only. The logger is
  * silent: the tables print nothing but tap's own lines.
  */
-export function build_engine(store: Store, clock: ManualClock, master_key: Buffer): Engine {
+export function build_engine(store: Store, clock: ManualClock, master_key: Buffer, space?: FreeSpace): Engine {
   const wheel = new TimerWheel({ clock });
   // A seeded source: the same rows draw the same ids and keys on every run.
-  const engine = new Engine(store, clock, new SeededRandom(20261124), wheel, new SecretBox(master_key), pino({ level: 'silent' }), { on_commit() {} });
+  const engine = new Engine(store, clock, new SeededRandom(20261124), wheel, new SecretBox(master_key), pino({ level: 'silent' }), { on_commit() {} }, space);
   engine.recover();
   return engine;
 }
 
 /** A fresh store in a temp folder and the engine on it, the clock standing at start_ms. */
-export function open_in_process(start_ms: number): InProcessEngine & { master_key: Buffer } {
+export function open_in_process(start_ms: number, space?: FreeSpace): InProcessEngine & { master_key: Buffer } {
   const data_dir = mkdtempSync(join(tmpdir(), 'billvend-actor-'));
   const store = open_store(data_dir);
   // As the server does before recovery (src/main.ts): an empty store gets the current index version.
   ensure_order_index(store);
   const clock = new ManualClock(start_ms);
   const master_key = randomBytes(32);
-  const engine = build_engine(store, clock, master_key);
+  const engine = build_engine(store, clock, master_key, space);
   const events: RecordedEvent[] = [];
   engine.event_sink = {
     emit(actor, environment, kind) {

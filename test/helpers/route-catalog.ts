@@ -76,6 +76,9 @@ export interface World {
   session: { cookie: string; csrf: string };
   funding_secret: string | null;
   admin_token: string;
+  /** An agent of the account (docs/api.md "Agents"), and one that exists to be closed. */
+  agent_id: number;
+  victim_agent_id: number;
 }
 
 export interface RouteEntry {
@@ -143,6 +146,30 @@ const documented_builders: Record<string, Builder> = {
     build: (w) => api(w, 'POST', '/v1/keys', {}, { name: 'catalogue key', environment: 'test', scopes: ['wallet:read'], ip_allowlist: ['127.0.0.1'], expires_at: new Date(Date.now() + 86_400_000).toISOString() }),
   },
   'DELETE /v1/keys/{id}': { method: 'DELETE', template: '/v1/keys/{id}', auth: 'api_key', port: 'public', changes_state: true, build: (w) => api(w, 'DELETE', '/v1/keys/{id}', { id: id(w.victim_key_id) }) },
+  'POST /v1/agents': {
+    method: 'POST', template: '/v1/agents', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['name', 'email', 'phone', 'password', 'kyc_level'],
+    build: (w) => api(w, 'POST', '/v1/agents', {}, { name: 'catalogue agent', email: `agent-${randomBytes(6).toString('hex')}@example.ng`, phone: '08031234567', password: 'catalogue agent pw', kyc_level: 1 }),
+  },
+  'GET /v1/agents': { method: 'GET', template: '/v1/agents', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/agents', {}, undefined, 'per_page=5&page=1') },
+  'GET /v1/agents/{id}': { method: 'GET', template: '/v1/agents/{id}', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/agents/{id}', { id: id(w.agent_id) }) },
+  'PATCH /v1/agents/{id}': {
+    method: 'PATCH', template: '/v1/agents/{id}', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['status', 'daily_limit'],
+    build: (w) => api(w, 'PATCH', '/v1/agents/{id}', { id: id(w.agent_id) }, { status: 'active', daily_limit: 1000 }),
+  },
+  'DELETE /v1/agents/{id}': { method: 'DELETE', template: '/v1/agents/{id}', auth: 'api_key', port: 'public', changes_state: true, build: (w) => api(w, 'DELETE', '/v1/agents/{id}', { id: id(w.victim_agent_id) }) },
+  'PUT /v1/agents/{id}/pin': {
+    method: 'PUT', template: '/v1/agents/{id}/pin', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['pin'],
+    build: (w) => api(w, 'PUT', '/v1/agents/{id}/pin', { id: id(w.agent_id) }, { pin: '13579' }),
+  },
+  'GET /v1/agents/{id}/transfers': { method: 'GET', template: '/v1/agents/{id}/transfers', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/agents/{id}/transfers', { id: id(w.agent_id) }, undefined, 'per_page=5&page=1') },
+  'POST /v1/agents/{id}/transfers': {
+    method: 'POST', template: '/v1/agents/{id}/transfers', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['direction', 'amount', 'environment', 'pin', 'reference'],
+    build: (w) => api(w, 'POST', '/v1/agents/{id}/transfers', { id: id(w.agent_id) }, { direction: 'to_agent', amount: 1, environment: 'test', pin: w.pin, reference: `cat-${randomBytes(6).toString('hex')}` }),
+  },
   'GET /v1/pricing': { method: 'GET', template: '/v1/pricing', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/pricing', {}) },
   'GET /v1/services/data/plans': { method: 'GET', template: '/v1/services/data/plans', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/services/data/plans', {}, undefined, 'network=mtn') },
   'GET /v1/lookup/phone/{phone}': { method: 'GET', template: '/v1/lookup/phone/{phone}', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/lookup/phone/{phone}', { phone: '08031234567' }) },
@@ -874,6 +901,9 @@ export async function make_world(server: TestServer, options: WorldOptions): Pro
   }
   if (delivery_id === 0) throw new Error('make_world: no webhook delivery appeared');
   const session = await sign_in(server, account.email, password);
+  const agent_body = (name: string) => ({ name, email: `${name}-${randomBytes(6).toString('hex')}@example.ng`, phone: '08031234567', password: 'world agent pw', kyc_level: 1 });
+  const agent = await ok<{ id: number }>('agent', server.api('POST', '/v1/agents', { key: key.api_key, body: agent_body('world-agent') }));
+  const victim_agent = await ok<{ id: number }>('victim agent', server.api('POST', '/v1/agents', { key: key.api_key, body: agent_body('world-victim-agent') }));
   return {
     server,
     account_id: account.id,
@@ -898,6 +928,8 @@ export async function make_world(server: TestServer, options: WorldOptions): Pro
     session,
     funding_secret: options.funding_secret ?? null,
     admin_token: server.admin_token,
+    agent_id: agent.id,
+    victim_agent_id: victim_agent.id,
   };
 }
 
@@ -1375,7 +1407,8 @@ export function must_refuse(route: RouteEntry, world: World, base: RequestSpec, 
     const given = first_header(spec, 'X-Signature');
     if (given !== undefined && given.trim().toLowerCase() !== spec.sign(body_bytes(spec) ?? Buffer.alloc(0))) return 'its X-Signature is wrong';
   }
-  if (route.body_fields.includes('pin') && route.auth === 'api_key') {
+  // An agent's new PIN (PUT /v1/agents/{id}/pin) is what the request sets, not a credential it presents.
+  if (route.body_fields.includes('pin') && route.auth === 'api_key' && route.name !== 'PUT /v1/agents/{id}/pin') {
     const pin = effective_field(body, 'pin');
     if (pin !== unknown && pin !== world.pin) return `its PIN ${JSON.stringify(pin)?.slice(0, 20)} is wrong`;
   }
