@@ -10,7 +10,7 @@ import type { RequestContext, RouteDef } from '../front/route.js';
 import { error_reply, success_reply, type BodyStream, type Reply } from '../lib/reply.js';
 import { account_view, key_view, pagination, wallet_entry_view, wallet_view } from '../front/views.js';
 import { parse_id, parse_pagination, query_params } from '../front/request-helpers.js';
-import { api_error, type ApiError } from '../errors.js';
+import { api_error, invalid, type ApiError } from '../errors.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { csv_content_type, csv_download_headers, csv_line } from '../lib/csv.js';
 import { iso_us, lagos_day, parse_date_days, timestamp_year_max, timestamp_year_min } from '../lib/time-format.js';
@@ -64,8 +64,7 @@ function lagos_date(text: string | null, field: string): number | null | ApiErro
   if (text === null || text === '') return null;
   const day = parse_date_days(text);
   if (day === null) {
-    const message = `must be a date YYYY-MM-DD that exists, from ${timestamp_year_min} to ${timestamp_year_max}`;
-    return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
+    return invalid(field, `must be a date YYYY-MM-DD that exists, from ${timestamp_year_min} to ${timestamp_year_max}`);
   }
   return day;
 }
@@ -104,22 +103,18 @@ interface OrderQuery {
   to_day: number | null;
 }
 
-function invalid_param(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
-
 /** The search and filters of the orders list and its CSV export, from the query string. */
 function parse_order_query(params: URLSearchParams): OrderQuery | ApiError {
   const service = params.get('service');
   const status = params.get('status');
   if (service !== null && service !== '' && !(service_type_names as readonly string[]).includes(service)) {
-    return invalid_param('service', `must be ${service_types_text}`);
+    return invalid('service', `must be ${service_types_text}`);
   }
   if (status !== null && status !== '' && !['pending', 'processing', 'delivered', 'failed'].includes(status)) {
-    return invalid_param('status', 'must be pending, processing, delivered or failed');
+    return invalid('status', 'must be pending, processing, delivered or failed');
   }
   const q = (params.get('q') ?? '').trim();
-  if (q.length > search_length_max || !/^[\x21-\x7e]*$/.test(q)) return invalid_param('q', `must be a reference or a number of at most ${search_length_max} characters`);
+  if (q.length > search_length_max || !/^[\x21-\x7e]*$/.test(q)) return invalid('q', `must be a reference or a number of at most ${search_length_max} characters`);
   const from = lagos_date(params.get('from'), 'from');
   const to = lagos_date(params.get('to'), 'to');
   if (from !== null && typeof from === 'object') return from;
@@ -139,7 +134,7 @@ interface WalletQuery {
 /** The wallet history's filters (entry type, Africa/Lagos dates), from the query string. */
 function parse_wallet_query(params: URLSearchParams): WalletQuery | ApiError {
   const type = params.get('type');
-  if (type !== null && type !== '' && !['credit', 'debit', 'reversal'].includes(type)) return invalid_param('type', 'must be credit, debit or reversal');
+  if (type !== null && type !== '' && !['credit', 'debit', 'reversal'].includes(type)) return invalid('type', 'must be credit, debit or reversal');
   const from = lagos_date(params.get('from'), 'from');
   const to = lagos_date(params.get('to'), 'to');
   if (from !== null && typeof from === 'object') return from;
@@ -828,7 +823,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           if (verdict !== 'ok') return settled(actor, refusal_reply(ctx.request_id, verdict));
         } else {
           const field = actor.account.pin_hash === null ? 'password' : 'current_pin';
-          return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: ${field} is required.`, { details: [{ field, message: 'is required' }] }));
+          return error_reply(ctx.request_id, invalid(field, 'is required'));
         }
         // The new PIN's hash in the PIN lane, as every PIN's scrypt (regression: it ran beside the lanes,
         // and 300 changes at once with the cached current PIN took another tenant's p99 to 2.3 s).

@@ -12,7 +12,7 @@ import { iso_us } from '../lib/time-format.js';
 import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
 import { CreateAccountBody, CreditBody, OperatorCreateKeyBody, SetPinBody, UpdateAccountBody } from '../schemas/operator-schemas.js';
 import { Account } from '../schemas/account-schemas.js';
-import { api_error, type ApiError } from '../errors.js';
+import { api_error, invalid, type ApiError } from '../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { AccountRecord, Scope } from '../engine/records.js';
@@ -33,10 +33,6 @@ export function operator_account_view(account: AccountRecord) {
     daily_limit: account.daily_limit_kobo === null ? null : kobo_to_naira(account.daily_limit_kobo),
     pin_set: account.pin_hash !== null,
   };
-}
-
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
 }
 
 /** A password or PIN lane full (lib/secrets.ts HashLane): the operator retries, as anyone would. */

@@ -7,7 +7,7 @@ import { parse_pagination, query_params } from '../request-helpers.js';
 import { success_envelope, page_query } from '../../schemas/common.js';
 import { AccountPatchBody, AccountView, Wallet, WalletEntryPage } from '../../schemas/account-schemas.js';
 import type { Static } from 'typebox';
-import { api_error } from '../../errors.js';
+import { invalid } from '../../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
 import { low_balance_threshold } from '../../engine/low-balance.js';
 import type { RequestContext } from '../route.js';
@@ -72,7 +72,7 @@ export function account_routes(deps: Deps): RouteDef[] {
         if (body.low_balance_threshold !== null) {
           const parsed = naira_to_kobo(body.low_balance_threshold);
           if (!parsed.ok) {
-            return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: low_balance_threshold ${parsed.reason}.`, { details: [{ field: 'low_balance_threshold', message: parsed.reason }] }));
+            return error_reply(ctx.request_id, invalid('low_balance_threshold', parsed.reason));
           }
           threshold_kobo = parsed.kobo;
         }

@@ -11,7 +11,7 @@ import { fingerprint, idempotency_key, parse_id } from '../request-helpers.js';
 import { CreateKeyBody, CreatedKey, KeyListItem } from '../../schemas/account-schemas.js';
 import { run_idempotent } from '../idempotent-run.js';
 import { remembered_error } from '../remembered.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid_fields, invalid, type ApiError } from '../../errors.js';
 import { new_api_key } from '../../lib/ids.js';
 import { sha256_hex } from '../../lib/secrets.js';
 import { cidr_contains, parse_cidr, type CidrBlock } from '../../lib/ip-address.js';
@@ -22,10 +22,6 @@ import { fail } from '../../lib/assert.js';
 
 export const default_rate_limit_per_minute = 60;
 export const rate_limit_per_minute_max = 1_000_000;
-
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
 
 export function key_hint(api_key: string): string {
   return `${api_key.slice(0, 8)}…${api_key.slice(-4)}`;
@@ -107,7 +103,7 @@ export function check_inheritance(parent: KeyState, child: { ip_allowlist: strin
     }
   }
   if (details.length === 0) return null;
-  return api_error('validation.failed', `The request is not valid: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}.`, { details });
+  return invalid_fields(details);
 }
 
 /** Whether a key holds every scope of a list itself (a * key holds them all). */

@@ -8,7 +8,7 @@ import { pagination } from '../views.js';
 import { parse_pagination, query_params } from '../request-helpers.js';
 import { page_query } from '../../schemas/common.js';
 import { OrderFull, OrderPage } from '../../schemas/service-schemas.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid, type ApiError } from '../../errors.js';
 import { find_orders, index_plan_of, matching_seqs, seq_range, type OrderFilter } from '../../engine/account-orders.js';
 import { csv_content_type, csv_download_headers, csv_line } from '../../lib/csv.js';
 import { kobo_to_naira } from '../../lib/money.js';
@@ -54,10 +54,6 @@ const day_us = 86_400_000_000;
 export const export_days_max = 31;
 /** Orders read and written per chunk of an export. */
 export const export_chunk_rows = 500;
-
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
 
 export interface HistoryQuery {
   filter: OrderFilter;

@@ -9,7 +9,7 @@ import { pagination } from '../views.js';
 import { fingerprint, idempotency_key, parse_id, parse_pagination, query_params } from '../request-helpers.js';
 import { remembered_error } from '../remembered.js';
 import { run_idempotent } from '../idempotent-run.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid, type ApiError } from '../../errors.js';
 import { iso_ms, iso_us } from '../../lib/time-format.js';
 import { page_query } from '../../schemas/common.js';
 import { CreateWebhookBody, CreatedWebhook, DeliveryPage, DeliveryView, RolledSecret, UpdateWebhookBody, WebhookView } from '../../schemas/webhook-schemas.js';
@@ -35,10 +35,6 @@ export function delivery_view(delivery: DeliveryRecord) {
     created_at: iso_us(delivery.created_us),
     updated_at: iso_us(delivery.updated_us),
   };
-}
-
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
 }
 
 /** A page of an endpoint's deliveries, newest first. */
