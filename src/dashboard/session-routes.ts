@@ -8,6 +8,7 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RequestContext, RouteDef } from '../front/route.js';
 import { error_reply, success_reply, type BodyStream, type Reply } from '../lib/reply.js';
+import { once_durable } from '../front/durable-reply.js';
 import { account_view, key_view, pagination, wallet_entry_view, wallet_view } from '../front/views.js';
 import { parse_id, parse_pagination, query_params } from '../front/request-helpers.js';
 import { dashboard_order_query, day_param, parse_order_query, type OrderQuery } from '../front/order-query.js';
@@ -55,11 +56,6 @@ const DashboardKeyBody = Type.Object({
   ip_allowlist: Type.Optional(Type.Array(FreeText({ maxLength: 64 }), { maxItems: 20 })),
   expires_at: Type.Optional(FreeText({ maxLength: 40, errorMessage: 'must be an ISO 8601 timestamp in the future' })),
 });
-
-function settled(actor: AccountActor, reply: Reply): Reply | Promise<Reply> {
-  const pending = actor.settled();
-  return pending === null ? reply : pending.then(() => reply);
-}
 
 /**
  * The event kinds the webhook forms offer: the one list the API validates endpoints against (its
@@ -410,7 +406,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         sign_in_guard.signed_in(address, body.email);
         const { id, record } = sessions.open(actor);
         ctx.extra_headers.push(['Set-Cookie', session_cookie_header(id, Math.floor(deps.wheel.scaled(session_absolute_ms) / 1000), secure)]);
-        return settled(actor, success_reply(ctx.request_id, 201, {
+        return once_durable(success_reply(ctx.request_id, 201, {
           account: account_view(actor.account),
           csrf_token: record.csrf_token,
           expires_at: new Date(record.expires_ms).toISOString(),
@@ -418,7 +414,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           service_types: service_type_names,
           bulk_items_max,
           display_names,
-        }, 'Signed in.'));
+        }, 'Signed in.'), actor.settled());
       },
     },
     {
@@ -648,14 +644,14 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const checked = check_key_request(body, clock.now_ms());
         if ('code' in checked) return error_reply(ctx.request_id, checked);
         const actor = ctx.actor!;
-        return settled(actor, create_key_reply(deps, actor, ctx.request_id, {
+        return once_durable(create_key_reply(deps, actor, ctx.request_id, {
           name: body.name,
           environment: body.environment,
           scopes: (body.scopes ?? ['*']) as ScopeName[],
           ip_allowlist: checked.ip_allowlist,
           rate_limit_per_minute: 60,
           expires_ms: checked.expires_ms,
-        }));
+        }), actor.settled());
       },
     },
     {
@@ -668,7 +664,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const actor = ctx.actor!;
         const outcome = id === null ? null : engine.run(actor, { kind: 'revoke_key', key_id: id }, clock.now_us());
         if (outcome === null || !outcome.ok) return refusal_reply(ctx.request_id, outcome?.ok === false ? outcome.refused : { refusal: 'key_not_found' });
-        return settled(actor, success_reply(ctx.request_id, 200, null, 'API key revoked.'));
+        return once_durable(success_reply(ctx.request_id, 200, null, 'API key revoked.'), actor.settled());
       },
     },
     {
@@ -696,7 +692,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         if ('error' in checked) return error_reply(ctx.request_id, checked.error);
         const outcome = create_endpoint(dispatcher.endpoints, actor, environment, checked.url, checked.events, checked.description, clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
-        return settled(actor, success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record, clock.now_us()), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.'));
+        return once_durable(success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record, clock.now_us()), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.'), actor.settled());
       },
     },
     {
@@ -709,7 +705,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const actor = ctx.actor!;
         const outcome = id === null ? null : delete_endpoint(dispatcher.endpoints, actor, ctx.environment, id, clock.now_us());
         if (outcome === null || !outcome.ok) return error_reply(ctx.request_id, outcome?.ok === false ? outcome.error : api_error('webhooks.not_found'));
-        return settled(actor, success_reply(ctx.request_id, 200, null, 'Webhook endpoint deleted.'));
+        return once_durable(success_reply(ctx.request_id, 200, null, 'Webhook endpoint deleted.'), actor.settled());
       },
     },
     {
@@ -756,8 +752,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const outcome = dispatcher.replay(actor, ctx.environment, id, delivery_id);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Replay scheduled.');
-        const pending = dispatcher.settled(actor);
-        return pending === null ? reply : pending.then(() => reply);
+        return once_durable(reply, dispatcher.settled(actor));
       },
     },
     {
@@ -777,13 +772,13 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           if (correct === 'busy') return refusal_reply(ctx.request_id, { refusal: 'pin_check_busy' });
           const verdict = engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: clock.now_ms() });
           if (verdict === 'stale') return error_reply(ctx.request_id, api_error('pin.incorrect', 'The PIN changed meanwhile; try again.'));
-          if (verdict !== 'ok') return settled(actor, refusal_reply(ctx.request_id, verdict));
+          if (verdict !== 'ok') return once_durable(refusal_reply(ctx.request_id, verdict), actor.settled());
         } else if (body.password !== undefined) {
           // In the password lane, as a sign-in's (regression: it ran beside the lanes, unbounded).
           const correct = actor.password_lock_remaining_ms(now_ms) > 0 ? false : await deps.hash_lanes.password.verify(body.password, actor.account.password_hash);
           if (correct === 'busy') return error_reply(ctx.request_id, password_check_busy_error());
           const verdict = engine.run(actor, { kind: 'password_verdict', correct, now_ms: clock.now_ms() });
-          if (verdict !== 'ok') return settled(actor, refusal_reply(ctx.request_id, verdict));
+          if (verdict !== 'ok') return once_durable(refusal_reply(ctx.request_id, verdict), actor.settled());
         } else {
           const field = actor.account.pin_hash === null ? 'password' : 'current_pin';
           return error_reply(ctx.request_id, invalid(field, 'is required'));
@@ -793,7 +788,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const pin_hash = await deps.hash_lanes.pin.hash(body.new_pin);
         if (pin_hash === 'busy') return refusal_reply(ctx.request_id, { refusal: 'pin_check_busy' });
         engine.run(actor, { kind: 'set_pin', pin_hash });
-        return settled(actor, success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN saved.'));
+        return once_durable(success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN saved.'), actor.settled());
       },
     },
   ];
