@@ -52,20 +52,15 @@ const not_found_body = JSON.stringify({ success: false, error: { code: 'route.no
 const too_large_body = JSON.stringify({ success: false, error: { code: 'request.too_large', message: 'Body over 16 KiB.' }, request_id });
 
 /**
- * The headers every billvend API answer carries (security headers, X-Request-Id, the rate-limit
- * trio), with fixed values of the same length, written as one block the way billvend writes them.
+ * The headers every billvend API answer carries (src/front/security-headers.ts api_json_headers,
+ * X-Request-Id, the rate-limit trio), with fixed values of the same length, written as one block the way billvend writes them.
  * The load generator parses every header of every answer: with only a Content-Type here, the ratio
  * would charge billvend for the client's work of reading the headers the spec asks for.
  */
 const billvend_header_block = [
   'application/json; charset=utf-8',
   'X-Content-Type-Options: nosniff',
-  'X-Frame-Options: DENY',
-  'Referrer-Policy: no-referrer',
   'Cache-Control: no-store',
-  "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
-  'Strict-Transport-Security: max-age=31536000; includeSubDomains',
-  'Cross-Origin-Resource-Policy: same-site',
   `X-Request-Id: ${request_id}`,
   'X-RateLimit-Limit: 1000000',
   'X-RateLimit-Remaining: 999999',

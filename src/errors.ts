@@ -112,6 +112,19 @@ export function api_error(code: ErrorCode, message?: string, more?: Partial<ApiE
   return { code, message, ...more };
 }
 
+/**
+ * 400 validation.failed naming what is wrong: "The request is not valid: " then each detail's field and
+ * message, joined by "; " (docs/api.md "Errors"). The one builder of that message, for every layer.
+ */
+export function invalid_fields(details: ErrorDetail[]): ApiError {
+  return api_error('validation.failed', 'The request is not valid: ' + details.map((d) => `${d.field} ${d.message}`).join('; ') + '.', { details });
+}
+
+/** 400 validation.failed for one field: `invalid('to', 'must not be before from')`. */
+export function invalid(field: string, message: string): ApiError {
+  return invalid_fields([{ field, message }]);
+}
+
 export function error_status(code: ErrorCode): number {
   return error_catalogue[code].status;
 }

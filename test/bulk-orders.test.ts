@@ -202,6 +202,18 @@ t.test('a wrong PIN refuses the whole batch with pin.incorrect and places nothin
   check_error(t, forbidden, 403, 'auth.insufficient_scope', 'a key without services:purchase');
 });
 
+t.test('wrong PINs in single purchases and in bulk orders count toward one lock-out (one PIN check for both)', async (t) => {
+  const account = await fast_reseller(server, 10_000);
+  for (let i = 1; i <= 2; i++) check_error(t, await buy_airtime(server, account.key, sandbox.delivered, 100, { pin: '54321' }), 403, 'pin.incorrect', `single purchase, wrong PIN ${i}`);
+  for (let i = 3; i <= 4; i++) check_error(t, await post_bulk(server, account.key, [airtime(sandbox.delivered)], { pin: '54321' }), 403, 'pin.incorrect', `bulk order, wrong PIN ${i}`);
+  const fifth = await buy_airtime(server, account.key, sandbox.delivered, 100, { pin: '54321' });
+  check_error(t, fifth, 429, 'pin.locked', 'the 5th wrong PIN in a row, whichever route, locks');
+  const locked_bulk = await post_bulk(server, account.key, [airtime(sandbox.delivered)]);
+  check_error(t, locked_bulk, 429, 'pin.locked', 'a bulk order with the right PIN is locked out too');
+  t.ok(locked_bulk.headers.get('retry-after'), 'and says when to retry');
+  t.equal((await all_orders(server, account.key)).length, 0, 'nothing was placed');
+});
+
 t.test('the same X-Idempotency-Key and body replays the 202; another body is idempotency.key_reused', async (t) => {
   const account = await fast_reseller(server, 10_000);
   const key = idem('bulk-replay');

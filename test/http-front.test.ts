@@ -249,7 +249,7 @@ t.test('a request from an allowed origin carries Access-Control-Allow-Origin and
   t.equal(foreign.headers.get('access-control-allow-origin'), null, 'another origin gets no Access-Control-Allow-Origin');
 });
 
-t.test('every JSON answer carries the security headers', async (t) => {
+t.test('every JSON answer of the API carries the API\'s headers and none of a browser\'s (test/response-headers.test.ts has the dashboard\'s)', async (t) => {
   const rows: [string, () => Promise<ApiResponse>][] = [
     ['a 200', () => server.api('GET', '/v1/wallet', { key: reseller.key })],
     ['a 401', () => server.api('GET', '/v1/wallet')],
@@ -261,7 +261,8 @@ t.test('every JSON answer carries the security headers', async (t) => {
     const response = remember(what, await send());
     t.equal(response.headers.get('x-content-type-options'), 'nosniff', `${what} has X-Content-Type-Options: nosniff`);
     t.equal(response.headers.get('cache-control'), 'no-store', `${what} has Cache-Control: no-store`);
-    t.equal(response.headers.get('x-frame-options'), 'DENY', `${what} has X-Frame-Options: DENY`);
+    t.equal(response.headers.get('x-frame-options'), null, `${what} has no X-Frame-Options: JSON is never framed (docs/decisions.md "Response headers")`);
+    t.equal(response.headers.get('content-security-policy'), null, `${what} has no Content-Security-Policy: nothing in JSON runs`);
   }
 });
 

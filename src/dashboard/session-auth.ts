@@ -3,7 +3,7 @@
 // an Origin of this very server. A session sees only its own account.
 import type { RequestContext } from '../front/route.js';
 import type { Engine } from '../engine/engine.js';
-import { api_error, type ApiError } from '../errors.js';
+import { api_error, invalid, type ApiError } from '../errors.js';
 import { suspended_in_tree } from '../engine/agent-tree.js';
 import { read_cookie, session_cookie, type SessionStore, type SessionRecord } from './sessions.js';
 import type { Environment } from '../engine/records.js';
@@ -53,7 +53,7 @@ export function authorize_session(engine: Engine, sessions: SessionStore, limits
   }
   const environment = environment_param(ctx);
   if (environment === null) {
-    return api_error('validation.failed', 'The request is not valid: environment must be live or test.', { details: [{ field: 'environment', message: 'must be live or test' }] });
+    return invalid('environment', 'must be live or test');
   }
   if (ctx.route !== null && DashboardRateLimit.limits(ctx.method, ctx.route.path)) {
     const refused = limits.take(id, actor.id, now_ms);

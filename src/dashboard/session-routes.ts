@@ -8,12 +8,14 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RequestContext, RouteDef } from '../front/route.js';
 import { error_reply, success_reply, type BodyStream, type Reply } from '../lib/reply.js';
+import { once_durable } from '../front/durable-reply.js';
 import { account_view, key_view, pagination, wallet_entry_view, wallet_view } from '../front/views.js';
 import { parse_id, parse_pagination, query_params } from '../front/request-helpers.js';
-import { api_error, type ApiError } from '../errors.js';
+import { dashboard_order_query, day_param, parse_order_query, type OrderQuery } from '../front/order-query.js';
+import { api_error, invalid, type ApiError } from '../errors.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { csv_content_type, csv_download_headers, csv_line } from '../lib/csv.js';
-import { iso_us, lagos_day, parse_date_days, timestamp_year_max, timestamp_year_min } from '../lib/time-format.js';
+import { iso_us, lagos_day } from '../lib/time-format.js';
 import { read_orders } from '../front/routes/transaction-routes.js';
 import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
 import { delivery_view, read_deliveries, register_endpoint } from '../front/routes/webhook-routes.js';
@@ -21,7 +23,7 @@ import { CreateWebhookBody, EventKindName } from '../schemas/webhook-schemas.js'
 import { Scope } from '../schemas/account-schemas.js';
 import { EnvironmentName, FreeText } from '../schemas/common.js';
 import { create_endpoint, delete_endpoint, endpoint_view, endpoints_of } from '../webhooks/endpoints.js';
-import { service_type_names, service_types_text, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../services/order.js';
+import { service_type_names, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type ServiceType } from '../services/order.js';
 import { find_orders, index_plan_of, matching_seqs, seq_range, type OrderFilter, type OrderPage } from '../engine/order-history.js';
 import { claim_of } from '../engine/client-reference-claims.js';
 import type { OrderDesk } from '../services/order-desk.js';
@@ -56,21 +58,6 @@ const DashboardKeyBody = Type.Object({
   expires_at: Type.Optional(FreeText({ maxLength: 40, errorMessage: 'must be an ISO 8601 timestamp in the future' })),
 });
 
-function settled(actor: AccountActor, reply: Reply): Reply | Promise<Reply> {
-  const pending = actor.settled();
-  return pending === null ? reply : pending.then(() => reply);
-}
-
-function lagos_date(text: string | null, field: string): number | null | ApiError {
-  if (text === null || text === '') return null;
-  const day = parse_date_days(text);
-  if (day === null) {
-    const message = `must be a date YYYY-MM-DD that exists, from ${timestamp_year_min} to ${timestamp_year_max}`;
-    return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-  }
-  return day;
-}
-
 /**
  * The event kinds the webhook forms offer: the one list the API validates endpoints against (its
  * schema), so that a kind added there appears in the dashboard with no second list to update; and
@@ -83,8 +70,6 @@ export const offered_default_event_kinds: readonly string[] = offered_event_kind
 export const orders_searched_max = 5000;
 /** Most rows in one CSV export. */
 export const export_rows_max = 10_000;
-/** Longest search text. */
-export const search_length_max = 64;
 /** The trend covers this many Lagos days, today included. */
 export const trend_days = 30;
 /** Most orders read to draw the trend; beyond, the answer says it is truncated. */
@@ -96,37 +81,6 @@ export const trend_orders_max = 20_000;
  */
 export const dashboard_slice_rows = 250;
 const order_reference_pattern = /^BV-\d{8}-[0-9A-Z]{12}$/i;
-
-interface OrderQuery {
-  q: string | null;
-  service: ServiceType | null;
-  status: OrderStatus | null;
-  from_day: number | null;
-  to_day: number | null;
-}
-
-function invalid_param(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
-
-/** The search and filters of the orders list and its CSV export, from the query string. */
-function parse_order_query(params: URLSearchParams): OrderQuery | ApiError {
-  const service = params.get('service');
-  const status = params.get('status');
-  if (service !== null && service !== '' && !(service_type_names as readonly string[]).includes(service)) {
-    return invalid_param('service', `must be ${service_types_text}`);
-  }
-  if (status !== null && status !== '' && !['pending', 'processing', 'delivered', 'failed'].includes(status)) {
-    return invalid_param('status', 'must be pending, processing, delivered or failed');
-  }
-  const q = (params.get('q') ?? '').trim();
-  if (q.length > search_length_max || !/^[\x21-\x7e]*$/.test(q)) return invalid_param('q', `must be a reference or a number of at most ${search_length_max} characters`);
-  const from = lagos_date(params.get('from'), 'from');
-  const to = lagos_date(params.get('to'), 'to');
-  if (from !== null && typeof from === 'object') return from;
-  if (to !== null && typeof to === 'object') return to;
-  return { q: q === '' ? null : q, service: service ? service as ServiceType : null, status: status ? status as OrderStatus : null, from_day: from, to_day: to };
-}
 
 /** Most wallet entries read to answer one filtered page of the wallet history (or its export). */
 export const wallet_entries_scanned_max = 20_000;
@@ -140,9 +94,9 @@ interface WalletQuery {
 /** The wallet history's filters (entry type, Africa/Lagos dates), from the query string. */
 function parse_wallet_query(params: URLSearchParams): WalletQuery | ApiError {
   const type = params.get('type');
-  if (type !== null && type !== '' && !['credit', 'debit', 'reversal'].includes(type)) return invalid_param('type', 'must be credit, debit or reversal');
-  const from = lagos_date(params.get('from'), 'from');
-  const to = lagos_date(params.get('to'), 'to');
+  if (type !== null && type !== '' && !['credit', 'debit', 'reversal'].includes(type)) return invalid('type', 'must be credit, debit or reversal');
+  const from = day_param(params.get('from'), 'from');
+  const to = day_param(params.get('to'), 'to');
   if (from !== null && typeof from === 'object') return from;
   if (to !== null && typeof to === 'object') return to;
   return { type: type ? type as WalletEntryType : null, from_day: from, to_day: to };
@@ -389,7 +343,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
   const search_orders = async (ctx: RequestContext, query: OrderQuery, total_orders: number, page: number, per_page: number): Promise<OrderPage> => {
     const actor = ctx.actor!;
     const environment = ctx.environment;
-    const filter = { service: query.service, status: query.status, from_day: query.from_day, to_day: query.to_day };
+    const filter = query.filter;
     const current = (o: OrderRecord) => desk.find(o.reference) ?? o;
     if (query.q === null) {
       // From the per-account order index (engine/order-index.ts): the page's orders are the only
@@ -453,7 +407,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         sign_in_guard.signed_in(address, body.email);
         const { id, record } = sessions.open(actor);
         ctx.extra_headers.push(['Set-Cookie', session_cookie_header(id, Math.floor(deps.wheel.scaled(session_absolute_ms) / 1000), secure)]);
-        return settled(actor, success_reply(ctx.request_id, 201, {
+        return once_durable(success_reply(ctx.request_id, 201, {
           account: account_view(actor.account),
           csrf_token: record.csrf_token,
           expires_at: new Date(record.expires_ms).toISOString(),
@@ -461,7 +415,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           service_types: service_type_names,
           bulk_items_max,
           display_names,
-        }, 'Signed in.'));
+        }, 'Signed in.'), actor.settled());
       },
     },
     {
@@ -506,7 +460,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const params = query_params(ctx);
         const paging = parse_pagination(params);
         if ('code' in paging) return error_reply(ctx.request_id, paging);
-        const query = parse_order_query(params);
+        const query = parse_order_query(params, dashboard_order_query);
         if ('code' in query) return error_reply(ctx.request_id, query);
         // Read before the wait: an order staged meanwhile is not in the store yet (regression: the trend
         // read it after, and its binary search found an order missing below the count: exit 70).
@@ -590,12 +544,12 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       auth: 'session',
       doc: { ...doc('The filtered orders as CSV (a download)'), content_type: 'text/csv' },
       handler: async (ctx) => {
-        const query = parse_order_query(query_params(ctx));
+        const query = parse_order_query(query_params(ctx), dashboard_order_query);
         if ('code' in query) return error_reply(ctx.request_id, query);
         const actor = ctx.actor!;
         const orders_count = actor.wallets[ctx.environment].orders_count;
         await actor.settled();
-        const filter = { service: query.service, status: query.status, from_day: query.from_day, to_day: query.to_day };
+        const filter = query.filter;
         const filename = `billvend-${ctx.environment}-orders.csv`;
         const named = query.q === null ? null : named_order(ctx, query.q, filter);
         if (named !== null) return csv_reply(filename, [csv_line(order_export_header), ...named.map(order_export_line)].join(''));
@@ -691,14 +645,14 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const checked = check_key_request(body, clock.now_ms());
         if ('code' in checked) return error_reply(ctx.request_id, checked);
         const actor = ctx.actor!;
-        return settled(actor, create_key_reply(deps, actor, ctx.request_id, {
+        return once_durable(create_key_reply(deps, actor, ctx.request_id, {
           name: body.name,
           environment: body.environment,
           scopes: (body.scopes ?? ['*']) as ScopeName[],
           ip_allowlist: checked.ip_allowlist,
           rate_limit_per_minute: 60,
           expires_ms: checked.expires_ms,
-        }));
+        }), actor.settled());
       },
     },
     {
@@ -711,7 +665,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const actor = ctx.actor!;
         const outcome = id === null ? null : engine.run(actor, { kind: 'revoke_key', key_id: id }, clock.now_us());
         if (outcome === null || !outcome.ok) return refusal_reply(ctx.request_id, outcome?.ok === false ? outcome.refused : { refusal: 'key_not_found' });
-        return settled(actor, success_reply(ctx.request_id, 200, null, 'API key revoked.'));
+        return once_durable(success_reply(ctx.request_id, 200, null, 'API key revoked.'), actor.settled());
       },
     },
     {
@@ -739,7 +693,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         if ('error' in checked) return error_reply(ctx.request_id, checked.error);
         const outcome = create_endpoint(dispatcher.endpoints, actor, environment, checked.url, checked.events, checked.description, clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
-        return settled(actor, success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record, clock.now_us()), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.'));
+        return once_durable(success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record, clock.now_us()), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.'), actor.settled());
       },
     },
     {
@@ -752,7 +706,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const actor = ctx.actor!;
         const outcome = id === null ? null : delete_endpoint(dispatcher.endpoints, actor, ctx.environment, id, clock.now_us());
         if (outcome === null || !outcome.ok) return error_reply(ctx.request_id, outcome?.ok === false ? outcome.error : api_error('webhooks.not_found'));
-        return settled(actor, success_reply(ctx.request_id, 200, null, 'Webhook endpoint deleted.'));
+        return once_durable(success_reply(ctx.request_id, 200, null, 'Webhook endpoint deleted.'), actor.settled());
       },
     },
     {
@@ -799,8 +753,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         const outcome = dispatcher.replay(actor, ctx.environment, id, delivery_id);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Replay scheduled.');
-        const pending = dispatcher.settled(actor);
-        return pending === null ? reply : pending.then(() => reply);
+        return once_durable(reply, dispatcher.settled(actor));
       },
     },
     {
@@ -820,23 +773,23 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           if (correct === 'busy') return refusal_reply(ctx.request_id, { refusal: 'pin_check_busy' });
           const verdict = engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: clock.now_ms() });
           if (verdict === 'stale') return error_reply(ctx.request_id, api_error('pin.incorrect', 'The PIN changed meanwhile; try again.'));
-          if (verdict !== 'ok') return settled(actor, refusal_reply(ctx.request_id, verdict));
+          if (verdict !== 'ok') return once_durable(refusal_reply(ctx.request_id, verdict), actor.settled());
         } else if (body.password !== undefined) {
           // In the password lane, as a sign-in's (regression: it ran beside the lanes, unbounded).
           const correct = actor.password_lock_remaining_ms(now_ms) > 0 ? false : await deps.hash_lanes.password.verify(body.password, actor.account.password_hash);
           if (correct === 'busy') return error_reply(ctx.request_id, password_check_busy_error());
           const verdict = engine.run(actor, { kind: 'password_verdict', correct, now_ms: clock.now_ms() });
-          if (verdict !== 'ok') return settled(actor, refusal_reply(ctx.request_id, verdict));
+          if (verdict !== 'ok') return once_durable(refusal_reply(ctx.request_id, verdict), actor.settled());
         } else {
           const field = actor.account.pin_hash === null ? 'password' : 'current_pin';
-          return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: ${field} is required.`, { details: [{ field, message: 'is required' }] }));
+          return error_reply(ctx.request_id, invalid(field, 'is required'));
         }
         // The new PIN's hash in the PIN lane, as every PIN's scrypt (regression: it ran beside the lanes,
         // and 300 changes at once with the cached current PIN took another tenant's p99 to 2.3 s).
         const pin_hash = await deps.hash_lanes.pin.hash(body.new_pin);
         if (pin_hash === 'busy') return refusal_reply(ctx.request_id, { refusal: 'pin_check_busy' });
         engine.run(actor, { kind: 'set_pin', pin_hash });
-        return settled(actor, success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN saved.'));
+        return once_durable(success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN saved.'), actor.settled());
       },
     },
   ];

@@ -1,11 +1,14 @@
 // A route as the front end holds it: compiled once at start-up with its body validator, the request
-// headers it reads and its metrics.
+// headers it reads, the headers its JSON answers carry and its metrics.
 import { compile_schema } from '../lib/validation.js';
 import type { CompiledRoute, RouteDef } from './route.js';
 import type { Metrics, RouteStats } from '../operator/metrics.js';
+import { answers_browser, api_header_block, browser_header_block, type JsonHeaderBlock } from './security-headers.js';
 
 export interface FrontRoute extends CompiledRoute {
   needs: HeaderNeeds;
+  /** The headers of its JSON answers: the API's, or the browser's for the dashboard (security-headers.ts). */
+  json_headers: JsonHeaderBlock;
   stats: RouteStats;
 }
 
@@ -18,6 +21,7 @@ export function compile_routes(server: string, metrics: Metrics, routes: RouteDe
       param_names: route.path.split('/').filter((p) => p.startsWith(':')).map((p) => p.slice(1)),
       body_schema: route.body === undefined ? null : compile_schema(route.body),
       needs: header_needs(route),
+      json_headers: route.auth === 'session' || answers_browser(route.path) ? browser_header_block : api_header_block,
       stats: metrics.route_stats(server, name),
     };
   });

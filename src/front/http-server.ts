@@ -23,13 +23,12 @@ import { body_bytes_max, declares_too_large, read_body, type BodyBudget } from '
 import { parse_body } from './json-body.js';
 import { exit_on_assertion, failure_reply, is_store_refusal } from './request-failure.js';
 import { status_lines } from './status-lines.js';
-import { header_line, hsts_tail, json_header_block, raw_reply_security_tail, sets_policy } from './security-headers.js';
+import { header_line, hsts_tail, json_header_block_for, raw_reply_security_tail, sets_cache_control, sets_policy } from './security-headers.js';
 import { stream_body } from './streamed-reply.js';
 
 // Exported where they were before the split, for the importers of this module.
 export { body_bytes_max } from './request-body.js';
 export { json_depth, json_depth_max } from './json-depth.js';
-export { json_security_headers } from './security-headers.js';
 
 /** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT; its typings declare the enum, but the module does not export it. */
 const listen_exclusive_port = 1;
@@ -403,11 +402,14 @@ export class HttpFront {
     res.cork(() => {
       res.writeStatus(status_lines[reply.status] ?? `${reply.status} Unknown`);
       if (reply.content_type === undefined) {
-        res.writeHeader('Content-Type', json_header_block);
+        // The route's block, chosen when it was compiled; a request that matched none (404, 405) by its path.
+        const route = ctx.route as FrontRoute | null;
+        const block = route !== null ? route.json_headers : json_header_block_for(ctx.url);
+        res.writeHeader('Content-Type', reply.headers.length > 0 && sets_cache_control(reply.headers) ? block.own_cache_control : block.standard);
       } else if (reply.status !== 204 && reply.status !== 304) {
         res.writeHeader('Content-Type', reply.content_type);
       }
-      // X-Request-Id and every other header in one writeHeader call (see json_header_block): each
+      // X-Request-Id and every other header in one writeHeader call (see security-headers.ts JsonHeaderBlock): each
       // call into uWS converts its strings, and a purchase carries five to seven of these headers.
       let tail = ctx.request_id;
       for (let i = 0; i < ctx.extra_headers.length; i++) tail += header_line(ctx.extra_headers[i]);

@@ -8,6 +8,7 @@ import type { AccountActor } from '../engine/account-actor.js';
 import type { Environment, IdempotencyRecord } from '../engine/records.js';
 import { make_record, read_record, stored_reply } from '../engine/idempotency.js';
 import { error_reply, is_rememberable, type Reply } from '../lib/reply.js';
+import { once_durable } from './durable-reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { fail } from '../lib/assert.js';
 
@@ -118,7 +119,7 @@ export function peek_idempotent(request: IdempotentRequest, resume?: (record: Id
     const pending = actor.settled();
     const reply = stored_reply(actor, record);
     // The guard reads the actor after its pending changes are durable (a revocation just staged counts).
-    return pending === null ? Promise.resolve(replay_of(request, reply)) : pending.then(() => replay_of(request, reply));
+    return Promise.resolve(once_durable(() => replay_of(request, reply), pending));
   }
   if (resume === undefined) fail('incomplete idempotency record without a resume path');
   return track(flights, flight_key, fingerprint, resume(record).then(replayed));
@@ -136,8 +137,7 @@ function track(flights: Map<string, InFlight>, flight_key: string, fingerprint: 
 /** Resolves with the reply once everything the actor staged is durable. */
 export function settle(actor: AccountActor, reply: Reply | Promise<Reply>): Promise<Reply> {
   if (reply instanceof Promise) return reply;
-  const pending = actor.settled();
-  return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
+  return Promise.resolve(once_durable(reply, actor.settled()));
 }
 
 function key_reused(request_id: string): Reply {

@@ -1,7 +1,7 @@
 // A request body read as JSON and checked against its route's schema: content type, nesting depth,
 // syntax (a key given twice in one object included) and schema, in that order, each refused with its
 // own error (docs/api.md "Errors").
-import { api_error, type ApiError } from '../errors.js';
+import { api_error, invalid_fields, type ApiError } from '../errors.js';
 import { json_has_duplicate_key, json_shape, json_depth_max } from './json-depth.js';
 import type { CompiledRoute, RequestContext } from './route.js';
 
@@ -28,7 +28,7 @@ export function parse_body(ctx: RequestContext, route: CompiledRoute): ApiError 
   }
   if (route.body_schema !== null) {
     const details = route.body_schema.check(ctx.body);
-    if (details !== null) return api_error('validation.failed', 'The request is not valid: ' + details.map((d) => `${d.field} ${d.message}`).join('; ') + '.', { details });
+    if (details !== null) return invalid_fields(details);
   }
   return null;
 }

@@ -14,15 +14,12 @@ import { peek_idempotent, run_idempotent } from './idempotent-run.js';
 import { remembered_error } from './remembered.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { provider_unavailable } from '../services/order-desk.js';
-import { refusal_reply } from './outcome-errors.js';
 import type { VerifyResult } from '../services/provider.js';
 import type { PurchasePlan } from '../services/products/family.js';
 import type { OrderRequest } from '../engine/account-orders.js';
-import { authority_refusal, type Authority } from '../engine/authority.js';
+import type { Authority } from '../engine/authority.js';
+import { apply_pin_verdict, check_pin } from './pin-check.js';
 import { fail } from '../lib/assert.js';
-
-/** Attempts to recompute a PIN verdict when the PIN changes while the first was being computed. */
-const pin_attempts_max = 3;
 
 /** One placement: who buys, under which idempotency key, with which of the reseller's references. */
 export interface PurchaseRun {
@@ -102,45 +99,15 @@ export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun
     }
     return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => place(verification), resume, !awaited);
   }
-  // Whether anything was awaited since the peek: if not, the peek still holds and run_idempotent
-  // need not read the store again (the common case: PIN known, sandbox verification instant).
-  let awaited = false;
-  for (let attempt = 0; attempt < pin_attempts_max; attempt++) {
-    const account = actor.account;
-    const generation = account.pin_generation;
-    let correct = false;
-    if (account.pin_hash !== null && actor.pin_lock_remaining_ms(deps.clock.now_ms()) === 0) {
-      const verdict = deps.engine.pin_cache.verify(actor.id, generation, proof.pin, account.pin_hash);
-      let answer: boolean | 'busy';
-      if (verdict instanceof Promise) {
-        awaited = true;
-        answer = await verdict;
-      } else answer = verdict;
-      // The PIN lane is full (a flood of first purchases): no verdict, so not a wrong PIN either.
-      if (answer === 'busy') return refusal_reply(request_id, { refusal: 'pin_check_busy' });
-      correct = answer;
-    }
+  // The recipient is verified only behind a correct PIN that the catalog does not refuse.
+  const checking = check_pin(deps, actor, request_id, proof.pin, (correct) => {
     const catalog_error = correct && plan.check ? plan.check() : null;
-    let verification: VerifyResult | null = null;
-    if (correct && catalog_error === null && plan.verify) {
-      const result = plan.verify();
-      if (result instanceof Promise) {
-        awaited = true;
-        verification = await result;
-      } else verification = result;
-    }
-    // The PIN changed while we waited: the verdict is about the old one, compute it again.
-    if (actor.account.pin_generation !== generation) continue;
-    return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
-      // A key revoked (or a session ended) while the PIN and the recipient were checked: answered before
-      // the PIN's verdict counts, so such a request changes nothing; place_order checks it again.
-      const denied = authority_refusal(actor, run.authority, deps.clock.now_ms());
-      if (denied !== null) return refusal_reply(request_id, denied);
-      const verdict = deps.engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: deps.clock.now_ms() });
-      if (verdict === 'stale') fail('PIN verdict went stale inside one command');
-      if (verdict !== 'ok') return refusal_reply(request_id, verdict);
-      return place(verification);
-    }, resume, !awaited);
-  }
-  return error_reply(request_id, api_error('service.unavailable', 'The transaction PIN kept changing during this request; retry.', { headers: { 'Retry-After': '1' } }));
+    return correct && catalog_error === null && plan.verify ? plan.verify() : null;
+  });
+  const checked = checking instanceof Promise ? await checking : checking;
+  if ('status' in checked) return checked;
+  return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
+    const refused = apply_pin_verdict(deps, actor, run.authority, request_id, checked);
+    return refused ?? place(checked.behind);
+  }, resume, !checked.awaited);
 }

@@ -1,5 +1,5 @@
 // Small pieces every route uses: pagination, path ids, idempotency keys and request fingerprints.
-import { api_error, type ApiError } from '../errors.js';
+import { invalid, type ApiError } from '../errors.js';
 import type { RequestContext } from './route.js';
 import { hash } from 'node:crypto';
 import { idempotency_key_length_max } from '../engine/idempotency.js';
@@ -7,10 +7,6 @@ import { idempotency_key_length_max } from '../engine/idempotency.js';
 export const per_page_default = 20;
 export const per_page_max = 100;
 export const page_max = 1_000_000;
-
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
 
 export function query_params(ctx: RequestContext): URLSearchParams {
   return new URLSearchParams(ctx.query);

@@ -3,7 +3,8 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RequestContext, RouteDef } from '../front/route.js';
-import { error_reply, success_reply, type Reply } from '../lib/reply.js';
+import { error_reply, success_reply } from '../lib/reply.js';
+import { once_durable } from '../front/durable-reply.js';
 import { refusal_reply } from '../front/outcome-errors.js';
 import { account_view, key_view, pagination, wallet_entry_view, wallet_view } from '../front/views.js';
 import { parse_id, parse_pagination, query_params } from '../front/request-helpers.js';
@@ -12,7 +13,7 @@ import { iso_us } from '../lib/time-format.js';
 import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
 import { CreateAccountBody, CreditBody, OperatorCreateKeyBody, SetPinBody, UpdateAccountBody } from '../schemas/operator-schemas.js';
 import { Account } from '../schemas/account-schemas.js';
-import { api_error, type ApiError } from '../errors.js';
+import { api_error, invalid, type ApiError } from '../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { AccountRecord, Scope } from '../engine/records.js';
@@ -35,18 +36,9 @@ export function operator_account_view(account: AccountRecord) {
   };
 }
 
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
-
 /** A password or PIN lane full (lib/secrets.ts HashLane): the operator retries, as anyone would. */
 function hashing_busy_error(): ApiError {
   return api_error('rate_limit.exceeded', 'Too many passwords or PINs are being hashed; retry in 1 second(s).', { headers: { 'Retry-After': '1' } });
-}
-
-function settled(actor: AccountActor, reply: Reply): Reply | Promise<Reply> {
-  const pending = actor.settled();
-  return pending === null ? reply : pending.then(() => reply);
 }
 
 export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
@@ -83,7 +75,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
           pin_hash,
         });
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
-        return settled(outcome.value, success_reply(ctx.request_id, 201, operator_account_view(outcome.value.account), 'Account created.'));
+        return once_durable(success_reply(ctx.request_id, 201, operator_account_view(outcome.value.account), 'Account created.'), outcome.value.settled());
       },
     },
     {
@@ -105,7 +97,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         }
         const outcome = engine.run(actor, { kind: 'update_profile', patch: { kyc_level: body.kyc_level, tier: body.tier, daily_limit_kobo } });
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
-        return settled(actor, success_reply(ctx.request_id, 200, operator_account_view(outcome.value), 'Account updated.'));
+        return once_durable(success_reply(ctx.request_id, 200, operator_account_view(outcome.value), 'Account updated.'), actor.settled());
       },
     },
     {
@@ -122,7 +114,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         const actor = engine.accounts.get(found.id);
         if (actor === undefined) return error_reply(ctx.request_id, api_error('account.not_found'));
         engine.run(actor, { kind: 'set_pin', pin_hash });
-        return settled(actor, success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.'));
+        return once_durable(success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.'), actor.settled());
       },
     },
     {
@@ -145,7 +137,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
           rate_limit_per_minute: body.rate_limit_per_minute ?? 60,
           expires_ms: checked.expires_ms,
         });
-        return settled(actor, reply);
+        return once_durable(reply, actor.settled());
       },
     },
     {
@@ -164,7 +156,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         const outcome = engine.run(actor, { kind: 'credit', environment: body.environment, amount_kobo: amount.kobo, reference: body.reference, description: body.description ?? 'Wallet funding' }, clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, 201, wallet_entry_view(outcome.value.entry), outcome.value.created ? 'Wallet credited.' : 'Already credited with this reference.');
-        return settled(actor, outcome.value.created ? reply : replayed(reply));
+        return once_durable(outcome.value.created ? reply : replayed(reply), actor.settled());
       },
     },
     {
@@ -212,8 +204,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
           wallets: { live: wallet_view(actor.wallets.live), test: wallet_view(actor.wallets.test) },
           keys: actor.active_keys().map((k) => key_view(k.record)),
         });
-        const pending = actor.settled();
-        return pending === null ? build() : pending.then(build);
+        return once_durable(build, actor.settled());
       },
     },
     {
@@ -234,7 +225,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         const outcome = engine.run(actor, { kind: 'revoke_key', key_id }, clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const revoked = { ...key_view(outcome.value), revoked_at: iso_us(outcome.value.revoked_us!) };
-        return settled(actor, success_reply(ctx.request_id, 200, revoked, 'API key revoked.'));
+        return once_durable(success_reply(ctx.request_id, 200, revoked, 'API key revoked.'), actor.settled());
       },
     },
     ...extra,

@@ -5,8 +5,9 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
+import { once_durable } from '../front/durable-reply.js';
 import { refusal_reply } from '../front/outcome-errors.js';
-import { api_error } from '../errors.js';
+import { api_error, invalid } from '../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
 import type { Catalog } from '../services/catalog.js';
 import { plan_types } from '../services/catalog.js';
@@ -37,7 +38,7 @@ function patched_amount(request_id: string, amount: number | undefined): number 
   const parsed = naira_to_kobo(amount);
   if (parsed.ok && parsed.kobo > 0) return parsed.kobo;
   const message = parsed.ok ? 'must be greater than 0' : parsed.reason;
-  return error_reply(request_id, api_error('validation.failed', `The request is not valid: amount ${message}.`, { details: [{ field: 'amount', message }] }));
+  return error_reply(request_id, invalid('amount', message));
 }
 
 export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDesk, sync: CatalogSync): RouteDef[] {
@@ -136,8 +137,7 @@ export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDe
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         desk.resolved(outcome.value);
         const reply = success_reply(ctx.request_id, 200, order_full_view(outcome.value), 'Order resolved.');
-        const pending = actor.settled();
-        return pending === null ? reply : pending.then(() => reply);
+        return once_durable(reply, actor.settled());
       },
     },
   ];

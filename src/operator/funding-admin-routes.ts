@@ -9,7 +9,7 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
-import { api_error } from '../errors.js';
+import { api_error, invalid } from '../errors.js';
 import { parse_id, query_params } from '../front/request-helpers.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us, parse_date_days } from '../lib/time-format.js';
@@ -68,7 +68,7 @@ export function funding_admin_routes(deps: Deps, funding: FundingService): Route
       handler: (ctx) => {
         if (!funding.configured) return error_reply(ctx.request_id, not_configured('Dedicated-account funding'));
         const status = query_params(ctx).get('status') ?? 'open';
-        if (status !== 'open' && status !== 'all') return error_reply(ctx.request_id, api_error('validation.failed', 'The request is not valid: status must be open or all.', { details: [{ field: 'status', message: 'must be open or all' }] }));
+        if (status !== 'open' && status !== 'all') return error_reply(ctx.request_id, invalid('status', 'must be open or all'));
         return success_reply(ctx.request_id, 200, { exceptions: funding.exceptions(status).map(funding_exception_view) });
       },
     },
@@ -114,7 +114,7 @@ export function funding_admin_routes(deps: Deps, funding: FundingService): Route
         if (!funding.configured) return error_reply(ctx.request_id, not_configured('Dedicated-account funding'));
         const date = query_params(ctx).get('date') ?? '';
         const day = parse_date_days(date);
-        if (day === null) return error_reply(ctx.request_id, api_error('validation.failed', 'The request is not valid: date must be a calendar date YYYY-MM-DD.', { details: [{ field: 'date', message: 'must be a calendar date YYYY-MM-DD' }] }));
+        if (day === null) return error_reply(ctx.request_id, invalid('date', 'must be a calendar date YYYY-MM-DD'));
         return success_reply(ctx.request_id, 200, {
           date,
           providers: funding.report(day).map((r) => ({

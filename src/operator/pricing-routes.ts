@@ -6,7 +6,7 @@ import type { Deps } from '../front/deps.js';
 import type { RequestContext, RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
 import { query_params } from '../front/request-helpers.js';
-import { api_error, type ApiError, type ErrorDetail } from '../errors.js';
+import { invalid, type ApiError, type ErrorDetail } from '../errors.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us, lagos_day, parse_date_days } from '../lib/time-format.js';
 import { first_seq_at_or_after, lagos_day_start_us } from '../engine/order-history.js';
@@ -21,16 +21,16 @@ import { compile_schema } from '../lib/validation.js';
 export const margin_report_days_max = 366;
 const day_ms = 24 * 60 * 60 * 1000;
 
-function invalid(details: ErrorDetail[]): ApiError {
-  const first = details[0];
-  return api_error('validation.failed', `The request is not valid: ${first.field} ${first.message}.`, { details });
+/** The message names the first problem only; the details list every one. */
+function invalid_first_named(details: ErrorDetail[]): ApiError {
+  return { ...invalid(details[0].field, details[0].message), details };
 }
 
 const tier_check = compile_schema(Tier);
 
 function tier_of(ctx: RequestContext): string | ApiError {
   const tier = ctx.params.tier;
-  if (tier_check.check(tier) !== null) return invalid([{ field: 'tier', message: 'must be a lowercase word such as standard or corporate (at most 32 characters)' }]);
+  if (tier_check.check(tier) !== null) return invalid('tier', 'must be a lowercase word such as standard or corporate (at most 32 characters)');
   return tier;
 }
 
@@ -104,8 +104,8 @@ export function pricing_admin_routes(deps: Deps, pricing: PriceLists): RouteDef[
         const tier = tier_of(ctx);
         if (typeof tier !== 'string') return error_reply(ctx.request_id, tier);
         const checked = pricing.check_rules((ctx.body as Static<typeof PutPricingBody>).rules as Record<string, unknown>[]);
-        if ('problems' in checked) return error_reply(ctx.request_id, invalid(checked.problems));
-        if (pricing.would_exceed_tiers(tier)) return error_reply(ctx.request_id, invalid([{ field: 'tier', message: `is new, and at most ${tiers_max} tiers may hold rules (tiers_max)` }]));
+        if ('problems' in checked) return error_reply(ctx.request_id, invalid_first_named(checked.problems));
+        if (pricing.would_exceed_tiers(tier)) return error_reply(ctx.request_id, invalid('tier', `is new, and at most ${tiers_max} tiers may hold rules (tiers_max)`));
         const stored = pricing.replace(engine.journal, tier, checked.rules, clock.now_us(), (ctx.body as Static<typeof PutPricingBody>).funding_fee);
         const reply = success_reply(ctx.request_id, 200, tier_view(stored), 'Price list replaced.');
         return engine.journal.durable().then(() => reply);
@@ -158,7 +158,7 @@ export function pricing_admin_routes(deps: Deps, pricing: PriceLists): RouteDef[
           if (to_day < from_day) problems.push({ field: 'to', message: 'must not be before from' });
           else if (to_day - from_day + 1 > margin_report_days_max) problems.push({ field: 'to', message: `must be at most ${margin_report_days_max} days after from` });
         }
-        if (problems.length > 0) return error_reply(ctx.request_id, invalid(problems));
+        if (problems.length > 0) return error_reply(ctx.request_id, invalid_first_named(problems));
         // What was committed before this request is in the store once durable; open orders are not
         // delivered, so they are not counted (they count on the day they were placed once delivered).
         await engine.journal.durable();

@@ -6,7 +6,7 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
-import { api_error } from '../errors.js';
+import { invalid } from '../errors.js';
 import type { Catalog } from '../services/catalog.js';
 import type { UpstreamRouter } from '../services/upstreams/router.js';
 import type { EndpointRegistry } from '../webhooks/endpoint-registry.js';
@@ -69,7 +69,7 @@ export function upstream_admin_routes(deps: Deps, router: UpstreamRouter | null,
         const names = router === null ? [] : [...router.upstreams.keys()];
         const checked = check_routes(body, names, products);
         if (!checked.ok) {
-          return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: ${checked.details[0].field} ${checked.details[0].message}.`, { details: checked.details }));
+          return error_reply(ctx.request_id, { ...invalid(checked.details[0].field, checked.details[0].message), details: checked.details });
         }
         save_routes(deps.engine.journal, deps.engine.store, checked.table);
         router!.set_routes(checked.table);

@@ -2,12 +2,13 @@
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
 import { error_reply, success_reply } from '../../lib/reply.js';
+import { once_durable } from '../durable-reply.js';
 import { account_view, pagination, wallet_entry_view, wallet_view } from '../views.js';
 import { parse_pagination, query_params } from '../request-helpers.js';
 import { success_envelope, page_query } from '../../schemas/common.js';
 import { AccountPatchBody, AccountView, Wallet, WalletEntryPage } from '../../schemas/account-schemas.js';
 import type { Static } from 'typebox';
-import { api_error } from '../../errors.js';
+import { invalid } from '../../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
 import { low_balance_threshold } from '../../engine/low-balance.js';
 import type { RequestContext } from '../route.js';
@@ -49,8 +50,7 @@ export function account_routes(deps: Deps): RouteDef[] {
       handler: (ctx) => {
         const actor = ctx.actor!;
         const reply = () => success_reply(ctx.request_id, 200, account_settings_view(ctx));
-        const pending = actor.read_settled();
-        return pending === null ? reply() : pending.then(reply);
+        return once_durable(reply, actor.read_settled());
       },
     },
     {
@@ -72,15 +72,14 @@ export function account_routes(deps: Deps): RouteDef[] {
         if (body.low_balance_threshold !== null) {
           const parsed = naira_to_kobo(body.low_balance_threshold);
           if (!parsed.ok) {
-            return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: low_balance_threshold ${parsed.reason}.`, { details: [{ field: 'low_balance_threshold', message: parsed.reason }] }));
+            return error_reply(ctx.request_id, invalid('low_balance_threshold', parsed.reason));
           }
           threshold_kobo = parsed.kobo;
         }
         const actor = ctx.actor!;
         deps.engine.run(actor, { kind: 'set_low_balance_threshold', environment: ctx.environment, threshold_kobo });
         const reply = success_reply(ctx.request_id, 200, account_settings_view(ctx), 'Account updated.');
-        const pending = actor.settled();
-        return pending === null ? reply : pending.then(() => reply);
+        return once_durable(reply, actor.settled());
       },
     },
     {
@@ -98,8 +97,7 @@ export function account_routes(deps: Deps): RouteDef[] {
         const actor = ctx.actor!;
         // The balance is read now and sent once everything that produced it is durable.
         const body = success_reply(ctx.request_id, 200, wallet_view(actor.wallets[ctx.environment]));
-        const pending = actor.read_settled();
-        return pending === null ? body : pending.then(() => body);
+        return once_durable(body, actor.read_settled());
       },
     },
     {

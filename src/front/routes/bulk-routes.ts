@@ -14,9 +14,8 @@ import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { fingerprint, idempotency_key } from '../request-helpers.js';
 import { api_error, error_catalogue, type ApiError } from '../../errors.js';
 import { peek_idempotent, run_idempotent } from '../idempotent-run.js';
-import { refusal_reply } from '../outcome-errors.js';
+import { apply_pin_verdict, check_pin } from '../pin-check.js';
 import { fail } from '../../lib/assert.js';
-import { authority_refusal } from '../../engine/authority.js';
 import { Journal } from '../../journal/journal.js';
 import type { VerifyResult } from '../../services/provider.js';
 import { BatchView, BulkBody, bulk_body_doc, bulk_items_max } from '../../schemas/bulk-schemas.js';
@@ -39,8 +38,6 @@ export const bulk_verifications_running_max = 8;
  * batch's command asks the journal for room for all of them, so that its commit is never split.
  */
 const item_changes_max = 150;
-/** Attempts to recompute a PIN verdict when the PIN changes while the first was being computed. */
-const pin_attempts_max = 3;
 
 type BulkBodyValue = Static<typeof BulkBody>;
 
@@ -95,58 +92,37 @@ export function bulk_routes(deps: Deps, batches: BatchDesk, purchaser: ItemPurch
     const earlier = peek_idempotent(request);
     if (earlier !== null) return earlier;
     const prepared = body.items.map((item, index) => purchaser.prepare(actor.id, environment, index, item as Record<string, unknown>));
-    let awaited = false;
-    for (let attempt = 0; attempt < pin_attempts_max; attempt++) {
-      const account = actor.account;
-      const generation = account.pin_generation;
-      let correct = false;
-      if (account.pin_hash !== null && actor.pin_lock_remaining_ms(deps.clock.now_ms()) === 0) {
-        const verdict = deps.engine.pin_cache.verify(actor.id, generation, body.pin, account.pin_hash);
-        let answer: boolean | 'busy';
-        if (verdict instanceof Promise) {
-          awaited = true;
-          answer = await verdict;
-        } else answer = verdict;
-        if (answer === 'busy') return refusal_reply(ctx.request_id, { refusal: 'pin_check_busy' });
-        correct = answer;
-      }
-      // Verification only behind a correct PIN: a wrong one must not make the batch ask the provider.
-      let verifications: (VerifyResult | null)[] = prepared.map(() => null);
-      if (correct && prepared.some((item) => !('code' in item) && item.verify !== null)) {
-        awaited = true;
-        verifications = await verify_all(prepared);
-      }
-      if (actor.account.pin_generation !== generation) continue;
-      return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
-        // The key revoked (or expired) while the PIN and the recipients were checked: the whole batch is
-        // answered as a request arriving with it now, and nothing is placed or counted. Every item's
-        // place_order checks it again; in this one synchronous command none can see another answer
-        // (docs/api.md "Bulk orders").
-        const denied = authority_refusal(actor, authority, deps.clock.now_ms());
-        if (denied !== null) return refusal_reply(ctx.request_id, denied);
-        const verdict = deps.engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: deps.clock.now_ms() });
-        if (verdict === 'stale') fail('PIN verdict went stale inside one command');
-        // A wrong PIN refuses the whole batch: nothing is placed.
-        if (verdict !== 'ok') return refusal_reply(ctx.request_id, verdict);
-        deps.engine.journal.ensure_room(Math.min(Journal.batch_changes_max, (prepared.length + 1) * item_changes_max));
-        const items: BatchItemRecord[] = prepared.map((item, index) => {
-          const given = body.items[index] as { service_type: string; client_reference?: unknown };
-          const service_type = given.service_type;
-          // Shown only when valid: an item refused for a bad one does not get it stored and echoed.
-          const client_reference = typeof given.client_reference === 'string' && client_reference_pattern.test(given.client_reference) ? given.client_reference : null;
-          if ('code' in item) return { index, service_type, reference: null, status: 'refused', client_reference, error: item_error(item) };
-          const placed = purchaser.place(actor, environment, ctx.request_id, item, verifications[index], authority);
-          if ('error' in placed) return { index, service_type, reference: null, status: 'refused', client_reference, error: item_error(placed.error) };
-          return { index, service_type, reference: placed.reference, status: item_status(placed.status), client_reference, error: null };
-        });
-        const batch = batches.create(actor, environment, batches.new_id(), items, deps.clock.now_us());
-        const view = batch_view(batch);
-        return success_reply(ctx.request_id, 202, view, view.status === 'completed'
-          ? 'Bulk order completed: every item is final.'
-          : 'Bulk order accepted; items still processing follow on GET /v1/services/bulk/{id} and the batch.completed event.');
-      }, undefined, !awaited);
-    }
-    return error_reply(ctx.request_id, api_error('service.unavailable', 'The transaction PIN kept changing during this request; retry.', { headers: { 'Retry-After': '1' } }));
+    // Verification only behind a correct PIN: a wrong one must not make the batch ask the provider.
+    const checking = check_pin(deps, actor, ctx.request_id, body.pin, (correct) => correct && prepared.some((item) => !('code' in item) && item.verify !== null)
+      ? verify_all(prepared)
+      : prepared.map(() => null));
+    const checked = checking instanceof Promise ? await checking : checking;
+    if ('status' in checked) return checked;
+    const verifications = checked.behind;
+    return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => {
+      // The key revoked (or expired) while the PIN and the recipients were checked: the whole batch is
+      // answered as a request arriving with it now, and nothing is placed or counted. Every item's
+      // place_order checks it again; in this one synchronous command none can see another answer
+      // (docs/api.md "Bulk orders"). A wrong PIN refuses the whole batch: nothing is placed.
+      const refused = apply_pin_verdict(deps, actor, authority, ctx.request_id, checked);
+      if (refused !== null) return refused;
+      deps.engine.journal.ensure_room(Math.min(Journal.batch_changes_max, (prepared.length + 1) * item_changes_max));
+      const items: BatchItemRecord[] = prepared.map((item, index) => {
+        const given = body.items[index] as { service_type: string; client_reference?: unknown };
+        const service_type = given.service_type;
+        // Shown only when valid: an item refused for a bad one does not get it stored and echoed.
+        const client_reference = typeof given.client_reference === 'string' && client_reference_pattern.test(given.client_reference) ? given.client_reference : null;
+        if ('code' in item) return { index, service_type, reference: null, status: 'refused', client_reference, error: item_error(item) };
+        const placed = purchaser.place(actor, environment, ctx.request_id, item, verifications[index], authority);
+        if ('error' in placed) return { index, service_type, reference: null, status: 'refused', client_reference, error: item_error(placed.error) };
+        return { index, service_type, reference: placed.reference, status: item_status(placed.status), client_reference, error: null };
+      });
+      const batch = batches.create(actor, environment, batches.new_id(), items, deps.clock.now_us());
+      const view = batch_view(batch);
+      return success_reply(ctx.request_id, 202, view, view.status === 'completed'
+        ? 'Bulk order completed: every item is final.'
+        : 'Bulk order accepted; items still processing follow on GET /v1/services/bulk/{id} and the batch.completed event.');
+    }, undefined, !checked.awaited);
   }
 
   return [

@@ -9,7 +9,8 @@ import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { once_durable } from '../durable-reply.js';
+import { api_error, invalid, type ApiError } from '../../errors.js';
 import { naira_to_kobo } from '../../lib/money.js';
 import { random_crockford } from '../../lib/ids.js';
 import { wallet_entry_view } from '../views.js';
@@ -101,8 +102,7 @@ export function dedicated_account_routes(deps: Deps, funding: FundingService, sa
         if (!funding.configured) return error_reply(ctx.request_id, not_configured('Dedicated-account funding'));
         const actor = ctx.actor!;
         const reply = () => success_reply(ctx.request_id, 200, funding_rows_view(funding.rows(actor.id)));
-        const pending = actor.read_settled();
-        return pending === null ? reply() : pending.then(reply);
+        return once_durable(reply, actor.read_settled());
       },
     },
     {
@@ -145,7 +145,7 @@ export function dedicated_account_routes(deps: Deps, funding: FundingService, sa
         const amount = naira_to_kobo((ctx.body as Static<typeof SandboxTransferBody>).amount);
         if (!amount.ok || amount.kobo === 0 || amount.kobo > sandbox_fund_kobo_max) {
           const message = !amount.ok ? amount.reason : 'must be from 0.01 to 10000000 NGN';
-          return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: amount ${message}.`, { details: [{ field: 'amount', message }] }));
+          return error_reply(ctx.request_id, invalid('amount', message));
         }
         const reference = `SBXFUND-${random_crockford(deps.random, 16)}`;
         const callback = sandbox.pay_in(ctx.actor!.id, reference, amount.kobo);

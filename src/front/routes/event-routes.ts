@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
 import { error_reply, type Reply } from '../../lib/reply.js';
 import { query_params } from '../request-helpers.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { invalid } from '../../errors.js';
 import { EventFeedPage, EventKindName } from '../../schemas/webhook-schemas.js';
 import { event_kinds } from '../../webhooks/records.js';
 import type { EventFeed } from '../../webhooks/event-feed.js';
@@ -13,10 +13,6 @@ import type { EventKind } from '../../engine/engine.js';
 
 export const feed_limit_default = 20;
 export const feed_limit_max = 100;
-
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
 
 export function event_routes(deps: Deps, feed: EventFeed): RouteDef[] {
   return [

@@ -9,12 +9,13 @@ import { createHmac } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
 import { error_reply, success_reply } from '../../lib/reply.js';
+import { once_durable } from '../durable-reply.js';
 import { refusal_reply } from '../outcome-errors.js';
 import { wallet_entry_view } from '../views.js';
 import { fingerprint, idempotency_key } from '../request-helpers.js';
 import { remembered_error } from '../remembered.js';
 import { run_idempotent, replayed } from '../idempotent-run.js';
-import { api_error } from '../../errors.js';
+import { api_error, invalid } from '../../errors.js';
 import { naira_to_kobo } from '../../lib/money.js';
 import { constant_time_equal } from '../../lib/secrets.js';
 import { read_json } from '../json-body.js';
@@ -52,7 +53,7 @@ export function funding_routes(deps: Deps): RouteDef[] {
         const amount = naira_to_kobo(body.amount);
         if (!amount.ok || amount.kobo === 0 || amount.kobo > sandbox_fund_kobo_max) {
           const message = !amount.ok ? amount.reason : 'must be from 0.01 to 10000000 NGN';
-          return remembered_error(deps, ctx, api_error('validation.failed', `The request is not valid: amount ${message}.`, { details: [{ field: 'amount', message }] }));
+          return remembered_error(deps, ctx, invalid('amount', message));
         }
         const actor = ctx.actor!;
         const reference = body.reference ?? `SANDBOX-${random_crockford(deps.random, 12)}`;
@@ -109,8 +110,7 @@ export function funding_routes(deps: Deps): RouteDef[] {
         const outcome = deps.engine.run(actor, { kind: 'credit', environment: 'live', amount_kobo: amount.kobo, reference: notice.reference, description }, deps.clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, outcome.value.created ? 201 : 200, { received: true, wallet_transaction: wallet_entry_view(outcome.value.entry) }, outcome.value.created ? 'Credited.' : 'Already credited.');
-        const pending = actor.settled();
-        return pending === null ? reply : pending.then(() => reply);
+        return once_durable(reply, actor.settled());
       },
     },
   ];

@@ -5,13 +5,14 @@ import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
+import { once_durable } from '../durable-reply.js';
 import { refusal_reply } from '../outcome-errors.js';
 import { created_key_view, key_view } from '../views.js';
 import { fingerprint, idempotency_key, parse_id } from '../request-helpers.js';
 import { CreateKeyBody, CreatedKey, KeyListItem } from '../../schemas/account-schemas.js';
 import { run_idempotent } from '../idempotent-run.js';
 import { remembered_error } from '../remembered.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid_fields, invalid, type ApiError } from '../../errors.js';
 import { new_api_key } from '../../lib/ids.js';
 import { sha256_hex } from '../../lib/secrets.js';
 import { cidr_contains, parse_cidr, type CidrBlock } from '../../lib/ip-address.js';
@@ -22,10 +23,6 @@ import { fail } from '../../lib/assert.js';
 
 export const default_rate_limit_per_minute = 60;
 export const rate_limit_per_minute_max = 1_000_000;
-
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
 
 export function key_hint(api_key: string): string {
   return `${api_key.slice(0, 8)}…${api_key.slice(-4)}`;
@@ -107,7 +104,7 @@ export function check_inheritance(parent: KeyState, child: { ip_allowlist: strin
     }
   }
   if (details.length === 0) return null;
-  return api_error('validation.failed', `The request is not valid: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}.`, { details });
+  return invalid_fields(details);
 }
 
 /** Whether a key holds every scope of a list itself (a * key holds them all). */
@@ -120,8 +117,7 @@ export function key_routes(deps: Deps): RouteDef[] {
   const list_handler = (ctx: RequestContext): Reply | Promise<Reply> => {
     const actor = ctx.actor!;
     const build = () => success_reply(ctx.request_id, 200, { keys: actor.active_keys(deps.clock.now_ms()).map((k) => key_view(k.record)) });
-    const pending = actor.settled();
-    return pending === null ? build() : pending.then(build);
+    return once_durable(build, actor.settled());
   };
   return [
     {
@@ -216,8 +212,7 @@ export function key_routes(deps: Deps): RouteDef[] {
         const outcome = deps.engine.run(actor, { kind: 'revoke_key', key_id: id }, deps.clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, 200, null, 'API key revoked.');
-        const pending = actor.settled();
-        return pending === null ? reply : pending.then(() => reply);
+        return once_durable(reply, actor.settled());
       },
     },
   ];

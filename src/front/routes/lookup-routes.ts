@@ -4,7 +4,7 @@
 import Type from 'typebox';
 import type { RouteDef } from '../route.js';
 import { error_reply, success_reply } from '../../lib/reply.js';
-import { api_error } from '../../errors.js';
+import { invalid } from '../../errors.js';
 import type { PhoneNetworks } from '../../services/phone-networks.js';
 
 export const PhoneLookup = Type.Object({
@@ -39,7 +39,7 @@ export function lookup_routes(numbers: PhoneNetworks): RouteDef[] {
         const phone = local_phone((ctx.params.phone ?? '').replace(/^%2B/i, '+'));
         if (phone === null) {
           const message = 'must be a Nigerian number: 0 and 10 digits, or 234 or +234 and 10 digits';
-          return error_reply(ctx.request_id, api_error('validation.failed', `The request is not valid: phone ${message}.`, { details: [{ field: 'phone', message }] }));
+          return error_reply(ctx.request_id, invalid('phone', message));
         }
         return success_reply(ctx.request_id, 200, numbers.lookup(phone));
       },

@@ -6,7 +6,7 @@ import type { RequestContext, RouteDef } from '../route.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { fingerprint, idempotency_key, query_params } from '../request-helpers.js';
 import { run_idempotent } from '../idempotent-run.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid, type ApiError } from '../../errors.js';
 import { reference_pattern } from '../../lib/ids.js';
 import { pins_of, type OrderRecord } from '../../services/order.js';
 import type { OrderDesk } from '../../services/order-desk.js';
@@ -58,7 +58,7 @@ export function wants_pdf(ctx: RequestContext): boolean | ApiError {
   const format = query_params(ctx).get('format');
   if (format === 'pdf') return true;
   if (format === 'html') return false;
-  if (format !== null) return api_error('validation.failed', 'The request is not valid: format must be html or pdf.', { details: [{ field: 'format', message: 'must be html or pdf' }] });
+  if (format !== null) return invalid('format', 'must be html or pdf');
   return /(^|[\s,])application\/pdf(\s*(;|,|$))/i.test(ctx.headers.accept);
 }
 

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { query_params } from '../request-helpers.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid, type ApiError } from '../../errors.js';
 import { lagos_day, parse_date_days } from '../../lib/time-format.js';
 import type { Environment } from '../../engine/records.js';
 import type { OrderDesk } from '../../services/order-desk.js';
@@ -17,10 +17,6 @@ import { iso_us } from '../../lib/time-format.js';
 import { kobo_to_naira } from '../../lib/money.js';
 import { StatementView, StatementPublicKey } from '../../schemas/statement-schemas.js';
 import { csv_content_type } from '../../lib/csv.js';
-
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
 
 export function next_turn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

@@ -6,22 +6,22 @@ import type { RouteDef } from '../route.js';
 import { error_reply, success_reply } from '../../lib/reply.js';
 import { pagination } from '../views.js';
 import { parse_pagination, query_params } from '../request-helpers.js';
+import { api_order_query, parse_order_query } from '../order-query.js';
 import { page_query } from '../../schemas/common.js';
 import { OrderFull, OrderPage } from '../../schemas/service-schemas.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid } from '../../errors.js';
 import { find_orders, index_plan_of, matching_seqs, seq_range, type OrderFilter } from '../../engine/order-history.js';
 import { csv_content_type, csv_download_headers, csv_line } from '../../lib/csv.js';
 import { kobo_to_naira } from '../../lib/money.js';
-import { lagos_day_end_ms, parse_date_days, parse_timestamp_us } from '../../lib/time-format.js';
 import type { BodyStream } from '../../lib/reply.js';
 import { read_record } from '../../engine/idempotency.js';
-import { service_type_names, service_types_text, assert_order, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord, type OrderStatus, type ServiceType } from '../../services/order.js';
+import { service_type_names, service_types_text, assert_order, charged_kobo, commission_of, order_full_view, order_list_view, type OrderRecord } from '../../services/order.js';
 import type { OrderDesk } from '../../services/order-desk.js';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
 import type { Store } from '../../journal/store.js';
 import { reference_pattern } from '../../lib/ids.js';
-import { client_reference_pattern, client_reference_rule } from '../../schemas/service-schemas.js';
+import { client_reference_pattern } from '../../schemas/service-schemas.js';
 import { fail } from '../../lib/assert.js';
 
 /** A page of a wallet's orders, newest first, read from the store and checked on the way. */
@@ -41,90 +41,11 @@ export function read_orders(store: Store, actor: AccountActor, environment: Envi
 
 // ---- History filters (docs/api.md "History filters") -----------------------------------------------
 
-/**
- * The statuses the filter takes, and the stored status each stands for: a delivered order is listed "successful"
- * (the list's word) and is "delivered" on its record, so the filter takes both words (docs/api.md "History filters").
- */
-const list_statuses: Record<string, OrderStatus> = { pending: 'pending', processing: 'processing', successful: 'delivered', delivered: 'delivered', failed: 'failed' };
-const service_types: readonly ServiceType[] = service_type_names;
-/** Every recipient the services accept: phone (11 digits), meter (11 or 13), smartcard (10 to 12). */
-const recipient_pattern = /^[0-9]{10,13}$/;
 const day_us = 86_400_000_000;
 /** The longest range one export covers (docs/api.md "Transactions export"). */
 export const export_days_max = 31;
 /** Orders read and written per chunk of an export. */
 export const export_chunk_rows = 500;
-
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
-
-export interface HistoryQuery {
-  filter: OrderFilter;
-  /** The range's start and end (exclusive) as instants, when from and to were given. */
-  start_us: number | null;
-  end_us: number | null;
-  /** Where the range's length is measured to: a date's end (the next Lagos day's start) or the timestamp. */
-  span_end_us: number | null;
-}
-
-/** `from` or `to`: a date (a whole Africa/Lagos day) or an ISO 8601 timestamp; null when absent. */
-function parse_bound(text: string | null, field: 'from' | 'to'): { day: number } | { us: number } | null | ApiError {
-  if (text === null || text === '') return null;
-  if (text.length <= 10) {
-    const day = parse_date_days(text);
-    if (day !== null) return { day };
-  } else if (text.length <= 40) {
-    const us = parse_timestamp_us(text);
-    if (us !== null) return { us };
-  }
-  return invalid(field, 'must be a date YYYY-MM-DD (an Africa/Lagos day) or an ISO 8601 timestamp such as 2026-11-24T09:30:00Z');
-}
-
-/** The filters of GET /v1/transactions and its export, from the query string; every one is optional. */
-export function parse_history_query(params: URLSearchParams): HistoryQuery | ApiError {
-  const status_text = params.get('status');
-  const service_text = params.get('service_type');
-  const recipient = params.get('recipient');
-  const client_reference = params.get('client_reference');
-  let status: OrderStatus | null = null;
-  if (status_text !== null && status_text !== '') {
-    status = Object.hasOwn(list_statuses, status_text) ? list_statuses[status_text] : null;
-    if (status === null) return invalid('status', 'must be pending, processing, successful (or delivered, the same) or failed');
-  }
-  if (service_text !== null && service_text !== '' && !service_types.includes(service_text as ServiceType)) {
-    return invalid('service_type', `must be ${service_types_text}`);
-  }
-  if (recipient !== null && recipient !== '' && !recipient_pattern.test(recipient)) {
-    return invalid('recipient', 'must be a phone, meter or smartcard number of 10 to 13 digits');
-  }
-  if (client_reference !== null && client_reference !== '' && !client_reference_pattern.test(client_reference)) {
-    return invalid('client_reference', client_reference_rule);
-  }
-  const from = parse_bound(params.get('from'), 'from');
-  if (from !== null && 'code' in from) return from;
-  const to = parse_bound(params.get('to'), 'to');
-  if (to !== null && 'code' in to) return to;
-  const start_us = from === null ? null : 'us' in from ? from.us : lagos_day_end_ms(from.day - 1) * 1000;
-  const end_us = to === null ? null : 'us' in to ? to.us + 1 : lagos_day_end_ms(to.day) * 1000;
-  if (start_us !== null && end_us !== null && start_us >= end_us) return invalid('to', 'must not be before from');
-  const span_end_us = to === null ? null : 'us' in to ? to.us : end_us;
-  return {
-    filter: {
-      service: service_text ? service_text as ServiceType : null,
-      status,
-      recipient: recipient ? recipient : null,
-      client_reference: client_reference ? client_reference : null,
-      from_day: null,
-      to_day: null,
-      from_us: start_us,
-      to_us: end_us === null ? null : end_us - 1,
-    },
-    start_us,
-    end_us,
-    span_end_us,
-  };
-}
 
 function has_filter(filter: OrderFilter): boolean {
   return filter.service !== null || filter.status !== null || filter.recipient != null || filter.client_reference != null || filter.from_us != null || filter.to_us != null;
@@ -221,7 +142,7 @@ export function transaction_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
         const params = query_params(ctx);
         const paging = parse_pagination(params);
         if ('code' in paging) return error_reply(ctx.request_id, paging);
-        const query = parse_history_query(params);
+        const query = parse_order_query(params, api_order_query);
         if ('code' in query) return error_reply(ctx.request_id, query);
         const actor = ctx.actor!;
         const environment = ctx.environment;
@@ -261,7 +182,7 @@ export function transaction_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
       },
       handler: async (ctx) => {
         const params = query_params(ctx);
-        const query = parse_history_query(params);
+        const query = parse_order_query(params, api_order_query);
         if ('code' in query) return error_reply(ctx.request_id, query);
         if (query.start_us === null) return error_reply(ctx.request_id, invalid('from', 'is required: a date or timestamp'));
         if (query.end_us === null) return error_reply(ctx.request_id, invalid('to', 'is required: a date or timestamp'));

@@ -4,12 +4,13 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
-import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
+import { error_reply, success_reply } from '../../lib/reply.js';
+import { once_durable } from '../durable-reply.js';
 import { pagination } from '../views.js';
 import { fingerprint, idempotency_key, parse_id, parse_pagination, query_params } from '../request-helpers.js';
 import { remembered_error } from '../remembered.js';
 import { run_idempotent } from '../idempotent-run.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid, type ApiError } from '../../errors.js';
 import { iso_ms, iso_us } from '../../lib/time-format.js';
 import { page_query } from '../../schemas/common.js';
 import { CreateWebhookBody, CreatedWebhook, DeliveryPage, DeliveryView, RolledSecret, UpdateWebhookBody, WebhookView } from '../../schemas/webhook-schemas.js';
@@ -37,10 +38,6 @@ export function delivery_view(delivery: DeliveryRecord) {
   };
 }
 
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
-
 /** A page of an endpoint's deliveries, newest first. */
 export function read_deliveries(deps: Deps, endpoint_id: number, page: number, per_page: number): { deliveries: DeliveryRecord[]; total: number } {
   const range = { start: [endpoint_id, Number.MAX_SAFE_INTEGER], end: [endpoint_id, 0], reverse: true };
@@ -58,12 +55,6 @@ export async function register_endpoint(deps: Deps, actor: AccountActor, environ
   const target = await check_target(shape.url, deps.config.webhook_allow_private_targets);
   if (!target.ok) return { error: invalid('url', target.reason) };
   return { url: shape.url.href, events: (body.events ?? [...default_event_kinds]) as EventKind[], description: body.description ?? '' };
-}
-
-/** The reply once the actor's staged changes are durable (none pending: at once). */
-function settled_reply(actor: AccountActor, reply: Reply): Reply | Promise<Reply> {
-  const pending = actor.settled();
-  return pending === null ? reply : pending.then(() => reply);
 }
 
 export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
@@ -138,8 +129,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const outcome = delete_endpoint(dispatcher.endpoints, actor, ctx.environment, id, deps.clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 200, null, 'Webhook endpoint deleted.');
-        const pending = actor.settled();
-        return pending === null ? reply : pending.then(() => reply);
+        return once_durable(reply, actor.settled());
       },
     },
     {
@@ -183,8 +173,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const outcome = dispatcher.replay(actor, ctx.environment, endpoint.record.id, delivery_id);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Replay scheduled.');
-        const pending = dispatcher.settled(actor);
-        return pending === null ? reply : pending.then(() => reply);
+        return once_durable(reply, dispatcher.settled(actor));
       },
     },
     {
@@ -208,7 +197,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         if (body.events === undefined && body.description === undefined) return error_reply(ctx.request_id, invalid('events', 'or description is required'));
         const outcome = update_endpoint(dispatcher.endpoints, actor, ctx.environment, endpoint.record.id, { ...(body.events !== undefined ? { events: body.events as EventKind[] } : {}), ...(body.description !== undefined ? { description: body.description } : {}) }, deps.clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
-        return settled_reply(actor, success_reply(ctx.request_id, 200, endpoint_view(outcome.value, deps.clock.now_us()), 'Webhook endpoint updated.'));
+        return once_durable(success_reply(ctx.request_id, 200, endpoint_view(outcome.value, deps.clock.now_us()), 'Webhook endpoint updated.'), actor.settled());
       },
     },
     {
@@ -231,7 +220,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         if (endpoint === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
         const outcome = send_test_event(actor, dispatcher, ctx.environment, endpoint.record.id);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
-        return settled_reply(actor, success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Test event on its way.'));
+        return once_durable(success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Test event on its way.'), actor.settled());
       },
     },
     {
@@ -257,7 +246,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 200, { ...endpoint_view(outcome.value.record, now_us), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.');
         reply.secret = true;
-        return settled_reply(actor, reply);
+        return once_durable(reply, actor.settled());
       },
     },
     {
@@ -284,8 +273,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const message = outcome.value.status === 'delivered' ? 'Already delivered; nothing to retry.' : 'Retry scheduled.';
         const reply = success_reply(ctx.request_id, 202, delivery_view(outcome.value), message);
-        const pending = dispatcher.settled(actor);
-        return pending === null ? reply : pending.then(() => reply);
+        return once_durable(reply, dispatcher.settled(actor));
       },
     },
   ];

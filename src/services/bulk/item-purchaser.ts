@@ -22,7 +22,7 @@ import type { Catalog } from '../catalog.js';
 import type { PurchasePlan } from '../products/family.js';
 import { family_of, is_service_type, product_families, purchase_item_schema } from '../products/registry.js';
 import { compile_schema, type CompiledSchema } from '../../lib/validation.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid_fields, invalid, type ApiError } from '../../errors.js';
 import type { Reply } from '../../lib/reply.js';
 import { fail } from '../../lib/assert.js';
 
@@ -60,8 +60,7 @@ export type PlacedOrderCapture = (place: () => Reply | Promise<Reply>) => { repl
 
 
 function field_error(index: number, field: string, message: string): ApiError {
-  const name = `items.${index}.${field}`;
-  return api_error('validation.failed', `The request is not valid: ${name} ${message}.`, { details: [{ field: name, message }] });
+  return invalid(`items.${index}.${field}`, message);
 }
 
 /** The item schema of a family: its purchase body without pin, with service_type naming it. */
@@ -91,13 +90,13 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     const details = validator.check(item);
     if (details !== null) {
       const named = details.map((d) => ({ field: d.field === 'body' ? `items.${index}` : `items.${index}.${d.field}`, message: d.message }));
-      return api_error('validation.failed', 'The request is not valid: ' + named.map((d) => `${d.field} ${d.message}`).join('; ') + '.', { details: named });
+      return invalid_fields(named);
     }
     const plan = family_of(service_type).purchase.plan(item, { catalog: this.catalog, provider: this.desk.providers[environment], environment, numbers: this.desk.numbers, account_id, quotes: this.desk.foreign_quotes });
     if ('code' in plan) {
       // The builders name the body's fields; in a batch they are the item's.
       const named = plan.details?.map((d: { field: string; message: string }) => ({ field: `items.${index}.${d.field}`, message: d.message }));
-      return named === undefined ? plan : api_error(plan.code, 'The request is not valid: ' + named.map((d: { field: string; message: string }) => `${d.field} ${d.message}`).join('; ') + '.', { details: named });
+      return named === undefined ? plan : { ...invalid_fields(named), code: plan.code };
     }
     return {
       index,

@@ -5,7 +5,7 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Network, Timestamp } from '../../schemas/common.js';
 import { Amount, AmountCharged, Commission, LocalPhone, Pin, Ported, PurchaseNetwork, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import { networks, plan_types, upstream_code, type DataPlan, type Network as NetworkName, type PlanType } from '../catalog.js';
@@ -13,7 +13,7 @@ import { charged_kobo, client_reference_of, commission_of, metadata_of, type Ord
 import type { ProviderResult } from '../provider.js';
 import { iso_us } from '../../lib/time-format.js';
 import {
-  chosen_plan_code, international_phone, invalid, sandbox_reference, vtpass_network,
+  chosen_plan_code, international_phone, sandbox_reference, vtpass_network,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan,
 } from './family.js';
 import { purchase_errors } from './purchase-errors.js';

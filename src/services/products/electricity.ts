@@ -3,7 +3,7 @@
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import { kobo_to_naira } from '../../lib/money.js';
-import { api_error } from '../../errors.js';
+import { api_error, invalid } from '../../errors.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import type { ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
@@ -15,7 +15,7 @@ import type { ProviderResult } from '../provider.js';
 import { format_units } from '../units.js';
 import { iso_us } from '../../lib/time-format.js';
 import {
-  amount_in, invalid, naira_or_null, sandbox_reference, sandbox_token, verify_reply,
+  amount_in, naira_or_null, sandbox_reference, sandbox_token, verify_reply,
   type FlutterwaveBill, type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan, type ValidVerification,
 } from './family.js';
 import { purchase_errors } from './purchase-errors.js';

@@ -11,7 +11,7 @@ import type { Environment } from '../../engine/records.js';
 import type { OrderRequest } from '../../engine/account-orders.js';
 import type { Reply } from '../../lib/reply.js';
 import { error_reply, success_reply } from '../../lib/reply.js';
-import { api_error, type ApiError, type ErrorCode } from '../../errors.js';
+import { api_error, invalid, type ApiError, type ErrorCode } from '../../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
 import type { Catalog } from '../catalog.js';
 import type { OrderRecord, ServiceType } from '../order.js';
@@ -153,10 +153,6 @@ export interface ProductFamily {
   /** The catalog lists (data/catalog/<kind>.json) the family sells from, managed by the operator. */
   catalog_kinds?: readonly string[];
   upstream: UpstreamCodes;
-}
-
-export function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
 }
 
 /**

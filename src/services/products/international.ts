@@ -10,7 +10,7 @@ import Type from 'typebox';
 import { kobo_to_naira } from '../../lib/money.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { iso_ms, iso_us } from '../../lib/time-format.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
 import { AmountCharged, Commission, ForeignOrderView, Pin, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import { charged_kobo, client_reference_of, commission_of, foreign_view, metadata_of, type OrderRecord } from '../order.js';
@@ -19,7 +19,7 @@ import {
   format_minor, format_rate, kobo_at_rate, parse_minor, parse_rate_micro, type ForeignQuote,
 } from '../foreign-quotes.js';
 import {
-  invalid, sandbox_reference,
+  sandbox_reference,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan,
 } from './family.js';
 import { purchase_errors } from './purchase-errors.js';

@@ -6,7 +6,7 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
 import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import type { Catalog } from '../catalog.js';
@@ -16,7 +16,7 @@ import { provider_unavailable } from '../provider.js';
 import { iso_us } from '../../lib/time-format.js';
 import { upstream_code } from '../upstream-codes.js';
 import {
-  chosen_plan_code, invalid, sandbox_reference,
+  chosen_plan_code, sandbox_reference,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan, type Unsealer,
 } from './family.js';
 import { purchase_errors } from './purchase-errors.js';

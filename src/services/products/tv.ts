@@ -6,7 +6,7 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import { kobo_to_naira, naira_to_kobo } from '../../lib/money.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
 import {
   Amount, AmountCharged, Commission, Pin, Smartcard, Status, TvProviderName, VerifyResultView, extras_view, promised_view, purchase_extras,
@@ -18,7 +18,7 @@ import type { OrderRequest } from '../../engine/account-orders.js';
 import type { ProviderResult } from '../provider.js';
 import { iso_us } from '../../lib/time-format.js';
 import {
-  invalid, naira_or_null, sandbox_reference, verify_reply,
+  naira_or_null, sandbox_reference, verify_reply,
   type FlutterwaveBill, type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan, type ValidVerification,
 } from './family.js';
 import { purchase_errors } from './purchase-errors.js';
