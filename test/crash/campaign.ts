@@ -11,7 +11,8 @@
 // acknowledged so far. 4. Restart. 5. The API checker (api-checker.ts) proves every answer acknowledged
 // since the last restart is reflected exactly once and replays byte for byte. 6. Each request the kill
 // left unanswered is sent again with its idempotency key or reference, so its fate becomes known (and
-// the "a key is never processed twice, even across a crash" path runs every round).
+// the "a key is never processed twice, even across a crash" path runs every round). Funding turns
+// (campaign-funding.ts) add provider callbacks, reconciles and forged callbacks to the load.
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
