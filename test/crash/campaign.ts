@@ -1404,7 +1404,7 @@ export class Campaign {
       + `lane-filling live bulk orders ${t.cancel_orders}, cancels ${t.cancels} (answered 200 ${t.cancels_200}, 409 ${t.cancels_409}), `
       + `live: 019 answers ${this.upstream.duplicates.size} (of ${this.live.duplicates_sent} purchases repeating a number), refused to the second upstream ${this.upstream_b.calls('/api/pay').length}, `
       + `reversals ${this.live.reversals} (${this.live.reversals_around_kill} while the server was dead), reversed after delivery ${this.reversed_after_delivery}, callbacks ${this.live.callbacks} (${this.live.callbacks_cut} cut by a kill), `
-      + (this.funding === null ? '' : `${this.funding.summary()}, `)
+      + (this.funding === null ? '' : `${this.funding.summary()}; provider transfers credited in the store ${stats?.funding_credits ?? '?'}, in exceptions ${stats?.funding_exceptions ?? '?'}, `)
       + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`
       + (this.options.cluster
         ? `, cluster mode (a leader failover every round; before it, ${t.standby_kills} standby kills and ${t.nats_kills} NATS server kills; ${t.deposed} leaders deposed by a NATS kill; ${t.supervisor_restarts} nodes started again after exiting by themselves during a failover; ${t.refused} answers 503 service.unavailable, re-sent after the failover)`
