@@ -554,6 +554,10 @@ export class FundingService {
         else if (result.kind === 'exception') counts.exceptions++;
       }
     }
+    // A transfer skipped because a callback's credit (or an exception) claims it may be in a commit not yet durable:
+    // the answer waits for it, so that a 200 means every transfer found is credited or in exceptions on disk (a kill
+    // before that commit's flush would otherwise leave a found transfer credited nowhere; the crash campaign saw it).
+    await this.ctx.engine.journal.durable();
     return counts;
   }
 
