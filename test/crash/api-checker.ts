@@ -9,13 +9,17 @@ import type { CrashReceiver } from './receiver.js';
 import {
   acked_batch,
   acked_reference,
+  callback_outcome,
   cancel_answer,
   cancelled_reason,
   expected_charged_kobo,
   final_status_of,
+  funding_credit_kobo,
+  funding_key,
   kobo_of,
   local_recipient,
   rememberable,
+  type FundingTransfer,
   type Model,
   type Op,
   type Wallet,
@@ -74,6 +78,10 @@ export class ApiChecker {
 
   /** Re-sends an op exactly as it was first sent. */
   resend(op: Op): Promise<ApiResponse> {
+    if (op.funding_callback !== undefined) {
+      this.requests++;
+      return this.server().request('POST', op.path, { raw_body: op.funding_callback.raw, headers: op.funding_callback.headers });
+    }
     const wallet = this.wallet(op);
     return this.call(op.method, op.path, op.operator
       ? { operator: true, body: op.body }
@@ -155,9 +163,12 @@ export class ApiChecker {
       if (op.kind === 'purchase') orders.set(op, await this.call('GET', `/v1/transactions/${acked_reference(op.ack!)}`, { key: this.wallet(op).key }));
       else batches.set(op, await this.call('GET', `/v1/services/bulk/${acked_batch(op.ack!)!.id}`, { key: this.wallet(op).key }));
     });
-    // 2. The entries of every wallet, read after the orders: a reversal the order shows is in them.
+    // 2. The entries of every wallet, read after the orders: a reversal the order shows is in them. A
+    // reconcile may have credited any live wallet; the exceptions as the operator lists them.
     const wallets = new Set(ops.map((op) => this.wallet(op)));
+    if (ops.some((op) => op.kind === 'funding_reconcile')) for (const account of this.model.accounts) wallets.add(account.wallets.live);
     for (const wallet of wallets) await this.refresh_ledger(wallet, v);
+    const exceptions = ops.some((op) => op.kind === 'funding_callback' || op.kind === 'funding_reconcile') ? await this.funding_exceptions(v) : new Set<string>();
     // 3. Each answer.
     await pooled(ops, 16, async (op) => {
       const ack = op.ack!;
@@ -333,6 +344,38 @@ export class ApiChecker {
           if (again_answer !== answer) v.push(`${at}: cancelled again after the restart, answered ${again.status} ${again.text.slice(0, 200)}`);
           break;
         }
+        case 'funding_callback': {
+          // Credited (or credited already): that transfer's one credit in its account's live wallet, as the
+          // provider's record says; an exception: listed for the operator. Sent again after the restart, as a
+          // provider repeats a callback, it credits nothing more (the final check counts every credit once).
+          const spec = op.funding_callback!;
+          const outcome = callback_outcome(ack);
+          const about = `${spec.forged ?? 'genuine'} callback of ${spec.provider} ${spec.provider_reference}`;
+          if (outcome === 'credited' || outcome === 'already_credited') {
+            const transfer = spec.transfer;
+            if (transfer === null) v.push(`${at} ${outcome}: the ${about}, a transfer the provider never made`);
+            else this.check_funding_credit(transfer, v, `${at} ${outcome} (${about})`);
+          } else if (outcome === 'exception' && !exceptions.has(funding_key(spec.provider, spec.provider_reference))) {
+            v.push(`${at} exception (${about}): GET /admin/funding/exceptions does not list it`);
+          }
+          if (outcome === null) break;
+          this.replays++;
+          const again = await this.resend(op);
+          const again_outcome = callback_outcome({ ...ack, status: again.status, text: again.text, body: again.body });
+          const wanted = outcome === 'credited' ? 'already_credited' : outcome;
+          if (again_outcome !== wanted) v.push(`${at} ${outcome} (${about}): sent again after the restart, answered ${again.status} ${again.text.slice(0, 200)} (${wanted} expected)`);
+          break;
+        }
+        case 'funding_reconcile': {
+          // Every transfer recorded before it was sent is credited once (a disputed one may be an exception).
+          if (ack.status !== 200) break;
+          for (const transfer of this.model.funding.transfers) {
+            if (transfer.recorded_ms >= op.reconcile!.last_sent_ms || (op.reconcile!.provider !== null && transfer.provider !== op.reconcile!.provider)) continue;
+            if (transfer.disputed && exceptions.has(funding_key(transfer.provider, transfer.provider_reference))) continue;
+            this.check_funding_credit(transfer, v, `${at}: ${transfer.provider} transfer ${transfer.provider_reference} (round ${transfer.round}), recorded before it,`);
+          }
+          break;
+        }
         case 'key_revoke': {
           if (ack.status !== 200 && ack.status !== 404) break;
           const target = op.revoke_target!;
@@ -346,6 +389,34 @@ export class ApiChecker {
       op.api_checked = true;
     });
     return v;
+  }
+
+  /** The transfers in exceptions, as GET /admin/funding/exceptions?status=all lists them (funding_key). */
+  private async funding_exceptions(v: string[]): Promise<Set<string>> {
+    const listed = await this.call('GET', '/admin/funding/exceptions?status=all', { operator: true });
+    if (listed.status !== 200) v.push(`GET /admin/funding/exceptions answered ${listed.status} ${listed.text.slice(0, 200)}`);
+    return new Set((listed.body?.data?.exceptions ?? []).map((e: { provider: string; provider_reference: string }) => funding_key(e.provider, e.provider_reference)));
+  }
+
+  /** The credits of a provider transfer in a ledger (entries carrying its funding). */
+  private funding_credits_in(ledger: Ledger, provider: string, reference: string): any[] {
+    return (ledger.by_reference.get(reference) ?? []).filter((e) => e.type === 'credit' && e.funding?.provider === provider && e.funding?.provider_reference === reference);
+  }
+
+  /** A transfer's one credit, in its account's live wallet as last read, with the provider's amounts. */
+  private check_funding_credit(transfer: FundingTransfer, v: string[], at: string): void {
+    const wallet = this.model.accounts.find((a) => a.id === transfer.account_id)!.wallets.live;
+    const credits = this.funding_credits_in(this.ledger(wallet), transfer.provider, transfer.provider_reference);
+    if (credits.length !== 1) {
+      v.push(`${at}: wallet ${wallet.account_id}:live shows ${credits.length} credits of it (exactly 1 expected)`);
+      return;
+    }
+    const [credit] = credits;
+    const want = funding_credit_kobo(this.model, transfer);
+    const f = credit.funding;
+    if (kobo_of(credit.amount) !== want || kobo_of(f.amount_paid) !== transfer.amount_kobo || kobo_of(f.fee) !== transfer.fee_kobo || kobo_of(f.settlement_amount) !== transfer.amount_kobo - transfer.fee_kobo) {
+      v.push(`${at}: its credit shows ${credit.amount} NGN ${JSON.stringify(f)}; the provider's record makes it ${want / 100} NGN (paid ${transfer.amount_kobo / 100}, fee ${transfer.fee_kobo / 100})`);
+    }
   }
 
   /** A created key works until its revocation is acknowledged, and answers 401 after it. */
@@ -573,6 +644,40 @@ export class ApiChecker {
         const credits = (ledger.by_reference.get(op.credit!.reference) ?? []).filter((e) => e.type === 'credit');
         if (credits.length !== 1) v.push(`${at}: ${credits.length} credits of ${op.credit!.reference} (exactly 1 expected)`);
         expect_event(wallet, 'wallet.credited', op.credit!.reference, at);
+      }
+    }
+    // Funding, after the campaign's last reconcile: every transfer the providers made is credited exactly once,
+    // into its account's live wallet, with its wallet.credited received (one whose callback disagreed with the
+    // provider may be an exception instead, never both); nothing a provider never made is credited.
+    if (this.model.funding.providers.length > 0) {
+      const exceptions = await this.funding_exceptions(v);
+      const transfers = new Map(this.model.funding.transfers.map((t) => [funding_key(t.provider, t.provider_reference), t]));
+      const found = new Map<string, Wallet[]>();
+      for (const account of this.model.accounts) {
+        const wallet = account.wallets.live;
+        for (const text of this.ledger(wallet).by_id.values()) {
+          const entry = JSON.parse(text);
+          if (entry.type !== 'credit' || entry.funding === undefined) continue;
+          const key = funding_key(entry.funding.provider, entry.funding.provider_reference);
+          found.set(key, [...(found.get(key) ?? []), wallet]);
+          if (!transfers.has(key)) v.push(`wallet ${wallet.account_id}:live entry ${entry.id}: credit of ${entry.funding.provider} ${entry.funding.provider_reference}, a transfer the provider never made`);
+        }
+      }
+      for (const [key, transfer] of transfers) {
+        const at = `${transfer.provider} transfer ${transfer.provider_reference} (account ${transfer.account_id}, round ${transfer.round}${transfer.disputed ? ', disputed' : ''})`;
+        const wallets = found.get(key) ?? [];
+        const excepted = exceptions.has(key);
+        if (transfer.disputed && excepted) {
+          if (wallets.length > 0) v.push(`${at}: in exceptions, yet credited ${wallets.length} times`);
+          continue;
+        }
+        if (excepted) v.push(`${at}: a genuine transfer in exceptions`);
+        if (wallets.length !== 1) {
+          v.push(`${at}: credited ${wallets.length} times after the last reconcile (exactly 1 expected)`);
+          continue;
+        }
+        this.check_funding_credit(transfer, v, at);
+        expect_event(this.model.accounts.find((a) => a.id === transfer.account_id)!.wallets.live, 'wallet.credited', transfer.provider_reference, at);
       }
     }
     for (const created of this.model.created_keys) {

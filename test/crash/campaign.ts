@@ -11,7 +11,8 @@
 // acknowledged so far. 4. Restart. 5. The API checker (api-checker.ts) proves every answer acknowledged
 // since the last restart is reflected exactly once and replays byte for byte. 6. Each request the kill
 // left unanswered is sent again with its idempotency key or reference, so its fate becomes known (and
-// the "a key is never processed twice, even across a crash" path runs every round).
+// the "a key is never processed twice, even across a crash" path runs every round). Funding turns
+// (campaign-funding.ts) add provider callbacks, reconciles and forged callbacks to the load.
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ import { CrashReceiver } from './receiver.js';
 import { check_store, type StoreStats } from './checker.js';
 import { ApiChecker } from './api-checker.js';
 import { kill_in_flush_window } from './flush-window.js';
+import { FundingDriver, funding_on } from './campaign-funding.js';
 import { NatsCluster, stream_leader, test_lease_ms, test_master_key, wait_leading, wait_until } from '../helpers/nats-cluster.js';
 import {
   acked_batch,
@@ -102,6 +104,11 @@ const cancel_share = 0.03;
  * and killed again before their first re-query was answered were never re-queried (test/crash/README.md "Cancel runs").
  */
 const cancels_on = process.env.CRASH_CANCELS !== '0';
+/**
+ * Share of the writers' turns that are funding turns (campaign-funding.ts: a transfer into a dedicated account
+ * and its callbacks, a reconcile, or a forged callback); none with CRASH_FUNDING=0.
+ */
+const funding_share = 0.06;
 const lane_max = 8;
 /** The fake VTpass's callback token (UPSTREAMS callback_token): its callbacks reach /callbacks/vtpass/vtpass/{token}. */
 const crash_callback_token = 'crash-callback-7c1d8e3f5a6b0c9d2e7f1a4b4f0e9a2b';
@@ -272,6 +279,8 @@ export class Campaign {
   private nats: NatsCluster | null = null;
   private standby: TestServer | null = null;
   readonly api: ApiChecker;
+  /** Funding turns (campaign-funding.ts), or null with CRASH_FUNDING=0. */
+  readonly funding: FundingDriver | null;
   readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0, standby_kills: 0, nats_kills: 0, refused: 0, deposed: 0, supervisor_restarts: 0, races: 0, race_refusals: 0, cancel_orders: 0, cancels: 0, cancels_200: 0, cancels_409: 0 };
   private readonly random: () => number;
   private sequence = 0;
@@ -296,7 +305,16 @@ export class Campaign {
       pricing: {},
       ops: [],
       created_keys: [],
+      funding: { providers: [], transfers: [], reseller_fee_tiers: [] },
     };
+    this.funding = funding_on ? new FundingDriver(this.model, {
+      random: () => this.random(),
+      op: (round, kind, account, environment) => this.base_op(round, kind, account, environment),
+      send: (op, round, violations) => {
+        this.model.ops.push(op);
+        return this.send(op, round, false, violations);
+      },
+    }) : null;
     this.api = new ApiChecker(() => this.server, this.model, () => this.reversed_references());
   }
 
@@ -321,7 +339,12 @@ export class Campaign {
     this.upstream.verify_delay_ms = race_verify_delay_ms;
     // A generous upstream timeout: the machine is shared, and an answer that misses it only makes
     // the order processing (then re-queried), which the campaign covers anyway.
-    const env = webhook_env({ TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: process.env.CRASH_CLUSTER_LOG ? 'debug' : 'warn', UPSTREAMS: JSON.stringify(this.upstreams_setting()) });
+    // Three funding providers, each a fake speaking its documented API (campaign-funding.ts).
+    const funding_providers = this.funding === null ? null : await this.funding.start();
+    const env = webhook_env({
+      TIME_SCALE: String(this.options.time_scale), LOG_LEVEL: process.env.CRASH_CLUSTER_LOG ? 'debug' : 'warn', UPSTREAMS: JSON.stringify(this.upstreams_setting()),
+      ...(funding_providers === null ? {} : { FUNDING_PROVIDERS: JSON.stringify(funding_providers) }),
+    });
     if (this.options.cluster) {
       this.nats = await NatsCluster.start(3);
       const cluster_env = (name: string) => ({ ...env, CLUSTER_NATS_URL: this.nats!.url, NODE_NAME: name, CLUSTER_LEASE_MS: String(test_lease_ms), MASTER_KEY: test_master_key });
@@ -348,10 +371,13 @@ export class Campaign {
     ];
     const field_of = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider', education: 'provider', internet: 'provider', showmax: 'provider', international: 'provider' } as const;
     const priced = await this.server.admin('PUT', '/admin/pricing/crash_gold', {
+      // Its accounts bear the funding provider's fee (docs/funding.md "Fees"): the wallet gets the amount less it.
+      ...(this.funding === null ? {} : { funding_fee: 'reseller' }),
       rules: crash_rules.map((r) => ({ service_type: r.service_type, rate_bp: r.rate_bp, ...(r.narrow === null ? {} : { [field_of[r.service_type]]: r.narrow }) })),
     });
     if (priced.status !== 200) throw new Error(`price list: ${priced.status} ${priced.text}`);
     this.model.pricing.crash_gold = crash_rules;
+    if (this.funding !== null) this.model.funding.reseller_fee_tiers = ['crash_gold'];
     for (let i = 0; i < this.options.accounts; i++) {
       const tier = i % 2 === 0 ? 'crash_gold' : 'standard';
       const created = await this.server.create_account({ kyc_level: 3, tier });
@@ -366,7 +392,7 @@ export class Campaign {
         this.receiver.set_secret(tag, endpoint.body.data.secret);
         wallets[environment] = { account_id: created.id, environment, key: key.api_key, key_id: key.id, endpoint_id: endpoint.body.data.id, tag };
       }
-      this.model.accounts.push({ id: created.id, tier, wallets });
+      this.model.accounts.push({ id: created.id, tier, wallets, funding_numbers: {} });
     }
     // Initial funding goes through the same bookkeeping as every later credit.
     for (const account of this.model.accounts) {
@@ -377,6 +403,7 @@ export class Campaign {
         if (op.ack?.status !== 201) throw new Error(`initial credit: ${op.ack?.status} ${op.ack?.text}`);
       }
     }
+    await this.funding?.open_accounts(this.server);
     const test_key = this.model.accounts[0].wallets.test.key;
     const plans = await this.server.api('GET', '/v1/services/data/plans?network=mtn', { key: test_key });
     this.plans = (plans.body.data.plans as { plan_id: string; amount: number }[]).sort((a, b) => a.amount - b.amount).slice(0, 4);
@@ -388,7 +415,7 @@ export class Campaign {
 
   // ---- Operations ---------------------------------------------------------------------------------
 
-  private base_op(round: number, kind: OpKind, account: Account, environment: Environment): Op {
+  base_op(round: number, kind: OpKind, account: Account, environment: Environment): Op {
     return {
       n: ++this.sequence,
       kind,
@@ -608,7 +635,10 @@ export class Campaign {
   private async request(op: Op): Promise<ApiResponse> {
     const wallet = this.model.accounts.find((a) => a.id === op.account_id)!.wallets[op.environment];
     this.totals.sent++;
-    const response: ApiResponse = op.operator
+    const response: ApiResponse = op.funding_callback !== undefined
+      // A provider's callback: its exact bytes and signature headers, no key (the public port).
+      ? await this.server.request('POST', op.path, { raw_body: op.funding_callback.raw, headers: op.funding_callback.headers })
+      : op.operator
       ? await this.server.request(op.method, op.path, { body: op.body, key: null, headers: { authorization: `Bearer ${this.server.admin_token}` } }, this.server.admin_base)
       : await this.server.request(op.method, op.path, { key: op.via_key !== undefined && op.sends === 1 ? op.via_key.api_key : wallet.key, body: op.body, ...(op.idem === null ? {} : { idempotency_key: op.idem }) });
     // The most demanding moment for durability: the instant an answer arrives, its commit must
@@ -637,6 +667,7 @@ export class Campaign {
   private async send(op: Op, round: number, resent: boolean, violations: string[]): Promise<void> {
     if (op.sends === 0) op.sent_ms = Date.now();
     op.sends++;
+    if (op.reconcile !== undefined) op.reconcile.last_sent_ms = Date.now();
     let response: ApiResponse;
     if (op.twin) {
       const copies = await Promise.allSettled([this.request(op), this.request(op)]);
@@ -690,6 +721,10 @@ export class Campaign {
         if (answer === 'refused') this.totals.cancels_409++;
         break;
       }
+      case 'funding_callback':
+      case 'funding_reconcile':
+        expected = this.funding!.judge(op, ack);
+        break;
       case 'key_revoke':
         // 404 only for a re-send: the lost first copy may have revoked the key already.
         expected = ack.status === 200 || (resent && ack.status === 404 && ack.body?.error?.code === 'keys.not_found');
@@ -1065,10 +1100,12 @@ export class Campaign {
       while (this.alive) {
         const racing = this.random() < race_share;
         const cancelling = cancels_on && !racing && this.random() < cancel_share;
-        const op = racing || cancelling ? null : this.next_op(round);
+        const funding = this.funding !== null && !racing && !cancelling && this.random() < funding_share;
+        const op = racing || cancelling || funding ? null : this.next_op(round);
         if (op !== null) this.model.ops.push(op);
         try {
-          if (cancelling) await this.cancel_turn(round, report.load_violations);
+          if (funding) await this.funding!.turn(round, report.load_violations);
+          else if (cancelling) await this.cancel_turn(round, report.load_violations);
           else if (op === null) await this.race(round, report.load_violations);
           else await this.send(op, round, false, report.load_violations);
         } catch (error) {
@@ -1080,7 +1117,7 @@ export class Campaign {
           // The connection died before the kill began: did the server crash by itself? A leader
           // deposed in a round that killed a NATS server exits 75 by design (docs/cluster.md).
           if (!this.kill_armed && !this.deposed_by_design(extra)) {
-            const what = cancelling ? 'a bulk order and its cancels' : op === null ? 'a race of a revocation' : `op ${op.n} ${op.path}`;
+            const what = funding ? 'a funding turn' : cancelling ? 'a bulk order and its cancels' : op === null ? 'a race of a revocation' : `op ${op.n} ${op.path}`;
             if (this.server_exited_by_itself()) report.load_violations.push(`round ${round}: the server died by itself during the load (${what}): ${this.server_tail()}`);
             else report.load_violations.push(`round ${round}: ${what} failed while the server was up: ${(error as Error).message}`);
             this.alive = false;
@@ -1099,7 +1136,16 @@ export class Campaign {
         if (!this.kill_armed && !this.deposed_by_design(extra)) report.load_violations.push(`round ${round}: a bulk order and its cancels failed while the server was up: ${(error as Error).message}`);
       }
     })();
-    const writers = [...Array.from({ length: this.options.writers }, writer), opening_cancels];
+    // Two funding turns open every round as well (the load phase is short: drawn turns alone gave about one a round).
+    const opening_funding = Array.from({ length: this.funding === null ? 0 : 2 }, async () => {
+      try {
+        await this.funding!.turn(round, report.load_violations);
+      } catch (error) {
+        if (error instanceof Refused) report.refused++;
+        else if (!this.kill_armed && !this.deposed_by_design(extra)) report.load_violations.push(`round ${round}: a funding turn failed while the server was up: ${(error as Error).message}`);
+      }
+    });
+    const writers = [...Array.from({ length: this.options.writers }, writer), opening_cancels, ...opening_funding];
     const reversals = this.reverser(round, report.load_violations);
     const [low, high] = this.options.kill_after_ms;
     report.kill_after_ms = Math.round(low + this.random() * (high - low));
@@ -1283,6 +1329,13 @@ export class Campaign {
     // Answers to the last round's re-sends have not been through the API checks yet.
     v.push(...await this.api.check_acks(this.model.ops.filter((op) => op.ack !== null && !op.api_checked && op.round > 0)));
     v.push(...await this.settle_reversals(30_000));
+    if (this.funding !== null) {
+      // No transfer lost: a last reconcile credits every transfer whose callback never came (or was cut).
+      const op = this.funding.final_reconcile_op(this.totals.rounds);
+      this.model.ops.push(op);
+      await this.send(op, this.totals.rounds, false, v);
+      v.push(...await this.api.check_acks([op]));
+    }
     v.push(...await this.api.wait_until_settled(this.receiver, settle_timeout_ms));
     const final = await this.api.check_final(this.receiver);
     v.push(...final.violations);
@@ -1313,12 +1366,13 @@ export class Campaign {
     await this.receiver.stop();
     await this.upstream.stop();
     await this.upstream_b.stop();
+    await this.funding?.stop();
     let kept: string | null = null;
     if (this.keep_data) {
       kept = temp_dir('billvend-crash-kept-');
       cpSync(this.data_dir, join(kept, 'store'), { recursive: true });
       const ops = this.model.ops.map((op) => ({ ...op, revoke_target: op.revoke_target?.id, via_key: op.via_key?.id, ack: op.ack && { ...op.ack, body: undefined } }));
-      writeFileSync(join(kept, 'ops.json'), JSON.stringify({ options: this.options, run_id: this.model.run_id, accounts: this.model.accounts, ops }, null, 1));
+      writeFileSync(join(kept, 'ops.json'), JSON.stringify({ options: this.options, run_id: this.model.run_id, accounts: this.model.accounts, funding_transfers: this.model.funding.transfers, ops }, null, 1));
       writeFileSync(join(kept, 'server-log.txt'), this.server.logs.join('\n') + '\n--- stderr ---\n' + this.server.stderr.join(''));
     }
     rmSync(this.data_dir, { recursive: true, force: true });
@@ -1350,6 +1404,7 @@ export class Campaign {
       + `lane-filling live bulk orders ${t.cancel_orders}, cancels ${t.cancels} (answered 200 ${t.cancels_200}, 409 ${t.cancels_409}), `
       + `live: 019 answers ${this.upstream.duplicates.size} (of ${this.live.duplicates_sent} purchases repeating a number), refused to the second upstream ${this.upstream_b.calls('/api/pay').length}, `
       + `reversals ${this.live.reversals} (${this.live.reversals_around_kill} while the server was dead), reversed after delivery ${this.reversed_after_delivery}, callbacks ${this.live.callbacks} (${this.live.callbacks_cut} cut by a kill), `
+      + (this.funding === null ? '' : `${this.funding.summary()}; provider transfers credited in the store ${stats?.funding_credits ?? '?'}, in exceptions ${stats?.funding_exceptions ?? '?'}, `)
       + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`
       + (this.options.cluster
         ? `, cluster mode (a leader failover every round; before it, ${t.standby_kills} standby kills and ${t.nats_kills} NATS server kills; ${t.deposed} leaders deposed by a NATS kill; ${t.supervisor_restarts} nodes started again after exiting by themselves during a failover; ${t.refused} answers 503 service.unavailable, re-sent after the failover)`

@@ -28,10 +28,11 @@ function model_of(wallet: Wallet, ops: Op[]): Model {
     run_id: 'checkers-bulk',
     time_scale,
     idempotency_ttl_ms: 24 * 60 * 60 * 1000 * time_scale,
-    accounts: [{ id: wallet.account_id, tier: 'standard', wallets: { test: wallet, live: { ...wallet, environment: 'live' } } }],
+    accounts: [{ id: wallet.account_id, tier: 'standard', wallets: { test: wallet, live: { ...wallet, environment: 'live' } }, funding_numbers: {} }],
     pricing: {},
     ops,
     created_keys: [],
+    funding: { providers: [], transfers: [], reseller_fee_tiers: [] },
   };
 }
 

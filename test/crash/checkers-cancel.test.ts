@@ -58,8 +58,8 @@ t.test('the checkers pass a lane-filling bulk order with a cancel of a waiting i
   const ops = [bulk, waiting, again, sent];
   const model: Model = {
     run_id: 'checkers-cancel', time_scale: 1, idempotency_ttl_ms: 24 * 60 * 60 * 1000,
-    accounts: [{ id: owner.id, tier: 'standard', wallets: { live: wallet, test: { ...wallet, environment: 'test' } } }],
-    pricing: {}, ops, created_keys: [],
+    accounts: [{ id: owner.id, tier: 'standard', wallets: { live: wallet, test: { ...wallet, environment: 'test' } }, funding_numbers: {} }],
+    pricing: {}, ops, created_keys: [], funding: { providers: [], transfers: [], reseller_fee_tiers: [] },
   };
   // The API check of the three cancels (re-read, re-sent) while the lane drains.
   const api_violations = await new ApiChecker(() => server, model).check_acks([waiting, again, sent]);

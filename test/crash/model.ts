@@ -4,6 +4,7 @@
 import type { Environment } from '../../src/engine/records.js';
 import type { ServiceType } from '../../src/services/order.js';
 import type { UpstreamMode } from '../helpers/fake-upstream.js';
+import type { FundingKind } from '../../src/services/funding/funding-provider.js';
 
 export type { Environment, ServiceType };
 export const environments: readonly Environment[] = ['test', 'live'];
@@ -40,7 +41,80 @@ export interface Ack {
   resent: boolean;
 }
 
-export type OpKind = 'purchase' | 'credit' | 'topup' | 'key_create' | 'key_revoke' | 'bulk' | 'cancel';
+export type OpKind = 'purchase' | 'credit' | 'topup' | 'key_create' | 'key_revoke' | 'bulk' | 'cancel' | 'funding_callback' | 'funding_reconcile';
+
+// ---- Funding (campaign-funding.ts): dedicated accounts, provider callbacks, reconciles --------------------
+
+/**
+ * How a callback is forged (campaign-funding.ts): `bad_signature`, a transfer the provider never made, signed
+ * with a wrong secret (401); `altered`, a real transfer's signed callback with its amount raised after signing
+ * (401 where the signature covers the body; Flutterwave's verif-hash does not, so its verification refuses it);
+ * `unknown`, a transfer the provider never made, signed correctly (as if the secret leaked: 200, an exception);
+ * `disagrees`, a real transfer's callback claiming another amount, signed correctly (200, an exception, or the
+ * earlier credit when the reconciler credited the transfer first). None may ever credit what it claims.
+ */
+export type FundingForgery = 'bad_signature' | 'altered' | 'unknown' | 'disagrees';
+
+/** A transfer the fake provider recorded into one of an account's dedicated accounts (live wallet). */
+export interface FundingTransfer {
+  provider: string;
+  kind: FundingKind;
+  provider_reference: string;
+  account_id: number;
+  account_number: string;
+  amount_kobo: number;
+  fee_kobo: number;
+  /** Wall-clock ms when the fake recorded it: a reconcile sent after this lists it. */
+  recorded_ms: number;
+  round: number;
+  /**
+   * A callback disagreeing with the provider's record was sent for it: it may end in exceptions (only an
+   * operator's resolve credits it then) instead of credited, never both, never twice.
+   */
+  disputed: boolean;
+}
+
+export interface FundingCallbackSpec {
+  provider: string;
+  /** The transfer id the callback claims. */
+  provider_reference: string;
+  /** The real transfer it is about; null for a transfer the provider never made. */
+  transfer: FundingTransfer | null;
+  forged: FundingForgery | null;
+  /** The exact bytes and headers sent (the provider's signature scheme). */
+  raw: string;
+  headers: Record<string, string>;
+}
+
+export interface FundingReconcileSpec {
+  /** The provider asked about, or null for every one. */
+  provider: string | null;
+  /** Wall-clock ms of the send whose answer was recorded: every transfer recorded before it is listed. */
+  last_sent_ms: number;
+}
+
+/** A callback's answer (docs/funding.md): 200 with data.outcome, or 401 funding.invalid_signature; null otherwise. */
+export function callback_outcome(ack: Ack): 'credited' | 'already_credited' | 'exception' | 'invalid_signature' | null {
+  if (ack.status === 401 && ack.body?.error?.code === 'funding.invalid_signature') return 'invalid_signature';
+  const outcome = ack.body?.data?.outcome;
+  if (ack.status === 200 && ack.body?.data?.received === true && (outcome === 'credited' || outcome === 'already_credited' || outcome === 'exception')) return outcome;
+  return null;
+}
+
+/** A reconcile's answer: 200 {found, credited, exceptions}, or null. */
+export function reconcile_counts(ack: Ack): { found: number; credited: number; exceptions: number } | null {
+  const data = ack.body?.data;
+  if (ack.status !== 200 || ![data?.found, data?.credited, data?.exceptions].every((n) => Number.isSafeInteger(n) && n >= 0)) return null;
+  return { found: data.found, credited: data.credited, exceptions: data.exceptions };
+}
+
+/** What the wallet gets for a transfer: the amount paid, less the fee where the account's tier bears it. */
+export function funding_credit_kobo(model: Model, transfer: FundingTransfer): number {
+  const tier = model.accounts.find((a) => a.id === transfer.account_id)?.tier;
+  return tier !== undefined && model.funding.reseller_fee_tiers.includes(tier) ? transfer.amount_kobo - transfer.fee_kobo : transfer.amount_kobo;
+}
+
+export const funding_key = (provider: string, provider_reference: string) => `${provider}\u0000${provider_reference}`;
 
 /** The order a cancel asks for (POST /v1/transactions/{reference}/cancel): item index of bulk request bulk_op. */
 export interface CancelSpec {
@@ -127,6 +201,8 @@ export interface Op {
   key_name?: string;
   revoke_target?: CreatedKey;
   cancel?: CancelSpec;
+  funding_callback?: FundingCallbackSpec;
+  reconcile?: FundingReconcileSpec;
   /**
    * A purchase or bulk order racing a revocation: its first copy goes with this created key, whose
    * revocation is sent while it runs (its recipients' verifications take the fake upstream's
@@ -154,6 +230,8 @@ export interface Account {
   /** The account's pricing tier (docs/api.md "Pricing"): one with rules, or one without (0%). */
   tier: string;
   wallets: Record<Environment, Wallet>;
+  /** The account's dedicated account numbers by configured provider name (none with CRASH_FUNDING=0). */
+  funding_numbers: Record<string, string[]>;
 }
 
 /** A price rule as the campaign set it: narrow is the network, disco or TV provider, or null. */
@@ -173,6 +251,14 @@ export interface Model {
   pricing: Record<string, PriceRuleSpec[]>;
   ops: Op[];
   created_keys: CreatedKey[];
+  funding: {
+    /** The configured provider names (FUNDING_PROVIDERS), empty with CRASH_FUNDING=0. */
+    providers: { name: string; kind: FundingKind }[];
+    /** Every transfer the fakes recorded, in order. */
+    transfers: FundingTransfer[];
+    /** Tiers set to funding_fee: reseller (the wallet gets the amount less the fee). */
+    reseller_fee_tiers: string[];
+  };
 }
 
 /** NGN in an API answer as integer kobo (the API shows at most 2 decimals). */

@@ -391,6 +391,15 @@ export class FundingService {
   private async exception(provider: string, provider_reference: string, amount_kobo: number, reason: FundingExceptionReason, account_id: number | null, verified: ProviderTransfer | null): Promise<CallbackResult> {
     const journal = this.ctx.engine.journal;
     const store = this.ctx.engine.store;
+    // Credited while this was being verified (the reconciler lists a transfer whose disagreeing callback is in
+    // flight): that credit is the outcome. Recording an exception now would put a credited transfer in exceptions
+    // and answer "nothing was credited". Checked in the same event-loop turn as the put below, as the reconciler
+    // checks exceptions in the turn of its credit: a transfer ends credited or in exceptions, never both.
+    const environment = provider === 'sandbox' ? 'test' : 'live';
+    if (this.ctx.engine.funding_credit(environment, provider, provider_reference) !== null) {
+      const credited = await this.earlier_outcome(environment, provider, provider_reference);
+      if (credited !== null) return credited;
+    }
     const existing = journal.read(store.funding_exceptions, [provider, provider_reference]) as FundingExceptionRecord | undefined;
     if (existing !== undefined) {
       await journal.durable();
@@ -545,6 +554,10 @@ export class FundingService {
         else if (result.kind === 'exception') counts.exceptions++;
       }
     }
+    // A transfer skipped because a callback's credit (or an exception) claims it may be in a commit not yet durable:
+    // the answer waits for it, so that a 200 means every transfer found is credited or in exceptions on disk (a kill
+    // before that commit's flush would otherwise leave a found transfer credited nowhere; the crash campaign saw it).
+    await this.ctx.engine.journal.durable();
     return counts;
   }
 
