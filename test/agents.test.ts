@@ -309,12 +309,14 @@ t.test('a suspended agent\'s keys are refused, and so are those of every agent b
   t.equal(((await desk.json()) as any).error.code, 'account.suspended', 'with account.suspended');
   const moved = await transfer(reseller.key, super_agent.id, { direction: 'to_agent', amount: 10, reference: 'to-suspended' });
   t.equal(moved.status, 201, 'its parent still moves money to a suspended agent (it runs its network\'s money)');
+  const operator_credit = await server.admin('POST', `/admin/accounts/${super_agent.id}/wallet/credit`, { environment: 'test', amount: 5, reference: 'op-to-suspended' });
+  t.equal(operator_credit.status, 201, 'the operator still credits a suspended agent (its network is only paused)');
   const reactivated = await server.api('PATCH', `/v1/agents/${super_agent.id}`, { key: reseller.key, body: { status: 'active' } });
   t.equal(reactivated.body.data.status, 'active', 'the reseller reactivates it');
   const desk_again = await fetch(`${server.base}/dashboard/api/overview?environment=test`, { headers: { cookie: `bv_session=${session.cookie}` } });
   t.equal(desk_again.status, 200, 'and the session works again');
   t.equal((await server.api('GET', '/v1/wallet', { key: agent.key })).status, 200, 'its agent\'s key works again');
-  t.equal(await balance(server, super_agent.key), 10, 'and the super-agent holds what was moved meanwhile');
+  t.equal(await balance(server, super_agent.key), 15, 'and the super-agent holds what was moved and credited meanwhile');
 });
 
 t.test('closing an agent sweeps its balances back to its parent in one step and revokes its keys', async (t) => {
@@ -358,6 +360,11 @@ t.test('closing an agent sweeps its balances back to its parent in one step and 
   const after = await transfer(parent.key, agent.id, { direction: 'to_agent', amount: 1, reference: 'after-close' });
   t.equal(after.status, 409, 'no money moves to a closed agent');
   t.equal(after.body.error.code, 'agents.closed', 'with agents.closed');
+  const operator_credit = await server.admin('POST', `/admin/accounts/${agent.id}/wallet/credit`, { environment: 'test', amount: 1, reference: 'op-after-close' });
+  t.equal(operator_credit.status, 409, 'the operator cannot credit a closed agent either (the money would be stuck)');
+  t.equal(operator_credit.body.error.code, 'agents.closed', 'with agents.closed');
+  const still = await server.api('GET', `/v1/agents/${agent.id}`, { key: parent.key });
+  t.equal(still.body.data.balances.test.balance, 0, 'nothing was credited');
   const replay = await transfer(parent.key, agent.id, { direction: 'to_agent', amount: 123.45, reference: 'before-close' });
   t.equal(replay.status, 201, 'a repeat of a transfer made before still answers it');
   const patched = await server.api('PATCH', `/v1/agents/${agent.id}`, { key: parent.key, body: { status: 'active' } });

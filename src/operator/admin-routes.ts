@@ -145,10 +145,13 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
       path: '/admin/accounts/:id/wallet/credit',
       auth: 'operator',
       body: CreditBody,
-      doc: { summary: 'Credit a wallet; the same reference again credits nothing and returns the first', tags, errors: ['account.not_found', 'idempotency.key_reused'] },
+      doc: { summary: 'Credit a wallet; the same reference again credits nothing and returns the first', tags, errors: ['account.not_found', 'agents.closed', 'idempotency.key_reused'] },
       handler: (ctx) => {
         const actor = account_of(ctx);
         if ('code' in actor) return error_reply(ctx.request_id, actor);
+        // A closed agent's balances were swept to its parent and nothing can move them again (docs/decisions.md
+        // "Agents"): money credited there would be stuck. A suspended agent is still credited.
+        if (actor.account.status === 'closed') return error_reply(ctx.request_id, api_error('agents.closed'));
         const body = ctx.body as Static<typeof CreditBody>;
         const amount = naira_to_kobo(body.amount);
         if (!amount.ok) return error_reply(ctx.request_id, invalid('amount', amount.reason));
