@@ -96,9 +96,31 @@ t.test('a reseller buys every service from the dashboard, once per confirmation,
   // Data with the plan picker.
   await page.getByRole('button', { name: 'Buy something else' }).click();
   await page.getByRole('radio', { name: 'Data' }).check();
-  // The airtime form left GLO chosen: choosing MTN loads MTN's plans.
+  await page.locator('select[name="plan_code"] option[value^="glo-"]').first().waitFor({ state: 'attached' });
+  // The airtime form left GLO chosen: choosing MTN loads MTN's plans. Every frame painted after the
+  // change is watched: none may offer another network's plan as ready to pick (the list of the network
+  // chosen before stayed on screen, not busy, until the loader's effect ran after the paint).
+  await page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    const seen: string[] = ((globalThis as any).__stale_plans = []);
+    doc.addEventListener('change', (event: any) => {
+      if (event.target?.name !== 'network') return;
+      let frames = 0;
+      const look = () => {
+        const network = doc.querySelector('select[name="network"]')?.value ?? '';
+        const plans = doc.querySelector('select[name="plan_code"]');
+        if (plans !== null && plans.getAttribute('aria-busy') !== 'true') {
+          for (const option of plans.options) if (option.value !== '' && !option.value.startsWith(`${network}-`)) seen.push(`${network}: ${option.value}`);
+        }
+        if (++frames < 30) (globalThis as any).requestAnimationFrame(look);
+      };
+      (globalThis as any).requestAnimationFrame(look);
+    }, true);
+  });
   await Promise.all([api_response(page, 'GET', '/services/data/plans'), page.getByLabel('Network').selectOption('mtn')]);
   await settled(page);
+  const stale = await page.evaluate(() => (globalThis as any).__stale_plans as string[]);
+  t.same(stale.slice(0, 3), [], 'no frame after choosing MTN offers a plan of the network chosen before');
   const plan_select = page.getByLabel('Data plan');
   await plan_select.locator('option:nth-child(2)').waitFor({ state: 'attached' });
   const plan_value = await plan_select.locator('option:nth-child(2)').getAttribute('value');
