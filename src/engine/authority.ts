@@ -18,6 +18,11 @@ export type Authority =
    */
   | { kind: 'api_key'; key_id: number; scope: Scope | null; remote_ip: string }
   /**
+   * An API key of an account above this one, acting for it (Billvend-Account, docs/api.md "Acting for an
+   * agent"): the key is checked again as above, in its own account, and must still hold agents:manage.
+   */
+  | { kind: 'acting'; account_id: number; key_id: number; scope: Scope | null; remote_ip: string }
+  /**
    * A dashboard session: the session store lives above the engine, so it hands in its own synchronous
    * check (the session still open, not expired, and signed in under the account's current password).
    */
@@ -30,20 +35,29 @@ export function authority_refusal(actor: AccountActor, authority: Authority, now
   // An agent suspended (or under an account suspended) while its request awaited (docs/api.md "Agents").
   if (authority.kind !== 'internal' && actor.account.parent_id !== undefined && suspended_in_tree(actor.engine, actor.account)) return { refusal: 'account_suspended' };
   switch (authority.kind) {
-    case 'api_key': {
-      const key = actor.keys.get(authority.key_id);
-      if (key === undefined) fail(`key ${authority.key_id} authorised a request of account ${actor.id}, which does not hold it`);
-      const record = key.record;
-      // The answers the front end gives a request that arrives with the key now (front/auth.ts).
-      if (record.revoked_us !== null) return { refusal: 'key_revoked' };
-      if (record.expires_ms !== null && now_ms >= record.expires_ms) return { refusal: 'key_expired' };
-      if (key.cidrs.length > 0 && !any_contains(key.cidrs, parse_ip(authority.remote_ip))) return { refusal: 'key_ip_not_allowed', remote_ip: authority.remote_ip };
-      if (!key.has_scope(authority.scope)) return { refusal: 'key_scope_missing', scope: authority.scope ?? '*' };
-      return null;
+    case 'api_key':
+      return key_refusal(actor, authority.key_id, authority.scope, authority.remote_ip, now_ms);
+    case 'acting': {
+      const holder = actor.engine.accounts.peek(authority.account_id) ?? actor.engine.accounts.get(authority.account_id);
+      if (holder === undefined) fail(`account ${authority.account_id} acted for account ${actor.id} and vanished`);
+      return key_refusal(holder, authority.key_id, authority.scope, authority.remote_ip, now_ms)
+        ?? key_refusal(holder, authority.key_id, 'agents:manage', authority.remote_ip, now_ms);
     }
     case 'session':
       return authority.still_valid() ? null : { refusal: 'session_ended' };
     case 'internal':
       return null;
   }
+}
+
+/** Why the account's key no longer allows the request: the answers front/auth.ts gives a request that arrives with it now. */
+function key_refusal(holder: AccountActor, key_id: number, scope: Scope | null, remote_ip: string, now_ms: number): Refusal | null {
+  const key = holder.keys.get(key_id);
+  if (key === undefined) fail(`key ${key_id} authorised a request of account ${holder.id}, which does not hold it`);
+  const record = key.record;
+  if (record.revoked_us !== null) return { refusal: 'key_revoked' };
+  if (record.expires_ms !== null && now_ms >= record.expires_ms) return { refusal: 'key_expired' };
+  if (key.cidrs.length > 0 && !any_contains(key.cidrs, parse_ip(remote_ip))) return { refusal: 'key_ip_not_allowed', remote_ip };
+  if (!key.has_scope(scope)) return { refusal: 'key_scope_missing', scope: scope ?? '*' };
+  return null;
 }

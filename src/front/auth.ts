@@ -10,7 +10,8 @@ import { api_error, type ApiError } from '../errors.js';
 import { sha256_hex } from '../lib/secrets.js';
 import { any_contains, parse_ip, type CidrBlock } from '../lib/ip-address.js';
 import { fail } from '../lib/assert.js';
-import { suspended_in_tree } from '../engine/agent-tree.js';
+import { in_subtree, suspended_in_tree } from '../engine/agent-tree.js';
+import type { AccountActor } from '../engine/account-actor.js';
 
 const bearer = /^Bearer +(\S+) *$/i;
 const key_shape = /^bv_(live|test)_[0-9A-Za-z]{32,64}$/;
@@ -62,14 +63,54 @@ export function authenticate_api_key(engine: Engine, clock: Clock, ctx: RequestC
   const limited = take_rate_token(key, now_ms, ctx.extra_headers);
   if (limited !== null) return limited;
   const scope = ctx.route?.scope ?? null;
+  // Acting for an agent is decided before the route's scope: without agents:manage the header alone is refused.
+  const acting = ctx.headers.acting_account === '' ? null : acted_for(engine, ctx, key, actor);
+  if (acting !== null && 'code' in acting) return acting;
   if (!key.has_scope(scope)) {
     return api_error('auth.insufficient_scope', `This API key lacks the "${scope}" scope.`);
   }
   actor.touch_key(key, clock.now_us());
+  const changes = ctx.method !== 'GET' && ctx.method !== 'HEAD';
+  if (acting !== null) {
+    ctx.key_account_id = actor.id;
+    ctx.actor = acting;
+    if (changes) ctx.authority = { kind: 'acting', account_id: actor.id, key_id: key.record.id, scope, remote_ip: key.cidrs.length > 0 ? ctx.remote_ip : '' };
+    return null;
+  }
   // Only a change can debit: a read (the wallet-read path) allocates nothing more. The address is kept only
   // for a key with an allowlist, which has read it above.
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') ctx.authority = { kind: 'api_key', key_id: key.record.id, scope, remote_ip: key.cidrs.length > 0 ? ctx.remote_ip : '' };
+  if (changes) ctx.authority = { kind: 'api_key', key_id: key.record.id, scope, remote_ip: key.cidrs.length > 0 ? ctx.remote_ip : '' };
   return null;
+}
+
+/** A Billvend-Account value: an account id, as the API writes ids (1 to 2^53 - 1, no sign, no leading zero). */
+const account_id_shape = /^[1-9][0-9]{0,15}$/;
+
+/**
+ * The agent a key acts for with Billvend-Account (docs/api.md "Acting for an agent", docs/decisions.md
+ * "Agents"), as Stripe's Stripe-Account: any account strictly below the key's account, a grandchild
+ * too. The key needs agents:manage; anything else the header names (the key's own account, its parent, a
+ * sibling, a stranger, an id that does not exist) is the same 404, so that nothing is learnt of accounts
+ * outside the caller's tree. The agent's suspension applies as to its own keys; a closed agent is read,
+ * never changed. The walk up reads at most two records and builds no actor for a refused id.
+ */
+function acted_for(engine: Engine, ctx: RequestContext, key: KeyState, caller: AccountActor): AccountActor | ApiError {
+  if (!key.has_scope('agents:manage')) {
+    return api_error('auth.insufficient_scope', 'This API key lacks the "agents:manage" scope, which acting for an agent (Billvend-Account) needs.');
+  }
+  const text = ctx.headers.acting_account;
+  const id = account_id_shape.test(text) ? Number(text) : 0;
+  if (!Number.isSafeInteger(id) || id < 1) {
+    const message = 'must be the id of an agent of this key\'s account: a positive integer';
+    return api_error('validation.failed', `The request is not valid: Billvend-Account ${message}.`, { details: [{ field: 'Billvend-Account', message }] });
+  }
+  const record = engine.account_record(id);
+  if (record === undefined || !in_subtree(engine, caller.id, record)) return api_error('account.not_found');
+  if (suspended_in_tree(engine, record)) return api_error('account.suspended');
+  if (record.status === 'closed' && ctx.method !== 'GET' && ctx.method !== 'HEAD') return api_error('agents.closed');
+  const agent = engine.accounts.get(id);
+  if (agent === undefined) fail(`account ${id} has a record and no actor`);
+  return agent;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Cross-origin requests (docs/api.md "Response headers"; CORS_ORIGINS in docs/operations.md): the headers
 // an allowed origin's answers carry, and the answer to a preflight.
 
-const cors_allow_headers = 'Authorization, Content-Type, X-Idempotency-Key, X-CSRF-Token';
+const cors_allow_headers = 'Authorization, Content-Type, X-Idempotency-Key, X-CSRF-Token, Billvend-Account';
 const cors_expose_headers = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed';
 
 /** The request's Origin when it is one of the configured origins, else null. */

@@ -31,6 +31,8 @@ export class FrontRequest implements RequestContext {
   /** The answer sent was an idempotent replay (`Idempotent-Replayed: true`), for its log line. */
   replayed = false;
   session_id?: string = undefined;
+  /** Set when the key acts for an agent (Billvend-Account): the key's own account; `actor` is the agent's. */
+  key_account_id?: number = undefined;
   /** Bytes of the body budget (request-body.ts BodyBudget) this request holds, given back when it ends. */
   body_bytes_held = 0;
   /** Why the request's headers are refused (answered before authentication), or null. */
@@ -102,5 +104,6 @@ export function read_headers(req: uWS.HttpRequest, method: string, needs: Header
     if_none_match: needs.conditional ? req.getHeader('if-none-match') : '',
     accept: needs.accept ? req.getHeader('accept') : '',
     funding_signatures: needs.funding_signatures ? read_funding_signatures(req) : no_signatures,
+    acting_account: needs.acting ? req.getHeader('billvend-account') : '',
   };
 }

@@ -36,6 +36,8 @@ export interface HeaderNeeds {
   accept: boolean;
   /** The funding providers' signature headers (POST /callbacks/funding/{provider}). */
   funding_signatures: boolean;
+  /** Billvend-Account: an API key acting for one of its account's agents (docs/api.md "Acting for an agent"). */
+  acting: boolean;
 }
 
 function header_needs(route: RouteDef): HeaderNeeds {
@@ -45,7 +47,8 @@ function header_needs(route: RouteDef): HeaderNeeds {
     conditional: route.method === 'get' && route.auth === 'none',
     accept: route.reads_accept === true,
     funding_signatures: route.reads_funding_signatures === true,
+    acting: route.auth === 'api_key',
   };
 }
 
-export const no_needs: HeaderNeeds = { session: false, signature: false, conditional: false, accept: false, funding_signatures: false };
+export const no_needs: HeaderNeeds = { session: false, signature: false, conditional: false, accept: false, funding_signatures: false, acting: false };

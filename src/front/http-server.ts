@@ -448,6 +448,8 @@ export class HttpFront {
         request_id: ctx.request_id,
         account: ctx.actor?.id ?? null,
         key_id: ctx.key?.record.id ?? null,
+        // A key acting for an agent (Billvend-Account): account is the agent's, key_account the key's own.
+        key_account: ctx.key_account_id,
         environment: ctx.key === null ? null : ctx.environment,
         method: ctx.method,
         route,

@@ -102,6 +102,11 @@ export interface RequestContext {
   res: HttpResponse;
   /** Set by session routes: the account the dashboard session belongs to. */
   session_id?: string;
+  /**
+   * Set when an API key acts for an agent (Billvend-Account): the key's own account, while `actor` is the
+   * agent's. Logged as key_account beside the key id.
+   */
+  key_account_id?: number;
 }
 
 export interface RequestHeaders {
@@ -125,4 +130,9 @@ export interface RequestHeaders {
    * name, read only for routes with reads_funding_signatures; empty otherwise.
    */
   funding_signatures: Record<string, string>;
+  /**
+   * Billvend-Account: the id of the agent an API key acts for (docs/api.md "Acting for an agent"), read
+   * for API-key routes only; '' when absent.
+   */
+  acting_account: string;
 }

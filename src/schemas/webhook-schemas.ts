@@ -12,11 +12,13 @@ export const CreateWebhookBody = Type.Object({
   url: FreeText({ minLength: 1, maxLength: 2048, errorMessage: 'must be an https:// URL' }),
   events: Type.Optional(Type.Array(EventKindName, { minItems: 1, maxItems: event_kind_names.length, uniqueItems: true, errorMessage: 'must be a non-empty list of distinct event kinds' })),
   description: Type.Optional(FreeText({ maxLength: 200 })),
+  include_agents: Type.Optional(Type.Boolean({ description: 'also receive the events of every agent below the account (each carries account); default false' })),
 });
 
 export const UpdateWebhookBody = Type.Object({
   events: Type.Optional(CreateWebhookBody.properties.events),
   description: Type.Optional(FreeText({ maxLength: 200 })),
+  include_agents: Type.Optional(CreateWebhookBody.properties.include_agents),
 });
 
 export const WebhookView = Type.Object({
@@ -29,6 +31,7 @@ export const WebhookView = Type.Object({
   previous_secret_expires_at: Type.Union([Timestamp, Type.Null()], { description: 'after a roll: until when deliveries are also signed with the previous secret; null otherwise' }),
   enabled: Type.Boolean(),
   disabled_reason: Type.Union([Type.String(), Type.Null()]),
+  include_agents: Type.Boolean({ description: 'whether the endpoint also receives the events of the agents below the account' }),
   created_at: Timestamp,
 });
 

@@ -45,6 +45,7 @@ export function endpoint_view(record: EndpointRecord, now_us: number) {
     previous_secret_expires_at: expires_us !== null && now_us < expires_us ? iso_us(expires_us) : null,
     enabled: record.enabled,
     disabled_reason: record.disabled_reason,
+    include_agents: record.include_agents === true,
     created_at: iso_us(record.created_us),
   };
 }
@@ -55,7 +56,7 @@ export function endpoints_of(endpoints: EndpointRegistry, actor: AccountActor, e
   return out;
 }
 
-export function create_endpoint(endpoints: EndpointRegistry, actor: AccountActor, environment: Environment, url: string, events: EventKind[], description: string, now_us: number): Outcome<{ record: EndpointRecord; secret: string }> {
+export function create_endpoint(endpoints: EndpointRegistry, actor: AccountActor, environment: Environment, url: string, events: EventKind[], description: string, now_us: number, include_agents = false): Outcome<{ record: EndpointRecord; secret: string }> {
   if (endpoints_of(endpoints, actor, environment).length >= endpoints_max) return failed(api_error('webhooks.limit_reached'));
   const secret = new_webhook_secret(actor.engine.random);
   const record: EndpointRecord = {
@@ -69,6 +70,7 @@ export function create_endpoint(endpoints: EndpointRegistry, actor: AccountActor
     secret_hint: `whsec_…${secret.slice(-4)}`,
     enabled: true,
     disabled_reason: null,
+    ...(include_agents ? { include_agents: true } : {}),
     created_us: now_us,
     updated_us: now_us,
     deleted_us: null,
@@ -84,7 +86,7 @@ function endpoint_in(endpoints: EndpointRegistry, actor: AccountActor, environme
 }
 
 /** Changes the event kinds an endpoint receives and/or its description; the rest stays. */
-export function update_endpoint(endpoints: EndpointRegistry, actor: AccountActor, environment: Environment, id: number, change: { events?: EventKind[]; description?: string }, now_us: number): Outcome<EndpointRecord> {
+export function update_endpoint(endpoints: EndpointRegistry, actor: AccountActor, environment: Environment, id: number, change: { events?: EventKind[]; description?: string; include_agents?: boolean }, now_us: number): Outcome<EndpointRecord> {
   const endpoint = endpoint_in(endpoints, actor, environment, id);
   if (endpoint === null) return failed(api_error('webhooks.not_found'));
   // A previous secret whose grace period is over is dropped with the change, sealed copy included.
@@ -93,6 +95,7 @@ export function update_endpoint(endpoints: EndpointRegistry, actor: AccountActor
     ...endpoint.record,
     ...(change.events !== undefined ? { events: change.events } : {}),
     ...(change.description !== undefined ? { description: change.description } : {}),
+    ...(change.include_agents !== undefined ? { include_agents: change.include_agents } : {}),
     ...(expired ? { previous_secret_sealed: null, previous_secret_expires_us: null } : {}),
     updated_us: now_us,
   };

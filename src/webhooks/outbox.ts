@@ -12,6 +12,7 @@ import type { OrderRecord } from '../engine/order-record.js';
 import { event_data } from './payloads.js';
 import type { EventFeed } from './event-feed.js';
 import { iso_us } from '../lib/time-format.js';
+import { parent_of } from '../engine/agent-tree.js';
 import type { Dispatcher } from './dispatcher.js';
 
 export class Outbox implements EventSink {
@@ -20,18 +21,39 @@ export class Outbox implements EventSink {
   /** now_us comes from the engine (Engine.emit), and the event id from the feed's random source: the outbox reads neither clock nor randomness itself. */
   emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3], now_us: number): void {
     let body = '';
+    // An agent's events name it (docs/api.md "Agents' events"): an endpoint above it may receive them. The
+    // envelope of an account at the top stays the spec's four fields.
+    const agent = actor.account.parent_id !== undefined;
     const id = this.feed.append(actor, environment, kind, now_us, (event_id) => {
-      body = JSON.stringify({ event: kind, id: event_id, created_at: iso_us(now_us), data: event_data(kind, subject, now_us) });
+      body = agent
+        ? JSON.stringify({ event: kind, id: event_id, created_at: iso_us(now_us), account: actor.id, data: event_data(kind, subject, now_us) })
+        : JSON.stringify({ event: kind, id: event_id, created_at: iso_us(now_us), data: event_data(kind, subject, now_us) });
       return body;
     });
     const registry = this.dispatcher.endpoints;
-    if (registry.of(actor.id).size === 0) return;
+    // The hot path of an account at the top: one map read, no walk up a tree.
+    if (!agent) {
+      if (registry.of(actor.id).size === 0) return;
+      this.deliver(actor, environment, kind, id, body, this.subscribed(actor, environment, kind), now_us);
+      return;
+    }
     this.deliver(actor, environment, kind, id, body, this.subscribed(actor, environment, kind), now_us);
   }
 
-  /** The enabled endpoints of the environment that subscribe to the kind. */
+  /**
+   * The enabled endpoints of the environment that subscribe to the kind: the account's own and, for an
+   * agent, those of the accounts above it registered with include_agents (at most two, agent_depth_max).
+   */
   subscribed(actor: AccountActor, environment: Environment, kind: EventKind): EndpointState[] {
-    return endpoints_of(this.dispatcher.endpoints, actor, environment).filter((e) => e.record.enabled && e.record.events.includes(kind));
+    const registry = this.dispatcher.endpoints;
+    const out = registry.of(actor.id).size === 0 ? [] : endpoints_of(registry, actor, environment).filter((e) => e.record.enabled && e.record.events.includes(kind));
+    for (let above = parent_of(actor.engine, actor.account); above !== null; above = parent_of(actor.engine, above)) {
+      for (const endpoint of registry.of(above.id).values()) {
+        const record = endpoint.record;
+        if (record.include_agents === true && record.enabled && record.environment === environment && record.events.includes(kind)) out.push(endpoint);
+      }
+    }
+    return out;
   }
 
   /**
@@ -47,7 +69,9 @@ export class Outbox implements EventSink {
     if (endpoints.length === 0) return null;
     let body = '';
     const id = this.feed.append(actor, order.environment, kind, now_us, (event_id) => {
-      body = JSON.stringify({ event: kind, id: event_id, created_at: iso_us(now_us), resent: true, data: event_data(kind, { order }, settled_us) });
+      body = actor.account.parent_id !== undefined
+        ? JSON.stringify({ event: kind, id: event_id, created_at: iso_us(now_us), account: actor.id, resent: true, data: event_data(kind, { order }, settled_us) })
+        : JSON.stringify({ event: kind, id: event_id, created_at: iso_us(now_us), resent: true, data: event_data(kind, { order }, settled_us) });
       return body;
     });
     this.deliver(actor, order.environment, kind, id, body, endpoints, now_us);
@@ -67,10 +91,13 @@ export class Outbox implements EventSink {
     const created: DeliveryRecord[] = [];
     for (let i = 0; i < endpoints.length; i++) {
       const endpoint = endpoints[i];
+      // The endpoint's account: an agent's event delivered to an endpoint above it is that account's delivery
+      // (listed, retried and replayed by it); the event record names the agent.
+      const owner_id = endpoint.record.account_id;
       const delivery: DeliveryRecord = {
         id: first_id + i,
         endpoint_id: endpoint.record.id,
-        account_id: actor.id,
+        account_id: owner_id,
         environment,
         event_id: id,
         event_key: first_id,
@@ -86,7 +113,7 @@ export class Outbox implements EventSink {
       assert_delivery(delivery);
       records.push(
         { db: engine.store.deliveries, key: [delivery.endpoint_id, delivery.id], value: delivery },
-        { db: engine.store.delivery_queue, key: delivery.id, value: { endpoint_id: delivery.endpoint_id, account_id: actor.id, due_ms: now_ms } },
+        { db: engine.store.delivery_queue, key: delivery.id, value: { endpoint_id: delivery.endpoint_id, account_id: owner_id, due_ms: now_ms } },
       );
       created.push(delivery);
     }

@@ -48,6 +48,11 @@ export interface EndpointRecord {
   previous_secret_expires_us?: number | null;
   enabled: boolean;
   disabled_reason: string | null;
+  /**
+   * Whether the endpoint also receives the events of every agent below its account (docs/api.md "Agents'
+   * events"). Absent in endpoints registered before it existed: false.
+   */
+  include_agents?: boolean;
   created_us: number;
   updated_us: number;
   deleted_us: number | null;
@@ -110,6 +115,7 @@ export function assert_endpoint(endpoint: EndpointRecord): void {
   if ((previous === null) !== ((endpoint.previous_secret_expires_us ?? null) === null)) fail(`endpoint ${endpoint.id} previous secret without its expiry`);
   if (!Array.isArray(endpoint.events) || endpoint.events.length === 0) fail(`endpoint ${endpoint.id} events`);
   if (endpoint.deleted_us !== null && endpoint.enabled) fail(`endpoint ${endpoint.id} is deleted and enabled`);
+  if (endpoint.include_agents !== undefined && typeof endpoint.include_agents !== 'boolean') fail(`endpoint ${endpoint.id} include_agents`);
 }
 
 /** Delivery invariants: its endpoint and account, a known status, failures within the retry schedule. */

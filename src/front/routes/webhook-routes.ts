@@ -81,7 +81,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
       body: CreateWebhookBody,
       doc: {
         summary: 'Register an HTTPS endpoint for some or all event kinds; its secret is in this response only',
-        description: 'http:// URLs are refused, as are hosts resolving to loopback, private or link-local addresses (unless the operator allows them). At most 10 endpoints per environment. A replay of a registration whose endpoint has since been deleted answers 404 webhooks.not_found instead of the secret.',
+        description: 'http:// URLs are refused, as are hosts resolving to loopback, private or link-local addresses (unless the operator allows them). At most 10 endpoints per environment. With include_agents: true the endpoint also receives the events of every agent below the account, each carrying account (docs/api.md "Agents\' events"). A replay of a registration whose endpoint has since been deleted answers 404 webhooks.not_found instead of the secret.',
         tags,
         response: CreatedWebhook,
         success_status: 201,
@@ -107,7 +107,8 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
               : api_error('webhooks.not_found', 'The endpoint this request registered has since been deleted; its secret is not shown again.'),
           },
           () => {
-            const outcome = create_endpoint(dispatcher.endpoints, actor, ctx.environment, checked.url, checked.events, checked.description, deps.clock.now_us());
+            const include_agents = (ctx.body as Static<typeof CreateWebhookBody>).include_agents === true;
+            const outcome = create_endpoint(dispatcher.endpoints, actor, ctx.environment, checked.url, checked.events, checked.description, deps.clock.now_us(), include_agents);
             if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
             const reply = success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record, deps.clock.now_us()), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.');
             reply.secret = true;
@@ -183,7 +184,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
       scope: '*',
       body: UpdateWebhookBody,
       doc: {
-        summary: 'Change the event kinds an endpoint receives and/or its description',
+        summary: 'Change the event kinds an endpoint receives, its description and/or include_agents',
         description: 'Fields left out stay as they are; at least one is needed. Events already stored keep their deliveries.',
         tags,
         response: WebhookView,
@@ -194,8 +195,12 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const body = ctx.body as Static<typeof UpdateWebhookBody>;
         const endpoint = endpoint_of(actor, ctx.environment, ctx.params.id);
         if (endpoint === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
-        if (body.events === undefined && body.description === undefined) return error_reply(ctx.request_id, invalid('events', 'or description is required'));
-        const outcome = update_endpoint(dispatcher.endpoints, actor, ctx.environment, endpoint.record.id, { ...(body.events !== undefined ? { events: body.events as EventKind[] } : {}), ...(body.description !== undefined ? { description: body.description } : {}) }, deps.clock.now_us());
+        if (body.events === undefined && body.description === undefined && body.include_agents === undefined) return error_reply(ctx.request_id, invalid('events', 'or description or include_agents is required'));
+        const outcome = update_endpoint(dispatcher.endpoints, actor, ctx.environment, endpoint.record.id, {
+          ...(body.events !== undefined ? { events: body.events as EventKind[] } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(body.include_agents !== undefined ? { include_agents: body.include_agents } : {}),
+        }, deps.clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         return once_durable(success_reply(ctx.request_id, 200, endpoint_view(outcome.value, deps.clock.now_us()), 'Webhook endpoint updated.'), actor.settled());
       },
