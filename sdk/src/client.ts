@@ -24,6 +24,11 @@ export interface BillvendOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Makes the idempotency key of a POST that did not get one; a random UUID by default. */
   idempotencyKey?: () => string;
+  /**
+   * Act for an agent below the key's account (a key with agents:manage): every request is sent with the
+   * `Billvend-Account` header and runs as that agent (its wallet, PIN, keys, webhooks). Absent: the key's own account.
+   */
+  account?: number;
 }
 
 export interface RequestOptions<Q = unknown, PP = unknown> {
@@ -118,6 +123,7 @@ export class Billvend {
   private readonly fetch_fn: typeof fetch;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly make_key: () => string;
+  private readonly account: string | null;
 
   constructor(options: BillvendOptions) {
     if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new TypeError('apiKey is required');
@@ -129,6 +135,8 @@ export class Billvend {
     this.fetch_fn = options.fetch ?? ((input, init) => fetch(input, init));
     this.sleep = options.sleep ?? default_sleep;
     this.make_key = options.idempotencyKey ?? (() => crypto.randomUUID());
+    if (options.account !== undefined && (!Number.isSafeInteger(options.account) || options.account < 1)) throw new TypeError('account must be a positive integer account id');
+    this.account = options.account === undefined ? null : String(options.account);
   }
 
   /** One request with its retries; resolves with the whole success answer, throws BillvendError otherwise. */
@@ -139,6 +147,7 @@ export class Billvend {
   ): Promise<BillvendResponse<DataOf<P, M>>> {
     const url = this.baseUrl + fill_path(path, options.path as Record<string, unknown> | undefined) + query_string(options.query as Record<string, unknown> | undefined);
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers, authorization: `Bearer ${this.api_key}` };
+    if (this.account !== null) headers['billvend-account'] = this.account;
     let body: string | undefined;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);

@@ -236,6 +236,15 @@ function webhooks(): Record<string, unknown> {
   return out;
 }
 
+/** Billvend-Account, on every API-key route (docs/api.md "Acting for an agent"). */
+const acting_parameter = {
+  name: 'Billvend-Account',
+  in: 'header',
+  required: false,
+  description: 'Act for an agent: the id of an account below the key\'s account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found.',
+  schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' },
+};
+
 export function build_openapi(routes: RouteDef[], server_url: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -263,6 +272,7 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
     for (const [name, description] of Object.entries(route.doc.headers ?? {})) {
       parameters.push({ name, in: 'header', required: true, description, schema: { type: 'string' } });
     }
+    if (route.auth === 'api_key') parameters.push(acting_parameter);
     const success_status = route.doc.success_status ?? (route.method === 'post' ? 201 : 200);
     const success_headers: Record<string, unknown> = { 'X-Request-Id': request_id_header };
     if (route.auth === 'api_key') Object.assign(success_headers, rate_limit_headers);
@@ -295,6 +305,9 @@ export function build_openapi(routes: RouteDef[], server_url: string): Record<st
     const codes = new Set<string>(route.doc.errors ?? []);
     if (route.auth === 'api_key') {
       for (const code of ['auth.invalid_key', 'auth.key_not_found', 'auth.key_expired', 'auth.ip_not_allowed', 'auth.insufficient_scope', 'rate_limit.exceeded']) codes.add(code);
+      // Billvend-Account: a malformed value, an id outside the key's tree, a suspended agent, a closed agent changed.
+      for (const code of ['validation.failed', 'account.not_found', 'account.suspended']) codes.add(code);
+      if (route.method !== 'get') codes.add('agents.closed');
     }
     if (route.body !== undefined) for (const code of ['validation.failed', 'request.malformed_json', 'request.too_large', 'request.unsupported_media_type']) codes.add(code);
     if (idempotent) codes.add('idempotency.key_reused');
