@@ -774,7 +774,7 @@ export interface paths {
         put?: never;
         /**
          * Register an HTTPS endpoint for some or all event kinds; its secret is in this response only
-         * @description http:// URLs are refused, as are hosts resolving to loopback, private or link-local addresses (unless the operator allows them). At most 10 endpoints per environment. A replay of a registration whose endpoint has since been deleted answers 404 webhooks.not_found instead of the secret.
+         * @description http:// URLs are refused, as are hosts resolving to loopback, private or link-local addresses (unless the operator allows them). At most 10 endpoints per environment. With include_agents: true the endpoint also receives the events of every agent below the account, each carrying account (docs/api.md "Agents' events"). A replay of a registration whose endpoint has since been deleted answers 404 webhooks.not_found instead of the secret.
          */
         post: operations["postWebhooks"];
         delete?: never;
@@ -798,7 +798,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the event kinds an endpoint receives and/or its description
+         * Change the event kinds an endpoint receives, its description and/or include_agents
          * @description Fields left out stay as they are; at least one is needed. Events already stored keep their deliveries.
          */
         patch: operations["patchWebhooksById"];
@@ -1354,7 +1354,10 @@ export interface operations {
     getAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1398,6 +1401,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -1414,7 +1433,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -1425,7 +1444,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -1476,7 +1511,10 @@ export interface operations {
     patchAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1564,7 +1602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -1575,7 +1613,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -1676,7 +1746,10 @@ export interface operations {
     getWallet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1711,6 +1784,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -1727,7 +1816,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -1738,7 +1827,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -1794,7 +1899,10 @@ export interface operations {
                 /** @description page number (default 1, max 1,000,000; past the last page the list is empty) */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1883,7 +1991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -1894,7 +2002,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -1945,7 +2069,10 @@ export interface operations {
     getKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1995,6 +2122,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -2011,7 +2154,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -2022,7 +2165,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -2076,6 +2235,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2184,7 +2345,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -2195,12 +2356,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: keys.not_found */
+            /** @description Not found: keys.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -2211,7 +2372,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "keys.not_found";
+                            code?: "keys.not_found" | "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -2328,7 +2505,10 @@ export interface operations {
     deleteKeysById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2359,6 +2539,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -2375,7 +2571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -2386,12 +2582,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: keys.not_found */
+            /** @description Not found: keys.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -2402,7 +2598,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "keys.not_found";
+                            code?: "keys.not_found" | "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -2476,7 +2688,10 @@ export interface operations {
                 /** @description page number (default 1, max 1,000,000; past the last page the list is empty) */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2585,7 +2800,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -2596,7 +2811,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -2650,6 +2881,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2775,7 +3008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -2786,7 +3019,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -2919,7 +3168,10 @@ export interface operations {
     getAgentsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2990,6 +3242,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -3006,7 +3274,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -3017,7 +3285,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
@@ -3084,7 +3352,10 @@ export interface operations {
     deleteAgentsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3194,6 +3465,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -3210,7 +3497,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -3221,7 +3508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
@@ -3322,7 +3609,10 @@ export interface operations {
     patchAgentsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3440,7 +3730,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -3451,7 +3741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
@@ -3584,7 +3874,10 @@ export interface operations {
     putAgentsByIdPin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3660,7 +3953,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -3671,7 +3964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
@@ -3809,7 +4102,10 @@ export interface operations {
                 /** @description page number (default 1, max 1,000,000; past the last page the list is empty) */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -3913,7 +4209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -3924,7 +4220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
@@ -3994,6 +4290,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path: {
                 id: number;
@@ -4117,7 +4415,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: pin.incorrect, pin.not_set, auth.insufficient_scope, auth.ip_not_allowed */
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.insufficient_scope, auth.ip_not_allowed, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -4128,7 +4426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "pin.incorrect" | "pin.not_set" | "auth.insufficient_scope" | "auth.ip_not_allowed";
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.insufficient_scope" | "auth.ip_not_allowed" | "account.suspended";
                         };
                     };
                 };
@@ -4277,7 +4575,10 @@ export interface operations {
     getPricing: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4319,6 +4620,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -4335,7 +4652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -4346,7 +4663,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -4402,7 +4735,10 @@ export interface operations {
                 /** @description sme, gifting, corporate or direct (docs/api.md "Data plan types") */
                 plan_type?: "sme" | "gifting" | "corporate" | "direct";
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4482,7 +4818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -4493,7 +4829,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -4544,7 +4896,10 @@ export interface operations {
     getServicesElectricityDiscos: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4580,6 +4935,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -4596,7 +4967,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -4607,7 +4978,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -4661,7 +5048,10 @@ export interface operations {
                 /** @description dstv, gotv or startimes */
                 provider?: "dstv" | "gotv" | "startimes";
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4732,7 +5122,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -4743,7 +5133,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -4797,7 +5203,10 @@ export interface operations {
                 /** @description waec or jamb */
                 exam?: "waec" | "jamb";
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4872,7 +5281,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -4883,7 +5292,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -4937,7 +5362,10 @@ export interface operations {
                 /** @description smile or spectranet */
                 provider?: "smile" | "spectranet";
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5012,7 +5440,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -5023,7 +5451,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -5074,7 +5518,10 @@ export interface operations {
     getServicesShowmaxPlans: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5113,6 +5560,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -5129,7 +5592,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -5140,7 +5603,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -5191,7 +5670,10 @@ export interface operations {
     getServicesInternationalCountries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5227,6 +5709,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -5243,7 +5741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -5254,7 +5752,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -5328,7 +5842,10 @@ export interface operations {
                 /** @description only this product type's operators */
                 product_type?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5402,7 +5919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -5413,7 +5930,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -5505,7 +6038,10 @@ export interface operations {
                 /** @description the product_type_id */
                 product_type: string;
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5589,7 +6125,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -5600,7 +6136,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -5688,6 +6240,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5802,7 +6356,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -5813,12 +6367,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Conflict: transaction.duplicate_reference */
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: transaction.duplicate_reference, agents.closed */
             409: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -5829,7 +6399,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.duplicate_reference";
+                            code?: "transaction.duplicate_reference" | "agents.closed";
                         };
                     };
                 };
@@ -5949,6 +6519,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6072,7 +6644,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -6083,12 +6655,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Conflict: transaction.duplicate_reference */
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: transaction.duplicate_reference, agents.closed */
             409: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -6099,7 +6687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.duplicate_reference";
+                            code?: "transaction.duplicate_reference" | "agents.closed";
                         };
                     };
                 };
@@ -6219,6 +6807,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6335,7 +6925,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -6346,12 +6936,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Conflict: transaction.duplicate_reference */
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: transaction.duplicate_reference, agents.closed */
             409: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -6362,7 +6968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.duplicate_reference";
+                            code?: "transaction.duplicate_reference" | "agents.closed";
                         };
                     };
                 };
@@ -6482,6 +7088,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6608,7 +7216,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -6619,12 +7227,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Conflict: transaction.duplicate_reference */
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: transaction.duplicate_reference, agents.closed */
             409: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -6635,7 +7259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.duplicate_reference";
+                            code?: "transaction.duplicate_reference" | "agents.closed";
                         };
                     };
                 };
@@ -6755,6 +7379,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6878,7 +7504,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -6889,12 +7515,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Conflict: transaction.duplicate_reference */
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: transaction.duplicate_reference, agents.closed */
             409: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -6905,7 +7547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.duplicate_reference";
+                            code?: "transaction.duplicate_reference" | "agents.closed";
                         };
                     };
                 };
@@ -7025,6 +7667,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7151,7 +7795,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -7162,12 +7806,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Conflict: transaction.duplicate_reference */
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: transaction.duplicate_reference, agents.closed */
             409: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -7178,7 +7838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.duplicate_reference";
+                            code?: "transaction.duplicate_reference" | "agents.closed";
                         };
                     };
                 };
@@ -7298,6 +7958,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7409,7 +8071,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -7420,12 +8082,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Conflict: transaction.duplicate_reference */
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: transaction.duplicate_reference, agents.closed */
             409: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -7436,7 +8114,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.duplicate_reference";
+                            code?: "transaction.duplicate_reference" | "agents.closed";
                         };
                     };
                 };
@@ -7556,6 +8234,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7678,7 +8358,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -7689,12 +8369,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: service.quote_not_found */
+            /** @description Not found: service.quote_not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -7705,12 +8385,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "service.quote_not_found";
+                            code?: "service.quote_not_found" | "account.not_found";
                         };
                     };
                 };
             };
-            /** @description Conflict: transaction.duplicate_reference */
+            /** @description Conflict: transaction.duplicate_reference, agents.closed */
             409: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -7721,7 +8401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.duplicate_reference";
+                            code?: "transaction.duplicate_reference" | "agents.closed";
                         };
                     };
                 };
@@ -7838,7 +8518,10 @@ export interface operations {
     postServicesElectricityVerify: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7923,7 +8606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -7934,7 +8617,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -8051,7 +8766,10 @@ export interface operations {
     postServicesTvVerify: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8133,7 +8851,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -8144,7 +8862,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -8261,7 +9011,10 @@ export interface operations {
     postServicesEducationVerify: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8339,7 +9092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -8350,7 +9103,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -8467,7 +9252,10 @@ export interface operations {
     postServicesInternetVerify: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8547,7 +9335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -8558,7 +9346,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -8675,7 +9495,10 @@ export interface operations {
     postServicesInternationalQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8785,7 +9608,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -8796,7 +9619,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -8913,7 +9768,10 @@ export interface operations {
     getLookupPhoneByPhone: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 phone: string;
             };
@@ -8987,7 +9845,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -8998,7 +9856,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -9052,6 +9926,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -9332,7 +10208,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: pin.incorrect, pin.not_set, auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -9343,7 +10219,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "pin.incorrect" | "pin.not_set" | "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -9460,7 +10368,10 @@ export interface operations {
     getServicesBulkById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -9537,6 +10448,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -9553,7 +10480,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -9564,12 +10491,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: batch.not_found */
+            /** @description Not found: batch.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -9580,7 +10507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "batch.not_found";
+                            code?: "batch.not_found" | "account.not_found";
                         };
                     };
                 };
@@ -9631,7 +10558,10 @@ export interface operations {
     getServicesStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9674,6 +10604,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -9690,7 +10636,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -9701,7 +10647,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -9771,7 +10733,10 @@ export interface operations {
                 /** @description a date YYYY-MM-DD (to the end of that Africa/Lagos day) or an ISO 8601 timestamp, inclusive */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9865,7 +10830,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -9876,7 +10841,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -9940,7 +10921,10 @@ export interface operations {
                 /** @description a date YYYY-MM-DD (to the end of that Africa/Lagos day) or an ISO 8601 timestamp, inclusive */
                 to: string;
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9987,7 +10971,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -9998,7 +10982,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -10049,7 +11049,10 @@ export interface operations {
     getTransactionsByReference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 reference: string;
             };
@@ -10176,6 +11179,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -10192,7 +11211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -10203,12 +11222,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: transaction.not_found */
+            /** @description Not found: transaction.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -10219,7 +11238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.not_found";
+                            code?: "transaction.not_found" | "account.not_found";
                         };
                     };
                 };
@@ -10270,7 +11289,10 @@ export interface operations {
     postTransactionsByReferenceRequery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 reference: string;
             };
@@ -10398,6 +11420,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -10414,7 +11452,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -10425,12 +11463,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: transaction.not_found */
+            /** @description Not found: transaction.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -10441,7 +11479,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.not_found";
+                            code?: "transaction.not_found" | "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -10510,7 +11564,10 @@ export interface operations {
     postTransactionsByReferenceCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 reference: string;
             };
@@ -10638,6 +11695,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -10654,7 +11727,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -10665,12 +11738,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: transaction.not_found */
+            /** @description Not found: transaction.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -10681,12 +11754,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.not_found";
+                            code?: "transaction.not_found" | "account.not_found";
                         };
                     };
                 };
             };
-            /** @description Conflict: transaction.not_cancellable */
+            /** @description Conflict: transaction.not_cancellable, agents.closed */
             409: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -10697,7 +11770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.not_cancellable";
+                            code?: "transaction.not_cancellable" | "agents.closed";
                         };
                     };
                 };
@@ -10766,7 +11839,10 @@ export interface operations {
     getWebhooks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10805,6 +11881,8 @@ export interface operations {
                                 previous_secret_expires_at: string | null;
                                 enabled: boolean;
                                 disabled_reason: string | null;
+                                /** @description whether the endpoint also receives the events of the agents below the account */
+                                include_agents: boolean;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 UTC with microseconds
@@ -10813,6 +11891,22 @@ export interface operations {
                             }[];
                         };
                         request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
                     };
                 };
             };
@@ -10832,7 +11926,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -10843,7 +11937,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -10897,6 +12007,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -10918,6 +12030,8 @@ export interface operations {
                     url: string;
                     events?: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
                     description?: string;
+                    /** @description also receive the events of every agent below the account (each carries account); default false */
+                    include_agents?: boolean;
                 };
             };
         };
@@ -10957,6 +12071,8 @@ export interface operations {
                             previous_secret_expires_at: string | null;
                             enabled: boolean;
                             disabled_reason: string | null;
+                            /** @description whether the endpoint also receives the events of the agents below the account */
+                            include_agents: boolean;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC with microseconds
@@ -11001,7 +12117,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11012,12 +12128,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: webhooks.not_found */
+            /** @description Not found: webhooks.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11028,7 +12144,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "webhooks.not_found";
+                            code?: "webhooks.not_found" | "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -11145,7 +12277,10 @@ export interface operations {
     deleteWebhooksById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -11176,6 +12311,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -11192,7 +12343,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11203,12 +12354,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: webhooks.not_found */
+            /** @description Not found: webhooks.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11219,7 +12370,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "webhooks.not_found";
+                            code?: "webhooks.not_found" | "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -11288,7 +12455,10 @@ export interface operations {
     patchWebhooksById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -11308,6 +12478,8 @@ export interface operations {
                 "application/json": {
                     events?: ("transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed")[];
                     description?: string;
+                    /** @description also receive the events of every agent below the account (each carries account); default false */
+                    include_agents?: boolean;
                 };
             };
         };
@@ -11345,6 +12517,8 @@ export interface operations {
                             previous_secret_expires_at: string | null;
                             enabled: boolean;
                             disabled_reason: string | null;
+                            /** @description whether the endpoint also receives the events of the agents below the account */
+                            include_agents: boolean;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC with microseconds
@@ -11387,7 +12561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11398,12 +12572,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: webhooks.not_found */
+            /** @description Not found: webhooks.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11414,7 +12588,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "webhooks.not_found";
+                            code?: "webhooks.not_found" | "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -11520,7 +12710,10 @@ export interface operations {
                 /** @description page number (default 1, max 1,000,000; past the last page the list is empty) */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -11623,7 +12816,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11634,12 +12827,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: webhooks.not_found */
+            /** @description Not found: webhooks.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11650,7 +12843,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "webhooks.not_found";
+                            code?: "webhooks.not_found" | "account.not_found";
                         };
                     };
                 };
@@ -11701,7 +12894,10 @@ export interface operations {
     postWebhooksByIdDeliveriesByDeliveryIdReplay: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
                 delivery_id: number;
@@ -11766,6 +12962,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -11782,7 +12994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11793,12 +13005,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: webhooks.not_found, webhooks.delivery_not_found */
+            /** @description Not found: webhooks.not_found, webhooks.delivery_not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11809,7 +13021,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "webhooks.not_found" | "webhooks.delivery_not_found";
+                            code?: "webhooks.not_found" | "webhooks.delivery_not_found" | "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -11878,7 +13106,10 @@ export interface operations {
     postWebhooksByIdTest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -11942,6 +13173,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -11958,7 +13205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11969,12 +13216,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: webhooks.not_found */
+            /** @description Not found: webhooks.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -11985,7 +13232,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "webhooks.not_found";
+                            code?: "webhooks.not_found" | "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -12054,7 +13317,10 @@ export interface operations {
     postWebhooksByIdRollSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
             };
@@ -12095,6 +13361,8 @@ export interface operations {
                             previous_secret_expires_at: string | null;
                             enabled: boolean;
                             disabled_reason: string | null;
+                            /** @description whether the endpoint also receives the events of the agents below the account */
+                            include_agents: boolean;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC with microseconds
@@ -12104,6 +13372,22 @@ export interface operations {
                             secret: string;
                         };
                         request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
                     };
                 };
             };
@@ -12123,7 +13407,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -12134,12 +13418,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: webhooks.not_found */
+            /** @description Not found: webhooks.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -12150,7 +13434,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "webhooks.not_found";
+                            code?: "webhooks.not_found" | "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -12219,7 +13519,10 @@ export interface operations {
     postWebhooksByIdDeliveriesByDeliveryIdRetry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 id: number;
                 delivery_id: number;
@@ -12284,6 +13587,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -12300,7 +13619,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -12311,12 +13630,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: webhooks.not_found, webhooks.delivery_not_found */
+            /** @description Not found: webhooks.not_found, webhooks.delivery_not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -12327,12 +13646,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "webhooks.not_found" | "webhooks.delivery_not_found";
+                            code?: "webhooks.not_found" | "webhooks.delivery_not_found" | "account.not_found";
                         };
                     };
                 };
             };
-            /** @description Conflict: webhooks.delivery_not_retryable */
+            /** @description Conflict: webhooks.delivery_not_retryable, agents.closed */
             409: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -12343,7 +13662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "webhooks.delivery_not_retryable";
+                            code?: "webhooks.delivery_not_retryable" | "agents.closed";
                         };
                     };
                 };
@@ -12419,7 +13738,10 @@ export interface operations {
                 /** @description only events of this kind */
                 type?: "transaction.completed" | "transaction.failed" | "transaction.processing" | "transaction.delayed" | "transaction.reversed" | "wallet.credited" | "wallet.debited" | "wallet.reversed" | "wallet.low_balance" | "service.status_changed" | "batch.completed";
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12500,7 +13822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -12511,7 +13833,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -12569,7 +13907,10 @@ export interface operations {
                 /** @description the key's environment (the default); the other one is 400 validation.failed */
                 environment?: "live" | "test";
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12754,7 +14095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -12765,7 +14106,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
                         };
                     };
                 };
@@ -12926,7 +14283,10 @@ export interface operations {
                 /** @description html (default) or pdf; wins over Accept */
                 format?: "html" | "pdf";
             };
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path: {
                 reference: string;
             };
@@ -12976,7 +14336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -12987,12 +14347,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: transaction.not_found */
+            /** @description Not found: transaction.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -13003,7 +14363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.not_found";
+                            code?: "transaction.not_found" | "account.not_found";
                         };
                     };
                 };
@@ -13057,6 +14417,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path: {
                 reference: string;
@@ -13100,6 +14462,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -13116,7 +14494,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope */
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -13127,12 +14505,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope";
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: transaction.not_found */
+            /** @description Not found: transaction.not_found, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -13143,12 +14521,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.not_found";
+                            code?: "transaction.not_found" | "account.not_found";
                         };
                     };
                 };
             };
-            /** @description Conflict: transaction.not_final, webhooks.no_endpoint */
+            /** @description Conflict: transaction.not_final, webhooks.no_endpoint, agents.closed */
             409: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -13159,7 +14537,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "transaction.not_final" | "webhooks.no_endpoint";
+                            code?: "transaction.not_final" | "webhooks.no_endpoint" | "agents.closed";
                         };
                     };
                 };
@@ -13247,6 +14625,8 @@ export interface operations {
             header?: {
                 /** @description Unique string per operation; a retry with the same key returns the original response with `Idempotent-Replayed: true`. Kept 24 hours. */
                 "X-Idempotency-Key"?: string;
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -13352,7 +14732,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -13363,7 +14743,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -13717,7 +15129,10 @@ export interface operations {
     getFundingAccounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13758,6 +15173,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
             /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
             401: {
                 headers: {
@@ -13774,7 +15205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -13785,12 +15216,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: funding.not_configured */
+            /** @description Not found: funding.not_configured, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -13801,7 +15232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "funding.not_configured";
+                            code?: "funding.not_configured" | "account.not_found";
                         };
                     };
                 };
@@ -13852,7 +15283,10 @@ export interface operations {
     postFundingAccounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13940,7 +15374,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -13951,12 +15385,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed" | "account.suspended";
                         };
                     };
                 };
             };
-            /** @description Not found: funding.not_configured */
+            /** @description Not found: funding.not_configured, account.not_found */
             404: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -13967,7 +15401,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "funding.not_configured";
+                            code?: "funding.not_configured" | "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
@@ -14068,7 +15518,10 @@ export interface operations {
     postSandboxFundingTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14169,7 +15622,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed */
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed, account.suspended */
             403: {
                 headers: {
                     /** @description The request's id, also `request_id` in the body. */
@@ -14180,7 +15633,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         error?: {
                             /** @enum {string} */
-                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed";
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
                         };
                     };
                 };
