@@ -8,7 +8,8 @@ import { airtime_body, sandbox } from './helpers/purchases.js';
 import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
 import { sleep } from './helpers/fixtures-http.js';
 
-const server = await start_server(t, { env: webhook_env({ LOG_LEVEL: 'warn' }) });
+const app_origin = 'https://app.reseller.example';
+const server = await start_server(t, { env: webhook_env({ LOG_LEVEL: 'warn', CORS_ORIGINS: app_origin }) });
 
 async function receiver_for(t: Test): Promise<WebhookReceiver> {
   const receiver = new WebhookReceiver();
@@ -206,4 +207,40 @@ t.test('a parent\'s endpoint with include_agents receives its agents\' events ca
   const off = await server.api('PATCH', `/v1/webhooks/${created.body.data.id}`, { key: reseller.key, body: { include_agents: false } });
   t.equal(off.status, 200, 'include_agents is turned off');
   t.equal(off.body.data.include_agents, false, 'and shows so');
+});
+
+t.test('a closed agent is read when acted for, never changed', async (t) => {
+  const reseller = await server.reseller(100_000, {}, fast_key);
+  const agent = await open_agent(server, reseller.key, 1_000);
+  const closed = await server.api('DELETE', `/v1/agents/${agent}`, { key: reseller.key });
+  t.equal(closed.status, 200, `the parent closes its agent: ${closed.text}`);
+  const read = await as(reseller.key, agent, 'GET', '/v1/wallet/transactions');
+  t.equal(read.status, 200, 'its history is still read');
+  const changed = await as(reseller.key, agent, 'POST', '/v1/keys', { name: 'late', environment: 'test' });
+  t.equal(changed.status, 409, 'a change is refused');
+  t.equal(changed.body.error.code, 'agents.closed', 'with agents.closed');
+});
+
+t.test('a grandchild\'s events reach the reseller\'s include_agents endpoint, naming the grandchild', async (t) => {
+  const reseller = await server.reseller(100_000, {}, fast_key);
+  const receiver = await receiver_for(t);
+  const created = await server.api('POST', '/v1/webhooks', { key: reseller.key, body: { url: receiver.url, include_agents: true, events: ['transaction.completed'] } });
+  receiver.secret = created.body.data.secret;
+  const super_agent = await open_agent(server, reseller.key, 10_000, { kyc_level: 2 });
+  const grandchild_id = (await as(reseller.key, super_agent, 'POST', '/v1/agents', agent_body())).body.data.id as number;
+  const moved = await as(reseller.key, super_agent, 'POST', `/v1/agents/${grandchild_id}/transfers`, { direction: 'to_agent', amount: 1_000, environment: 'test', pin: '54321', reference: 'g-fund' });
+  t.equal(moved.status, 201, `the super-agent funds its agent with its own PIN, driven by the reseller: ${moved.text}`);
+  const bought = await as(reseller.key, grandchild_id, 'POST', '/v1/services/airtime', airtime_body(sandbox.delivered, 100, { pin: '54321' }));
+  t.equal(bought.status, 201, 'the grandchild buys');
+  const deadline = Date.now() + 15_000;
+  while (!receiver.received.some((r) => r.json?.data?.reference === bought.body.data.reference) && Date.now() < deadline) await sleep(25);
+  const got = receiver.received.find((r) => r.json?.data?.reference === bought.body.data.reference);
+  t.equal(got?.json.account, grandchild_id, 'the reseller\'s endpoint gets it, with account: the grandchild');
+  t.ok(got?.service_signature_ok && got?.standard_signature_ok, 'signed with the reseller\'s endpoint secret');
+});
+
+t.test('a CORS preflight allows Billvend-Account', async (t) => {
+  const preflight = await server.api('OPTIONS', '/v1/wallet', { headers: { origin: app_origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, billvend-account' } });
+  t.equal(preflight.status, 204, 'the preflight is answered');
+  t.match(preflight.headers.get('access-control-allow-headers') ?? '', /\bBillvend-Account\b/, 'and allows the header');
 });
