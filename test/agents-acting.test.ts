@@ -7,6 +7,7 @@ import { start_server, type TestServer } from './helpers/server.js';
 import { airtime_body, sandbox } from './helpers/purchases.js';
 import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
 import { sleep } from './helpers/fixtures-http.js';
+import { Billvend } from '../sdk/src/index.js';
 
 const app_origin = 'https://app.reseller.example';
 const server = await start_server(t, { env: webhook_env({ LOG_LEVEL: 'warn', CORS_ORIGINS: app_origin }) });
@@ -243,4 +244,13 @@ t.test('a CORS preflight allows Billvend-Account', async (t) => {
   const preflight = await server.api('OPTIONS', '/v1/wallet', { headers: { origin: app_origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, billvend-account' } });
   t.equal(preflight.status, 204, 'the preflight is answered');
   t.match(preflight.headers.get('access-control-allow-headers') ?? '', /\bBillvend-Account\b/, 'and allows the header');
+});
+
+t.test('the SDK\'s account option acts for the agent', async (t) => {
+  const reseller = await server.reseller(100_000, {}, fast_key);
+  const agent = await open_agent(server, reseller.key, 700);
+  const client = new Billvend({ apiKey: reseller.key, baseUrl: server.base, account: agent });
+  const wallet = await client.request('get', '/v1/wallet');
+  t.equal(wallet.data.balance, 700, 'the agent\'s wallet is read');
+  t.throws(() => new Billvend({ apiKey: reseller.key, account: 0 }), TypeError, 'an account that is no id is refused up front');
 });
