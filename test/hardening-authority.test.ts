@@ -171,3 +171,32 @@ t.test('in process: a changed password ends the session mid-purchase, and an exp
   t.equal(await balance_kobo(local, account.reader), 10_000_00, 'the wallet was still not debited');
   t.equal(fake.pays_for(second_meter).length, 0, 'the upstream was never asked to pay');
 });
+
+t.test('a live purchase made for an agent (Billvend-Account) debits nothing once the parent\'s key is revoked, or the agent suspended, while it waits', async (t) => {
+  const parent = await live_reseller(server, 0);
+  const opened = await server.api('POST', '/v1/agents', { key: parent.buyer, body: { name: 'Till', email: `till-${idem()}@example.ng`, phone: '08031234567', password: 'agent password 1', kyc_level: 1, pin: '54321' } });
+  t.equal(opened.status, 201, `the parent opens an agent: ${opened.text}`);
+  const agent = opened.body.data.id as number;
+  await server.credit(agent, 'live', 10_000);
+  const acting = (key: string) => ({ key, headers: { 'Billvend-Account': String(agent) } });
+  const agent_balance = async () => (await server.api('GET', '/v1/wallet', acting(parent.reader))).body.data.balance;
+  const cases: [string, () => Promise<{ status: number; text: string }>, number, string][] = [
+    ['the agent is suspended', () => server.api('PATCH', `/v1/agents/${agent}`, { key: parent.reader, body: { status: 'suspended' } }), 403, 'account.suspended'],
+    ['the parent\'s key is revoked', () => server.admin('DELETE', `/admin/accounts/${parent.id}/keys/${parent.buyer_id}`), 401, 'auth.key_not_found'],
+  ];
+  for (const [what, change, status, code] of cases) {
+    const meter = new_meter();
+    upstream.hold_verifications();
+    const purchase = server.api('POST', '/v1/services/electricity', { ...acting(parent.buyer), body: electricity_body(meter, 1_000, { pin: '54321' }), idempotency_key: idem('acting') });
+    await verifying(upstream, [meter]);
+    const changed = await change();
+    t.equal(changed.status, 200, `${what} while the purchase waits: ${changed.text}`);
+    upstream.release_verifications();
+    check_error(t, await purchase, status, code, `the purchase for the agent once ${what}`);
+    if (code === 'account.suspended') {
+      t.equal((await server.api('PATCH', `/v1/agents/${agent}`, { key: parent.reader, body: { status: 'active' } })).status, 200, 'the agent is reactivated');
+    }
+    t.equal(await agent_balance(), 10_000, `${what}: the agent's wallet was not debited`);
+    t.equal(upstream.pays_for(meter).length, 0, `${what}: the upstream was never asked to pay`);
+  }
+});
