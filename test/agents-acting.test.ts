@@ -10,7 +10,7 @@ import { sleep } from './helpers/fixtures-http.js';
 import { Billvend } from '../sdk/src/index.js';
 
 const app_origin = 'https://app.reseller.example';
-const server = await start_server(t, { env: webhook_env({ LOG_LEVEL: 'warn', CORS_ORIGINS: app_origin }) });
+const server = await start_server(t, { env: webhook_env({ LOG_LEVEL: 'info', CORS_ORIGINS: app_origin }) });
 
 async function receiver_for(t: Test): Promise<WebhookReceiver> {
   const receiver = new WebhookReceiver();
@@ -253,4 +253,28 @@ t.test('the SDK\'s account option acts for the agent', async (t) => {
   const wallet = await client.request('get', '/v1/wallet');
   t.equal(wallet.data.balance, 700, 'the agent\'s wallet is read');
   t.throws(() => new Billvend({ apiKey: reseller.key, account: 0 }), TypeError, 'an account that is no id is refused up front');
+});
+
+t.test('the acting key\'s rate limit applies, and the log line names the agent, the key and the key\'s account', async (t) => {
+  const reseller = await server.reseller(0, {}, fast_key);
+  const agent = await open_agent(server, reseller.key);
+  const agent_key = await server.create_key(agent, { rate_limit_per_minute: 100 });
+  const slow = await server.create_key(reseller.id, { rate_limit_per_minute: 3 });
+  for (let i = 1; i <= 3; i++) t.equal((await as(slow.api_key, agent, 'GET', '/v1/wallet')).status, 200, `request ${i} for the agent is within the key's limit`);
+  const limited = await as(slow.api_key, agent, 'GET', '/v1/wallet');
+  t.equal(limited.status, 429, 'the fourth is over the acting key\'s limit');
+  t.equal(limited.body.error.code, 'rate_limit.exceeded', 'rate_limit.exceeded');
+  t.equal((await server.api('GET', '/v1/wallet', { key: agent_key.api_key })).status, 200, 'the agent\'s own key keeps its own window');
+
+  const read = await as(reseller.key, agent, 'GET', '/v1/account');
+  const request_id = read.body.request_id;
+  let line: Record<string, unknown> | undefined;
+  const deadline = Date.now() + 5_000;
+  while (line === undefined && Date.now() < deadline) {
+    line = server.logs.map((l) => { try { return JSON.parse(l) as Record<string, unknown>; } catch { return {}; } }).find((l) => l.request_id === request_id && l.msg === 'request');
+    if (line === undefined) await sleep(25);
+  }
+  t.equal(line?.account, agent, 'the log line\'s account is the agent');
+  t.equal(line?.key_account, reseller.id, 'key_account is the key\'s own account');
+  t.equal(line?.key_id, reseller.key_id, 'key_id is the acting key');
 });
