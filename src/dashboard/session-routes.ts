@@ -35,7 +35,7 @@ import { refusal_reply } from '../front/outcome-errors.js';
 import type { Environment, Scope as ScopeName, WalletEntry, WalletEntryType } from '../engine/records.js';
 import { fail } from '../lib/assert.js';
 import { clear_cookie_header, password_check_busy_error, read_cookie, session_cookie, session_cookie_header, session_absolute_ms, sign_in_busy_error, SignInGuard, type SessionStore } from './sessions.js';
-import { origin_ok, session_of } from './session-auth.js';
+import { origin_ok, session_of, session_refusal, suspended_message } from './session-auth.js';
 import { bulk_items_max } from '../schemas/bulk-schemas.js';
 import { biller_display_names, service_display_names } from '../engine/display-names.js';
 
@@ -403,6 +403,11 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         if (correct === 'busy') return error_reply(ctx.request_id, sign_in_busy_error());
         // A known and an unknown email part only here, after the same work: same answers from now on.
         if (!correct || actor === undefined) return error_reply(ctx.request_id, sign_in_guard.wrong_password(address, body.email, clock.now_ms()));
+        // An agent closed for good signs in no more: answered as a wrong password, the email told apart
+        // by nothing. A suspended one is told so, the password being right (docs/api.md "Agents").
+        if (actor.account.status === 'closed') return error_reply(ctx.request_id, sign_in_guard.wrong_password(address, body.email, clock.now_ms()));
+        const barred = session_refusal(engine, actor.account);
+        if (barred !== null) return error_reply(ctx.request_id, barred);
         ctx.actor = actor;
         sign_in_guard.signed_in(address, body.email);
         const { id, record } = sessions.open(actor);
@@ -435,7 +440,12 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       handler: (ctx) => {
         const record = sessions.find(read_cookie(ctx.headers.cookie, session_cookie));
         const actor = record === null ? undefined : engine.accounts.get(record.account_id);
-        return success_reply(ctx.request_id, 200, { session: record === null || actor === undefined ? null : session_view(record, actor) });
+        // A session of an agent since suspended or closed opens no desk: the app shows why on its sign-in page.
+        const refused = actor === undefined ? null : session_refusal(engine, actor.account);
+        if (record === null || actor === undefined || refused !== null) {
+          return success_reply(ctx.request_id, 200, { session: null, refused: refused === null || refused.code === 'session.required' ? null : { code: refused.code, message: refused.message ?? suspended_message } });
+        }
+        return success_reply(ctx.request_id, 200, { session: session_view(record, actor) });
       },
     },
     {

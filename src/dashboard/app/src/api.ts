@@ -243,14 +243,17 @@ interface Envelope<T> {
 
 /** The CSRF token of the current session: from sign-in or GET /session, kept in memory only. */
 let csrf_token = '';
-/** Called when the server says the session is gone (expired, signed out elsewhere). */
-let on_session_lost: (() => void) | null = null;
+/**
+ * Called when the server says the session is gone (expired, signed out elsewhere), or refused: the
+ * account, an agent, suspended by the account above it (with the server's message).
+ */
+let on_session_lost: ((refused: string | null) => void) | null = null;
 
 export function set_csrf_token(token: string): void {
   csrf_token = token;
 }
 
-export function on_session_expired(handler: () => void): void {
+export function on_session_expired(handler: (refused: string | null) => void): void {
   on_session_lost = handler;
 }
 
@@ -299,7 +302,8 @@ export async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path:
   }
   if (!response.ok || envelope.success !== true) {
     const error = envelope.error ?? { code: 'internal.error', message: `The server answered ${response.status}.` };
-    if (error.code === 'session.required' && path !== '/session') on_session_lost?.();
+    if (error.code === 'session.required' && path !== '/session') on_session_lost?.(null);
+    if (error.code === 'account.suspended' && path !== '/session') on_session_lost?.(error.message);
     throw new ApiError(response.status, error.code, error.message, error.details ?? [], 'reference' in error && typeof error.reference === 'string' ? error.reference : null);
   }
   return { data: envelope.data, message: envelope.message ?? '' };

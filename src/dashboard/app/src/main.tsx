@@ -82,16 +82,22 @@ function App() {
   // undefined: still asking the server whether a session exists; null: signed out.
   const [session, set_session] = useState<Session | null | undefined>(undefined);
   const [expired, set_expired] = useState(false);
+  // Why the session opens no desk: the account suspended (the server's message), else null.
+  const [refused, set_refused] = useState<string | null>(null);
 
   useEffect(() => {
-    on_session_expired(() => {
+    on_session_expired((why) => {
       set_session(null);
-      set_expired(true);
+      set_refused(why);
+      set_expired(why === null);
     });
     // The probe answers 200 signed in or not: the sign-in page logs no 401 in the console.
-    call<{ session: Session | null }>('GET', '/session/probe').then(
+    call<{ session: Session | null; refused?: { code: string; message: string } | null }>('GET', '/session/probe').then(
       ({ data }) => {
-        if (data.session === null) return set_session(null);
+        if (data.session === null) {
+          set_refused(data.refused?.message ?? null);
+          return set_session(null);
+        }
         set_csrf_token(data.session.csrf_token);
         set_service_types(data.session.service_types, data.session.bulk_items_max, data.session.display_names);
         land(data.session);
@@ -125,7 +131,9 @@ function App() {
     return (
       <SignInPage
         expired={place.query.get('expired') === '1'}
+        refused={refused}
         on_signed_in={(signed_in) => {
+          set_refused(null);
           set_csrf_token(signed_in.csrf_token);
           set_service_types(signed_in.service_types, signed_in.bulk_items_max, signed_in.display_names);
           set_expired(false);
