@@ -37,6 +37,7 @@ import { fail } from '../lib/assert.js';
 import { clear_cookie_header, password_check_busy_error, read_cookie, session_cookie, session_cookie_header, session_absolute_ms, sign_in_busy_error, SignInGuard, type SessionStore } from './sessions.js';
 import { origin_ok, session_of, session_refusal, suspended_message } from './session-auth.js';
 import { bulk_items_max } from '../schemas/bulk-schemas.js';
+import { agent_depth_max, depth_of } from '../engine/agent-tree.js';
 import { biller_display_names, service_display_names } from '../engine/display-names.js';
 
 const SignInBody = Type.Object({
@@ -291,6 +292,8 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
   const doc = (summary: string) => ({ summary, tags: ['Dashboard'], hidden: true });
   const sign_in_guard = new SignInGuard(deps.config.sign_in, deps.wheel, deps.hash_lanes.password);
   const display_names = { services: service_display_names, billers: biller_display_names };
+  /** Whether the account may have agents (the Agents page): above the tree's last level (docs/api.md "Agents"). */
+  const agents_allowed = (actor: AccountActor) => depth_of(engine, actor.account) < agent_depth_max;
 
   /** The session as the app reads it; service_types: every family on sale, so the app lists none of its own. */
   const session_view = (record: { csrf_token: string; expires_ms: number }, actor: AccountActor) => ({
@@ -303,6 +306,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
     bulk_items_max,
     /** The one table of names as people write them (engine/display-names.ts): the app keeps none of its own. */
     display_names,
+    agents_allowed: agents_allowed(actor),
   });
 
   const overview = (ctx: RequestContext) => {
@@ -420,6 +424,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           service_types: service_type_names,
           bulk_items_max,
           display_names,
+          agents_allowed: agents_allowed(actor),
         }, 'Signed in.'), actor.settled());
       },
     },

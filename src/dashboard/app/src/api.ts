@@ -32,6 +32,41 @@ export interface Session {
   bulk_items_max: number;
   /** The server's one table of names as people write them (src/engine/display-names.ts). */
   display_names?: DisplayNames;
+  /** Whether the account may open agents (the Agents page): not at the tree's last level. */
+  agents_allowed?: boolean;
+}
+
+export type AgentStatus = 'active' | 'suspended' | 'closed';
+
+/** An agent as GET /agents/{id} answers it (docs/api.md "Agents"). */
+export interface Agent {
+  id: number;
+  parent_id: number;
+  name: string;
+  email: string;
+  phone: string;
+  tier: string;
+  kyc_level: number;
+  status: AgentStatus;
+  daily_limit: number;
+  pin_set: boolean;
+  agents_open: number;
+  balances: Record<Environment, Wallet>;
+  created_at: string;
+}
+
+export type TransferDirection = 'to_agent' | 'from_agent';
+
+export interface Transfer {
+  reference: string;
+  kind: 'transfer' | 'sweep';
+  direction: TransferDirection;
+  environment: Environment;
+  amount: number;
+  parent_id: number;
+  agent_id: number;
+  balances_after: { parent: number; agent: number };
+  created_at: string;
 }
 
 export interface DisplayNames {
@@ -125,7 +160,7 @@ export interface WalletEntry {
   created_at: string;
 }
 
-export type Scope = '*' | 'wallet:read' | 'services:purchase' | 'transactions:read' | 'keys:manage' | 'account:manage';
+export type Scope = '*' | 'wallet:read' | 'services:purchase' | 'transactions:read' | 'keys:manage' | 'account:manage' | 'agents:manage';
 
 export interface ApiKey {
   id: number;
@@ -267,7 +302,7 @@ export interface CallOptions {
 }
 
 /** One call to /dashboard/api; resolves with data and the envelope's message, throws ApiError. */
-export async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, options: CallOptions = {}): Promise<{ data: T; message: string }> {
+export async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, options: CallOptions = {}): Promise<{ data: T; message: string }> {
   const params = new URLSearchParams();
   if (options.environment !== undefined) params.set('environment', options.environment);
   for (const [name, value] of Object.entries(options.query ?? {})) {

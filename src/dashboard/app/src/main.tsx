@@ -23,6 +23,8 @@ import { BuyPage } from './pages/buy-page.js';
 import { BulkPage } from './pages/bulk-page.js';
 import { set_service_types } from './format.js';
 import { NotFoundPage } from './pages/not-found-page.js';
+import { AgentsPage } from './pages/agents-page.js';
+import { AgentPage } from './pages/agent-page.js';
 
 const titles: Record<string, string> = {
   '/': 'Overview',
@@ -33,11 +35,12 @@ const titles: Record<string, string> = {
   '/keys': 'API keys',
   '/webhooks': 'Webhooks',
   '/pin': 'Transaction PIN',
+  '/agents': 'Agents',
   '/sign-in': 'Sign in',
 };
 
 /** The page for a path; detail pages take their id from the path. */
-function page_for(place: Place) {
+function page_for(place: Place, agents_allowed: boolean) {
   const parts = place.path.split('/').filter(Boolean).map(decodeURIComponent);
   const environment = place.environment;
   if (parts.length === 0) return <OverviewPage environment={environment} />;
@@ -65,6 +68,11 @@ function page_for(place: Place) {
       break;
     case 'pin':
       if (parts.length === 1) return <PinPage environment={environment} />;
+      break;
+    case 'agents':
+      if (!agents_allowed) break;
+      if (parts.length === 1) return <AgentsPage environment={environment} />;
+      if (parts.length === 2) return <AgentPage agent_id={parts[1]} environment={environment} />;
       break;
   }
   return <NotFoundPage environment={environment} />;
@@ -156,9 +164,9 @@ function App() {
   };
 
   return (
-    <Layout place={place} account={session.account} on_sign_out={sign_out}>
+    <Layout place={place} account={session.account} agents_allowed={session.agents_allowed === true} on_sign_out={sign_out}>
       {/* A new key per side: switching live/test starts each page afresh (page numbers, forms). */}
-      <div key={place.environment}>{page_for(place)}</div>
+      <div key={place.environment}>{page_for(place, session.agents_allowed === true)}</div>
     </Layout>
   );
 }
