@@ -53,6 +53,17 @@ export interface Agent {
   agents_open: number;
   balances: Record<Environment, Wallet>;
   created_at: string;
+  /** The agent's price list, when the server gives it (PUT /v1/agents/{id}/pricing sets it): shown read-only. */
+  pricing?: { rules: AgentPriceRule[] };
+}
+
+/** A rule of an agent's price list: a product (family, and network, disco or provider) and its rate off face value. */
+export interface AgentPriceRule {
+  service_type: string;
+  network?: string | null;
+  disco?: string | null;
+  provider?: string | null;
+  rate_bp: number;
 }
 
 export type TransferDirection = 'to_agent' | 'from_agent';

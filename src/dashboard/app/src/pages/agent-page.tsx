@@ -6,10 +6,10 @@
 // The agent's orders are not here: a dashboard session reads only its own account's orders (acting for an
 // agent is for API keys, with Billvend-Account); the agent sees them in its own dashboard.
 import { useRef, useState } from 'preact/hooks';
-import { ApiError, call, type Agent, type Environment, type Pagination, type Transfer, type TransferDirection } from '../api.js';
+import { ApiError, call, type Agent, type AgentPriceRule, type Environment, type Pagination, type Transfer, type TransferDirection } from '../api.js';
 import { use_action } from '../use-action.js';
 import { use_api } from '../use-api.js';
-import { lagos_time, naira } from '../format.js';
+import { lagos_time, naira, provider_label, service_name } from '../format.js';
 import { EmptyState, ErrorBanner, Loading, Notice } from '../components/feedback.js';
 import { PageHeader } from '../components/layout.js';
 import { Pager } from '../components/pager.js';
@@ -153,6 +153,39 @@ function AgentPinForm({ agent, environment, on_done }: { agent: Agent; environme
   );
 }
 
+/** The agent's price list, read-only (set through the API: PUT /v1/agents/{id}/pricing). */
+function AgentPrices({ rules }: { rules: AgentPriceRule[] }) {
+  return (
+    <section class="card" aria-labelledby="agent-prices-title">
+      <h2 id="agent-prices-title">Prices</h2>
+      {rules.length === 0 ? (
+        <EmptyState title="No price list: the agent pays face value." />
+      ) : (
+        <table class="table table-cards" data-testid="agent-prices-table">
+          <thead>
+            <tr>
+              <th scope="col">Product</th>
+              <th scope="col">Discount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rules.map((rule, index) => (
+              <tr key={index}>
+                <td data-label="Product">
+                  {service_name(rule.service_type)}
+                  {provider_label(rule) === '' ? ' (every provider)' : ` · ${provider_label(rule)}`}
+                </td>
+                <td data-label="Discount" class="num">{(rule.rate_bp / 100).toFixed(2)}%</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p class="muted small">Set through the API: <code>PUT /v1/agents/{'{id}'}/pricing</code>.</p>
+    </section>
+  );
+}
+
 export function AgentPage({ agent_id, environment }: { agent_id: string; environment: Environment }) {
   const path = /^[1-9][0-9]{0,15}$/.test(agent_id) ? `/agents/${agent_id}` : null;
   const loaded = use_api<Agent>(path, { environment });
@@ -227,6 +260,7 @@ export function AgentPage({ agent_id, environment }: { agent_id: string; environ
               </div>
             )}
           </section>
+          {agent.pricing !== undefined && <AgentPrices rules={agent.pricing.rules} />}
           {agent.status !== 'closed' && (
             <>
               <TransferForm
