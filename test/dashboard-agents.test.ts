@@ -53,7 +53,10 @@ t.test('a suspended or closed agent neither signs in to the dashboard nor uses a
   const super_key = await server.create_key(agent_id, fast_key);
   t.equal((await server.api('PATCH', `/v1/agents/${agent_id}`, { key: reseller.key, body: { status: 'active' } })).status, 200, 'reactivated');
   const below_id = await open(super_key.api_key, 'till-below@example.ng');
-  t.equal((await sign_in('till-below@example.ng')).status, 201, 'an agent below an active one signs in');
+  const below_first = await sign_in('till-below@example.ng');
+  t.equal(below_first.status, 201, 'an agent below an active one signs in');
+  t.equal(below_first.body.data.agents_allowed, false, 'an agent at the third level gets no Agents page');
+  t.equal(first.body.data.agents_allowed, true, 'one at the second level does');
   t.equal((await sign_in('till-suspended@example.ng')).status, 201, 'the reactivated agent signs in again');
   t.equal((await dashboard(server, 'GET', '/overview', session)).status, 200, 'and its old session works again');
   await server.api('PATCH', `/v1/agents/${agent_id}`, { key: reseller.key, body: { status: 'suspended' } });
