@@ -2,7 +2,8 @@
 // under a suspended account, and a closed one neither sign in nor use a session opened before; a parent
 // runs its agents from the Agents page in headless Chromium against a real server (open one, the password
 // shown once, transfers both ways with its PIN, a double click moving money once, suspend and reactivate,
-// close sweeping the balance back) and the agent signs in to its own desk.
+// close sweeping the balance back) and the agent signs in to its own desk; suspended, its open desk closes with
+// the reason; closed, its session leads to the sign-in page. Screenshots at desktop and phone width.
 import t from 'tap';
 import { start_server, type TestServer } from './helpers/server.js';
 import { api_response, launch_browser, open_page, page_fetch, screenshot, settled, sign_in, unnamed_controls } from './helpers/browser.js';
@@ -171,6 +172,18 @@ t.test('a parent opens and runs an agent from the Agents page; the agent signs i
   await screenshot(t, agent_side.page, 'agents-agent-desk');
   t.same(await unnamed_controls(agent_side.page), [], 'every control of the agent\'s desk has a name');
 
+  // Suspended again while signed in: the open desk is closed with the reason.
+  await page.getByRole('button', { name: 'Suspend agent' }).click();
+  await page.getByRole('button', { name: 'Reactivate agent' }).waitFor();
+  await agent_side.page.reload();
+  await agent_side.page.getByText(/suspended: it cannot use the dashboard/).waitFor();
+  t.ok(await agent_side.page.getByRole('button', { name: 'Sign in' }).isVisible(), 'a suspended agent\'s open session shows the sign-in page with the reason');
+  await page.getByRole('button', { name: 'Reactivate agent' }).click();
+  await page.getByRole('button', { name: 'Suspend agent' }).waitFor();
+  await agent_side.page.goto('/dashboard/wallet?env=test');
+  await agent_side.page.locator('[data-testid="wallet-balance"]:has-text("2,500.25")').waitFor();
+  t.pass('reactivated, the same session opens the desk again');
+
   // Closing, after a confirmation, sweeps the balance back; the agent's session ends.
   await page.getByRole('button', { name: 'Close agent' }).click();
   const dialog = page.getByRole('dialog');
@@ -183,6 +196,7 @@ t.test('a parent opens and runs an agent from the Agents page; the agent signs i
   t.equal(closed.balances.test.balance, 0, 'with nothing left');
   await page.getByTestId('transfers-table').getByText('Swept back at closing').waitFor();
   await agent_side.page.reload();
+  await agent_side.page.waitForURL(/\/dashboard\/sign-in/);
   await agent_side.page.getByRole('button', { name: 'Sign in' }).waitFor();
   t.pass('the closed agent\'s open session leads to the sign-in page');
   t.same([...problems, ...agent_side.problems], [], 'no page errors');
