@@ -240,14 +240,9 @@ export class AgentsDriver {
    */
   async after_restart(round: number, journal_balances: Map<number, number> | null): Promise<string[]> {
     const v: string[] = [];
+    const through_api = await this.api_balances(v, `round ${round}: `);
     if (journal_balances !== null) {
-      for (const id of this.model.ids) {
-        const answer = id === this.model.root_id ? await this.call('GET', '/v1/wallet', null) : await this.call('GET', `/v1/agents/${id}`, null);
-        const balance = id === this.model.root_id ? answer.body?.data?.balance : answer.body?.data?.balances?.test?.balance;
-        if (answer.status !== 200) v.push(`round ${round}: account ${id} of the tree could not be read: ${answer.status} ${answer.text.slice(0, 200)}`);
-        else if (kobo_of(balance) !== (journal_balances.get(id) ?? 0)) v.push(`round ${round}: account ${id}'s test balance through the API is ${balance} NGN, the journal's ${journal_balances.get(id) ?? 0} kobo`);
-        if (answer.status === 200 && id !== this.model.root_id && this.model.closed.includes(id) && answer.body.data.status !== 'closed') v.push(`round ${round}: agent ${id} was closed (200) but reads ${answer.body.data.status}`);
-      }
+      for (const [id, kobo] of through_api) if (kobo !== (journal_balances.get(id) ?? 0)) v.push(`round ${round}: account ${id}'s test balance through the API is ${kobo} kobo, the journal's ${journal_balances.get(id) ?? 0} kobo`);
     }
     for (const spec of this.model.transfers) {
       if (spec.ack !== null) continue;
@@ -284,6 +279,19 @@ export class AgentsDriver {
     }
     this.suspended = false;
     return v;
+  }
+
+  /** Every tree account's test balance (kobo) through the API; a closing answered 200 must read closed. */
+  async api_balances(v: string[], at = 'at the end: '): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const id of this.model.ids) {
+      const answer = id === this.model.root_id ? await this.call('GET', '/v1/wallet', null) : await this.call('GET', `/v1/agents/${id}`, null);
+      const balance = id === this.model.root_id ? answer.body?.data?.balance : answer.body?.data?.balances?.test?.balance;
+      if (answer.status !== 200) v.push(`${at}account ${id} of the tree could not be read: ${answer.status} ${answer.text.slice(0, 200)}`);
+      else out.set(id, kobo_of(balance));
+      if (answer.status === 200 && id !== this.model.root_id && this.model.closed.includes(id) && answer.body.data.status !== 'closed') v.push(`${at}agent ${id} was closed (200) but reads ${answer.body.data.status}`);
+    }
+    return out;
   }
 
   summary(): string {
