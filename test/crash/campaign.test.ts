@@ -7,7 +7,8 @@
 //
 // CRASH_ROUNDS (default 20), CRASH_SEED (default random, printed), CRASH_TIME_SCALE (default 0.001),
 // CRASH_REPORT (a file to write the summary line to), CRASH_CANCELS=0 (no cancel turns), CRASH_FUNDING=0 (no funding
-// providers or funding turns: callbacks, reconciles, forged callbacks; test/crash/README.md), CRASH_BUDGET_S
+// providers or funding turns: callbacks, reconciles, forged callbacks; test/crash/README.md), CRASH_AGENTS=0 (no agent
+// tree or agent turns: transfers, agents' purchases, suspensions, closings; test/crash/README.md "Agent trees"), CRASH_BUDGET_S
 // (default 180 with the default rounds, none when CRASH_ROUNDS is set): no round starts after the budget,
 // so that a machine slowed by its neighbours (a round took 15 s instead of 4 in one CI run) ends the
 // bounded form within tap's 300 s per file; at least min_rounds still run, and the comment says how many did.

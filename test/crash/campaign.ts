@@ -25,6 +25,7 @@ import { check_store, type StoreStats } from './checker.js';
 import { ApiChecker } from './api-checker.js';
 import { kill_in_flush_window } from './flush-window.js';
 import { FundingDriver, funding_on } from './campaign-funding.js';
+import { AgentsDriver, agents_on } from './campaign-agents.js';
 import { NatsCluster, stream_leader, test_lease_ms, test_master_key, wait_leading, wait_until } from '../helpers/nats-cluster.js';
 import {
   acked_batch,
@@ -281,6 +282,8 @@ export class Campaign {
   readonly api: ApiChecker;
   /** Funding turns (campaign-funding.ts), or null with CRASH_FUNDING=0. */
   readonly funding: FundingDriver | null;
+  /** Agent turns (campaign-agents.ts), or null with CRASH_AGENTS=0. */
+  readonly agents: AgentsDriver | null;
   readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0, standby_kills: 0, nats_kills: 0, refused: 0, deposed: 0, supervisor_restarts: 0, races: 0, race_refusals: 0, cancel_orders: 0, cancels: 0, cancels_200: 0, cancels_409: 0 };
   private readonly random: () => number;
   private sequence = 0;
@@ -315,6 +318,7 @@ export class Campaign {
         return this.send(op, round, false, violations);
       },
     }) : null;
+    this.agents = agents_on ? new AgentsDriver(this.model, { random: () => this.random(), server: () => this.server, alive: () => this.alive }) : null;
     this.api = new ApiChecker(() => this.server, this.model, () => this.reversed_references());
   }
 
@@ -404,6 +408,7 @@ export class Campaign {
       }
     }
     await this.funding?.open_accounts(this.server);
+    await this.agents?.setup();
     const test_key = this.model.accounts[0].wallets.test.key;
     const plans = await this.server.api('GET', '/v1/services/data/plans?network=mtn', { key: test_key });
     this.plans = (plans.body.data.plans as { plan_id: string; amount: number }[]).sort((a, b) => a.amount - b.amount).slice(0, 4);
@@ -1145,7 +1150,16 @@ export class Campaign {
         else if (!this.kill_armed && !this.deposed_by_design(extra)) report.load_violations.push(`round ${round}: a funding turn failed while the server was up: ${(error as Error).message}`);
       }
     });
-    const writers = [...Array.from({ length: this.options.writers }, writer), opening_cancels, ...opening_funding];
+    // The agent tree's turns run beside the writers for the whole load (campaign-agents.ts).
+    const agent_turns = (async () => {
+      if (this.agents === null) return;
+      try {
+        await this.agents.turn(round, report.load_violations);
+      } catch (error) {
+        if (!this.kill_armed && !this.deposed_by_design(extra)) report.load_violations.push(`round ${round}: an agent turn failed while the server was up: ${(error as Error).message}`);
+      }
+    })();
+    const writers = [...Array.from({ length: this.options.writers }, writer), opening_cancels, ...opening_funding, agent_turns];
     const reversals = this.reverser(round, report.load_violations);
     const [low, high] = this.options.kill_after_ms;
     report.kill_after_ms = Math.round(low + this.random() * (high - low));
@@ -1224,11 +1238,13 @@ export class Campaign {
     report.phases_ms.load = killed_ms - started;
 
     // 3. The journal, read as the restart will find it.
+    let tree_balances: Map<number, number> | null = null;
     try {
       const store = await check_store(this.data_dir, this.model, { snapshot_ms: killed_ms, final: false, upstream: this.upstream, other_upstreams: [this.upstream_b], acked_before_ms: killed_ms });
       for (const [request_id, reference] of store.reference_of_request) this.reference_of_request.set(request_id, reference);
       report.store_violations.push(...store.violations);
       report.store_stats = store.stats;
+      tree_balances = store.tree_balances;
     } catch (error) {
       report.store_violations.push(`the journal checker could not read the store: ${(error as Error).stack}`);
     }
@@ -1283,6 +1299,15 @@ export class Campaign {
         report.api_violations.push(...await this.api.check_acks(this.model.ops.filter((op) => op.ack !== null && !op.api_checked && op.round > 0)));
       } catch (error) {
         report.api_violations.push(`the API checks failed: ${(error as Error).stack}`);
+      }
+      // The tree through the API (balances as the journal read them, every acknowledged transfer replayed alike),
+      // and every tree request the kill cut sent again.
+      try {
+        // Cluster mode: the killed leader's store is not the authority (the stream is), so the balances are
+        // compared with the last leader's store at the end instead (finish).
+        if (this.agents !== null) report.api_violations.push(...await this.agents.after_restart(round, this.options.cluster ? null : tree_balances));
+      } catch (error) {
+        report.api_violations.push(`the agent checks after the restart failed: ${(error as Error).stack}`);
       }
       await callbacks;
       report.phases_ms.api_check = Date.now() - api_started;
@@ -1339,6 +1364,8 @@ export class Campaign {
     v.push(...await this.api.wait_until_settled(this.receiver, settle_timeout_ms));
     const final = await this.api.check_final(this.receiver);
     v.push(...final.violations);
+    // The tree's balances through the API, for the last journal check to compare (in cluster mode the only such check).
+    const tree_api = this.agents === null ? null : await this.agents.api_balances(v);
     // Cluster mode: the standby goes first, so that the leader's SIGTERM hands the lease to nobody.
     await this.standby?.stop();
     const code = await this.server.stop();
@@ -1350,6 +1377,7 @@ export class Campaign {
       });
       v.push(...store.violations);
       store_stats = store.stats;
+      for (const [id, kobo] of tree_api ?? []) if (store.tree_balances?.get(id) !== kobo) v.push(`at the end: tree account ${id}'s test balance through the API was ${kobo} kobo, the journal's is ${store.tree_balances?.get(id)}`);
     } catch (error) {
       v.push(`the journal checker could not read the store: ${(error as Error).stack}`);
     }
@@ -1405,6 +1433,7 @@ export class Campaign {
       + `live: 019 answers ${this.upstream.duplicates.size} (of ${this.live.duplicates_sent} purchases repeating a number), refused to the second upstream ${this.upstream_b.calls('/api/pay').length}, `
       + `reversals ${this.live.reversals} (${this.live.reversals_around_kill} while the server was dead), reversed after delivery ${this.reversed_after_delivery}, callbacks ${this.live.callbacks} (${this.live.callbacks_cut} cut by a kill), `
       + (this.funding === null ? '' : `${this.funding.summary()}; provider transfers credited in the store ${stats?.funding_credits ?? '?'}, in exceptions ${stats?.funding_exceptions ?? '?'}, `)
+      + (this.agents === null ? '' : `${this.agents.summary()}, `)
       + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`
       + (this.options.cluster
         ? `, cluster mode (a leader failover every round; before it, ${t.standby_kills} standby kills and ${t.nats_kills} NATS server kills; ${t.deposed} leaders deposed by a NATS kill; ${t.supervisor_restarts} nodes started again after exiting by themselves during a failover; ${t.refused} answers 503 service.unavailable, re-sent after the failover)`

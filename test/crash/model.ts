@@ -259,6 +259,38 @@ export interface Model {
     /** Tiers set to funding_fee: reseller (the wallet gets the amount less the fee). */
     reseller_fee_tiers: string[];
   };
+  /** The agent tree (campaign-agents.ts), absent with CRASH_AGENTS=0: its accounts are judged by check_agents only. */
+  agents?: AgentsModel;
+}
+
+// ---- Agents (campaign-agents.ts): a tree reseller -> super-agent -> agent, transfers, agents' purchases ------
+
+/** A transfer between a parent and its direct agent (POST /v1/agents/{agent}/transfers), test money. */
+export interface AgentTransferSpec {
+  reference: string;
+  parent_id: number;
+  agent_id: number;
+  direction: 'to_agent' | 'from_agent';
+  amount_kobo: number;
+  round: number;
+  sends: number;
+  /** The first answer that arrived (the load's, or a re-send's after a restart); null while unknown. */
+  ack: Ack | null;
+  /** The API check repeated it after a restart (201 answers only). */
+  repeated: boolean;
+}
+
+export interface AgentsModel {
+  /** The reseller at the top (an operator-made account outside model.accounts) and its tier. */
+  root_id: number;
+  root_tier: string;
+  /** Every account of the tree ever opened (closed ones too). */
+  ids: number[];
+  /** Keys the driver made for the tree (operator-made, outside the key-creation ops). */
+  key_ids: number[];
+  /** Agents whose closing was acknowledged (200). */
+  closed: number[];
+  transfers: AgentTransferSpec[];
 }
 
 /** NGN in an API answer as integer kobo (the API shows at most 2 decimals). */
@@ -318,7 +350,11 @@ export function capped(list: string[], max = 40): string[] {
  * network, disco or provider; else the service type alone; else 0), commission rounded down to the kobo.
  */
 export function expected_charged_kobo(model: Model, account_id: number, order: { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; amount_kobo: number }): number {
-  const tier = model.accounts.find((a) => a.id === account_id)?.tier;
+  return charged_at_tier(model, model.accounts.find((a) => a.id === account_id)?.tier, order);
+}
+
+/** What an account of the tier pays for the order (the tier's price list, 0 bp where it has no rule). */
+export function charged_at_tier(model: Model, tier: string | undefined, order: { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; amount_kobo: number }): number {
   const rules = tier === undefined ? [] : model.pricing[tier] ?? [];
   const narrow = order.service_type === 'electricity' ? order.disco : order.service_type === 'tv' ? order.provider : order.network;
   const exact = rules.find((r) => r.service_type === order.service_type && r.narrow !== null && r.narrow === narrow);
