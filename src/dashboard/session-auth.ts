@@ -47,7 +47,7 @@ export function authorize_session(engine: Engine, sessions: SessionStore, limits
   if (actor === undefined) return api_error('session.required');
   // An agent closed or suspended (docs/api.md "Agents"): as its keys are refused, so are its sessions.
   if (actor.account.status === 'closed') return api_error('session.required');
-  if (actor.account.parent_id !== undefined && suspended_in_tree(engine, actor.account)) return api_error('account.suspended');
+  if (suspended_in_tree(engine, actor.account)) return api_error('account.suspended');
   if (ctx.method !== 'GET' && (!origin_ok(ctx) || !sessions.csrf_ok(record, ctx.headers.csrf_token))) {
     return api_error('session.csrf_failed');
   }
