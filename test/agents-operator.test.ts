@@ -4,6 +4,7 @@
 // closed agent. Through the real server on random ports.
 import t from 'tap';
 import { start_server, type TestServer } from './helpers/server.js';
+import { run_cli } from './helpers/fixtures-http.js';
 
 const server = await start_server(t);
 const fast_key = { rate_limit_per_minute: 100_000 };
@@ -187,4 +188,63 @@ t.test('regression: the operator\'s PIN on a closed agent is 409 agents.closed a
   const reactivate = await server.admin('PATCH', `/admin/accounts/${a1.id}`, { status: 'active' });
   t.equal(reactivate.status, 409, 'a closed agent is not reactivated');
   t.equal(reactivate.body.error.code, 'agents.closed', 'agents.closed');
+});
+
+function cli(args: string[]) {
+  return run_cli(args, { ADMIN_TOKEN: server.admin_token, ADMIN_PORT: String(server.admin_port) });
+}
+
+t.test('billvend account tree prints the tree indented by level, with status and balances in naira; --json prints the answer', async (t) => {
+  const { reseller, a, b, a1, a2, b1 } = built;
+  const printed = await cli(['account', 'tree', String(reseller.id)]);
+  t.equal(printed.code, 0, `account tree exits 0 (${printed.stderr.trim()})`);
+  t.equal(printed.stderr, '', 'nothing on stderr');
+  const line = (indent: string, name: string, id: number, status: string, test: string) => `${indent}${name} (account ${id})  ${status}  live NGN 0.00  test NGN ${test}`;
+  t.equal(printed.stdout, [
+    line('', 'Reseller 1', reseller.id, 'active', '1,000.00'),
+    line('  ', 'Super A', a.id, 'active', '1,300.00'),
+    line('    ', 'Till a1', a1.id, 'closed', '0.00'),
+    line('    ', 'Till a2', a2.id, 'active', '1,200.00'),
+    line('  ', 'Super B', b.id, 'suspended', '1,500.00'),
+    line('    ', 'Till b1', b1.id, 'active', '0.00'),
+    '6 accounts',
+    '',
+  ].join('\n'), 'one account a line, indented by level, oldest first, with status and balances');
+
+  const cut = await cli(['accounts', 'tree', String(reseller.id), '--limit', '5']);
+  t.equal(cut.code, 0, '"accounts tree" (plural) is the same command');
+  t.ok(cut.stdout.includes(`${line('  ', 'Super B', b.id, 'suspended', '1,500.00')}\n    … 1 more agent not shown\n`), 'a node cut short says, under it, how many of its agents are not shown');
+  t.match(cut.stdout, /5 accounts shown, truncated at --limit 5/, 'and the last line says the tree was truncated');
+
+  const json = await cli(['account', 'tree', String(a.id), '--json']);
+  t.equal(json.code, 0, 'account tree --json exits 0');
+  const data = JSON.parse(json.stdout);
+  t.same([data.tree.id, data.nodes, data.truncated, data.tree.children.map((n: { id: number }) => n.id)], [a.id, 3, false, [a1.id, a2.id]], '--json prints the answer\'s data');
+
+  const missing = await cli(['account', 'tree', '999999']);
+  t.equal(missing.code, 1, 'an unknown account exits 1');
+  t.match(missing.stderr, /account\.not_found/, 'naming account.not_found');
+  const bad_limit = await cli(['account', 'tree', String(a.id), '--limit', '1001']);
+  t.equal(bad_limit.code, 1, '--limit 1001 is refused by the server: exit 1');
+  t.match(bad_limit.stderr, /validation\.failed[\s\S]*limit/, 'naming limit');
+  const no_id = await cli(['account', 'tree']);
+  t.equal(no_id.code, 2, 'without an account id: exit 2');
+  const stray = await cli(['account', 'tree', String(a.id), '--json=yes']);
+  t.equal(stray.code, 2, '--json takes no value: exit 2');
+});
+
+t.test('billvend account list filters by --parent and --status; account update --status suspends and reactivates', async (t) => {
+  const { a, a1, a2 } = built;
+  const listed = await cli(['account', 'list', '--parent', String(a.id)]);
+  t.equal(listed.code, 0, `account list --parent exits 0 (${listed.stderr.trim()})`);
+  t.same(JSON.parse(listed.stdout).accounts.map((x: { id: number; parent_id: number; status: string }) => [x.id, x.parent_id, x.status]), [[a1.id, a.id, 'closed'], [a2.id, a.id, 'active']], 'the parent\'s agents, with parent_id and status');
+  const closed = await cli(['account', 'list', '--parent', String(a.id), '--status', 'closed']);
+  t.same(JSON.parse(closed.stdout).accounts.map((x: { id: number }) => x.id), [a1.id], '--status narrows the list');
+  const wrong = await cli(['account', 'list', '--status', 'gone']);
+  t.equal(wrong.code, 2, 'a status that is none: exit 2');
+  const suspended = await cli(['account', 'update', String(a2.id), '--status', 'suspended']);
+  t.equal(suspended.code, 0, 'account update --status suspended exits 0');
+  t.equal(JSON.parse(suspended.stdout).status, 'suspended', 'the agent is suspended');
+  const active = await cli(['account', 'update', String(a2.id), '--status', 'active']);
+  t.equal(JSON.parse(active.stdout).status, 'active', 'and reactivated');
 });

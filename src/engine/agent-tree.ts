@@ -3,7 +3,7 @@
 // (reseller → super-agent → agent). A parent always has a lower id than its agents, so a walk up the
 // chain ends; it reads at most two records, from the actors in memory or the store, and builds no actor.
 import type { Engine } from './engine.js';
-import type { AccountRecord } from './records.js';
+import { assert_wallet, new_wallet, type AccountRecord, type Environment, type WalletRecord } from './records.js';
 import { fail } from '../lib/assert.js';
 
 /** Levels of a tree: a reseller (1), its super-agents (2), their agents (3). */
@@ -87,4 +87,17 @@ export function subtree_of(engine: Engine, root: AccountRecord, nodes_max: numbe
     }
   }
   return { root: top, nodes, truncated };
+}
+
+/** An account's wallets, from its actor when in memory, else from the store: a tree is read without building actors. */
+export function wallets_read(engine: Engine, id: number): Record<Environment, WalletRecord> {
+  const actor = engine.accounts.peek(id);
+  if (actor !== undefined) return actor.wallets;
+  const read = (environment: Environment): WalletRecord => {
+    const wallet = engine.store.wallets.get([id, environment]) as WalletRecord | undefined;
+    if (wallet === undefined) return new_wallet(id, environment);
+    assert_wallet(wallet);
+    return wallet;
+  };
+  return { live: read('live'), test: read('test') };
 }

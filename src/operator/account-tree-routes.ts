@@ -7,9 +7,8 @@ import type { RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
 import { parse_id, query_params } from '../front/request-helpers.js';
 import { wallet_view } from '../front/views.js';
-import { wallets_of } from '../front/routes/agent-routes.js';
 import { api_error, invalid } from '../errors.js';
-import { subtree_of, tree_nodes_max, type TreeNode } from '../engine/agent-tree.js';
+import { subtree_of, tree_nodes_max, wallets_read, type TreeNode } from '../engine/agent-tree.js';
 import type { Engine } from '../engine/engine.js';
 
 export interface TreeNodeView {
@@ -24,7 +23,7 @@ export interface TreeNodeView {
 }
 
 function node_view(engine: Engine, node: TreeNode): TreeNodeView {
-  const wallets = wallets_of(engine, node.account.id);
+  const wallets = wallets_read(engine, node.account.id);
   return {
     id: node.account.id,
     parent_id: node.account.parent_id ?? null,

@@ -63,7 +63,7 @@ function remembered(deps: Deps, ctx: RequestContext, key: string | null, print: 
 }
 
 /** The wallets of an account, from its actor when in memory, else from the store (no actor is built for a list). */
-export function wallets_of(engine: Engine, id: number): Record<Environment, WalletRecord> {
+function wallets_of(engine: Engine, id: number): Record<Environment, WalletRecord> {
   const actor = engine.accounts.peek(id);
   if (actor !== undefined) return actor.wallets;
   const read = (environment: Environment): WalletRecord => {
