@@ -295,6 +295,8 @@ t.test('a suspended agent\'s keys are refused, and so are those of every agent b
   const reseller = await server.reseller(100, { kyc_level: 3 }, fast_key);
   const super_agent = await open_agent(server, reseller.key, { kyc_level: 2 });
   const agent = await open_agent(server, super_agent.key, { kyc_level: 1 });
+  // Signed in before the suspension: a suspended agent's sign-in is refused (test/dashboard-agents.test.ts).
+  const session = await sign_in(server, agent.view.email, 'agent password 1');
   const suspended = await server.api('PATCH', `/v1/agents/${super_agent.id}`, { key: reseller.key, body: { status: 'suspended' } });
   t.equal(suspended.status, 200, 'the reseller suspends its super-agent');
   t.equal(suspended.body.data.status, 'suspended', 'which reads suspended');
@@ -303,7 +305,6 @@ t.test('a suspended agent\'s keys are refused, and so are those of every agent b
     t.equal(refused.status, 403, `${who}'s key is refused`);
     t.equal(refused.body.error.code, 'account.suspended', `with account.suspended (${who})`);
   }
-  const session = await sign_in(server, agent.view.email, 'agent password 1');
   const desk = await fetch(`${server.base}/dashboard/api/overview?environment=test`, { headers: { cookie: `bv_session=${session.cookie}` } });
   t.equal(desk.status, 403, 'a dashboard session of an agent below the suspended one is refused too');
   t.equal(((await desk.json()) as any).error.code, 'account.suspended', 'with account.suspended');

@@ -56,6 +56,13 @@ export const desk_public_paths: readonly string[] = [
   // exactly as PATCH /v1/account does it.
   'get /v1/account',
   'patch /v1/account',
+  // The Agents page (docs/api.md "Agents in the dashboard"): a parent opens, reads, suspends, closes its
+  // agents, sets their PINs and moves money to and from them through the API's own handlers, so every rule
+  // (its subtree only, depth, KYC and limits, the parent's PIN, a transfer's reference once for ever) holds.
+  '/v1/agents',
+  '/v1/agents/:id',
+  '/v1/agents/:id/pin',
+  '/v1/agents/:id/transfers',
 ];
 
 /** "/v1/services/airtime" → "/dashboard/api/services/airtime". */
@@ -74,6 +81,8 @@ export function desk_routes(public_routes: readonly RouteDef[]): RouteDef[] {
       scope: undefined,
       doc: { ...route.doc, summary: `Dashboard: ${route.doc.summary}`, tags: ['Dashboard'], hidden: true },
     }));
-  if (twins.length !== desk_public_paths.length) fail('a public route the dashboard offers is missing');
+  // A path named without a method offers each of its methods (GET and POST /v1/agents): each name must find one at least.
+  const offered = (name: string) => public_routes.some((route) => route.path === name || `${route.method} ${route.path}` === name);
+  if (!desk_public_paths.every(offered)) fail('a public route the dashboard offers is missing');
   return twins;
 }

@@ -6,7 +6,7 @@ import type { Engine } from '../engine/engine.js';
 import { api_error, invalid, type ApiError } from '../errors.js';
 import { suspended_in_tree } from '../engine/agent-tree.js';
 import { read_cookie, session_cookie, type SessionStore, type SessionRecord } from './sessions.js';
-import type { Environment } from '../engine/records.js';
+import type { AccountRecord, Environment } from '../engine/records.js';
 import { fail } from '../lib/assert.js';
 import { DashboardRateLimit } from './dashboard-rate-limit.js';
 
@@ -29,6 +29,22 @@ export function origin_ok(ctx: RequestContext): boolean {
   }
 }
 
+/**
+ * Why an account may not use the dashboard, or null (docs/api.md "Agents"): as its keys are refused, so
+ * are its sign-in and its open sessions. A closed agent is gone for good: its open session is as if
+ * signed out (session.required), and its sign-in is answered as a wrong password. A suspended one, or
+ * one under a suspended account, is 403 account.suspended, saying so; reactivated, its session works again.
+ */
+export function session_refusal(engine: Engine, account: AccountRecord): ApiError | null {
+  if (account.status === 'closed') return api_error('session.required');
+  // Any account, the top of a tree too: the operator suspends resellers as well (PATCH /admin/accounts/{id}).
+  if (suspended_in_tree(engine, account)) return api_error('account.suspended', suspended_message);
+  return null;
+}
+
+/** The refusal a suspended account's sign-in and session show in the dashboard. */
+export const suspended_message = 'This account, or an account above it, is suspended: it cannot use the dashboard until it is reactivated.';
+
 export function environment_param(ctx: RequestContext): Environment | null {
   const value = new URLSearchParams(ctx.query).get('environment');
   if (value === null) return 'live';
@@ -45,9 +61,8 @@ export function authorize_session(engine: Engine, sessions: SessionStore, limits
   if (record === null) return api_error('session.required');
   const actor = engine.accounts.get(record.account_id);
   if (actor === undefined) return api_error('session.required');
-  // An agent closed or suspended (docs/api.md "Agents"): as its keys are refused, so are its sessions.
-  if (actor.account.status === 'closed') return api_error('session.required');
-  if (suspended_in_tree(engine, actor.account)) return api_error('account.suspended');
+  const refused = session_refusal(engine, actor.account);
+  if (refused !== null) return refused;
   if (ctx.method !== 'GET' && (!origin_ok(ctx) || !sessions.csrf_ok(record, ctx.headers.csrf_token))) {
     return api_error('session.csrf_failed');
   }

@@ -35,8 +35,9 @@ import { refusal_reply } from '../front/outcome-errors.js';
 import type { Environment, Scope as ScopeName, WalletEntry, WalletEntryType } from '../engine/records.js';
 import { fail } from '../lib/assert.js';
 import { clear_cookie_header, password_check_busy_error, read_cookie, session_cookie, session_cookie_header, session_absolute_ms, sign_in_busy_error, SignInGuard, type SessionStore } from './sessions.js';
-import { origin_ok, session_of } from './session-auth.js';
+import { origin_ok, session_of, session_refusal, suspended_message } from './session-auth.js';
 import { bulk_items_max } from '../schemas/bulk-schemas.js';
+import { agent_depth_max, depth_of } from '../engine/agent-tree.js';
 import { biller_display_names, service_display_names } from '../engine/display-names.js';
 
 const SignInBody = Type.Object({
@@ -291,6 +292,8 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
   const doc = (summary: string) => ({ summary, tags: ['Dashboard'], hidden: true });
   const sign_in_guard = new SignInGuard(deps.config.sign_in, deps.wheel, deps.hash_lanes.password);
   const display_names = { services: service_display_names, billers: biller_display_names };
+  /** Whether the account may have agents (the Agents page): above the tree's last level (docs/api.md "Agents"). */
+  const agents_allowed = (actor: AccountActor) => depth_of(engine, actor.account) < agent_depth_max;
 
   /** The session as the app reads it; service_types: every family on sale, so the app lists none of its own. */
   const session_view = (record: { csrf_token: string; expires_ms: number }, actor: AccountActor) => ({
@@ -303,6 +306,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
     bulk_items_max,
     /** The one table of names as people write them (engine/display-names.ts): the app keeps none of its own. */
     display_names,
+    agents_allowed: agents_allowed(actor),
   });
 
   const overview = (ctx: RequestContext) => {
@@ -403,6 +407,11 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
         if (correct === 'busy') return error_reply(ctx.request_id, sign_in_busy_error());
         // A known and an unknown email part only here, after the same work: same answers from now on.
         if (!correct || actor === undefined) return error_reply(ctx.request_id, sign_in_guard.wrong_password(address, body.email, clock.now_ms()));
+        // An agent closed for good signs in no more: answered as a wrong password, the email told apart
+        // by nothing. A suspended one is told so, the password being right (docs/api.md "Agents").
+        if (actor.account.status === 'closed') return error_reply(ctx.request_id, sign_in_guard.wrong_password(address, body.email, clock.now_ms()));
+        const barred = session_refusal(engine, actor.account);
+        if (barred !== null) return error_reply(ctx.request_id, barred);
         ctx.actor = actor;
         sign_in_guard.signed_in(address, body.email);
         const { id, record } = sessions.open(actor);
@@ -415,6 +424,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
           service_types: service_type_names,
           bulk_items_max,
           display_names,
+          agents_allowed: agents_allowed(actor),
         }, 'Signed in.'), actor.settled());
       },
     },
@@ -435,7 +445,12 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       handler: (ctx) => {
         const record = sessions.find(read_cookie(ctx.headers.cookie, session_cookie));
         const actor = record === null ? undefined : engine.accounts.get(record.account_id);
-        return success_reply(ctx.request_id, 200, { session: record === null || actor === undefined ? null : session_view(record, actor) });
+        // A session of an agent since suspended or closed opens no desk: the app shows why on its sign-in page.
+        const refused = actor === undefined ? null : session_refusal(engine, actor.account);
+        if (record === null || actor === undefined || refused !== null) {
+          return success_reply(ctx.request_id, 200, { session: null, refused: refused === null || refused.code === 'session.required' ? null : { code: refused.code, message: refused.message ?? suspended_message } });
+        }
+        return success_reply(ctx.request_id, 200, { session: session_view(record, actor) });
       },
     },
     {

@@ -343,6 +343,26 @@ const hidden_builders: Record<string, Builder> = {
   'POST /dashboard/api/orders/{reference}/requery': { method: 'POST', template: '/dashboard/api/orders/{reference}/requery', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'POST', '/dashboard/api/orders/{reference}/requery', { reference: w.reference }) },
   'POST /dashboard/api/orders/{reference}/cancel': { method: 'POST', template: '/dashboard/api/orders/{reference}/cancel', auth: 'session', port: 'public', changes_state: false, valid_status: 409, build: (w) => dashboard(w, 'POST', '/dashboard/api/orders/{reference}/cancel', { reference: w.reference }) },
   'GET /dashboard/api/wallet/transactions': { method: 'GET', template: '/dashboard/api/wallet/transactions', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/wallet/transactions', {}, undefined, 'environment=test&per_page=5&page=1&type=credit&from=2026-01-01&to=2099-12-31') },
+  // The Agents page: the API's agent handlers under the session (docs/api.md "Agents in the dashboard").
+  'GET /dashboard/api/agents': { method: 'GET', template: '/dashboard/api/agents', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/agents', {}, undefined, 'environment=test&per_page=5&page=1') },
+  'POST /dashboard/api/agents': {
+    method: 'POST', template: '/dashboard/api/agents', auth: 'session', port: 'public', changes_state: true, body_fields: ['name', 'email', 'phone', 'password', 'kyc_level'],
+    build: (w) => dashboard(w, 'POST', '/dashboard/api/agents', {}, { name: 'dashboard agent', email: `dash-agent-${randomBytes(6).toString('hex')}@example.ng`, phone: '08031234567', password: 'dashboard agent pw', kyc_level: 1 }),
+  },
+  'GET /dashboard/api/agents/{id}': { method: 'GET', template: '/dashboard/api/agents/{id}', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/agents/{id}', { id: id(w.agent_id) }) },
+  'PATCH /dashboard/api/agents/{id}': {
+    method: 'PATCH', template: '/dashboard/api/agents/{id}', auth: 'session', port: 'public', changes_state: true, body_fields: ['status', 'daily_limit'],
+    build: (w) => dashboard(w, 'PATCH', '/dashboard/api/agents/{id}', { id: id(w.agent_id) }, { status: 'active', daily_limit: 1000 }),
+  },
+  'PUT /dashboard/api/agents/{id}/pin': {
+    method: 'PUT', template: '/dashboard/api/agents/{id}/pin', auth: 'session', port: 'public', changes_state: true, body_fields: ['pin'],
+    build: (w) => dashboard(w, 'PUT', '/dashboard/api/agents/{id}/pin', { id: id(w.agent_id) }, { pin: '13579' }),
+  },
+  'GET /dashboard/api/agents/{id}/transfers': { method: 'GET', template: '/dashboard/api/agents/{id}/transfers', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/agents/{id}/transfers', { id: id(w.agent_id) }, undefined, 'environment=test&per_page=5&page=1') },
+  'POST /dashboard/api/agents/{id}/transfers': {
+    method: 'POST', template: '/dashboard/api/agents/{id}/transfers', auth: 'session', port: 'public', changes_state: true, body_fields: ['direction', 'amount', 'environment', 'pin', 'reference'],
+    build: (w) => dashboard(w, 'POST', '/dashboard/api/agents/{id}/transfers', { id: id(w.agent_id) }, { direction: 'to_agent', amount: 1, environment: 'test', pin: w.pin, reference: `dash-cat-${randomBytes(6).toString('hex')}` }),
+  },
   'GET /dashboard/api/keys': { method: 'GET', template: '/dashboard/api/keys', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/keys', {}) },
   'POST /dashboard/api/keys': {
     method: 'POST', template: '/dashboard/api/keys', auth: 'session', port: 'public', changes_state: true, body_fields: ['name', 'environment', 'scopes', 'ip_allowlist', 'expires_at'],

@@ -32,6 +32,52 @@ export interface Session {
   bulk_items_max: number;
   /** The server's one table of names as people write them (src/engine/display-names.ts). */
   display_names?: DisplayNames;
+  /** Whether the account may open agents (the Agents page): not at the tree's last level. */
+  agents_allowed?: boolean;
+}
+
+export type AgentStatus = 'active' | 'suspended' | 'closed';
+
+/** An agent as GET /agents/{id} answers it (docs/api.md "Agents"). */
+export interface Agent {
+  id: number;
+  parent_id: number;
+  name: string;
+  email: string;
+  phone: string;
+  tier: string;
+  kyc_level: number;
+  status: AgentStatus;
+  daily_limit: number;
+  pin_set: boolean;
+  agents_open: number;
+  balances: Record<Environment, Wallet>;
+  created_at: string;
+  /** The agent's price list, when the server gives it (PUT /v1/agents/{id}/pricing sets it): shown read-only. */
+  pricing?: { rules: AgentPriceRule[] };
+}
+
+/** A rule of an agent's price list: a product (family, and network, disco or provider) and its rate off face value. */
+export interface AgentPriceRule {
+  service_type: string;
+  network?: string | null;
+  disco?: string | null;
+  provider?: string | null;
+  rate_bp: number;
+}
+
+export type TransferDirection = 'to_agent' | 'from_agent';
+
+export interface Transfer {
+  reference: string;
+  kind: 'transfer' | 'sweep';
+  direction: TransferDirection;
+  environment: Environment;
+  amount: number;
+  parent_id: number;
+  agent_id: number;
+  balances_after: { parent: number; agent: number };
+  created_at: string;
 }
 
 export interface DisplayNames {
@@ -125,7 +171,7 @@ export interface WalletEntry {
   created_at: string;
 }
 
-export type Scope = '*' | 'wallet:read' | 'services:purchase' | 'transactions:read' | 'keys:manage' | 'account:manage';
+export type Scope = '*' | 'wallet:read' | 'services:purchase' | 'transactions:read' | 'keys:manage' | 'account:manage' | 'agents:manage';
 
 export interface ApiKey {
   id: number;
@@ -243,14 +289,17 @@ interface Envelope<T> {
 
 /** The CSRF token of the current session: from sign-in or GET /session, kept in memory only. */
 let csrf_token = '';
-/** Called when the server says the session is gone (expired, signed out elsewhere). */
-let on_session_lost: (() => void) | null = null;
+/**
+ * Called when the server says the session is gone (expired, signed out elsewhere), or refused: the
+ * account, an agent, suspended by the account above it (with the server's message).
+ */
+let on_session_lost: ((refused: string | null) => void) | null = null;
 
 export function set_csrf_token(token: string): void {
   csrf_token = token;
 }
 
-export function on_session_expired(handler: () => void): void {
+export function on_session_expired(handler: (refused: string | null) => void): void {
   on_session_lost = handler;
 }
 
@@ -264,7 +313,7 @@ export interface CallOptions {
 }
 
 /** One call to /dashboard/api; resolves with data and the envelope's message, throws ApiError. */
-export async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, options: CallOptions = {}): Promise<{ data: T; message: string }> {
+export async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, options: CallOptions = {}): Promise<{ data: T; message: string }> {
   const params = new URLSearchParams();
   if (options.environment !== undefined) params.set('environment', options.environment);
   for (const [name, value] of Object.entries(options.query ?? {})) {
@@ -299,7 +348,8 @@ export async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path:
   }
   if (!response.ok || envelope.success !== true) {
     const error = envelope.error ?? { code: 'internal.error', message: `The server answered ${response.status}.` };
-    if (error.code === 'session.required' && path !== '/session') on_session_lost?.();
+    if (error.code === 'session.required' && path !== '/session') on_session_lost?.(null);
+    if (error.code === 'account.suspended' && path !== '/session') on_session_lost?.(error.message);
     throw new ApiError(response.status, error.code, error.message, error.details ?? [], 'reference' in error && typeof error.reference === 'string' ? error.reference : null);
   }
   return { data: envelope.data, message: envelope.message ?? '' };

@@ -23,6 +23,8 @@ import { BuyPage } from './pages/buy-page.js';
 import { BulkPage } from './pages/bulk-page.js';
 import { set_service_types } from './format.js';
 import { NotFoundPage } from './pages/not-found-page.js';
+import { AgentsPage } from './pages/agents-page.js';
+import { AgentPage } from './pages/agent-page.js';
 
 const titles: Record<string, string> = {
   '/': 'Overview',
@@ -33,11 +35,12 @@ const titles: Record<string, string> = {
   '/keys': 'API keys',
   '/webhooks': 'Webhooks',
   '/pin': 'Transaction PIN',
+  '/agents': 'Agents',
   '/sign-in': 'Sign in',
 };
 
 /** The page for a path; detail pages take their id from the path. */
-function page_for(place: Place) {
+function page_for(place: Place, agents_allowed: boolean) {
   const parts = place.path.split('/').filter(Boolean).map(decodeURIComponent);
   const environment = place.environment;
   if (parts.length === 0) return <OverviewPage environment={environment} />;
@@ -66,6 +69,11 @@ function page_for(place: Place) {
     case 'pin':
       if (parts.length === 1) return <PinPage environment={environment} />;
       break;
+    case 'agents':
+      if (!agents_allowed) break;
+      if (parts.length === 1) return <AgentsPage environment={environment} />;
+      if (parts.length === 2) return <AgentPage agent_id={parts[1]} environment={environment} />;
+      break;
   }
   return <NotFoundPage environment={environment} />;
 }
@@ -82,16 +90,22 @@ function App() {
   // undefined: still asking the server whether a session exists; null: signed out.
   const [session, set_session] = useState<Session | null | undefined>(undefined);
   const [expired, set_expired] = useState(false);
+  // Why the session opens no desk: the account suspended (the server's message), else null.
+  const [refused, set_refused] = useState<string | null>(null);
 
   useEffect(() => {
-    on_session_expired(() => {
+    on_session_expired((why) => {
       set_session(null);
-      set_expired(true);
+      set_refused(why);
+      set_expired(why === null);
     });
     // The probe answers 200 signed in or not: the sign-in page logs no 401 in the console.
-    call<{ session: Session | null }>('GET', '/session/probe').then(
+    call<{ session: Session | null; refused?: { code: string; message: string } | null }>('GET', '/session/probe').then(
       ({ data }) => {
-        if (data.session === null) return set_session(null);
+        if (data.session === null) {
+          set_refused(data.refused?.message ?? null);
+          return set_session(null);
+        }
         set_csrf_token(data.session.csrf_token);
         set_service_types(data.session.service_types, data.session.bulk_items_max, data.session.display_names);
         land(data.session);
@@ -125,7 +139,9 @@ function App() {
     return (
       <SignInPage
         expired={place.query.get('expired') === '1'}
+        refused={refused}
         on_signed_in={(signed_in) => {
+          set_refused(null);
           set_csrf_token(signed_in.csrf_token);
           set_service_types(signed_in.service_types, signed_in.bulk_items_max, signed_in.display_names);
           set_expired(false);
@@ -148,9 +164,9 @@ function App() {
   };
 
   return (
-    <Layout place={place} account={session.account} on_sign_out={sign_out}>
+    <Layout place={place} account={session.account} agents_allowed={session.agents_allowed === true} on_sign_out={sign_out}>
       {/* A new key per side: switching live/test starts each page afresh (page numbers, forms). */}
-      <div key={place.environment}>{page_for(place)}</div>
+      <div key={place.environment}>{page_for(place, session.agents_allowed === true)}</div>
     </Layout>
   );
 }

@@ -14,6 +14,8 @@ const sections: { path: string; label: string }[] = [
   { path: '/keys', label: 'API keys' },
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/pin', label: 'Transaction PIN' },
+  // Only for an account that may have agents: not one at the tree's last level (docs/api.md "Agents").
+  { path: '/agents', label: 'Agents' },
 ];
 
 function section_of(path: string): string {
@@ -48,7 +50,7 @@ export function EnvironmentSwitch({ place }: { place: Place }) {
   );
 }
 
-export function Layout({ place, account, on_sign_out, children }: { place: Place; account: Account; on_sign_out: () => void; children: ComponentChildren }) {
+export function Layout({ place, account, agents_allowed, on_sign_out, children }: { place: Place; account: Account; agents_allowed: boolean; on_sign_out: () => void; children: ComponentChildren }) {
   const current = section_of(place.path);
   return (
     <div class={`shell shell-${place.environment}`}>
@@ -74,7 +76,7 @@ export function Layout({ place, account, on_sign_out, children }: { place: Place
       )}
       <div class="frame">
         <nav class="sidenav" aria-label="Sections">
-          {sections.map((section) => (
+          {sections.filter((section) => agents_allowed || section.path !== '/agents').map((section) => (
             <Link key={section.path} href={href_of(section.path, place.environment)} class="nav-link" aria-current={current === section.path ? 'page' : undefined}>
               {section.label}
             </Link>

@@ -16,6 +16,9 @@ const tones: Record<string, string> = {
   enabled: 'good',
   live: 'live',
   test: 'test',
+  active: 'good',
+  suspended: 'warn',
+  closed: 'neutral',
 };
 
 export function StatusBadge({ status, label }: { status: string; label?: string }) {

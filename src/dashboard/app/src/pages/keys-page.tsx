@@ -19,6 +19,7 @@ const scope_choices: { scope: Exclude<Scope, '*'>; label: string }[] = [
   { scope: 'transactions:read', label: 'Read orders' },
   { scope: 'wallet:read', label: 'Read wallet balance and history' },
   { scope: 'keys:manage', label: 'Create and revoke keys' },
+  { scope: 'agents:manage', label: 'Open and run agents, move money to and from them, act for them' },
 ];
 
 function scope_text(scopes: Scope[]): string {

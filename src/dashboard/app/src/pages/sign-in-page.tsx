@@ -1,11 +1,12 @@
-// Sign-in with the email and password the operator set. Wrong passwords count towards the lock
+// Sign-in with the email and password the operator set (or, for an agent, its parent). Wrong passwords count towards the lock
 // (5 in a row lock sign-in for 15 minutes); the server's message says how long the lock lasts.
 import { useState } from 'preact/hooks';
 import { call, type Session } from '../api.js';
 import { use_action } from '../use-action.js';
 import { ErrorBanner, Notice } from '../components/feedback.js';
 
-export function SignInPage({ expired, on_signed_in }: { expired: boolean; on_signed_in: (session: Session) => void }) {
+/** refused: why the open session shows no desk (the account suspended), in the server's words. */
+export function SignInPage({ expired, refused = null, on_signed_in }: { expired: boolean; refused?: string | null; on_signed_in: (session: Session) => void }) {
   const [email, set_email] = useState('');
   const [password, set_password] = useState('');
   const { busy, error, run } = use_action();
@@ -31,7 +32,8 @@ export function SignInPage({ expired, on_signed_in }: { expired: boolean; on_sig
           <span>billvend</span>
         </div>
         <h1 id="signin-title">Sign in to your dashboard</h1>
-        {expired && error === null && <Notice kind="info">Your session has ended. Sign in again to continue.</Notice>}
+        {expired && refused === null && error === null && <Notice kind="info">Your session has ended. Sign in again to continue.</Notice>}
+        {refused !== null && error === null && <Notice kind="warning">{refused}</Notice>}
         <ErrorBanner error={error} />
         <label class="field">
           <span>Email</span>
