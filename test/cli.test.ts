@@ -16,7 +16,7 @@ import { buy_airtime, check_created, fast_reseller, warm_up_live, wait_for_async
 /** Every command the CLI has: one per operator route, plus serve. */
 const commands = [
   'serve',
-  'account list', 'account show', 'account create', 'account update',
+  'account list', 'account show', 'account tree', 'account create', 'account update',
   'pin set',
   'key create', 'key revoke',
   'wallet credit',

@@ -37,12 +37,13 @@ export function origin_ok(ctx: RequestContext): boolean {
  */
 export function session_refusal(engine: Engine, account: AccountRecord): ApiError | null {
   if (account.status === 'closed') return api_error('session.required');
-  if (account.parent_id !== undefined && suspended_in_tree(engine, account)) return api_error('account.suspended', suspended_message);
+  // Any account, the top of a tree too: the operator suspends resellers as well (PATCH /admin/accounts/{id}).
+  if (suspended_in_tree(engine, account)) return api_error('account.suspended', suspended_message);
   return null;
 }
 
-/** The refusal a suspended agent's sign-in and session show in the dashboard. */
-export const suspended_message = 'This account, or an account above it, is suspended: it cannot use the dashboard until the account that manages it reactivates it.';
+/** The refusal a suspended account's sign-in and session show in the dashboard. */
+export const suspended_message = 'This account, or an account above it, is suspended: it cannot use the dashboard until it is reactivated.';
 
 export function environment_param(ctx: RequestContext): Environment | null {
   const value = new URLSearchParams(ctx.query).get('environment');

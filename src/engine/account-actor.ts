@@ -524,6 +524,8 @@ export class AccountActor {
   }
 
   private set_pin(pin_hash: string): Outcome<AccountRecord> {
+    // Every change to a closed agent is refused (docs/decisions.md "Agents"), a PIN set by the operator too.
+    if (this.account.status === 'closed') return refused({ refusal: 'agent_closed' });
     this.account = {
       ...this.account,
       pin_hash,

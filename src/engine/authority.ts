@@ -32,8 +32,8 @@ export type Authority =
 
 /** Why the authority no longer allows a debit of this account, or null when it still does. */
 export function authority_refusal(actor: AccountActor, authority: Authority, now_ms: number): Refusal | null {
-  // An agent suspended (or under an account suspended) while its request awaited (docs/api.md "Agents").
-  if (authority.kind !== 'internal' && actor.account.parent_id !== undefined && suspended_in_tree(actor.engine, actor.account)) return { refusal: 'account_suspended' };
+  // An account suspended (or under an account suspended) while its request awaited (docs/api.md "Agents").
+  if (authority.kind !== 'internal' && suspended_in_tree(actor.engine, actor.account)) return { refusal: 'account_suspended' };
   switch (authority.kind) {
     case 'api_key':
       return key_refusal(actor, authority.key_id, authority.scope, authority.remote_ip, now_ms);

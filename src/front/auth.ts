@@ -55,8 +55,8 @@ export function authenticate_api_key(engine: Engine, clock: Clock, ctx: RequestC
   ctx.key = key;
   ctx.actor = actor;
   ctx.environment = key.record.environment;
-  // An agent suspended by an account above it, or under a suspended one (docs/api.md "Agents").
-  if (actor.account.parent_id !== undefined && suspended_in_tree(engine, actor.account)) return api_error('account.suspended');
+  // An account suspended (by the operator, or an agent by an account above it), or under a suspended one (docs/api.md "Agents").
+  if (suspended_in_tree(engine, actor.account)) return api_error('account.suspended');
   if (key.cidrs.length > 0 && !any_contains(key.cidrs, parse_ip(ctx.remote_ip))) {
     return api_error('auth.ip_not_allowed', `Requests from ${ctx.remote_ip} are not allowed for this key.`);
   }

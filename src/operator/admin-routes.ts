@@ -20,6 +20,8 @@ import type { AccountRecord, Scope } from '../engine/records.js';
 import { replayed } from '../front/idempotent-run.js';
 import type { ClusterStatus } from '../cluster/cluster-node.js';
 import type { Metrics } from './metrics.js';
+import { account_tree_routes } from './account-tree-routes.js';
+import { account_statuses, type AccountStatus } from '../engine/records.js';
 
 /** International format for phone numbers (docs/spec.md section 2): local 0XXXXXXXXXX becomes +234XXXXXXXXXX. */
 export function international_phone(phone: string): string {
@@ -33,8 +35,14 @@ export function operator_account_view(account: AccountRecord) {
     ...account_view(account),
     daily_limit: account.daily_limit_kobo === null ? null : kobo_to_naira(account.daily_limit_kobo),
     pin_set: account.pin_hash !== null,
+    // The tree (docs/decisions.md "Agents"): null for an account the operator created, its parent's id for an agent.
+    parent_id: account.parent_id ?? null,
+    status: account.status ?? 'active',
   };
 }
+
+/** Accounts a status filter reads between two yields to the event loop (GET /admin/accounts?status=). */
+export const accounts_scan_slice_max = 1_000;
 
 /** A password or PIN lane full (lib/secrets.ts HashLane): the operator retries, as anyone would. */
 function hashing_busy_error(): ApiError {
@@ -83,7 +91,13 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
       path: '/admin/accounts/:id',
       auth: 'operator',
       body: UpdateAccountBody,
-      doc: { summary: 'Update KYC level, tier or daily limit', tags, response: Account, errors: ['account.not_found'] },
+      doc: {
+        summary: 'Update KYC level, tier or daily limit; suspend or reactivate',
+        description: 'status suspended refuses the keys of the account and of every account below it (403 account.suspended) until it is active again. A closed agent is 409 agents.closed.',
+        tags,
+        response: Account,
+        errors: ['account.not_found', 'agents.closed'],
+      },
       handler: (ctx) => {
         const actor = account_of(ctx);
         if ('code' in actor) return error_reply(ctx.request_id, actor);
@@ -95,7 +109,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
           if (!parsed.ok) return error_reply(ctx.request_id, invalid('daily_limit', parsed.reason));
           daily_limit_kobo = parsed.kobo;
         }
-        const outcome = engine.run(actor, { kind: 'update_profile', patch: { kyc_level: body.kyc_level, tier: body.tier, daily_limit_kobo } });
+        const outcome = engine.run(actor, { kind: 'update_profile', patch: { kyc_level: body.kyc_level, tier: body.tier, daily_limit_kobo, status: body.status } });
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         return once_durable(success_reply(ctx.request_id, 200, operator_account_view(outcome.value), 'Account updated.'), actor.settled());
       },
@@ -105,15 +119,19 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
       path: '/admin/accounts/:id/pin',
       auth: 'operator',
       body: SetPinBody,
-      doc: { summary: 'Set the account\'s transaction PIN', tags, errors: ['account.not_found', 'rate_limit.exceeded'] },
+      doc: { summary: 'Set the account\'s transaction PIN', tags, errors: ['account.not_found', 'agents.closed', 'rate_limit.exceeded'] },
       handler: async (ctx) => {
         const found = account_of(ctx);
         if ('code' in found) return error_reply(ctx.request_id, found);
+        // A closed agent is changed by nobody (docs/decisions.md "Agents"): refused before the scrypt, and by the
+        // command itself should it close meanwhile.
+        if (found.account.status === 'closed') return error_reply(ctx.request_id, api_error('agents.closed'));
         const pin_hash = await deps.hash_lanes.pin.hash((ctx.body as Static<typeof SetPinBody>).pin);
         if (pin_hash === 'busy') return error_reply(ctx.request_id, hashing_busy_error());
         const actor = engine.accounts.get(found.id);
         if (actor === undefined) return error_reply(ctx.request_id, api_error('account.not_found'));
-        engine.run(actor, { kind: 'set_pin', pin_hash });
+        const outcome = engine.run(actor, { kind: 'set_pin', pin_hash });
+        if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         return once_durable(success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.'), actor.settled());
       },
     },
@@ -167,30 +185,82 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
       path: '/admin/accounts',
       auth: 'operator',
       doc: {
-        summary: 'Accounts by id, a page at a time, or the one with an email address',
+        summary: 'Accounts by id, a page at a time, or the one with an email address; filtered by parent or status',
+        description: 'parent_id lists that account\'s own agents (oldest first); status lists the accounts with that status (active, suspended or closed); both together, that account\'s own agents with that status.',
         tags,
-        query: { ...page_query, email: { schema: Type.String({ maxLength: 254 }), description: 'only the account with this email, in any letter case' } },
+        query: {
+          ...page_query,
+          email: { schema: Type.String({ maxLength: 254 }), description: 'only the account with this email, in any letter case' },
+          parent_id: { schema: Type.Integer({ minimum: 1 }), description: 'only the agents whose parent is this account' },
+          status: { schema: Type.Union(account_statuses.map((s) => Type.Literal(s))), description: 'only the accounts with this status: active, suspended or closed' },
+        },
         errors: ['validation.failed'],
       },
-      handler: (ctx) => {
+      handler: async (ctx) => {
         const params = query_params(ctx);
         const paging = parse_pagination(params);
         if ('code' in paging) return error_reply(ctx.request_id, paging);
+        const parent_text = params.get('parent_id');
+        const parent_id = parent_text === null ? null : parse_id(parent_text);
+        if (parent_text !== null && parent_id === null) return error_reply(ctx.request_id, invalid('parent_id', 'must be an account id, a positive integer'));
+        const status_text = params.get('status');
+        if (status_text !== null && !(account_statuses as readonly string[]).includes(status_text)) return error_reply(ctx.request_id, invalid('status', `must be one of ${account_statuses.join(', ')}`));
+        const status = status_text as AccountStatus | null;
         const email = params.get('email');
         if (email !== null) {
           const found = engine.account_by_email(email);
-          const shown = found === undefined || paging.page !== 1 ? [] : [operator_account_view(found.account)];
-          return success_reply(ctx.request_id, 200, { accounts: shown, pagination: pagination(found === undefined ? 0 : 1, paging.per_page, paging.page) });
+          const matches = found !== undefined && (parent_id === null || found.account.parent_id === parent_id) && (status === null || (found.account.status ?? 'active') === status);
+          const shown = !matches || paging.page !== 1 ? [] : [operator_account_view(found.account)];
+          return success_reply(ctx.request_id, 200, { accounts: shown, pagination: pagination(matches ? 1 : 0, paging.per_page, paging.page) });
+        }
+        const first = (paging.page - 1) * paging.per_page;
+        const accounts: ReturnType<typeof operator_account_view>[] = [];
+        if (parent_id !== null) {
+          // The parent's own agents, from the index its commands stage (as GET /v1/agents): once what is staged
+          // is durable, the store lists it.
+          await engine.journal.durable();
+          // A new options object each: lmdb-js's getCount marks the one it is given (see GET /v1/agents).
+          const range = () => ({ start: [parent_id], end: [parent_id + 1] });
+          if (status === null) {
+            const total = engine.store.account_children.getCount(range());
+            for (const key of engine.store.account_children.getKeys({ ...range(), offset: first, limit: paging.per_page })) {
+              const account = engine.account_record((key as [number, number])[1]);
+              if (account !== undefined) accounts.push(operator_account_view(account));
+            }
+            return success_reply(ctx.request_id, 200, { accounts, pagination: pagination(total, paging.per_page, paging.page) });
+          }
+          let total = 0;
+          let read = 0;
+          for (const key of engine.store.account_children.getKeys(range())) {
+            const account = engine.account_record((key as [number, number])[1]);
+            if (++read % accounts_scan_slice_max === 0) await new Promise((resolve) => setImmediate(resolve));
+            if (account === undefined || (account.status ?? 'active') !== status) continue;
+            if (total >= first && accounts.length < paging.per_page) accounts.push(operator_account_view(account));
+            total++;
+          }
+          return success_reply(ctx.request_id, 200, { accounts, pagination: pagination(total, paging.per_page, paging.page) });
+        }
+        const count = engine.account_count();
+        if (status !== null) {
+          // No index by status: every account is read, in slices of accounts_scan_slice_max between yields, so that
+          // a store of many accounts does not hold the event loop (docs/operations.md "Nothing long on the event loop").
+          let total = 0;
+          for (let id = 1; id <= count; id++) {
+            if (id % accounts_scan_slice_max === 0) await new Promise((resolve) => setImmediate(resolve));
+            const account = engine.account_record(id);
+            if (account === undefined || (account.status ?? 'active') !== status) continue;
+            if (total >= first && accounts.length < paging.per_page) accounts.push(operator_account_view(account));
+            total++;
+          }
+          return success_reply(ctx.request_id, 200, { accounts, pagination: pagination(total, paging.per_page, paging.page) });
         }
         // Ids are handed out in order from 1 and accounts are never deleted, so a page is a range of
         // ids, read without building the accounts' actors (engine/actor-cache.ts).
-        const total = engine.account_count();
-        const accounts: ReturnType<typeof operator_account_view>[] = [];
-        for (let id = (paging.page - 1) * paging.per_page + 1; id <= Math.min(total, paging.page * paging.per_page); id++) {
+        for (let id = first + 1; id <= Math.min(count, paging.page * paging.per_page); id++) {
           const account = engine.account_record(id);
           if (account !== undefined) accounts.push(operator_account_view(account));
         }
-        return success_reply(ctx.request_id, 200, { accounts, pagination: pagination(total, paging.per_page, paging.page) });
+        return success_reply(ctx.request_id, 200, { accounts, pagination: pagination(count, paging.per_page, paging.page) });
       },
     },
     {
@@ -231,6 +301,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         return once_durable(success_reply(ctx.request_id, 200, revoked, 'API key revoked.'), actor.settled());
       },
     },
+    ...account_tree_routes(deps),
     ...extra,
     metrics_route(deps.metrics),
     healthz_route(),

@@ -18,6 +18,8 @@ export interface OptionSpec {
   required?: boolean;
   /** A bare `--flag` means `--flag=1` (the 0/1 settings of `serve`, as flags_to_env reads them). */
   bare_means_one?: boolean;
+  /** A switch that takes no value (`--json`): its value reads 'true' when given. */
+  switch?: boolean;
 }
 
 export interface PositionalSpec {
@@ -43,7 +45,7 @@ export interface ParsedCommand {
 }
 
 function option_text(option: OptionSpec): string {
-  const text = `--${option.name} ${option.value}`;
+  const text = option.switch ? `--${option.name}` : `--${option.name} ${option.value}`;
   return option.required ? text : `[${text}]`;
 }
 
@@ -59,7 +61,7 @@ export function command_usage(spec: CommandSpec): string {
   const lines = [`usage: ${usage_line(spec)}`, '', spec.summary, ''];
   const rows: [string, string][] = [
     ...spec.positionals.map((p): [string, string] => [`<${p.name}>`, p.summary]),
-    ...spec.options.map((o): [string, string] => [`--${o.name} ${o.value}`, o.required ? `${o.summary} (required)` : o.summary]),
+    ...spec.options.map((o): [string, string] => [o.switch ? `--${o.name}` : `--${o.name} ${o.value}`, o.required ? `${o.summary} (required)` : o.summary]),
     ['-h, --help', 'print this help and exit'],
   ];
   const width = Math.max(...rows.map(([left]) => left.length));
@@ -74,8 +76,8 @@ export function command_usage(spec: CommandSpec): string {
  */
 export function parse_command(spec: CommandSpec, argv: readonly string[]): ParsedCommand {
   const usage = command_usage(spec);
-  const options: Record<string, { type: 'string' } | { type: 'boolean'; short: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const option of spec.options) options[option.name] = { type: 'string' };
+  const options: Record<string, { type: 'string' } | { type: 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const option of spec.options) options[option.name] = option.switch ? { type: 'boolean' } : { type: 'string' };
   // A bare 0/1 flag (`--demo` followed by nothing or by another flag) means 1, as flags_to_env reads it.
   const args = argv.map((arg, i) => {
     const option = spec.options.find((o) => o.bare_means_one && arg === `--${o.name}`);
@@ -89,7 +91,10 @@ export function parse_command(spec: CommandSpec, argv: readonly string[]): Parse
     throw new UsageError(parse_error_text(error as Error & { code?: string }), usage);
   }
   const values: Record<string, string | undefined> = {};
-  for (const option of spec.options) values[option.name] = parsed.values[option.name] as string | undefined;
+  for (const option of spec.options) {
+    const value = parsed.values[option.name];
+    values[option.name] = value === true ? 'true' : value as string | undefined;
+  }
   const help = parsed.values.help === true;
   if (!help) {
     if (parsed.positionals.length > spec.positionals.length) {

@@ -10,6 +10,8 @@ export interface OperatorRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
+  /** Prints the answer's data for a person instead of as JSON (`account tree` without --json). */
+  render?: (data: unknown) => string;
 }
 
 /** Something outside the command line went wrong (no token, no server): stderr, exit status 1. */
@@ -72,6 +74,6 @@ export async function call_operator(request: OperatorRequest): Promise<number> {
   if (response.headers.get('idempotent-replayed') === 'true') {
     process.stderr.write(`billvend: replayed, nothing changed: ${parsed.message ?? 'this request was already made'} The first answer follows.\n`);
   }
-  process.stdout.write(JSON.stringify(parsed.data ?? null, null, 2) + '\n');
+  process.stdout.write(request.render === undefined ? JSON.stringify(parsed.data ?? null, null, 2) + '\n' : request.render(parsed.data));
   return 0;
 }

@@ -12,6 +12,7 @@ import type { ServiceType } from '../services/order.js';
 import { call_operator, type OperatorRequest } from './cli-client.js';
 import { flag_of, serve_arguments, serve_spec, serve_variables } from './cli-serve.js';
 import { listen_spec, run_listen, run_trigger, trigger_spec } from './cli-listen.js';
+import { render_tree } from './cli-tree.js';
 
 interface OperatorCommand extends CommandSpec {
   request(parsed: ParsedCommand, usage: string): OperatorRequest;
@@ -67,13 +68,20 @@ const operator_commands: OperatorCommand[] = [
     words: ['account', 'list'],
     summary: 'List accounts by id, or find the one with an email address.',
     positionals: [],
-    options: [...page_options, { name: 'email', value: 'EMAIL', summary: 'only the account with this email (any letter case)' }],
+    options: [
+      ...page_options,
+      { name: 'email', value: 'EMAIL', summary: 'only the account with this email (any letter case)' },
+      { name: 'parent', value: 'ID', summary: 'only the agents whose parent is this account' },
+      { name: 'status', value: 'active|suspended|closed', summary: 'only the accounts with this status' },
+    ],
     request: ({ values }, usage) => ({
       method: 'GET',
       path: `/admin/accounts${query([
         ['page', integer_value(values.page, 'page', usage)?.toString()],
         ['per_page', integer_value(values['per-page'], 'per-page', usage)?.toString()],
         ['email', values.email],
+        ['parent_id', values.parent === undefined ? undefined : id_value(values.parent, 'parent', usage)],
+        ['status', choice_value(values.status, 'status', ['active', 'suspended', 'closed'] as const, usage)],
       ])}`,
     }),
   },
@@ -83,6 +91,20 @@ const operator_commands: OperatorCommand[] = [
     positionals: [account_id],
     options: [],
     request: ({ positionals }, usage) => ({ method: 'GET', path: `/admin/accounts/${id_value(positionals[0], 'account_id', usage)}` }),
+  },
+  {
+    words: ['account', 'tree'],
+    summary: 'Show an account and every agent below it: indented by level, with status and balances in naira.',
+    positionals: [account_id],
+    options: [
+      { name: 'limit', value: 'N', summary: 'accounts shown at most, 1 to 1000, default 1000 (level by level)' },
+      { name: 'json', value: '', summary: 'print the answer as JSON, as the other commands do', switch: true },
+    ],
+    request: ({ positionals, values }, usage) => ({
+      method: 'GET',
+      path: `/admin/accounts/${id_value(positionals[0], 'account_id', usage)}/tree${query([['limit', integer_value(values.limit, 'limit', usage)?.toString()]])}`,
+      render: values.json === 'true' ? undefined : render_tree,
+    }),
   },
   {
     words: ['account', 'create'],
@@ -113,12 +135,13 @@ const operator_commands: OperatorCommand[] = [
   },
   {
     words: ['account', 'update'],
-    summary: 'Change an account\'s KYC level, tier or daily limit.',
+    summary: 'Change an account\'s KYC level, tier or daily limit; suspend or reactivate it.',
     positionals: [account_id],
     options: [
       { name: 'kyc-level', value: '0-3', summary: 'KYC level' },
       { name: 'tier', value: 'TIER', summary: 'pricing tier' },
       { name: 'daily-limit', value: 'NGN|null', summary: 'daily purchase limit in NGN; null = the KYC level\'s' },
+      { name: 'status', value: 'active|suspended', summary: 'suspend the account and every account below it, or reactivate it' },
     ],
     request: ({ positionals, values }, usage) => ({
       method: 'PATCH',
@@ -127,6 +150,7 @@ const operator_commands: OperatorCommand[] = [
         kyc_level: integer_value(values['kyc-level'], 'kyc-level', usage),
         tier: values.tier,
         daily_limit: values['daily-limit'] === 'null' ? null : amount_value(values['daily-limit'], 'daily-limit', usage),
+        status: choice_value(values.status, 'status', ['active', 'suspended'] as const, usage),
       },
     }),
   },
@@ -503,6 +527,8 @@ export async function run_cli(argv: readonly string[], serve: ServeCommand): Pro
       throw new UsageError(`unknown option "${first}"${is_setting ? `; server settings go after "serve": billvend serve ${argv.join(' ')}` : ''}`, usage);
     }
     if (first === 'listen') return await run_listen(rest);
+    // `accounts tree 2` reads as naturally as `account tree 2`: the plural names the same group.
+    if (first === 'accounts') return await run_cli(['account', ...rest], serve);
     if (first === 'trigger') return await run_trigger(rest);
     if (!groups.includes(first)) throw new UsageError(`unknown command "${first}"`, usage);
     const [second, ...args] = rest;

@@ -79,10 +79,10 @@ export function funding_admin_routes(deps: Deps, funding: FundingService): Route
       body: ResolveExceptionBody,
       doc: {
         summary: 'Resolve a funding exception: credit it (once) or reject it',
-        description: 'credit credits the provider\'s own amount (else the amount claimed) to account_id, or to the account the transfer seemed to be for; the credit is keyed by the provider\'s transfer id like every other, so it lands once.',
+        description: 'credit credits the provider\'s own amount (else the amount claimed) to account_id, or to the account the transfer seemed to be for; the credit is keyed by the provider\'s transfer id like every other, so it lands once. A closed agent is never credited (409 agents.closed): an account_closed exception is credited to the account_id named (its parent, say) or rejected.',
         tags,
         response: Type.Object({ exception: FundingExceptionView, wallet_transaction: Type.Union([WalletEntryView, Type.Null()]) }),
-        errors: ['funding.exception_not_found', 'funding.exception_resolved', 'account.not_found', 'validation.failed', 'funding.not_configured'],
+        errors: ['funding.exception_not_found', 'funding.exception_resolved', 'account.not_found', 'agents.closed', 'validation.failed', 'funding.not_configured'],
       },
       handler: async (ctx) => {
         if (!funding.configured) return error_reply(ctx.request_id, not_configured('Dedicated-account funding'));
@@ -95,6 +95,7 @@ export function funding_admin_routes(deps: Deps, funding: FundingService): Route
           case 'resolved_already': return error_reply(ctx.request_id, api_error('funding.exception_resolved', `This funding exception was ${result.record.status} already.`));
           case 'account_needed': return error_reply(ctx.request_id, api_error('validation.failed', 'The request is not valid: account_id is needed, the transfer names no known account.', { details: [{ field: 'account_id', message: 'is needed: the transfer names no known account' }] }));
           case 'account_not_found': return error_reply(ctx.request_id, api_error('account.not_found'));
+          case 'account_closed': return error_reply(ctx.request_id, api_error('agents.closed', `Account ${result.account_id} is a closed agent and is never credited; name another account_id${result.parent_id === null ? '' : ` (its parent is account ${result.parent_id})`}, or reject the exception.`));
           case 'done': return success_reply(ctx.request_id, 200, { exception: funding_exception_view(result.record), wallet_transaction: result.entry === null ? null : wallet_entry_view(result.entry) }, result.entry === null ? 'Rejected.' : 'Credited.');
         }
       },

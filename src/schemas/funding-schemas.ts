@@ -30,7 +30,7 @@ export const FundingExceptionView = Type.Object({
   provider: Type.String(),
   provider_reference: Type.String(),
   amount: Naira,
-  reason: Type.String({ description: 'unknown_account, amount_mismatch, account_mismatch, not_successful, unknown_to_provider or fee_exceeds_amount' }),
+  reason: Type.String({ description: 'unknown_account, amount_mismatch, account_mismatch, not_successful, unknown_to_provider, fee_exceeds_amount or account_closed' }),
   account_id: Type.Union([Type.Integer(), Type.Null()]),
   provider_amount: Type.Union([Naira, Type.Null()]),
   status: Type.Union([Type.Literal('open'), Type.Literal('credited'), Type.Literal('rejected')]),

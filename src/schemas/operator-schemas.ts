@@ -26,6 +26,8 @@ export const UpdateAccountBody = Type.Object({
   kyc_level: Type.Optional(KycLevel),
   tier: Type.Optional(Tier),
   daily_limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { errorMessage: 'must be an NGN amount or null' })),
+  /** Suspends or reactivates the account and so every account below it (closing is the parent's DELETE /v1/agents/{id}). */
+  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')], { errorMessage: 'must be active or suspended' })),
 });
 
 export const SetPinBody = Type.Object({ pin: Pin });

@@ -49,7 +49,9 @@ export type FundingExceptionReason =
   | 'account_mismatch'
   | 'not_successful'
   | 'unknown_to_provider'
-  | 'fee_exceeds_amount';
+  | 'fee_exceeds_amount'
+  /** Into a closed agent's dedicated account: its balances went back to its parent and nothing moves them again. */
+  | 'account_closed';
 
 export interface FundingExceptionRecord {
   id: number;

@@ -75,6 +75,8 @@ export type ResolveResult =
   | { kind: 'resolved_already'; record: FundingExceptionRecord }
   | { kind: 'account_needed' }
   | { kind: 'account_not_found' }
+  /** The account to credit is a closed agent: the operator names another (its parent is parent_id). */
+  | { kind: 'account_closed'; account_id: number; parent_id: number | null }
   | { kind: 'done'; record: FundingExceptionRecord; entry: WalletEntry | null };
 
 function sandbox_account(reference: string | null): number | null {
@@ -356,6 +358,11 @@ export class FundingService {
   private async credit(provider: string, environment: 'live' | 'test', transfer: ProviderTransfer, account_id: number, via: 'callback' | 'reconcile' | 'resolve' | 'sandbox'): Promise<CallbackResult> {
     const actor = this.ctx.engine.accounts.get(account_id);
     if (actor === undefined) return this.exception(provider, transfer.provider_reference, transfer.amount_paid_kobo, 'unknown_account', null, transfer);
+    // A closed agent (docs/decisions.md "Agents"): its balances went back to its parent and nothing moves them
+    // again, so money credited there would be stuck. The provider has moved it already: it goes to exceptions, for
+    // the operator to credit to another account (its parent, say) or to refund, and the callback is answered as
+    // every exception is. Checked in the same event-loop turn as the credit below, so a close cannot come between.
+    if (actor.account.status === 'closed') return this.exception(provider, transfer.provider_reference, transfer.amount_paid_kobo, 'account_closed', account_id, transfer);
     const reseller_pays = this.fee_bearer(actor.account.tier) === 'reseller';
     const amount_kobo = reseller_pays ? transfer.amount_paid_kobo - transfer.fee_kobo : transfer.amount_paid_kobo;
     if (amount_kobo <= 0) return this.exception(provider, transfer.provider_reference, transfer.amount_paid_kobo, 'fee_exceeds_amount', account_id, transfer);
@@ -470,6 +477,9 @@ export class FundingService {
     if (target === null) return { kind: 'account_needed' };
     const actor = this.ctx.engine.accounts.get(target);
     if (actor === undefined) return { kind: 'account_not_found' };
+    // Nothing is credited into a closed agent, by a resolve neither: an account_closed exception is credited to the
+    // account the operator names (its parent, or another), or rejected (refunded outside billvend).
+    if (actor.account.status === 'closed') return { kind: 'account_closed', account_id: target, parent_id: actor.account.parent_id ?? null };
     const paid = found.verified?.amount_paid_kobo ?? found.amount_kobo;
     const fee = found.verified === null ? 0 : Math.min(found.verified.fee_kobo, paid);
     const transfer: ProviderTransfer = {
