@@ -178,12 +178,12 @@ const event_payloads: Record<string, TSchema> = {
 };
 const WalletEventData = Type.Object({
   wallet_transaction_id: Type.Integer(),
-  type: Type.Enum(['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out']),
+  type: Type.Enum(['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out', 'commission', 'commission_reversal']),
   amount: Naira,
   balance_after: Naira,
   reference: Type.String(),
   created_at: Timestamp,
-  counterparty_id: Type.Optional(Type.Integer({ description: 'a transfer between a parent and its agent: the other account' })),
+  counterparty_id: Type.Optional(Type.Integer({ description: 'a transfer between a parent and its agent: the other account; a commission or its reversal: the agent whose order it was' })),
 });
 for (const kind of ['wallet.credited', 'wallet.debited', 'wallet.reversed']) event_payloads[kind] = WalletEventData;
 event_payloads['wallet.low_balance'] = Type.Object({

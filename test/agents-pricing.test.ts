@@ -1,0 +1,185 @@
+// Prices down the tree (docs/api.md "Agent pricing", docs/decisions.md "Commissions down the tree"): a parent
+// sets its own agent's price list, never above its own rate; an agent's purchase debits it at its rate and
+// credits each account above it the difference between its child's charge and its own, in the same record;
+// a refund reverses them exactly once; a repeat moves nothing more; a restart keeps it; the report sums it.
+import t, { type Test } from 'tap';
+import { start_server, type TestServer } from './helpers/server.js';
+import { airtime_body, kobo, sandbox } from './helpers/purchases.js';
+
+const server = await start_server(t);
+const fast_key = { rate_limit_per_minute: 100_000 };
+let emails = 0;
+
+function agent_body() {
+  emails++;
+  return { name: `Priced agent ${emails}`, email: `priced${emails}-${Date.now()}@example.ng`, phone: '08031234567', password: 'agent password 1', kyc_level: 1, pin: '54321' };
+}
+
+async function open_agent(s: TestServer, parent_key: string) {
+  const created = await s.api('POST', '/v1/agents', { key: parent_key, body: agent_body() });
+  if (created.status !== 201) throw new Error(`open_agent: ${created.status} ${created.text}`);
+  const key = await s.create_key(created.body.data.id, fast_key);
+  return { id: created.body.data.id as number, key: key.api_key };
+}
+
+async function give(s: TestServer, parent_key: string, agent_id: number, amount: number, pin: string) {
+  const moved = await s.api('POST', `/v1/agents/${agent_id}/transfers`, { key: parent_key, body: { environment: 'test', pin, direction: 'to_agent', amount, reference: `give-${agent_id}-${Date.now()}` } });
+  if (moved.status !== 201) throw new Error(`transfer: ${moved.status} ${moved.text}`);
+}
+
+function put_pricing(key: string, agent_id: number, rules: unknown[]) {
+  return server.api('PUT', `/v1/agents/${agent_id}/pricing`, { key, body: { rules } });
+}
+
+async function entries(s: TestServer, key: string): Promise<any[]> {
+  const page = await s.api('GET', '/v1/wallet/transactions?per_page=100', { key });
+  return page.body.data.transactions;
+}
+
+async function balance_kobo(s: TestServer, key: string): Promise<number> {
+  return kobo((await s.api('GET', '/v1/wallet', { key })).body.data.balance);
+}
+
+const outflows = new Set(['debit', 'transfer_out', 'commission_reversal']);
+
+/** The wallet's entries, signed, in kobo: they must sum to its balance. */
+async function entries_explain_balance(t: Test, s: TestServer, key: string, who: string) {
+  const list = await entries(s, key);
+  const sum = list.reduce((acc, e) => acc + (outflows.has(e.type) ? -1 : 1) * kobo(e.amount), 0);
+  t.equal(sum, await balance_kobo(s, key), `${who}: the entries sum to the balance`);
+}
+
+// Tiers: the reseller gets 5% on MTN airtime, 3% on other airtime, nothing on data.
+const tier = await server.admin('PUT', '/admin/pricing/treegold', { rules: [{ service_type: 'airtime', rate_bp: 300 }, { service_type: 'airtime', network: 'mtn', rate_bp: 500 }] });
+if (tier.status !== 200) throw new Error(`tier: ${tier.text}`);
+const reseller = await server.reseller(100_000, { tier: 'treegold' }, fast_key);
+const sup = await open_agent(server, reseller.key);
+const agent = await open_agent(server, sup.key);
+
+t.test('PUT /v1/agents/{id}/pricing: at its edge, by the direct parent only', async (t) => {
+  const equal = await put_pricing(reseller.key, sup.id, [{ service_type: 'airtime', network: 'mtn', rate_bp: 500 }]);
+  t.equal(equal.status, 200, `a rule equal to the parent's own rate is accepted: ${equal.text}`);
+  const above = await put_pricing(reseller.key, sup.id, [{ service_type: 'airtime', rate_bp: 100 }, { service_type: 'airtime', network: 'mtn', rate_bp: 501 }]);
+  t.equal(above.status, 400, 'a rule 1 bp above the parent\'s rate is refused');
+  t.equal(above.body.error.code, 'validation.failed', 'as validation.failed');
+  t.equal(above.body.error.details[0].field, 'rules.1.rate_bp', 'naming the rule');
+  const base_above = await put_pricing(reseller.key, sup.id, [{ service_type: 'airtime', rate_bp: 301 }]);
+  t.equal(base_above.status, 400, 'a service-wide rule above the parent\'s rate on a product it decides (glo at 300 bp) is refused');
+  t.equal(base_above.body.error.details[0].field, 'rules.0.rate_bp', 'naming the rule');
+  const no_parent_rate = await put_pricing(reseller.key, sup.id, [{ service_type: 'data', rate_bp: 1 }]);
+  t.equal(no_parent_rate.status, 400, 'a discount on a product the parent has no rate for (0 bp) is refused');
+  t.equal(no_parent_rate.body.error.details[0].field, 'rules.0.rate_bp', 'naming the rule');
+  const zero = await put_pricing(reseller.key, sup.id, [{ service_type: 'data', rate_bp: 0 }]);
+  t.equal(zero.status, 200, '0 bp on it is accepted');
+  const unknown = await put_pricing(reseller.key, sup.id, [{ service_type: 'airtime', network: 'vodafone', rate_bp: 1 }]);
+  t.equal(unknown.status, 400, 'an unknown network is refused as in the operator\'s tiers');
+  t.equal(unknown.body.error.details[0].field, 'rules.0.network', 'naming the field');
+
+  const set = await put_pricing(reseller.key, sup.id, [{ service_type: 'airtime', rate_bp: 200 }, { service_type: 'airtime', network: 'mtn', rate_bp: 400 }]);
+  t.equal(set.status, 200, 'the super-agent\'s list is set');
+  t.same(set.body.data.rules.map((r: any) => [r.service_type, r.network, r.rate_bp]), [['airtime', null, 200], ['airtime', 'mtn', 400]], 'and answered');
+  // The agent's parent is the super-agent: its rules are judged against the super-agent's.
+  const over_sup = await put_pricing(sup.key, agent.id, [{ service_type: 'airtime', network: 'mtn', rate_bp: 401 }]);
+  t.equal(over_sup.status, 400, 'the agent may not get more than the super-agent\'s 400 bp');
+  const by_grandparent = await put_pricing(reseller.key, agent.id, [{ service_type: 'airtime', network: 'mtn', rate_bp: 250 }]);
+  t.equal(by_grandparent.status, 422, 'the grandparent does not set the agent\'s prices');
+  t.equal(by_grandparent.body.error.code, 'agents.not_direct_agent', 'with agents.not_direct_agent');
+  const stranger = await server.reseller(0, {}, fast_key);
+  const outside = await put_pricing(stranger.key, agent.id, [{ service_type: 'airtime', rate_bp: 0 }]);
+  t.equal(outside.status, 404, 'outside the caller\'s subtree is 404');
+  t.equal(outside.body.error.code, 'account.not_found', 'with account.not_found');
+  const ok = await put_pricing(sup.key, agent.id, [{ service_type: 'airtime', network: 'mtn', rate_bp: 250 }]);
+  t.equal(ok.status, 200, 'the super-agent sets its agent\'s list');
+  const read = await server.api('GET', `/v1/agents/${agent.id}`, { key: reseller.key });
+  t.same(read.body.data.pricing.rules, [{ service_type: 'airtime', network: 'mtn', disco: null, provider: null, rate_bp: 250 }], 'GET /v1/agents/{id} shows the agent\'s price list');
+});
+
+t.test('a purchase at each level: each debited at its own rate, each ancestor credited its difference to the kobo', async (t) => {
+  await give(server, reseller.key, sup.id, 10_000, '12345');
+  await give(server, sup.key, agent.id, 5_000, '54321');
+  const amount = 333.33; // 33,333 kobo: every rate's commission is rounded down
+  const before = { r: await balance_kobo(server, reseller.key), s: await balance_kobo(server, sup.key), a: await balance_kobo(server, agent.key) };
+
+  const top = await server.api('POST', '/v1/services/airtime', { key: reseller.key, body: airtime_body(sandbox.delivered, amount) });
+  t.equal(top.status, 201, `the reseller buys: ${top.text}`);
+  t.equal(kobo(top.body.data.amount_charged), 33_333 - 1_666, 'at its tier\'s 500 bp');
+  const mid = await server.api('POST', '/v1/services/airtime', { key: sup.key, body: airtime_body(sandbox.delivered, amount, { pin: '54321' }) });
+  t.equal(mid.status, 201, 'the super-agent buys');
+  t.equal(kobo(mid.body.data.amount_charged), 33_333 - 1_333, 'at its own 400 bp');
+  const low = await server.api('POST', '/v1/services/airtime', { key: agent.key, body: airtime_body(sandbox.delivered, amount, { pin: '54321' }) });
+  t.equal(low.status, 201, 'the agent buys');
+  t.equal(kobo(low.body.data.amount_charged), 33_333 - 833, 'at its own 250 bp');
+
+  t.equal(await balance_kobo(server, agent.key), before.a - 32_500, 'the agent paid 32,500 kobo');
+  t.equal(await balance_kobo(server, sup.key), before.s - 32_000 + 500, 'the super-agent paid 32,000 and earned 500 (32,500 − 32,000)');
+  t.equal(await balance_kobo(server, reseller.key), before.r - 31_667 + 333 + 333, 'the reseller paid 31,667 and earned 333 (32,000 − 31,667) on each of the two orders below it');
+
+  const sup_commissions = (await entries(server, sup.key)).filter((e) => e.type === 'commission');
+  t.same(sup_commissions.map((e) => [e.reference, kobo(e.amount), e.counterparty_id]), [[low.body.data.reference, 500, agent.id]], 'the super-agent\'s commission entry carries the order\'s reference and names the agent');
+  const r_commissions = (await entries(server, reseller.key)).filter((e) => e.type === 'commission');
+  t.same(r_commissions.map((e) => [e.reference, kobo(e.amount), e.counterparty_id]).sort(), [[mid.body.data.reference, 333, sup.id], [low.body.data.reference, 333, agent.id]].sort(), 'the reseller\'s entries: one per order below it');
+  for (const [who, key] of [['reseller', reseller.key], ['super-agent', sup.key], ['agent', agent.key]] as const) await entries_explain_balance(t, server, key, who);
+
+  const repeat_body = airtime_body(sandbox.delivered, amount, { pin: '54321' });
+  const first = await server.api('POST', '/v1/services/airtime', { key: agent.key, body: repeat_body, idempotency_key: 'tree-repeat-1' });
+  t.equal(first.status, 201, 'a purchase under an idempotency key');
+  const balances = [await balance_kobo(server, reseller.key), await balance_kobo(server, sup.key), await balance_kobo(server, agent.key)];
+  const again = await server.api('POST', '/v1/services/airtime', { key: agent.key, body: repeat_body, idempotency_key: 'tree-repeat-1' });
+  t.equal(again.body.data.reference, first.body.data.reference, 'its repeat answers the same order');
+  t.same([await balance_kobo(server, reseller.key), await balance_kobo(server, sup.key), await balance_kobo(server, agent.key)], balances, 'and moves nothing more on any wallet');
+});
+
+t.test('a refund reverses every commission exactly once, in the record of the agent\'s refund', async (t) => {
+  const before = { r: await balance_kobo(server, reseller.key), s: await balance_kobo(server, sup.key), a: await balance_kobo(server, agent.key) };
+  const failed = await server.api('POST', '/v1/services/airtime', { key: agent.key, body: airtime_body(sandbox.failed, 333.33, { pin: '54321' }) });
+  const reference = failed.body.data?.reference ?? failed.body.error?.reference;
+  t.ok(reference, `the failed purchase names its order: ${failed.text}`);
+  const order = await server.api('GET', `/v1/transactions/${reference}`, { key: agent.key });
+  t.equal(order.body.data.status, 'failed', 'the order failed');
+  t.same([await balance_kobo(server, reseller.key), await balance_kobo(server, sup.key), await balance_kobo(server, agent.key)], [before.r, before.s, before.a], 'every wallet is back where it was');
+  const of = async (key: string) => (await entries(server, key)).filter((e) => e.reference === reference).map((e) => [e.type, kobo(e.amount)]).sort();
+  t.same(await of(agent.key), [['debit', 32_500], ['reversal', 32_500]].sort(), 'the agent: its debit and its refund');
+  t.same(await of(sup.key), [['commission', 500], ['commission_reversal', 500]].sort(), 'the super-agent: its commission and its reversal, once');
+  t.same(await of(reseller.key), [['commission', 333], ['commission_reversal', 333]].sort(), 'the reseller: its commission and its reversal, once');
+  for (const [who, key] of [['reseller', reseller.key], ['super-agent', sup.key], ['agent', agent.key]] as const) await entries_explain_balance(t, server, key, who);
+});
+
+t.test('the parent\'s rate dropping later clamps the agent\'s: no ancestor earns a negative commission', async (t) => {
+  const lowered = await server.admin('PUT', '/admin/pricing/treegold', { rules: [{ service_type: 'airtime', network: 'mtn', rate_bp: 100 }] });
+  t.equal(lowered.status, 200, 'the operator lowers the reseller\'s tier to 100 bp');
+  const before = { r: await balance_kobo(server, reseller.key), s: await balance_kobo(server, sup.key) };
+  const bought = await server.api('POST', '/v1/services/airtime', { key: agent.key, body: airtime_body(sandbox.delivered, 100, { pin: '54321' }) });
+  t.equal(bought.status, 201, 'the agent buys');
+  t.equal(kobo(bought.body.data.amount_charged), 9_900, 'at the reseller\'s 100 bp, not its own 250');
+  t.same([await balance_kobo(server, reseller.key), await balance_kobo(server, sup.key)], [before.r, before.s], 'nobody above it earns or loses');
+  await server.admin('PUT', '/admin/pricing/treegold', { rules: [{ service_type: 'airtime', rate_bp: 300 }, { service_type: 'airtime', network: 'mtn', rate_bp: 500 }] });
+});
+
+t.test('GET /v1/agents/commissions sums the earnings by agent and product', async (t) => {
+  const report = await server.api('GET', '/v1/agents/commissions', { key: reseller.key });
+  t.equal(report.status, 200, `the report: ${report.text}`);
+  const rows = report.body.data.rows as any[];
+  const of_agent = rows.filter((r) => r.agent_id === agent.id);
+  t.equal(of_agent.length, 1, 'one row for the agent\'s MTN airtime today');
+  t.match(of_agent[0], { service_type: 'airtime', product: 'mtn', orders: 3, earned: 9.99, reversed: 3.33, net: 6.66 }, 'its three earning orders, one refunded');
+  t.match(rows.find((r) => r.agent_id === sup.id), { orders: 1, earned: 3.33, reversed: 0, net: 3.33 }, 'the super-agent\'s own order');
+  t.same(report.body.data.totals, { earned: 13.32, reversed: 3.33, net: 9.99 }, 'the totals');
+  const filtered = await server.api('GET', `/v1/agents/commissions?agent_id=${sup.id}`, { key: reseller.key });
+  t.same(filtered.body.data.rows.map((r: any) => r.agent_id), [sup.id], 'agent_id= keeps one agent');
+  const too_long = await server.api('GET', '/v1/agents/commissions?from=2026-01-01&to=2026-06-30', { key: reseller.key });
+  t.equal(too_long.status, 400, 'a range beyond the bound is refused');
+  t.equal(too_long.body.error.details[0].field, 'to', 'naming to');
+});
+
+t.test('a restart keeps the price lists, the commissions and the balances', async (t) => {
+  const before = [await balance_kobo(server, reseller.key), await balance_kobo(server, sup.key), await balance_kobo(server, agent.key)];
+  const sup_entries = await entries(server, sup.key);
+  await server.stop();
+  await server.start();
+  t.same([await balance_kobo(server, reseller.key), await balance_kobo(server, sup.key), await balance_kobo(server, agent.key)], before, 'the balances');
+  t.same(await entries(server, sup.key), sup_entries, 'the super-agent\'s entries');
+  const read = await server.api('GET', `/v1/agents/${agent.id}`, { key: sup.key });
+  t.same(read.body.data.pricing.rules.map((r: any) => r.rate_bp), [250], 'the agent\'s price list');
+  const bought = await server.api('POST', '/v1/services/airtime', { key: agent.key, body: airtime_body(sandbox.delivered, 100, { pin: '54321' }) });
+  t.equal(kobo(bought.body.data.amount_charged), 9_750, 'and is applied after it');
+});
