@@ -117,6 +117,7 @@ const examples: Record<string, unknown> = {
   'post /v1/agents': { name: 'Ikeja Till 4', email: 'till4@shop.example.ng', phone: '08031234567', password: 'correct horse battery', kyc_level: 1 },
   'patch /v1/agents/:id': { status: 'suspended', daily_limit: 20000 },
   'put /v1/agents/:id/pin': { pin: '24680' },
+  'put /v1/agents/:id/pricing': { rules: [{ service_type: 'airtime', rate_bp: 200 }, { service_type: 'airtime', network: 'mtn', rate_bp: 400 }] },
   'post /v1/agents/:id/transfers': { direction: 'to_agent', amount: 2500, environment: 'test', pin: '12345', reference: 'float-2026-11-28-till4' },
 };
 
