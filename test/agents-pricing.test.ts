@@ -6,7 +6,8 @@ import t, { type Test } from 'tap';
 import { start_server, type TestServer } from './helpers/server.js';
 import { airtime_body, kobo, sandbox } from './helpers/purchases.js';
 
-const server = await start_server(t);
+// Time scaled so that the sandbox's delayed failure (30 s) comes after 3 s: a refund after the commission is spent.
+const server = await start_server(t, { env: { TIME_SCALE: '0.1' } });
 const fast_key = { rate_limit_per_minute: 100_000 };
 let emails = 0;
 
@@ -92,6 +93,9 @@ t.test('PUT /v1/agents/{id}/pricing: at its edge, by the direct parent only', as
   t.equal(ok.status, 200, 'the super-agent sets its agent\'s list');
   const read = await server.api('GET', `/v1/agents/${agent.id}`, { key: reseller.key });
   t.same(read.body.data.pricing.rules, [{ service_type: 'airtime', network: 'mtn', disco: null, provider: null, rate_bp: 250 }], 'GET /v1/agents/{id} shows the agent\'s price list');
+  const own = await server.api('GET', '/v1/pricing', { key: agent.key });
+  const rate = (network: string) => own.body.data.rates.find((r: any) => r.service_type === 'airtime' && r.network === network)?.rate_bp;
+  t.same([rate('mtn'), rate('glo')], [250, 0], 'the agent\'s GET /v1/pricing shows its own rates, not its tier\'s');
 });
 
 t.test('a purchase at each level: each debited at its own rate, each ancestor credited its difference to the kobo', async (t) => {
@@ -119,6 +123,8 @@ t.test('a purchase at each level: each debited at its own rate, each ancestor cr
   const r_commissions = (await entries(server, reseller.key)).filter((e) => e.type === 'commission');
   t.same(r_commissions.map((e) => [e.reference, kobo(e.amount), e.counterparty_id]).sort(), [[mid.body.data.reference, 333, sup.id], [low.body.data.reference, 333, agent.id]].sort(), 'the reseller\'s entries: one per order below it');
   for (const [who, key] of [['reseller', reseller.key], ['super-agent', sup.key], ['agent', agent.key]] as const) await entries_explain_balance(t, server, key, who);
+  const events = await server.api('GET', '/v1/events?limit=100', { key: sup.key });
+  t.same(events.body.data.events.filter((e: any) => e.data.reference === low.body.data.reference).map((e: any) => e.event), ['wallet.credited'], 'the commission is announced to the super-agent as wallet.credited');
 
   const repeat_body = airtime_body(sandbox.delivered, amount, { pin: '54321' });
   const first = await server.api('POST', '/v1/services/airtime', { key: agent.key, body: repeat_body, idempotency_key: 'tree-repeat-1' });
@@ -144,6 +150,32 @@ t.test('a refund reverses every commission exactly once, in the record of the ag
   for (const [who, key] of [['reseller', reseller.key], ['super-agent', sup.key], ['agent', agent.key]] as const) await entries_explain_balance(t, server, key, who);
 });
 
+t.test('a refund after an ancestor spent its commission: it gives back what its balance holds, never below zero', async (t) => {
+  const before = { r: await balance_kobo(server, reseller.key), a: await balance_kobo(server, agent.key) };
+  const pending = await server.api('POST', '/v1/services/airtime', { key: agent.key, body: airtime_body(sandbox.delayed_failed, 333.33, { pin: '54321' }) });
+  t.ok(pending.status === 201 || pending.status === 202, `the order waits for its answer: ${pending.text}`);
+  const reference = pending.body.data.reference;
+  // The super-agent moves everything it holds, its 5.00 commission too, to another agent of its own.
+  const other = await open_agent(server, sup.key);
+  const held = (await server.api('GET', '/v1/wallet', { key: sup.key })).body.data.balance;
+  await give(server, sup.key, other.id, held, '54321');
+  t.equal(await balance_kobo(server, sup.key), 0, 'the super-agent holds nothing');
+  for (let i = 0; i < 200; i++) {
+    const order = await server.api('GET', `/v1/transactions/${reference}`, { key: agent.key });
+    if (order.body.data.status === 'failed') break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.equal(await balance_kobo(server, agent.key), before.a, 'the agent got back all it paid');
+  t.equal(await balance_kobo(server, sup.key), 0, 'the super-agent\'s balance stays at zero, not below');
+  t.equal(await balance_kobo(server, reseller.key), before.r, 'the reseller gave back its 3.33');
+  const of = async (key: string) => (await entries(server, key)).filter((e) => e.reference === reference).map((e) => [e.type, kobo(e.amount)]).sort();
+  t.same(await of(sup.key), [['commission', 500]], 'the super-agent had nothing to give back');
+  t.same(await of(reseller.key), [['commission', 333], ['commission_reversal', 333]].sort(), 'the reseller reversed once');
+  for (const [who, key] of [['reseller', reseller.key], ['super-agent', sup.key], ['agent', agent.key]] as const) await entries_explain_balance(t, server, key, who);
+  // Back to work: the super-agent gets its float again for the tests after.
+  await server.api('POST', `/v1/agents/${other.id}/transfers`, { key: sup.key, body: { environment: 'test', pin: '54321', direction: 'from_agent', amount: held, reference: `back-${other.id}` } });
+});
+
 t.test('the parent\'s rate dropping later clamps the agent\'s: no ancestor earns a negative commission', async (t) => {
   const lowered = await server.admin('PUT', '/admin/pricing/treegold', { rules: [{ service_type: 'airtime', network: 'mtn', rate_bp: 100 }] });
   t.equal(lowered.status, 200, 'the operator lowers the reseller\'s tier to 100 bp');
@@ -161,9 +193,9 @@ t.test('GET /v1/agents/commissions sums the earnings by agent and product', asyn
   const rows = report.body.data.rows as any[];
   const of_agent = rows.filter((r) => r.agent_id === agent.id);
   t.equal(of_agent.length, 1, 'one row for the agent\'s MTN airtime today');
-  t.match(of_agent[0], { service_type: 'airtime', product: 'mtn', orders: 3, earned: 9.99, reversed: 3.33, net: 6.66 }, 'its three earning orders, one refunded');
+  t.match(of_agent[0], { service_type: 'airtime', product: 'mtn', orders: 4, earned: 13.32, reversed: 6.66, net: 6.66 }, 'its four earning orders, two refunded');
   t.match(rows.find((r) => r.agent_id === sup.id), { orders: 1, earned: 3.33, reversed: 0, net: 3.33 }, 'the super-agent\'s own order');
-  t.same(report.body.data.totals, { earned: 13.32, reversed: 3.33, net: 9.99 }, 'the totals');
+  t.same(report.body.data.totals, { earned: 16.65, reversed: 6.66, net: 9.99 }, 'the totals');
   const filtered = await server.api('GET', `/v1/agents/commissions?agent_id=${sup.id}`, { key: reseller.key });
   t.same(filtered.body.data.rows.map((r: any) => r.agent_id), [sup.id], 'agent_id= keeps one agent');
   const too_long = await server.api('GET', '/v1/agents/commissions?from=2026-01-01&to=2026-06-30', { key: reseller.key });

@@ -276,6 +276,15 @@ export class PriceLists {
 
   /** Every product's effective rate for a tier: each service type and each network, disco or provider. */
   effective_rates(tier: string): { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; rate_bp: number }[] {
+    return this.rates_by_product((service_type, value) => this.rate_bp(tier, service_type, value));
+  }
+
+  /** Every product's effective rate for an account and its ancestors (nearest first): an agent's, clamped (chain_rate_bp). */
+  chain_rates(chain: readonly AccountRecord[]): { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; rate_bp: number }[] {
+    return this.rates_by_product((service_type, value) => this.chain_rate_bp(chain, service_type, value)[0]);
+  }
+
+  private rates_by_product(rate: (service_type: ServiceType, value: string) => number): { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; rate_bp: number }[] {
     const out: { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; rate_bp: number }[] = [];
     for (const service_type of pricing_service_types) {
       const values = narrow_field_of[service_type] === 'network' ? networks
@@ -287,7 +296,7 @@ export class PriceLists {
           network: narrow_field_of[service_type] === 'network' ? value : null,
           disco: narrow_field_of[service_type] === 'disco' ? value : null,
           provider: narrow_field_of[service_type] === 'provider' ? value : null,
-          rate_bp: this.rate_bp(tier, service_type, value),
+          rate_bp: rate(service_type, value),
         });
       }
     }

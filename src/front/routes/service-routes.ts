@@ -65,8 +65,11 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
   }
 
   function show_pricing(ctx: RequestContext): Reply {
-    const tier = ctx.actor!.account.tier;
-    return success_reply(ctx.request_id, 200, { tier, rounding: pricing_rounding_rule, rates: pricing.effective_rates(tier) });
+    const actor = ctx.actor!;
+    const tier = actor.account.tier;
+    // An agent's rates are its own price list's, clamped to its parent's (docs/api.md "Agent pricing").
+    const rates = actor.account.parent_id === undefined ? pricing.effective_rates(tier) : pricing.chain_rates([actor.account, ...deps.engine.ancestors_of(actor).map((a) => a.account)]);
+    return success_reply(ctx.request_id, 200, { tier, rounding: pricing_rounding_rule, rates });
   }
 
   // The families' catalog lists are read once here, at start, not on a first request.
