@@ -203,6 +203,30 @@ t.test('GET /v1/agents/commissions sums the earnings by agent and product', asyn
   t.equal(too_long.body.error.details[0].field, 'to', 'naming to');
 });
 
+t.test('a bulk order of an agent: each item credits the ancestors, each failed item reverses them once', async (t) => {
+  const before = { r: await balance_kobo(server, reseller.key), s: await balance_kobo(server, sup.key), a: await balance_kobo(server, agent.key) };
+  const placed = await server.api('POST', '/v1/services/bulk', { key: agent.key, body: { pin: '54321', items: [
+    { service_type: 'airtime', network: 'mtn', phone: sandbox.delivered, amount: 333.33 },
+    { service_type: 'airtime', network: 'mtn', phone: sandbox.failed, amount: 333.33 },
+  ] } });
+  t.ok(placed.status === 200 || placed.status === 201 || placed.status === 202, `the bulk order is placed: ${placed.text}`);
+  const id = placed.body.data.id;
+  let batch: any = null;
+  for (let i = 0; i < 200; i++) {
+    batch = (await server.api('GET', `/v1/services/bulk/${id}`, { key: agent.key })).body.data;
+    if (batch.status === 'completed') break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.equal(batch.status, 'completed', 'it completes');
+  t.equal(await balance_kobo(server, agent.key), before.a - 32_500, 'the agent paid for the delivered item only');
+  t.equal(await balance_kobo(server, sup.key), before.s + 500, 'the super-agent kept one commission');
+  t.equal(await balance_kobo(server, reseller.key), before.r + 333, 'the reseller kept one commission');
+  const references = batch.items.map((item: any) => item.reference);
+  const sup_entries = (await entries(server, sup.key)).filter((e) => references.includes(e.reference));
+  t.same(sup_entries.map((e) => e.type).sort(), ['commission', 'commission', 'commission_reversal'], 'two commissions and one reversal on the super-agent');
+  for (const [who, key] of [['reseller', reseller.key], ['super-agent', sup.key], ['agent', agent.key]] as const) await entries_explain_balance(t, server, key, who);
+});
+
 t.test('a restart keeps the price lists, the commissions and the balances', async (t) => {
   const before = [await balance_kobo(server, reseller.key), await balance_kobo(server, sup.key), await balance_kobo(server, agent.key)];
   const sup_entries = await entries(server, sup.key);
