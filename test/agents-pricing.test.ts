@@ -227,6 +227,19 @@ t.test('a bulk order of an agent: each item credits the ancestors, each failed i
   for (const [who, key] of [['reseller', reseller.key], ['super-agent', sup.key], ['agent', agent.key]] as const) await entries_explain_balance(t, server, key, who);
 });
 
+t.test('a statement of an ancestor shows its commissions apart from its own discount, and explains its balance', async (t) => {
+  const report = await server.api('GET', '/v1/agents/commissions', { key: reseller.key });
+  const day = report.body.data.to;
+  const statement = await server.api('GET', `/v1/statements?date=${day}&environment=test`, { key: reseller.key });
+  t.equal(statement.status, 200, `the reseller's statement of the day: ${statement.status}`);
+  const by_type = statement.body.data.totals.by_type;
+  t.ok(by_type.agent_commission.count >= 1, 'its commissions are summed as agent_commission');
+  t.ok(by_type.commission_reversal.count >= 1, 'and their reversals as commission_reversal');
+  const csv = await server.api('GET', `/v1/statements?date=${day}&environment=test&format=csv`, { key: sup.key });
+  t.equal(csv.status, 200, 'the super-agent\'s CSV statement is made too');
+  t.match(csv.text, /commission_reversal/, 'and holds the reversal');
+});
+
 t.test('a restart keeps the price lists, the commissions and the balances', async (t) => {
   const before = [await balance_kobo(server, reseller.key), await balance_kobo(server, sup.key), await balance_kobo(server, agent.key)];
   const sup_entries = await entries(server, sup.key);
