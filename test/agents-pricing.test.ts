@@ -198,9 +198,23 @@ t.test('GET /v1/agents/commissions sums the earnings by agent and product', asyn
   t.same(report.body.data.totals, { earned: 16.65, reversed: 6.66, net: 9.99 }, 'the totals');
   const filtered = await server.api('GET', `/v1/agents/commissions?agent_id=${sup.id}`, { key: reseller.key });
   t.same(filtered.body.data.rows.map((r: any) => r.agent_id), [sup.id], 'agent_id= keeps one agent');
-  const too_long = await server.api('GET', '/v1/agents/commissions?from=2026-01-01&to=2026-06-30', { key: reseller.key });
-  t.equal(too_long.status, 400, 'a range beyond the bound is refused');
+  const longest = await server.api('GET', '/v1/agents/commissions?from=2026-01-01&to=2026-04-02', { key: reseller.key });
+  t.equal(longest.status, 200, '92 days (commission_report_days_max) are accepted');
+  t.same(longest.body.data.rows, [], 'with no earnings then');
+  const too_long = await server.api('GET', '/v1/agents/commissions?from=2026-01-01&to=2026-04-03', { key: reseller.key });
+  t.equal(too_long.status, 400, '93 days are refused');
   t.equal(too_long.body.error.details[0].field, 'to', 'naming to');
+  const bad_day = await server.api('GET', '/v1/agents/commissions?from=2026-02-30', { key: reseller.key });
+  t.equal(bad_day.status, 400, 'a date that does not exist is refused');
+  t.equal(bad_day.body.error.details[0].field, 'from', 'naming from');
+  const live = await server.api('GET', '/v1/agents/commissions?environment=live', { key: reseller.key });
+  t.equal(live.status, 403, 'a test key does not read live earnings');
+  t.equal(live.body.error.code, 'auth.insufficient_scope', 'with auth.insufficient_scope');
+  const closed = await open_agent(server, reseller.key);
+  t.equal((await server.api('DELETE', `/v1/agents/${closed.id}`, { key: reseller.key })).status, 200, 'an agent closed');
+  const on_closed = await put_pricing(reseller.key, closed.id, [{ service_type: 'airtime', rate_bp: 0 }]);
+  t.equal(on_closed.status, 409, 'a closed agent\'s prices do not change');
+  t.equal(on_closed.body.error.code, 'agents.closed', 'with agents.closed');
 });
 
 t.test('a bulk order of an agent: each item credits the ancestors, each failed item reverses them once', async (t) => {
