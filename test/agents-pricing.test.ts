@@ -176,14 +176,17 @@ t.test('a refund after an ancestor spent its commission: it gives back what its 
   await server.api('POST', `/v1/agents/${other.id}/transfers`, { key: sup.key, body: { environment: 'test', pin: '54321', direction: 'from_agent', amount: held, reference: `back-${other.id}` } });
 });
 
-t.test('the parent\'s rate dropping later clamps the agent\'s: no ancestor earns a negative commission', async (t) => {
-  const lowered = await server.admin('PUT', '/admin/pricing/treegold', { rules: [{ service_type: 'airtime', network: 'mtn', rate_bp: 100 }] });
-  t.equal(lowered.status, 200, 'the operator lowers the reseller\'s tier to 100 bp');
-  const before = { r: await balance_kobo(server, reseller.key), s: await balance_kobo(server, sup.key) };
-  const bought = await server.api('POST', '/v1/services/airtime', { key: agent.key, body: airtime_body(sandbox.delivered, 100, { pin: '54321' }) });
-  t.equal(bought.status, 201, 'the agent buys');
-  t.equal(kobo(bought.body.data.amount_charged), 9_900, 'at the reseller\'s 100 bp, not its own 250');
-  t.same([await balance_kobo(server, reseller.key), await balance_kobo(server, sup.key)], [before.r, before.s], 'nobody above it earns or loses');
+t.test('the parent\'s rate dropping later clamps its agents\' rates: no ancestor earns a negative commission', async (t) => {
+  const lowered = await server.admin('PUT', '/admin/pricing/treegold', { rules: [{ service_type: 'airtime', network: 'mtn', rate_bp: 300 }] });
+  t.equal(lowered.status, 200, 'the operator lowers the reseller\'s MTN rate to 300 bp, below the super-agent\'s 400');
+  let before = { r: await balance_kobo(server, reseller.key), s: await balance_kobo(server, sup.key) };
+  const mid = await server.api('POST', '/v1/services/airtime', { key: sup.key, body: airtime_body(sandbox.delivered, 100, { pin: '54321' }) });
+  t.equal(kobo(mid.body.data.amount_charged), 9_700, 'the super-agent buys at the reseller\'s 300 bp, not its own 400');
+  t.same([await balance_kobo(server, reseller.key), await balance_kobo(server, sup.key)], [before.r, before.s - 9_700], 'the reseller earns nothing, and loses nothing');
+  before = { r: await balance_kobo(server, reseller.key), s: await balance_kobo(server, sup.key) };
+  const low = await server.api('POST', '/v1/services/airtime', { key: agent.key, body: airtime_body(sandbox.delivered, 100, { pin: '54321' }) });
+  t.equal(kobo(low.body.data.amount_charged), 9_750, 'the agent still buys at its own 250 bp, below the clamp');
+  t.same([await balance_kobo(server, reseller.key), await balance_kobo(server, sup.key)], [before.r, before.s + 50], 'the super-agent earns 9,750 − 9,700; the reseller 0');
   await server.admin('PUT', '/admin/pricing/treegold', { rules: [{ service_type: 'airtime', rate_bp: 300 }, { service_type: 'airtime', network: 'mtn', rate_bp: 500 }] });
 });
 
