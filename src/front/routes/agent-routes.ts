@@ -18,14 +18,13 @@ import { narrow_value, pricing_rounding_rule, type PriceLists, type PriceRule } 
 import type { OrderDesk } from '../../services/order-desk.js';
 import { day_range, day_text } from '../../services/statements.js';
 import { lagos_day, parse_date_days } from '../../lib/time-format.js';
-import { assert_entry, type AgentPriceRule, type WalletEntry } from '../../engine/records.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { kobo_to_naira, naira_to_kobo, format_naira } from '../../lib/money.js';
 import { iso_us } from '../../lib/time-format.js';
 import { kyc_daily_limit_kobo, type AccountActor } from '../../engine/account-actor.js';
 import { agent_depth_max, depth_of, in_subtree, parent_of } from '../../engine/agent-tree.js';
 import { authority_refusal } from '../../engine/authority.js';
-import { assert_transfer, assert_wallet, new_wallet, type AccountRecord, type Environment, type TransferRecord, type WalletRecord } from '../../engine/records.js';
+import { assert_entry, assert_transfer, assert_wallet, new_wallet, type AccountRecord, type AgentPriceRule, type Environment, type TransferRecord, type WalletEntry, type WalletRecord } from '../../engine/records.js';
 import type { Engine } from '../../engine/engine.js';
 import { peek_idempotent, replayed, run_idempotent, settle } from '../idempotent-run.js';
 import { international_phone } from '../../operator/admin-routes.js';
