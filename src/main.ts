@@ -305,7 +305,7 @@ async function serve_store(config: Config, log: Logger, basis: Basis, store: Sto
   const public_routes: RouteDef[] = [
     ...account_routes(deps),
     ...key_routes(deps),
-    ...agent_routes(deps),
+    ...agent_routes(deps, pricing, desk),
     ...service_routes(deps, catalog, desk),
     ...lookup_routes(desk.numbers),
     ...bulk_routes(deps, batches, item_purchaser),

@@ -128,6 +128,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/commissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the key's account earned on its agents' purchases, by day, agent and product
+         * @description Sums the account's commission and commission_reversal wallet entries of the environment (the key's, or environment=) from the Lagos day from to the day to (YYYY-MM-DD, at most 92 days; both default to today), one row per day, agent (the one whose order it was, at any level below) and product; agent_id= keeps one agent's rows.
+         */
+        get: operations["getAgentsCommissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{id}": {
         parameters: {
             query?: never;
@@ -163,6 +183,26 @@ export interface paths {
         get?: never;
         /** Set an agent's transaction PIN */
         put: operations["putAgentsByIdPin"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set an agent's price list (its own agent's, by its direct parent)
+         * @description The operator's tier rule shapes: product → rate_bp off face value, the most specific rule deciding, no rule 0 bp. No rule may give a larger discount than the parent itself gets on a product it decides (a product the parent has no rate for is 0 bp for it): such a rule is 400 validation.failed naming rules.N.rate_bp. The whole list is replaced; [] removes every rule. At purchase the agent's rate is clamped to its parent's rate then, and each account above it earns the difference (docs/api.md "Agent pricing").
+         */
+        put: operations["putAgentsByIdPricing"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1930,7 +1970,7 @@ export interface operations {
                                 /** @description sequence number within the wallet */
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out";
+                                type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out" | "commission" | "commission_reversal";
                                 /** @description NGN amount with at most 2 decimal places */
                                 amount: number;
                                 /** @description NGN amount with at most 2 decimal places */
@@ -1945,7 +1985,7 @@ export interface operations {
                                  * @description ISO 8601 UTC with microseconds
                                  */
                                 created_at: string;
-                                /** @description transfer_in/transfer_out: the other account of the transfer (docs/api.md "Agents") */
+                                /** @description transfer_in/transfer_out: the other account of the transfer; commission/commission_reversal: the agent whose order it was (docs/api.md "Agents") */
                                 counterparty_id?: number;
                             }[];
                             pagination: {
@@ -2751,6 +2791,17 @@ export interface operations {
                                         currency: "NGN";
                                     };
                                 };
+                                pricing: {
+                                    /** @description its price list, set by its parent (PUT /v1/agents/{id}/pricing); a product without a rule is 0 bp */
+                                    rules: {
+                                        /** @enum {unknown} */
+                                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
+                                        network: string | null;
+                                        disco: string | null;
+                                        provider: string | null;
+                                        rate_bp: number;
+                                    }[];
+                                };
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 UTC with microseconds
@@ -2966,6 +3017,17 @@ export interface operations {
                                     currency: "NGN";
                                 };
                             };
+                            pricing: {
+                                /** @description its price list, set by its parent (PUT /v1/agents/{id}/pricing); a product without a rule is 0 bp */
+                                rules: {
+                                    /** @enum {unknown} */
+                                    service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
+                                    network: string | null;
+                                    disco: string | null;
+                                    provider: string | null;
+                                    rate_bp: number;
+                                }[];
+                            };
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC with microseconds
@@ -3165,6 +3227,182 @@ export interface operations {
             };
         };
     };
+    getAgentsCommissions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /**
+                             * @description live (real money) or test (sandbox)
+                             * @enum {unknown}
+                             */
+                            environment: "live" | "test";
+                            from: string;
+                            to: string;
+                            rows: {
+                                /** @description Africa/Lagos day of the entries, YYYY-MM-DD */
+                                day: string;
+                                /** @description the agent whose order earned it (any level below the caller) */
+                                agent_id: number;
+                                service_type: string;
+                                /** @description the network, disco or provider, when the order names one */
+                                product: string | null;
+                                /** @description commission entries (orders that earned) */
+                                orders: number;
+                                /** @description NGN amount with at most 2 decimal places */
+                                earned: number;
+                                /** @description NGN amount with at most 2 decimal places */
+                                reversed: number;
+                                /** @description NGN amount with at most 2 decimal places */
+                                net: number;
+                            }[];
+                            totals: {
+                                /** @description NGN amount with at most 2 decimal places */
+                                earned: number;
+                                /** @description NGN amount with at most 2 decimal places */
+                                reversed: number;
+                                /** @description NGN amount with at most 2 decimal places */
+                                net: number;
+                            };
+                            /** @description false when more than 100000 wallet entries lay in the range (commission_report_entries_max): the rows sum the first ones */
+                            complete: boolean;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.insufficient_scope, auth.ip_not_allowed, account.suspended */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.insufficient_scope" | "auth.ip_not_allowed" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
     getAgentsById: {
         parameters: {
             query?: never;
@@ -3231,6 +3469,17 @@ export interface operations {
                                     /** @constant */
                                     currency: "NGN";
                                 };
+                            };
+                            pricing: {
+                                /** @description its price list, set by its parent (PUT /v1/agents/{id}/pricing); a product without a rule is 0 bp */
+                                rules: {
+                                    /** @enum {unknown} */
+                                    service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
+                                    network: string | null;
+                                    disco: string | null;
+                                    provider: string | null;
+                                    rate_bp: number;
+                                }[];
                             };
                             /**
                              * Format: date-time
@@ -3417,6 +3666,17 @@ export interface operations {
                                         /** @constant */
                                         currency: "NGN";
                                     };
+                                };
+                                pricing: {
+                                    /** @description its price list, set by its parent (PUT /v1/agents/{id}/pricing); a product without a rule is 0 bp */
+                                    rules: {
+                                        /** @enum {unknown} */
+                                        service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
+                                        network: string | null;
+                                        disco: string | null;
+                                        provider: string | null;
+                                        rate_bp: number;
+                                    }[];
                                 };
                                 /**
                                  * Format: date-time
@@ -3687,6 +3947,17 @@ export interface operations {
                                     /** @constant */
                                     currency: "NGN";
                                 };
+                            };
+                            pricing: {
+                                /** @description its price list, set by its parent (PUT /v1/agents/{id}/pricing); a product without a rule is 0 bp */
+                                rules: {
+                                    /** @enum {unknown} */
+                                    service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
+                                    network: string | null;
+                                    disco: string | null;
+                                    provider: string | null;
+                                    rate_bp: number;
+                                }[];
                             };
                             /**
                              * Format: date-time
@@ -4029,6 +4300,273 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "request.unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests: rate_limit.exceeded */
+            429: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limit.exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB; answered by the HTTP layer with a small HTML page, not the JSON envelope. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error: internal.error */
+            500: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable: service.unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying with the same X-Idempotency-Key. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putAgentsByIdPricing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act for an agent: the id of an account below the key's account (a key with agents:manage). The request runs as that agent: its wallet, PIN, keys, webhooks and idempotency keys. Any other id is 404 account.not_found. */
+                "Billvend-Account"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rules": [
+                 *         {
+                 *           "service_type": "airtime",
+                 *           "rate_bp": 200
+                 *         },
+                 *         {
+                 *           "service_type": "airtime",
+                 *           "network": "mtn",
+                 *           "rate_bp": 400
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    rules: {
+                        /** @description airtime, data, electricity, tv, education, internet, showmax or international */
+                        service_type: string;
+                        network?: string | null;
+                        disco?: string | null;
+                        provider?: string | null;
+                        /** @description discount in basis points: 100 bp = 1%; at most 9999 (an order always costs at least 1 kobo) */
+                        rate_bp: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current one-minute window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            agent_id: number;
+                            rules: {
+                                /** @enum {unknown} */
+                                service_type: "airtime" | "data" | "electricity" | "tv" | "education" | "internet" | "showmax" | "international";
+                                network: string | null;
+                                disco: string | null;
+                                provider: string | null;
+                                rate_bp: number;
+                            }[];
+                            /** @description how a discount is computed */
+                            rounding: string;
+                        };
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation.failed, request.malformed_json */
+            400: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation.failed" | "request.malformed_json";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: auth.invalid_key, auth.key_not_found, auth.key_expired */
+            401: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.invalid_key" | "auth.key_not_found" | "auth.key_expired";
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: auth.ip_not_allowed, auth.insufficient_scope, account.suspended */
+            403: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "auth.ip_not_allowed" | "auth.insufficient_scope" | "account.suspended";
+                        };
+                    };
+                };
+            };
+            /** @description Not found: account.not_found */
+            404: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "account.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: agents.closed */
+            409: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.closed";
+                        };
+                    };
+                };
+            };
+            /** @description Payload too large: request.too_large */
+            413: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.too_large";
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported media type: request.unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "request.unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable: agents.not_direct_agent */
+            422: {
+                headers: {
+                    /** @description The request's id, also `request_id` in the body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "agents.not_direct_agent";
                         };
                     };
                 };
@@ -13977,10 +14515,10 @@ export interface operations {
                                 /** @description the wallet entry's sequence number (GET /v1/wallet/transactions) */
                                 id: number;
                                 /**
-                                 * @description reversal: the refund of a failed order; transfer_in/transfer_out: money moved between a parent and its agent
+                                 * @description reversal: the refund of a failed order; transfer_in/transfer_out: money moved between a parent and its agent; commission/commission_reversal: earned on an agent's order, and given back on its refund
                                  * @enum {unknown}
                                  */
-                                type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out";
+                                type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out" | "commission" | "commission_reversal";
                                 /** @description NGN, at most 2 decimals */
                                 amount: number;
                                 /** @description the order reference, or the funding reference for a credit */
@@ -14032,6 +14570,16 @@ export interface operations {
                                         amount: number;
                                     };
                                     transfer_out?: {
+                                        count: number;
+                                        /** @description NGN; below zero only for a day's commission net of refunds */
+                                        amount: number;
+                                    };
+                                    agent_commission?: {
+                                        count: number;
+                                        /** @description NGN; below zero only for a day's commission net of refunds */
+                                        amount: number;
+                                    };
+                                    commission_reversal?: {
                                         count: number;
                                         /** @description NGN; below zero only for a day's commission net of refunds */
                                         amount: number;
@@ -16238,7 +16786,7 @@ export interface operations {
                     data: {
                         wallet_transaction_id: number;
                         /** @enum {unknown} */
-                        type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out";
+                        type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out" | "commission" | "commission_reversal";
                         /** @description NGN amount with at most 2 decimal places */
                         amount: number;
                         /** @description NGN amount with at most 2 decimal places */
@@ -16249,7 +16797,7 @@ export interface operations {
                          * @description ISO 8601 UTC with microseconds
                          */
                         created_at: string;
-                        /** @description a transfer between a parent and its agent: the other account */
+                        /** @description a transfer between a parent and its agent: the other account; a commission or its reversal: the agent whose order it was */
                         counterparty_id?: number;
                     };
                 };
@@ -16299,7 +16847,7 @@ export interface operations {
                     data: {
                         wallet_transaction_id: number;
                         /** @enum {unknown} */
-                        type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out";
+                        type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out" | "commission" | "commission_reversal";
                         /** @description NGN amount with at most 2 decimal places */
                         amount: number;
                         /** @description NGN amount with at most 2 decimal places */
@@ -16310,7 +16858,7 @@ export interface operations {
                          * @description ISO 8601 UTC with microseconds
                          */
                         created_at: string;
-                        /** @description a transfer between a parent and its agent: the other account */
+                        /** @description a transfer between a parent and its agent: the other account; a commission or its reversal: the agent whose order it was */
                         counterparty_id?: number;
                     };
                 };
@@ -16360,7 +16908,7 @@ export interface operations {
                     data: {
                         wallet_transaction_id: number;
                         /** @enum {unknown} */
-                        type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out";
+                        type: "credit" | "debit" | "reversal" | "transfer_in" | "transfer_out" | "commission" | "commission_reversal";
                         /** @description NGN amount with at most 2 decimal places */
                         amount: number;
                         /** @description NGN amount with at most 2 decimal places */
@@ -16371,7 +16919,7 @@ export interface operations {
                          * @description ISO 8601 UTC with microseconds
                          */
                         created_at: string;
-                        /** @description a transfer between a parent and its agent: the other account */
+                        /** @description a transfer between a parent and its agent: the other account; a commission or its reversal: the agent whose order it was */
                         counterparty_id?: number;
                     };
                 };

@@ -210,6 +210,12 @@ export class AccountActor {
     this.executing = false;
   }
 
+  /** An agent's order command inside Engine.run_across (engine/agent-commands.ts agent_order), entered already. */
+  apply_command(command: AccountCommand, now_us: number): CommandOutcomes[AccountCommand['kind']] {
+    if (!this.executing) fail(`account ${this.id} applies a command it has not entered`);
+    return this.apply(command, now_us, this.engine.random);
+  }
+
   private apply(command: AccountCommand, now_us: number, _random: RandomSource): CommandOutcomes[AccountCommand['kind']] {
     switch (command.kind) {
       case 'open_account': return this.open_account(command.email);
@@ -349,7 +355,9 @@ export class AccountActor {
     else if (type === 'debit') wallet.debits_kobo += amount_kobo;
     else if (type === 'reversal') wallet.reversals_kobo += amount_kobo;
     else if (type === 'transfer_in') wallet.transfers_in_kobo = (wallet.transfers_in_kobo ?? 0) + amount_kobo;
-    else wallet.transfers_out_kobo = (wallet.transfers_out_kobo ?? 0) + amount_kobo;
+    else if (type === 'transfer_out') wallet.transfers_out_kobo = (wallet.transfers_out_kobo ?? 0) + amount_kobo;
+    else if (type === 'commission') wallet.commissions_in_kobo = (wallet.commissions_in_kobo ?? 0) + amount_kobo;
+    else wallet.commissions_out_kobo = (wallet.commissions_out_kobo ?? 0) + amount_kobo;
     this.stage_put(this.engine.store.wallet_entries, [this.id, environment, entry.id], entry);
     this.stage_wallet(environment);
     this.engine.balance_moved(this, environment, after - before);
@@ -518,6 +526,7 @@ export class AccountActor {
     if (patch.kyc_level !== undefined) next.kyc_level = patch.kyc_level;
     if (patch.tier !== undefined) next.tier = patch.tier;
     if (patch.daily_limit_kobo !== undefined) next.daily_limit_kobo = patch.daily_limit_kobo;
+    if (patch.price_rules !== undefined) next.price_rules = patch.price_rules;
     this.account = next;
     this.stage_account();
     return ok(next);

@@ -8,7 +8,7 @@
 import type { Database } from 'lmdb';
 import type { CapturedChange } from '../journal/journal.js';
 import type { Key } from '../journal/store.js';
-import type { AccountRecord, EntryFunding, Environment, IdempotencyRecord, KeyRecord, WalletEntry } from './records.js';
+import type { AccountRecord, AgentPriceRule, EntryFunding, Environment, IdempotencyRecord, KeyRecord, WalletEntry } from './records.js';
 import type { AccountActor, FundingScope, NewKeyInput } from './account-actor.js';
 import type { AccountStatus } from './records.js';
 import type { OrderPlacement, OrderRequest } from './account-orders.js';
@@ -25,7 +25,7 @@ export interface CommandFields {
   create_key: { input: NewKeyInput };
   revoke_key: { key_id: number };
   /** status: an agent suspended or reactivated by an account above it (front/routes/agent-routes.ts); closing is close_agent's. */
-  update_profile: { patch: { kyc_level?: number; tier?: string; daily_limit_kobo?: number | null; status?: Exclude<AccountStatus, 'closed'> } };
+  update_profile: { patch: { kyc_level?: number; tier?: string; daily_limit_kobo?: number | null; status?: Exclude<AccountStatus, 'closed'>; price_rules?: AgentPriceRule[] } };
   set_pin: { pin_hash: string };
   set_password: { password_hash: string };
   /**

@@ -12,7 +12,7 @@ import type { AccountActor } from './account-actor.js';
 import { ok, refused, type Outcome } from './refusal.js';
 import type { Environment } from './records.js';
 import { lagos_day } from '../lib/time-format.js';
-import { assert_order, charged_kobo, is_final, type OrderRecord, type OrderStatus, type ProviderResult, type UpstreamAttempt } from './order-record.js';
+import { assert_order, charged_kobo, is_final, type OrderCommission, type OrderRecord, type OrderStatus, type ProviderResult, type UpstreamAttempt } from './order-record.js';
 import { fail } from '../lib/assert.js';
 import { check_low_balance } from './low-balance.js';
 import { authority_refusal, type Authority } from './authority.js';
@@ -50,6 +50,11 @@ export interface OrderPlacement {
   indexed: boolean;
   /** The reseller's commission from the account's tier, read in this command (services/pricing.ts). */
   commission_kobo: number;
+  /**
+   * An agent's order: what each account above it earns (services/pricing.ts agent_commissions), nearest
+   * first, credited in this command. Absent or empty for an account at the top.
+   */
+  commissions?: OrderCommission[];
   /** The upstream a routed live order goes to first: its first attempt (docs/api.md "Upstream attempts"). */
   upstream?: string;
   /** Who the order is placed for: checked again here, in the command that debits (engine/authority.ts). */
@@ -166,11 +171,46 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
     stage_provider_request(actor, order, placement.provider_request_id);
   }
   if (placement.indexed) actor.stage_put(actor.engine.store.order_refs, order.reference, [actor.id, order.environment, order.seq]);
+  const earned = placement.commissions?.filter((c) => c.amount_kobo > 0) ?? [];
+  if (earned.length > 0) order.commissions = earned.map((c) => ({ account_id: c.account_id, amount_kobo: c.amount_kobo }));
   // An order paid in the same command (the sandbox) is written once, as it ends up; the caller stages it.
   if (stage_pending) stage_order(actor, order);
   actor.engine.emit(actor, order.environment, 'wallet.debited', { entry, order });
   check_low_balance(actor, order.environment, entry);
+  if (order.commissions !== undefined) credit_commissions(actor, order, now_us);
   return ok(order);
+}
+
+/**
+ * Each ancestor's commission on an agent's order, in the command that debits the agent (Engine.run runs it
+ * over the agent and its ancestors): an entry of type commission carrying the order's reference and naming
+ * the agent, and wallet.credited (docs/decisions.md "Commissions down the tree").
+ */
+function credit_commissions(actor: AccountActor, order: OrderRecord, now_us: number): void {
+  for (const c of order.commissions!) {
+    const ancestor = actor.engine.held(c.account_id);
+    const entry = ancestor.append_entry(order.environment, 'commission', c.amount_kobo, order.reference, `Commission on ${actor.account.name}'s order ${order.reference} (account ${actor.id})`, now_us, undefined, actor.id);
+    actor.engine.emit(ancestor, order.environment, 'wallet.credited', { entry });
+  }
+}
+
+/**
+ * Reverses an agent's order's commissions once, with its refund: each ancestor gives back its commission
+ * (commission_reversal, wallet.debited), or what its balance holds when it has spent it (a balance never
+ * goes below zero); the rest is returned as the shortfall, the operator's loss, recorded on the order.
+ */
+function reverse_commissions(actor: AccountActor, order: OrderRecord, now_us: number): number {
+  let shortfall = 0;
+  for (const c of order.commissions ?? []) {
+    const ancestor = actor.engine.held(c.account_id);
+    const taken = Math.min(c.amount_kobo, ancestor.wallets[order.environment].balance_kobo);
+    shortfall += c.amount_kobo - taken;
+    if (taken === 0) continue;
+    const entry = ancestor.append_entry(order.environment, 'commission_reversal', taken, order.reference, `Commission reversed: ${actor.account.name}'s order ${order.reference} refunded (account ${actor.id})`, now_us, undefined, actor.id);
+    actor.engine.emit(ancestor, order.environment, 'wallet.debited', { entry });
+    check_low_balance(ancestor, order.environment, entry);
+  }
+  return shortfall;
 }
 
 /** Purchased PINs are sealed before they reach the order record, so the store never holds them in plain text. */
@@ -341,6 +381,8 @@ export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason:
     // An order cancelled before it was sent never was processing: its history says pending, then failed.
     status_history: sent ? ensure_processing(order, now_us) : order.status_history,
   });
+  const shortfall = reverse_commissions(actor, order, now_us);
+  if (shortfall > 0) failed_order.commission_shortfall_kobo = shortfall;
   stage_order(actor, failed_order);
   actor.engine.emit(actor, order.environment, 'transaction.failed', { order: failed_order });
   actor.engine.emit(actor, order.environment, 'wallet.reversed', { entry, order: failed_order });
@@ -400,6 +442,8 @@ export function reverse_delivered_order(actor: AccountActor, environment: Enviro
     actor.stage_wallet(environment);
   }
   const reversed = with_status(order, 'failed', now_us, { failure_reason: reason, failed_us: now_us, reversed: true, reversed_us: now_us, next_requery_ms: 0 });
+  const shortfall = reverse_commissions(actor, order, now_us);
+  if (shortfall > 0) reversed.commission_shortfall_kobo = shortfall;
   assert_order(reversed);
   actor.stage_put(store.orders, [actor.id, environment, seq], reversed);
   stage_order_index(actor, reversed, order);

@@ -8,6 +8,7 @@ import { check_low_balance } from './low-balance.js';
 import { ok, refused, type Outcome } from './refusal.js';
 import { assert_transfer, environments, type AccountRecord, type Environment, type TransferRecord } from './records.js';
 import { fail } from '../lib/assert.js';
+import type { AccountCommand } from './account-command.js';
 
 export type TransferDirection = 'to_agent' | 'from_agent';
 
@@ -19,6 +20,11 @@ export interface CrossFields {
   transfer: { environment: Environment; direction: TransferDirection; amount_kobo: number; reference: string };
   /** Sweeps the agent's balances back to the parent, revokes its keys and closes it. */
   close_agent: Record<never, never>;
+  /**
+   * An order command of an agent (a debit or a refund) run over [agent, parent, grandparent?]: its
+   * ancestors' commission entries land in the same record (engine/account-orders.ts). Engine.run routes it.
+   */
+  agent_order: { command: AccountCommand };
 }
 
 export interface CrossOutcomes {
@@ -26,6 +32,7 @@ export interface CrossOutcomes {
   /** created false: the reference named this same transfer already (a repeat), nothing moved. */
   transfer: Outcome<{ transfer: TransferRecord; created: boolean }>;
   close_agent: Outcome<{ swept: TransferRecord[]; keys_revoked: number; account: AccountRecord }>;
+  agent_order: unknown;
 }
 
 export type CrossKind = keyof CrossFields;
@@ -39,6 +46,10 @@ export function sweep_reference(agent_id: number): string {
 
 /** Called by Engine.run_across, with every actor entered in the command. */
 export function execute_across<C extends CrossCommand>(actors: readonly AccountActor[], command: C, now_us: number): CrossOutcome<C> {
+  if (command.kind === 'agent_order') {
+    for (let i = 1; i < actors.length; i++) if (actors[i - 1].account.parent_id !== actors[i].id) fail(`agent_order: account ${actors[i].id} is not the parent of ${actors[i - 1].id}`);
+    return actors[0].apply_command(command.command, now_us) as CrossOutcome<C>;
+  }
   if (actors.length !== 2) fail(`${command.kind} runs over a parent and its agent, not ${actors.length} accounts`);
   const [parent, agent] = actors;
   if (agent.account.parent_id !== parent.id) fail(`${command.kind}: account ${agent.id} is not an agent of ${parent.id}`);

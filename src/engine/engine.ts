@@ -122,6 +122,9 @@ export interface EngineExtension {
   fenced?(): void;
 }
 
+/** The order commands that may debit or refund: an agent's run over it and its ancestors (Engine.run). */
+const commission_commands: ReadonlySet<AccountCommand['kind']> = new Set(['place_order', 'provider_result', 'resolve_order', 'reverse_delivered_order', 'cancel_order']);
+
 /** Version of the lookup databases (account_emails, key_hashes, account_keys): a change rebuilds them at start. */
 export const lookup_index_version = 1;
 
@@ -354,6 +357,12 @@ export class Engine {
    * for the commit. Returns the command's outcome.
    */
   run<C extends AccountCommand>(actor: AccountActor, command: C, now_us: number = this.clock.now_us(), random: RandomSource = this.random): CommandOutcome<C> {
+    // An agent's debit or refund moves its ancestors' commissions too (docs/decisions.md "Commissions down
+    // the tree"): the same command, run over the agent and its ancestors, in one record. An account at the
+    // top takes the single-account path, as it always did.
+    if (actor.account.parent_id !== undefined && commission_commands.has(command.kind)) {
+      return this.run_across([actor, ...this.ancestors_of(actor)], { kind: 'agent_order', command }, now_us) as CommandOutcome<C>;
+    }
     const { outcome, changes, events, moved } = actor.execute(command, now_us, random);
     this.stage_executed([actor], changes, events, moved);
     return outcome;
@@ -393,6 +402,26 @@ export class Engine {
     }
     this.stage_executed(actors, changes, events, moved);
     return outcome;
+  }
+
+  /** The actors of the accounts above an agent, nearest first, loaded (built from the store if need be). */
+  ancestors_of(actor: AccountActor): AccountActor[] {
+    const ancestors: AccountActor[] = [];
+    for (let id = actor.account.parent_id; id !== undefined;) {
+      const ancestor = this.accounts.get(id);
+      if (ancestor === undefined) fail(`account ${actor.id} names a missing ancestor ${id}`);
+      ancestors.push(ancestor);
+      id = ancestor.account.parent_id;
+    }
+    return ancestors;
+  }
+
+  /** An account of the running command (run_across): an agent's order reaches its ancestors through it. */
+  held(id: number): AccountActor {
+    const collecting = this.collecting;
+    const actor = collecting?.actors.find((a) => a.id === id);
+    if (actor === undefined) fail(`account ${id} is not held by the running command`);
+    return actor;
   }
 
   /** Stages an executed command's changes and hands its events to the sink, as one journal group. */

@@ -56,6 +56,17 @@ export interface OrderRecord {
   commission_kobo?: number;
   /** The upstream provider's commission on this order, as it reported it (live), or null when unknown. */
   provider_commission_kobo?: number | null;
+  /**
+   * An agent's order: what each account above it earned (its commission entry, credited in the record of
+   * the debit), nearest first; a refund reverses each once (docs/decisions.md "Commissions down the tree").
+   * Absent: an order of an account at the top, or one no ancestor earned on.
+   */
+  commissions?: OrderCommission[];
+  /**
+   * A refund that found an ancestor's balance below its commission reversed only what the balance held:
+   * the rest, summed over the ancestors, is the operator's loss, recorded here. Absent: none.
+   */
+  commission_shortfall_kobo?: number;
   status: OrderStatus;
   token: string | null;
   units: string | null;
@@ -182,6 +193,12 @@ export function charged_kobo(order: OrderRecord): number {
   return order.amount_charged_kobo ?? order.amount_kobo;
 }
 
+/** One ancestor's earning on an agent's order. */
+export interface OrderCommission {
+  account_id: number;
+  amount_kobo: number;
+}
+
 export function commission_of(order: OrderRecord): number {
   return order.commission_kobo ?? 0;
 }
@@ -199,6 +216,15 @@ export function assert_order(order: OrderRecord): void {
   if (!Number.isSafeInteger(charged) || charged <= 0 || charged > order.amount_kobo) broken('charged amount is not a positive integer kobo amount up to the face value');
   if (charged + commission_of(order) !== order.amount_kobo) broken('charged amount and commission do not add up to the face value');
   if (order.wallet_balance_after_kobo !== order.wallet_balance_before_kobo - charged) broken('balances do not add up');
+  if (order.commissions !== undefined) {
+    let earned = 0;
+    for (const c of order.commissions) {
+      if (!(Number.isSafeInteger(c.amount_kobo) && c.amount_kobo > 0 && Number.isSafeInteger(c.account_id) && c.account_id >= 1 && c.account_id < order.account_id)) broken('names a commission that is not a positive amount of an earlier account');
+      earned += c.amount_kobo;
+    }
+    if (earned >= charged) broken('earns its ancestors its whole charge or more');
+  }
+  if (order.commission_shortfall_kobo !== undefined && !(Number.isSafeInteger(order.commission_shortfall_kobo) && order.commission_shortfall_kobo > 0 && order.reversed)) broken('records a commission shortfall without a refund');
   if (order.subscription_type !== undefined && order.service_type !== 'tv') broken('carries a subscription_type but is not a TV order');
   if (order.quantity !== undefined && !(Number.isSafeInteger(order.quantity) && order.quantity >= 1)) broken('quantity is not a positive integer');
   if ((order.foreign !== undefined) !== (order.service_type === 'international')) broken('carries a foreign side unless it is an international order, or lacks one');

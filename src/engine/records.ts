@@ -39,6 +39,21 @@ export interface AccountRecord {
   status?: AccountStatus;
   /** Agents opened under this account and not closed (absent: none); an account with open agents cannot be closed. */
   agents_open?: number;
+  /**
+   * An agent's price list, set by its parent (PUT /v1/agents/{id}/pricing, docs/api.md "Agent pricing"):
+   * the operator's tier rule shapes (services/pricing.ts), never above the parent's rate when set. Absent:
+   * no rules, 0 bp on every product. Only an agent's is read; a reseller's rates are its tier's.
+   */
+  price_rules?: AgentPriceRule[];
+}
+
+/** One rule of an agent's price list: the shape of the operator's tier rules (services/pricing.ts PriceRule). */
+export interface AgentPriceRule {
+  service_type: string;
+  network: string | null;
+  disco: string | null;
+  provider: string | null;
+  rate_bp: number;
 }
 
 export const account_statuses = ['active', 'suspended', 'closed'] as const;
@@ -68,14 +83,25 @@ export interface WalletRecord {
    */
   transfers_in_kobo?: number;
   transfers_out_kobo?: number;
+  /**
+   * An ancestor's earnings on its agents' purchases (commission entries) and their reversals on a refund
+   * (commission_reversal entries, docs/decisions.md "Commissions down the tree"); absent: 0.
+   */
+  commissions_in_kobo?: number;
+  commissions_out_kobo?: number;
 }
 
-export type WalletEntryType = 'credit' | 'debit' | 'reversal' | 'transfer_in' | 'transfer_out';
-export const wallet_entry_types: readonly WalletEntryType[] = ['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out'];
+export type WalletEntryType = 'credit' | 'debit' | 'reversal' | 'transfer_in' | 'transfer_out' | 'commission' | 'commission_reversal';
+export const wallet_entry_types: readonly WalletEntryType[] = ['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out', 'commission', 'commission_reversal'];
 
 /** Whether an entry takes money out of its wallet. */
 export function is_outflow(type: WalletEntryType): boolean {
-  return type === 'debit' || type === 'transfer_out';
+  return type === 'debit' || type === 'transfer_out' || type === 'commission_reversal';
+}
+
+/** Whether an entry names another account (counterparty_id): a transfer's other side, or the agent whose order earned a commission. */
+export function names_counterparty(type: WalletEntryType): boolean {
+  return type === 'transfer_in' || type === 'transfer_out' || type === 'commission' || type === 'commission_reversal';
 }
 
 /** What a credit from a funding provider's transfer carries (docs/funding.md "How a credit lands"). */
@@ -100,7 +126,10 @@ export interface WalletEntry {
   created_us: number;
   /** Present on a credit from a funding provider's transfer; absent on every other entry. */
   funding?: EntryFunding;
-  /** A transfer_in or transfer_out entry: the other account of the transfer (its entry has this one's id here). */
+  /**
+   * A transfer_in or transfer_out entry: the other account of the transfer (its entry has this one's id
+   * here); a commission or commission_reversal entry: the agent whose order it was.
+   */
   counterparty_id?: number;
 }
 
@@ -198,8 +227,13 @@ export function assert_wallet(wallet: WalletRecord): void {
   assert_kobo(transfers_in, 'wallet transfers in');
   assert_kobo(transfers_out, 'wallet transfers out');
   if (transfers_in < 0 || transfers_out < 0) fail(`wallet ${wallet.account_id}/${wallet.environment} transfers are negative`);
-  if (wallet.balance_kobo !== wallet.credits_kobo - wallet.debits_kobo + wallet.reversals_kobo + transfers_in - transfers_out) {
-    fail(`wallet ${wallet.account_id}/${wallet.environment} balance ${wallet.balance_kobo} != credits - debits + reversals + transfers in - transfers out`);
+  const commissions_in = wallet.commissions_in_kobo ?? 0;
+  const commissions_out = wallet.commissions_out_kobo ?? 0;
+  assert_kobo(commissions_in, 'wallet commissions in');
+  assert_kobo(commissions_out, 'wallet commissions out');
+  if (commissions_in < 0 || commissions_out < 0) fail(`wallet ${wallet.account_id}/${wallet.environment} commissions are negative`);
+  if (wallet.balance_kobo !== wallet.credits_kobo - wallet.debits_kobo + wallet.reversals_kobo + transfers_in - transfers_out + commissions_in - commissions_out) {
+    fail(`wallet ${wallet.account_id}/${wallet.environment} balance ${wallet.balance_kobo} != credits - debits + reversals + transfers in - transfers out + commissions in - out`);
   }
   if (wallet.spend_day_kobo < 0) fail(`wallet ${wallet.account_id}/${wallet.environment} daily spend is negative`);
   if (wallet.low_balance_threshold_kobo != null) assert_kobo(wallet.low_balance_threshold_kobo, 'low balance threshold');
@@ -210,8 +244,7 @@ export function assert_entry(entry: WalletEntry): void {
   if (entry.amount_kobo <= 0) fail(`wallet entry ${entry.id} amount is not positive`);
   if (!wallet_entry_types.includes(entry.type)) fail(`wallet entry ${entry.id} type ${entry.type}`);
   const delta = is_outflow(entry.type) ? -entry.amount_kobo : entry.amount_kobo;
-  const transfer = entry.type === 'transfer_in' || entry.type === 'transfer_out';
-  if (transfer !== (entry.counterparty_id !== undefined)) fail(`wallet entry ${entry.id}: a transfer names its counterparty, and only a transfer does`);
+  if (names_counterparty(entry.type) !== (entry.counterparty_id !== undefined)) fail(`wallet entry ${entry.id}: a transfer or a commission names its counterparty, and only they do`);
   if (entry.counterparty_id !== undefined && !(Number.isSafeInteger(entry.counterparty_id) && entry.counterparty_id >= 1)) fail(`wallet entry ${entry.id} counterparty`);
   if (entry.balance_after_kobo !== entry.balance_before_kobo + delta) fail(`wallet entry ${entry.id} does not add up`);
   if (entry.balance_after_kobo < 0) fail(`wallet entry ${entry.id} leaves a negative balance`);
@@ -237,6 +270,12 @@ export function assert_account(account: AccountRecord): void {
   }
   if (account.status !== undefined && !account_statuses.includes(account.status)) fail(`account ${account.id} status ${account.status}`);
   if (account.agents_open !== undefined && !(Number.isSafeInteger(account.agents_open) && account.agents_open >= 0)) fail(`account ${account.id} open agents`);
+  if (account.price_rules !== undefined) {
+    if (account.parent_id === undefined) fail(`account ${account.id} holds an agent's price list but has no parent`);
+    for (const rule of account.price_rules) {
+      if (!(Number.isSafeInteger(rule.rate_bp) && rule.rate_bp >= 0 && rule.rate_bp < 10_000)) fail(`account ${account.id} price rule rate ${rule.rate_bp}`);
+    }
+  }
 }
 
 /** Key invariants: a positive id of an account, a SHA-256 hash (never the key), scopes, a positive rate limit. */

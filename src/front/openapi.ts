@@ -117,6 +117,7 @@ const examples: Record<string, unknown> = {
   'post /v1/agents': { name: 'Ikeja Till 4', email: 'till4@shop.example.ng', phone: '08031234567', password: 'correct horse battery', kyc_level: 1 },
   'patch /v1/agents/:id': { status: 'suspended', daily_limit: 20000 },
   'put /v1/agents/:id/pin': { pin: '24680' },
+  'put /v1/agents/:id/pricing': { rules: [{ service_type: 'airtime', rate_bp: 200 }, { service_type: 'airtime', network: 'mtn', rate_bp: 400 }] },
   'post /v1/agents/:id/transfers': { direction: 'to_agent', amount: 2500, environment: 'test', pin: '12345', reference: 'float-2026-11-28-till4' },
 };
 
@@ -178,12 +179,12 @@ const event_payloads: Record<string, TSchema> = {
 };
 const WalletEventData = Type.Object({
   wallet_transaction_id: Type.Integer(),
-  type: Type.Enum(['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out']),
+  type: Type.Enum(['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out', 'commission', 'commission_reversal']),
   amount: Naira,
   balance_after: Naira,
   reference: Type.String(),
   created_at: Timestamp,
-  counterparty_id: Type.Optional(Type.Integer({ description: 'a transfer between a parent and its agent: the other account' })),
+  counterparty_id: Type.Optional(Type.Integer({ description: 'a transfer between a parent and its agent: the other account; a commission or its reversal: the agent whose order it was' })),
 });
 for (const kind of ['wallet.credited', 'wallet.debited', 'wallet.reversed']) event_payloads[kind] = WalletEventData;
 event_payloads['wallet.low_balance'] = Type.Object({

@@ -34,14 +34,14 @@ export const Wallet = Type.Object({
 
 export const WalletEntry = Type.Object({
   id: Type.Integer({ description: 'sequence number within the wallet' }),
-  type: Type.Enum(['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out']),
+  type: Type.Enum(['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out', 'commission', 'commission_reversal']),
   amount: Naira,
   balance_before: Naira,
   balance_after: Naira,
   reference: Type.String({ description: 'the order reference, or the funding reference for a credit' }),
   description: Type.String(),
   created_at: Timestamp,
-  counterparty_id: Type.Optional(Type.Integer({ description: 'transfer_in/transfer_out: the other account of the transfer (docs/api.md "Agents")' })),
+  counterparty_id: Type.Optional(Type.Integer({ description: 'transfer_in/transfer_out: the other account of the transfer; commission/commission_reversal: the agent whose order it was (docs/api.md "Agents")' })),
 });
 
 export const WalletEntryPage = Type.Object({

@@ -3,6 +3,12 @@ import Type from 'typebox';
 import { EnvironmentName, FreeText, Naira, Pagination, Timestamp } from './common.js';
 import { Email, KycLevel, Phone, Pin } from './operator-schemas.js';
 import { Wallet } from './account-schemas.js';
+import { PriceRuleBody, PriceRuleView } from './pricing-schemas.js';
+import { rules_max } from '../services/pricing.js';
+
+/** GET /v1/agents/commissions: the days one report spans at most, and the wallet entries it reads at most. */
+export const commission_report_days_max = 92;
+export const commission_report_entries_max = 100_000;
 
 /** A transfer's reference: the parent's own, unique for ever per environment; '/' is kept for the sweep of a closed agent. */
 export const transfer_reference_pattern = '^[A-Za-z0-9._:-]{1,64}$';
@@ -46,7 +52,38 @@ export const AgentView = Type.Object({
   pin_set: Type.Boolean(),
   agents_open: Type.Integer({ minimum: 0, description: 'its own agents not closed' }),
   balances: Type.Object({ live: Wallet, test: Wallet }),
+  pricing: Type.Object({ rules: Type.Array(PriceRuleView, { description: 'its price list, set by its parent (PUT /v1/agents/{id}/pricing); a product without a rule is 0 bp' }) }),
   created_at: Timestamp,
+});
+
+export const AgentPricingBody = Type.Object({
+  rules: Type.Array(PriceRuleBody, { maxItems: rules_max, errorMessage: `must be a list of at most ${rules_max} rules (rules_max)` }),
+});
+
+export const AgentPricingView = Type.Object({
+  agent_id: Type.Integer(),
+  rules: Type.Array(PriceRuleView),
+  rounding: Type.String({ description: 'how a discount is computed' }),
+});
+
+export const CommissionRow = Type.Object({
+  day: Type.String({ description: 'Africa/Lagos day of the entries, YYYY-MM-DD' }),
+  agent_id: Type.Integer({ description: 'the agent whose order earned it (any level below the caller)' }),
+  service_type: Type.String(),
+  product: Type.Union([Type.String(), Type.Null()], { description: 'the network, disco or provider, when the order names one' }),
+  orders: Type.Integer({ description: 'commission entries (orders that earned)' }),
+  earned: Naira,
+  reversed: Naira,
+  net: Naira,
+});
+
+export const CommissionReport = Type.Object({
+  environment: EnvironmentName,
+  from: Type.String(),
+  to: Type.String(),
+  rows: Type.Array(CommissionRow),
+  totals: Type.Object({ earned: Naira, reversed: Naira, net: Naira }),
+  complete: Type.Boolean({ description: `false when more than ${commission_report_entries_max} wallet entries lay in the range (commission_report_entries_max): the rows sum the first ones` }),
 });
 
 export const AgentPage = Type.Object({ agents: Type.Array(AgentView), pagination: Pagination });

@@ -10,7 +10,7 @@ const Sum = Type.Object({ count: Type.Integer({ minimum: 0 }), amount: SignedNai
 
 export const StatementEntry = Type.Object({
   id: Type.Integer({ description: 'the wallet entry\'s sequence number (GET /v1/wallet/transactions)' }),
-  type: Type.Enum(['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out'], { description: 'reversal: the refund of a failed order; transfer_in/transfer_out: money moved between a parent and its agent' }),
+  type: Type.Enum(['credit', 'debit', 'reversal', 'transfer_in', 'transfer_out', 'commission', 'commission_reversal'], { description: 'reversal: the refund of a failed order; transfer_in/transfer_out: money moved between a parent and its agent; commission/commission_reversal: earned on an agent\'s order, and given back on its refund' }),
   amount: Amount,
   reference: Type.String({ description: 'the order reference, or the funding reference for a credit' }),
   balance_before: Amount,
@@ -30,6 +30,8 @@ export const StatementTotals = Type.Object({
     commission: Type.Object({ count: Type.Integer({ minimum: 0, description: 'debits that netted a commission' }), amount: SignedNaira }, { description: 'commission of the day\'s debits less that of its reversals' }),
     transfer_in: Type.Optional(Sum),
     transfer_out: Type.Optional(Sum),
+    agent_commission: Type.Optional(Sum),
+    commission_reversal: Type.Optional(Sum),
   }),
   by_service: Type.Array(Type.Object({
     service_type: Type.Enum([...service_type_names]),

@@ -27,6 +27,7 @@ import { provider_unavailable, type Provider, type ProviderResult } from './prov
 import type { TimerHandle } from '../lib/timer-wheel.js';
 import { fail } from '../lib/assert.js';
 import { commission_kobo, narrow_value, type PriceLists } from './pricing.js';
+import type { OrderCommission } from '../engine/order-record.js';
 import type { PhoneNetworks } from './phone-networks.js';
 import { expected_final_us } from './promised-time.js';
 import { ForeignQuotes } from './foreign-quotes.js';
@@ -154,11 +155,19 @@ export class OrderDesk implements EngineExtension {
     const { reference, seq } = this.new_reference(actor, environment, now_ms);
     const indexed = seq === null;
     // The tier is read in the command that debits: a tier or price change applies to the next purchase.
-    const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
-    // A quote fixed its commission (international airtime and data): the debit is exactly the quoted charge.
-    const commission = input.quoted_commission_kobo ?? commission_kobo(input.amount_kobo, rate_bp);
+    let commission: number;
+    let commissions: OrderCommission[] | undefined;
+    if (actor.account.parent_id === undefined) {
+      const rate_bp = this.pricing.rate_bp(actor.account.tier, input.service_type, narrow_value(input));
+      // A quote fixed its commission (international airtime and data): the debit is exactly the quoted charge.
+      commission = input.quoted_commission_kobo ?? commission_kobo(input.amount_kobo, rate_bp);
+    } else {
+      // An agent buys at its own rate, and each account above it earns its difference (docs/api.md "Agent pricing").
+      const chain = [actor.account, ...this.engine.ancestors_of(actor).map((a) => a.account)];
+      ({ commission_kobo: commission, commissions } = this.pricing.agent_commissions(chain, input.service_type, narrow_value(input), input.amount_kobo, input.quoted_commission_kobo));
+    }
     const expected = expected_final_us(input.service_type, environment, now_us, requery_delays_ms, (ms) => this.deps.clock.scaled(ms));
-    const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, upstream, authority, expected_final_us: expected };
+    const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, commissions, upstream, authority, expected_final_us: expected };
     const placed = this.engine.run(actor, { kind: 'place_order', input, placement: order_placement, stage_pending: !provider.instant }, now_us);
     if (!placed.ok) return this.refusal_reply(request_id, placed.refused);
     if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);

@@ -13,6 +13,8 @@ import type { Store } from '../journal/store.js';
 import { service_type_names, type ServiceType } from './order.js';
 import { networks, tv_providers, type Catalog } from './catalog.js';
 import { fail } from '../lib/assert.js';
+import type { AccountRecord, AgentPriceRule } from '../engine/records.js';
+import type { OrderCommission } from '../engine/order-record.js';
 
 /** Every service type can be priced: the one list (engine/order-record.ts). */
 export const pricing_service_types: readonly ServiceType[] = service_type_names;
@@ -208,8 +210,81 @@ export class PriceLists {
     return true;
   }
 
+  // ---- Prices down the tree (docs/api.md "Agent pricing", docs/decisions.md "Commissions down the tree") ----
+
+  /**
+   * An account's effective rate for a product: an account at the top, its tier's; an agent, its own rule
+   * (the most specific, else 0) clamped to its parent's effective rate, so that no ancestor ever earns a
+   * negative commission even when the parent's own rate dropped after the agent's list was set.
+   * `chain` is the account and its ancestors, nearest first (at most agent_depth_max).
+   */
+  chain_rate_bp(chain: readonly AccountRecord[], service_type: ServiceType, narrow: string | null): number[] {
+    const rates = new Array<number>(chain.length);
+    const top = chain.length - 1;
+    rates[top] = this.rate_bp(chain[top].tier, service_type, narrow);
+    for (let i = top - 1; i >= 0; i--) rates[i] = Math.min(rule_rate_bp(chain[i].price_rules, service_type, narrow), rates[i + 1]);
+    return rates;
+  }
+
+  /**
+   * An agent's purchase priced down its chain (nearest first): the agent's commission (its discount) and
+   * what each ancestor earns, the difference between its child's charge and its own. A quote's fixed
+   * commission stands for the agent's; an ancestor whose own charge would be above its child's earns 0.
+   */
+  agent_commissions(chain: readonly AccountRecord[], service_type: ServiceType, narrow: string | null, amount_kobo: number, quoted_commission_kobo: number | undefined): { commission_kobo: number; commissions: OrderCommission[] } {
+    const rates = this.chain_rate_bp(chain, service_type, narrow);
+    const commission = quoted_commission_kobo ?? commission_kobo(amount_kobo, rates[0]);
+    let child_charge = amount_kobo - commission;
+    const commissions: OrderCommission[] = [];
+    for (let i = 1; i < chain.length; i++) {
+      const own_charge = amount_kobo - commission_kobo(amount_kobo, rates[i]);
+      const earned = Math.max(0, child_charge - own_charge);
+      if (earned > 0) commissions.push({ account_id: chain[i].id, amount_kobo: earned });
+      child_charge -= earned;
+    }
+    return { commission_kobo: commission, commissions };
+  }
+
+  /** The products a service type's rules cover: its networks, discos or providers. */
+  products_of(service_type: ServiceType): readonly string[] {
+    const field = narrow_field_of[service_type];
+    return field === 'network' ? networks : field === 'provider' ? providers_of[service_type] ?? [] : this.catalog.discos.map((d) => d.service_id);
+  }
+
+  /**
+   * Checks an agent's new rules against its parent (chain: the parent and its ancestors, nearest first):
+   * each rule's rate may not exceed the parent's effective rate on any product the rule decides (a base
+   * rule decides every product of its service type that no narrowed rule of the list names). A product the
+   * parent has no rate for is 0 bp for it. Returns the problems, each naming the rule's rate_bp.
+   */
+  check_agent_rules(rules: readonly PriceRule[], parent_chain: readonly AccountRecord[]): RuleProblem[] {
+    const problems: RuleProblem[] = [];
+    rules.forEach((rule, index) => {
+      const field = narrow_field_of[rule.service_type];
+      const narrowed = rule[field];
+      const decided = narrowed !== null ? [narrowed]
+        : this.products_of(rule.service_type).filter((p) => !rules.some((r) => r.service_type === rule.service_type && r[field] === p));
+      let allowed = decided.length === 0 ? this.chain_rate_bp(parent_chain, rule.service_type, null)[0] : rate_bp_max;
+      for (const product of decided) allowed = Math.min(allowed, this.chain_rate_bp(parent_chain, rule.service_type, product)[0]);
+      if (rule.rate_bp > allowed) {
+        const product = `${rule.service_type}${narrowed === null ? '' : `/${narrowed}`}`;
+        problems.push({ field: `rules.${index}.rate_bp`, message: `must not be above the parent's own rate for ${product} (${allowed} bp)` });
+      }
+    });
+    return problems;
+  }
+
   /** Every product's effective rate for a tier: each service type and each network, disco or provider. */
   effective_rates(tier: string): { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; rate_bp: number }[] {
+    return this.rates_by_product((service_type, value) => this.rate_bp(tier, service_type, value));
+  }
+
+  /** Every product's effective rate for an account and its ancestors (nearest first): an agent's, clamped (chain_rate_bp). */
+  chain_rates(chain: readonly AccountRecord[]): { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; rate_bp: number }[] {
+    return this.rates_by_product((service_type, value) => this.chain_rate_bp(chain, service_type, value)[0]);
+  }
+
+  private rates_by_product(rate: (service_type: ServiceType, value: string) => number): { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; rate_bp: number }[] {
     const out: { service_type: ServiceType; network: string | null; disco: string | null; provider: string | null; rate_bp: number }[] = [];
     for (const service_type of pricing_service_types) {
       const values = narrow_field_of[service_type] === 'network' ? networks
@@ -221,10 +296,24 @@ export class PriceLists {
           network: narrow_field_of[service_type] === 'network' ? value : null,
           disco: narrow_field_of[service_type] === 'disco' ? value : null,
           provider: narrow_field_of[service_type] === 'provider' ? value : null,
-          rate_bp: this.rate_bp(tier, service_type, value),
+          rate_bp: rate(service_type, value),
         });
       }
     }
     return out;
   }
+}
+
+/** The most specific of an agent's rules for a product, else 0 (as a tier's: PriceLists.rate_bp). Agents only: at most rules_max rules. */
+export function rule_rate_bp(rules: readonly AgentPriceRule[] | undefined, service_type: ServiceType, narrow: string | null): number {
+  if (rules === undefined) return 0;
+  let base = 0;
+  const field = narrow_field_of[service_type];
+  for (const rule of rules) {
+    if (rule.service_type !== service_type) continue;
+    const value = rule[field];
+    if (value === null) base = rule.rate_bp;
+    else if (value === narrow) return rule.rate_bp;
+  }
+  return base;
 }

@@ -43,6 +43,9 @@ export function totals_view(data: Pick<StatementData, 'by_type' | 'by_service'>)
       // Only on a day that had transfers, so that every other statement reads as it always did.
       ...(data.by_type.transfer_in.count === 0 ? {} : { transfer_in: sum_view(data.by_type.transfer_in) }),
       ...(data.by_type.transfer_out.count === 0 ? {} : { transfer_out: sum_view(data.by_type.transfer_out) }),
+      // Only on a day an agent's order earned (or gave back) a commission.
+      ...(data.by_type.agent_commission.count === 0 ? {} : { agent_commission: sum_view(data.by_type.agent_commission) }),
+      ...(data.by_type.commission_reversal.count === 0 ? {} : { commission_reversal: sum_view(data.by_type.commission_reversal) }),
     },
     by_service: data.by_service.map(service_sums_view),
   };
@@ -117,9 +120,9 @@ export async function statement_csv(data: StatementData, next_turn: () => Promis
     ]);
   }
   text += csv_line(['closing', '', '', '', '', '', money(data.closing_kobo), data.final ? day_end : iso_us(data.generated_us), '', '', '', `Closing balance ${data.date}${data.final ? '' : ' so far (provisional)'}`]);
-  for (const type of ['credit', 'debit', 'reversal', 'commission', 'transfer_in', 'transfer_out'] as const) {
+  for (const type of ['credit', 'debit', 'reversal', 'commission', 'transfer_in', 'transfer_out', 'agent_commission', 'commission_reversal'] as const) {
     const sum = data.by_type[type];
-    if ((type === 'transfer_in' || type === 'transfer_out') && sum.count === 0) continue;
+    if ((type === 'transfer_in' || type === 'transfer_out' || type === 'agent_commission' || type === 'commission_reversal') && sum.count === 0) continue;
     text += csv_line(['total', String(sum.count), type, signed_money(sum.amount_kobo), '', '', '', '', '', '', '', `Total ${type}`]);
   }
   for (const s of data.by_service) {

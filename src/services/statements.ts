@@ -65,7 +65,7 @@ export interface StatementData {
   closing_kobo: number;
   lines: StatementLine[];
   /** transfer_in and transfer_out: money moved between a parent and its agent (docs/api.md "Agents"). */
-  by_type: { credit: Sum; debit: Sum; reversal: Sum; commission: Sum; transfer_in: Sum; transfer_out: Sum };
+  by_type: { credit: Sum; debit: Sum; reversal: Sum; commission: Sum; transfer_in: Sum; transfer_out: Sum; agent_commission: Sum; commission_reversal: Sum };
   by_service: ServiceSums[];
 }
 
@@ -111,12 +111,14 @@ export function empty_sums(): StatementData['by_type'] {
   return {
     credit: { count: 0, amount_kobo: 0 }, debit: { count: 0, amount_kobo: 0 }, reversal: { count: 0, amount_kobo: 0 }, commission: { count: 0, amount_kobo: 0 },
     transfer_in: { count: 0, amount_kobo: 0 }, transfer_out: { count: 0, amount_kobo: 0 },
+    agent_commission: { count: 0, amount_kobo: 0 }, commission_reversal: { count: 0, amount_kobo: 0 },
   };
 }
 
 /** Adds one line to the day's sums: by entry type, and by service for an order's debit or reversal. */
 export function add_line(by_type: StatementData['by_type'], by_service: Map<ServiceType, ServiceSums>, line: StatementLine): void {
-  const sum = by_type[line.type];
+  // commission entries (an ancestor's earning on its agent's order) sum apart from `commission`, the day's own discount.
+  const sum = by_type[line.type === 'commission' ? 'agent_commission' : line.type];
   sum.count++;
   sum.amount_kobo += line.amount_kobo;
   if (line.service_type === null) return;
@@ -169,8 +171,8 @@ export function line_of(entry: WalletEntry, find_order: (reference: string) => O
 
 /** Whether the sums explain the balances: opening + credits − debits + reversals = closing. */
 export function check_balances(data: StatementData): void {
-  const { credit, debit, reversal, transfer_in, transfer_out } = data.by_type;
-  if (data.opening_kobo + credit.amount_kobo - debit.amount_kobo + reversal.amount_kobo + transfer_in.amount_kobo - transfer_out.amount_kobo !== data.closing_kobo) {
+  const { credit, debit, reversal, transfer_in, transfer_out, agent_commission, commission_reversal } = data.by_type;
+  if (data.opening_kobo + credit.amount_kobo - debit.amount_kobo + reversal.amount_kobo + transfer_in.amount_kobo - transfer_out.amount_kobo + agent_commission.amount_kobo - commission_reversal.amount_kobo !== data.closing_kobo) {
     fail(`statement ${data.date}: opening ${data.opening_kobo} + entries != closing ${data.closing_kobo}`);
   }
 }

@@ -164,6 +164,12 @@ const documented_builders: Record<string, Builder> = {
     body_fields: ['pin'],
     build: (w) => api(w, 'PUT', '/v1/agents/{id}/pin', { id: id(w.agent_id) }, { pin: '13579' }),
   },
+  'GET /v1/agents/commissions': { method: 'GET', template: '/v1/agents/commissions', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/agents/commissions', {}, undefined, 'environment=test') },
+  'PUT /v1/agents/{id}/pricing': {
+    method: 'PUT', template: '/v1/agents/{id}/pricing', auth: 'api_key', port: 'public', changes_state: true,
+    body_fields: ['rules'],
+    build: (w) => api(w, 'PUT', '/v1/agents/{id}/pricing', { id: id(w.agent_id) }, { rules: [{ service_type: 'airtime', rate_bp: 0 }] }),
+  },
   'GET /v1/agents/{id}/transfers': { method: 'GET', template: '/v1/agents/{id}/transfers', auth: 'api_key', port: 'public', changes_state: false, build: (w) => api(w, 'GET', '/v1/agents/{id}/transfers', { id: id(w.agent_id) }, undefined, 'per_page=5&page=1') },
   'POST /v1/agents/{id}/transfers': {
     method: 'POST', template: '/v1/agents/{id}/transfers', auth: 'api_key', port: 'public', changes_state: true,

@@ -13,14 +13,18 @@ import { refusal_reply } from '../outcome-errors.js';
 import { pagination, wallet_view } from '../views.js';
 import { fingerprint, idempotency_key, parse_id, parse_pagination, query_params } from '../request-helpers.js';
 import { page_query } from '../../schemas/common.js';
-import { AgentPage, AgentPinBody, AgentView, ClosedAgentView, CreateAgentBody, PatchAgentBody, TransferBody, TransferPage, TransferView } from '../../schemas/agent-schemas.js';
+import { AgentPage, AgentPinBody, AgentPricingBody, AgentPricingView, AgentView, ClosedAgentView, CommissionReport, CreateAgentBody, PatchAgentBody, TransferBody, TransferPage, TransferView, commission_report_days_max, commission_report_entries_max } from '../../schemas/agent-schemas.js';
+import { narrow_value, pricing_rounding_rule, type PriceLists, type PriceRule } from '../../services/pricing.js';
+import type { OrderDesk } from '../../services/order-desk.js';
+import { day_range, day_text } from '../../services/statements.js';
+import { lagos_day, parse_date_days } from '../../lib/time-format.js';
 import { api_error, type ApiError } from '../../errors.js';
 import { kobo_to_naira, naira_to_kobo, format_naira } from '../../lib/money.js';
 import { iso_us } from '../../lib/time-format.js';
 import { kyc_daily_limit_kobo, type AccountActor } from '../../engine/account-actor.js';
 import { agent_depth_max, depth_of, in_subtree, parent_of } from '../../engine/agent-tree.js';
 import { authority_refusal } from '../../engine/authority.js';
-import { assert_transfer, assert_wallet, new_wallet, type AccountRecord, type Environment, type TransferRecord, type WalletRecord } from '../../engine/records.js';
+import { assert_entry, assert_transfer, assert_wallet, new_wallet, type AccountRecord, type AgentPriceRule, type Environment, type TransferRecord, type WalletEntry, type WalletRecord } from '../../engine/records.js';
 import type { Engine } from '../../engine/engine.js';
 import { peek_idempotent, replayed, run_idempotent, settle } from '../idempotent-run.js';
 import { international_phone } from '../../operator/admin-routes.js';
@@ -31,6 +35,11 @@ const pin_attempts_max = 3;
 
 function invalid(field: string, message: string): ApiError {
   return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
+}
+
+/** Every problem in details, the first named in the message (as the operator's price lists answer). */
+function invalid_named(problems: readonly { field: string; message: string }[]): ApiError {
+  return { ...invalid(problems[0].field, problems[0].message), details: problems.map((p) => ({ field: p.field, message: p.message })) };
 }
 
 function not_found(): ApiError {
@@ -90,8 +99,13 @@ export function agent_view(account: AccountRecord, wallets: Record<Environment, 
     pin_set: account.pin_hash !== null,
     agents_open: account.agents_open ?? 0,
     balances: { live: wallet_view(wallets.live), test: wallet_view(wallets.test) },
+    pricing: { rules: (account.price_rules ?? []).map(price_rule_view) },
     created_at: iso_us(account.created_us),
   };
+}
+
+function price_rule_view(rule: AgentPriceRule) {
+  return { service_type: rule.service_type, network: rule.network, disco: rule.disco, provider: rule.provider, rate_bp: rule.rate_bp };
 }
 
 export function transfer_view(transfer: TransferRecord) {
@@ -131,7 +145,17 @@ function check_new_agent(engine: Engine, parent: AccountRecord, body: Static<typ
   return { daily_limit_kobo: kyc_daily_limit_kobo[body.kyc_level] > parent_limit_kobo ? parent_limit_kobo : null };
 }
 
-export function agent_routes(deps: Deps): RouteDef[] {
+interface CommissionSums {
+  day: number;
+  agent_id: number;
+  service_type: string;
+  product: string | null;
+  orders: number;
+  earned_kobo: number;
+  reversed_kobo: number;
+}
+
+export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): RouteDef[] {
   const { engine, clock } = deps;
   const tags = ['Agents'];
 
@@ -229,6 +253,80 @@ export function agent_routes(deps: Deps): RouteDef[] {
     },
     {
       method: 'get',
+      path: '/v1/agents/commissions',
+      auth: 'api_key',
+      scope: 'agents:manage',
+      doc: {
+        summary: 'What the key\'s account earned on its agents\' purchases, by day, agent and product',
+        description: `Sums the account's commission and commission_reversal wallet entries of the environment (the key's, or environment=) from the Lagos day from to the day to (YYYY-MM-DD, at most ${commission_report_days_max} days; both default to today), one row per day, agent (the one whose order it was, at any level below) and product; agent_id= keeps one agent's rows.`,
+        tags,
+        response: CommissionReport,
+        errors: ['validation.failed', 'auth.insufficient_scope'],
+      },
+      handler: async (ctx) => {
+        const params = query_params(ctx);
+        const today = lagos_day(clock.now_ms());
+        const environment_text = params.get('environment') ?? ctx.environment;
+        if (environment_text !== 'live' && environment_text !== 'test') return error_reply(ctx.request_id, invalid('environment', 'must be live or test'));
+        const environment: Environment = environment_text;
+        if (ctx.environment === 'test' && environment === 'live') return error_reply(ctx.request_id, api_error('auth.insufficient_scope', 'A test key cannot read live money.'));
+        const from = params.has('from') ? parse_date_days(params.get('from')!) : today;
+        if (from === null) return error_reply(ctx.request_id, invalid('from', 'must be a date YYYY-MM-DD'));
+        const to = params.has('to') ? parse_date_days(params.get('to')!) : today;
+        if (to === null) return error_reply(ctx.request_id, invalid('to', 'must be a date YYYY-MM-DD'));
+        if (to < from) return error_reply(ctx.request_id, invalid('to', 'must not be before from'));
+        if (to - from + 1 > commission_report_days_max) return error_reply(ctx.request_id, invalid('to', `must be at most ${commission_report_days_max} days from from (commission_report_days_max)`));
+        let agent_filter: number | null = null;
+        if (params.has('agent_id')) {
+          agent_filter = parse_id(params.get('agent_id')!);
+          if (agent_filter === null) return error_reply(ctx.request_id, invalid('agent_id', 'must be an account id'));
+        }
+        const parent = ctx.actor!;
+        await parent.read_settled();
+        const total = parent.wallets[environment].entries_count;
+        const low = day_range(engine.store, parent.id, environment, total, from).low;
+        const high = day_range(engine.store, parent.id, environment, total, to).high;
+        const sums = new Map<string, CommissionSums>();
+        let complete = true;
+        for (let id = low, read = 0; id <= high; id++, read++) {
+          if (read >= commission_report_entries_max) {
+            complete = false;
+            break;
+          }
+          const entry = engine.store.wallet_entries.get([parent.id, environment, id]) as WalletEntry | undefined;
+          if (entry === undefined) fail(`wallet ${parent.id}/${environment} is missing entry ${id}`);
+          assert_entry(entry);
+          if (entry.type !== 'commission' && entry.type !== 'commission_reversal') continue;
+          const agent_id = entry.counterparty_id!;
+          if (agent_filter !== null && agent_id !== agent_filter) continue;
+          const order = desk.find(entry.reference);
+          const service_type = order?.service_type ?? 'unknown';
+          const product = order === null ? null : narrow_value(order);
+          const day = lagos_day(Math.floor(entry.created_us / 1000));
+          const key = `${day}|${agent_id}|${service_type}|${product ?? ''}`;
+          let row = sums.get(key);
+          if (row === undefined) sums.set(key, (row = { day, agent_id, service_type, product, orders: 0, earned_kobo: 0, reversed_kobo: 0 }));
+          if (entry.type === 'commission') {
+            row.orders++;
+            row.earned_kobo += entry.amount_kobo;
+          } else row.reversed_kobo += entry.amount_kobo;
+        }
+        let earned = 0;
+        let reversed = 0;
+        const rows = [...sums.values()].sort((a, b) => a.day - b.day || a.agent_id - b.agent_id || (a.service_type < b.service_type ? -1 : a.service_type > b.service_type ? 1 : 0) || ((a.product ?? '') < (b.product ?? '') ? -1 : 1)).map((r) => {
+          earned += r.earned_kobo;
+          reversed += r.reversed_kobo;
+          return { day: day_text(r.day), agent_id: r.agent_id, service_type: r.service_type, product: r.product, orders: r.orders, earned: kobo_to_naira(r.earned_kobo), reversed: kobo_to_naira(r.reversed_kobo), net: kobo_to_naira(r.earned_kobo - r.reversed_kobo) };
+        });
+        return success_reply(ctx.request_id, 200, {
+          environment, from: day_text(from), to: day_text(to), rows,
+          totals: { earned: kobo_to_naira(earned), reversed: kobo_to_naira(reversed), net: kobo_to_naira(earned - reversed) },
+          complete,
+        });
+      },
+    },
+    {
+      method: 'get',
       path: '/v1/agents/:id',
       auth: 'api_key',
       scope: 'agents:manage',
@@ -315,6 +413,36 @@ export function agent_routes(deps: Deps): RouteDef[] {
         if (agent.account.status === 'closed') return error_reply(ctx.request_id, api_error('agents.closed'));
         engine.run(agent, { kind: 'set_pin', pin_hash });
         return settle(agent, success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.'));
+      },
+    },
+    {
+      method: 'put',
+      path: '/v1/agents/:id/pricing',
+      auth: 'api_key',
+      scope: 'agents:manage',
+      body: AgentPricingBody,
+      doc: {
+        summary: 'Set an agent\'s price list (its own agent\'s, by its direct parent)',
+        description: 'The operator\'s tier rule shapes: product → rate_bp off face value, the most specific rule deciding, no rule 0 bp. No rule may give a larger discount than the parent itself gets on a product it decides (a product the parent has no rate for is 0 bp for it): such a rule is 400 validation.failed naming rules.N.rate_bp. The whole list is replaced; [] removes every rule. At purchase the agent\'s rate is clamped to its parent\'s rate then, and each account above it earns the difference (docs/api.md "Agent pricing").',
+        tags,
+        response: AgentPricingView,
+        errors: ['validation.failed', 'account.not_found', 'agents.not_direct_agent', 'agents.closed'],
+      },
+      handler: (ctx) => {
+        const agent = below_caller(ctx);
+        if ('code' in agent) return error_reply(ctx.request_id, agent);
+        const parent = ctx.actor!;
+        if (agent.account.parent_id !== parent.id) return error_reply(ctx.request_id, api_error('agents.not_direct_agent', `Account ${agent.id} is an agent of account ${agent.account.parent_id}: only that account sets its prices.`));
+        if (agent.account.status === 'closed') return error_reply(ctx.request_id, api_error('agents.closed'));
+        const checked = pricing.check_rules((ctx.body as Static<typeof AgentPricingBody>).rules as Record<string, unknown>[]);
+        if ('problems' in checked) return error_reply(ctx.request_id, invalid_named(checked.problems));
+        const parent_chain = [parent.account, ...engine.ancestors_of(parent).map((a) => a.account)];
+        const above = pricing.check_agent_rules(checked.rules, parent_chain);
+        if (above.length > 0) return error_reply(ctx.request_id, invalid_named(above));
+        const rules: AgentPriceRule[] = checked.rules.map((r: PriceRule) => ({ service_type: r.service_type, network: r.network, disco: r.disco, provider: r.provider, rate_bp: r.rate_bp }));
+        const outcome = engine.run(agent, { kind: 'update_profile', patch: { price_rules: rules } });
+        if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
+        return settle(agent, success_reply(ctx.request_id, 200, { agent_id: agent.id, rules: rules.map(price_rule_view), rounding: pricing_rounding_rule }, 'Price list replaced.'));
       },
     },
     {

@@ -1,6 +1,7 @@
 // The services' routes (docs/spec.md section 4, docs/decisions.md "Services" and "Product families"), made
 // from the product families of src/services/products/registry.ts: each family's catalog lists and
 // verification, then each family's purchase, answered by the shared runner (../purchase.ts).
+import type { AccountActor } from '../../engine/account-actor.js';
 import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
 import { success_reply, type Reply } from '../../lib/reply.js';
@@ -32,9 +33,9 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
       account_id: ctx.actor!.id,
       quotes: desk.foreign_quotes,
       commission_kobo: (service_type: ServiceType, narrow: string | null, amount_kobo: number) =>
-        commission_kobo(amount_kobo, pricing.rate_bp(ctx.actor!.account.tier, service_type, narrow)),
+        commission_kobo(amount_kobo, account_rate_bp(ctx.actor!, service_type, narrow)),
       charged_naira: (service_type: ServiceType, narrow: string | null, amount_kobo: number) =>
-        kobo_to_naira(amount_kobo - commission_kobo(amount_kobo, pricing.rate_bp(ctx.actor!.account.tier, service_type, narrow))),
+        kobo_to_naira(amount_kobo - commission_kobo(amount_kobo, account_rate_bp(ctx.actor!, service_type, narrow))),
     };
   }
 
@@ -64,9 +65,18 @@ export function service_routes(deps: Deps, catalog: Catalog, desk: OrderDesk): R
     };
   }
 
+  /** The account's rate for a product (a quote's, a price shown): its tier's, or an agent's own clamped rate (docs/api.md "Agent pricing"). */
+  function account_rate_bp(actor: AccountActor, service_type: ServiceType, narrow: string | null): number {
+    if (actor.account.parent_id === undefined) return pricing.rate_bp(actor.account.tier, service_type, narrow);
+    return pricing.chain_rate_bp([actor.account, ...deps.engine.ancestors_of(actor).map((a) => a.account)], service_type, narrow)[0];
+  }
+
   function show_pricing(ctx: RequestContext): Reply {
-    const tier = ctx.actor!.account.tier;
-    return success_reply(ctx.request_id, 200, { tier, rounding: pricing_rounding_rule, rates: pricing.effective_rates(tier) });
+    const actor = ctx.actor!;
+    const tier = actor.account.tier;
+    // An agent's rates are its own price list's, clamped to its parent's (docs/api.md "Agent pricing").
+    const rates = actor.account.parent_id === undefined ? pricing.effective_rates(tier) : pricing.chain_rates([actor.account, ...deps.engine.ancestors_of(actor).map((a) => a.account)]);
+    return success_reply(ctx.request_id, 200, { tier, rounding: pricing_rounding_rule, rates });
   }
 
   // The families' catalog lists are read once here, at start, not on a first request.
