@@ -43,6 +43,7 @@ const not_found_code: Record<string, string> = {
   '/v1/agents/{id}': 'account.not_found',
   '/v1/agents/{id}/pin': 'account.not_found',
   '/v1/agents/{id}/transfers': 'account.not_found',
+  '/v1/agents/{id}/pricing': 'account.not_found',
   '/v1/transactions/{reference}': 'transaction.not_found',
   '/v1/transactions/{reference}/receipt': 'transaction.not_found',
   '/v1/transactions/{reference}/resend': 'transaction.not_found',
