@@ -5,21 +5,12 @@
 // suspension and a closing with a balance; the leader is killed with SIGKILL, and the node that takes over shows
 // the same tree (list, balances, statuses, transfers, entries), answers the repeats alike, and moves money anew.
 import t from 'tap';
-import { rmSync } from 'node:fs';
-import { NatsCluster, cluster_status, start_node, wait_leading, wait_until } from './helpers/nats-cluster.js';
+import { cluster_lab, cluster_status, start_node, wait_leading, wait_until } from './helpers/nats-cluster.js';
 import type { TestServer } from './helpers/server.js';
 import { sandbox } from './helpers/purchases.js';
 
 t.test('an agent tree, its transfers, purchases, suspension and closing survive the leader\'s kill -9', async (t) => {
-  const nats = await NatsCluster.start(3);
-  const nodes: TestServer[] = [];
-  t.teardown(async () => {
-    for (const node of nodes) {
-      await node.kill();
-      rmSync(node.data_dir, { recursive: true, force: true });
-    }
-    await nats.stop();
-  });
+  const { nats, nodes } = await cluster_lab(t);
   const env = { LOG_LEVEL: 'warn' };
   const a = await start_node(nats, 'a', { env });
   nodes.push(a);

@@ -6,8 +6,7 @@
 // takes over and shows the same accounts, entries and exception; a callback already credited, sent again to it,
 // credits nothing, the reconcile finds nothing new, and a new transfer's callback credits once.
 import t from 'tap';
-import { rmSync } from 'node:fs';
-import { NatsCluster, cluster_status, start_node, wait_leading, wait_until } from './helpers/nats-cluster.js';
+import { cluster_lab, cluster_status, start_node, wait_leading, wait_until } from './helpers/nats-cluster.js';
 import type { TestServer } from './helpers/server.js';
 import { start_fake_monnify } from './helpers/fake-monnify.js';
 import { start_fake_paystack } from './helpers/fake-paystack.js';
@@ -19,16 +18,8 @@ const post_callback = (server: TestServer, name: string, callback: FakeCallback)
 t.test('dedicated accounts, credits (once), exceptions and the exactly-once claim survive the leader\'s kill -9', async (t) => {
   const monnify = await start_fake_monnify();
   const paystack = await start_fake_paystack(t);
-  const nats = await NatsCluster.start(3);
-  const nodes: TestServer[] = [];
-  t.teardown(async () => {
-    for (const node of nodes) {
-      await node.kill();
-      rmSync(node.data_dir, { recursive: true, force: true });
-    }
-    await nats.stop();
-    await monnify.stop();
-  });
+  t.teardown(() => monnify.stop());
+  const { nats, nodes } = await cluster_lab(t);
   const env = { LOG_LEVEL: 'warn', FUNDING_PROVIDERS: JSON.stringify([monnify.entry('monnify'), paystack.entry('paystack')]) };
   const a = await start_node(nats, 'a', { env });
   nodes.push(a);

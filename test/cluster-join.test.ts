@@ -5,7 +5,7 @@
 // installs the newer snapshot itself and goes on, in the same process.
 import t from 'tap';
 import { rmSync } from 'node:fs';
-import { NatsCluster, cluster_status, start_node, wait_leading, wait_until } from './helpers/nats-cluster.js';
+import { NatsCluster, cluster_lab, cluster_status, start_node, wait_leading, wait_until } from './helpers/nats-cluster.js';
 import { run_load } from './helpers/cluster-load.js';
 import { fast_reseller } from './helpers/purchases.js';
 import { open_store, type TestServer } from './helpers/server.js';
@@ -39,15 +39,7 @@ function watch_exit(node: TestServer): { state: number | null | 'running' } {
 }
 
 t.test('a node with an empty DATA_DIR joins a cluster with a trimmed stream and catches up to the same store, without exiting', async (t) => {
-  const nats = await NatsCluster.start(3);
-  const nodes: TestServer[] = [];
-  t.teardown(async () => {
-    for (const node of nodes) {
-      await node.kill();
-      rmSync(node.data_dir, { recursive: true, force: true });
-    }
-    await nats.stop();
-  });
+  const { nats, nodes } = await cluster_lab(t);
   const a = await start_node(nats, 'a', { env: { CLUSTER_SNAPSHOT_BATCHES_MAX: '25' } });
   nodes.push(a);
   await wait_leading(a);

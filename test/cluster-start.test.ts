@@ -2,20 +2,11 @@
 // leader) waits for it with a bounded backoff, up to CLUSTER_START_WAIT_MS_MAX, instead of exiting
 // at the first timeout; past that bound it exits 1 and says what it waited for.
 import t from 'tap';
-import { rmSync } from 'node:fs';
-import { NatsCluster, start_node, wait_leading } from './helpers/nats-cluster.js';
+import { cluster_lab, start_node, wait_leading } from './helpers/nats-cluster.js';
 import type { TestServer } from './helpers/server.js';
 
 t.test('a node started while JetStream has no quorum waits for the NATS servers to come back and then leads', async (t) => {
-  const nats = await NatsCluster.start(3);
-  const nodes: TestServer[] = [];
-  t.teardown(async () => {
-    for (const node of nodes) {
-      await node.kill();
-      rmSync(node.data_dir, { recursive: true, force: true });
-    }
-    await nats.stop();
-  });
+  const { nats, nodes } = await cluster_lab(t);
   // Two of three servers down: the one left accepts connections but JetStream has no leader.
   await nats.kill(1);
   await nats.kill(2);
@@ -40,15 +31,7 @@ t.test('a node started while JetStream has no quorum waits for the NATS servers 
 });
 
 t.test('a node that cannot reach JetStream within CLUSTER_START_WAIT_MS_MAX exits 1 and says what it waited for', async (t) => {
-  const nats = await NatsCluster.start(3);
-  const nodes: TestServer[] = [];
-  t.teardown(async () => {
-    for (const node of nodes) {
-      await node.kill();
-      rmSync(node.data_dir, { recursive: true, force: true });
-    }
-    await nats.stop();
-  });
+  const { nats, nodes } = await cluster_lab(t);
   await nats.kill(1);
   await nats.kill(2);
   const started_ms = Date.now();

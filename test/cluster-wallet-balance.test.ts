@@ -3,9 +3,7 @@
 // gauges, the wallet balance included, as billvend_open_orders; once it takes over, it scans its store as a
 // single node does at start and reports the balance the old leader reported, to the kobo.
 import t from 'tap';
-import { rmSync } from 'node:fs';
-import { NatsCluster, cluster_status, start_node, wait_leading, wait_until } from './helpers/nats-cluster.js';
-import type { TestServer } from './helpers/server.js';
+import { cluster_lab, cluster_status, start_node, wait_leading, wait_until } from './helpers/nats-cluster.js';
 
 function balance(text: string): Map<string, number> {
   const found = new Map<string, number>();
@@ -14,15 +12,7 @@ function balance(text: string): Map<string, number> {
 }
 
 t.test('a standby reports no wallet balance; the node that takes over reports the leader\'s, to the kobo', async (t) => {
-  const nats = await NatsCluster.start(3);
-  const nodes: TestServer[] = [];
-  t.teardown(async () => {
-    for (const node of nodes) {
-      await node.kill();
-      rmSync(node.data_dir, { recursive: true, force: true });
-    }
-    await nats.stop();
-  });
+  const { nats, nodes } = await cluster_lab(t);
   const a = await start_node(nats, 'a', { env: { LOG_LEVEL: 'warn' } });
   nodes.push(a);
   await wait_leading(a);

@@ -6,6 +6,7 @@ import { NatsCluster } from '../../bench/nats-process.js';
 // ---- billvend nodes of a cluster ------------------------------------------------------------------
 
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { TestServer, temp_dir } from './server.js';
 
 /** Short leases keep failover tests quick; the lease logic does not depend on the length. */
@@ -16,6 +17,23 @@ export const test_master_key = randomBytes(32).toString('hex');
 export interface ClusterNodeOptions {
   data_dir?: string;
   env?: Record<string, string>;
+}
+
+/**
+ * Three NATS servers for one test, and the list its billvend nodes go in: at the test's end every node
+ * is killed and its store removed, then the NATS servers stop.
+ */
+export async function cluster_lab(t: { teardown(fn: () => Promise<void>): void }): Promise<{ nats: NatsCluster; nodes: TestServer[] }> {
+  const nats = await NatsCluster.start(3);
+  const nodes: TestServer[] = [];
+  t.teardown(async () => {
+    for (const node of nodes) {
+      await node.kill();
+      rmSync(node.data_dir, { recursive: true, force: true });
+    }
+    await nats.stop();
+  });
+  return { nats, nodes };
 }
 
 /** A billvend node of the cluster on its own temp store; started, not yet necessarily leading. */

@@ -22,9 +22,9 @@ import { api_error, type ApiError } from '../../errors.js';
 import { kobo_to_naira, naira_to_kobo, format_naira } from '../../lib/money.js';
 import { iso_us } from '../../lib/time-format.js';
 import { kyc_daily_limit_kobo, type AccountActor } from '../../engine/account-actor.js';
-import { agent_depth_max, depth_of, in_subtree, parent_of } from '../../engine/agent-tree.js';
+import { agent_depth_max, depth_of, in_subtree, parent_of, wallets_read } from '../../engine/agent-tree.js';
 import { authority_refusal } from '../../engine/authority.js';
-import { assert_entry, assert_transfer, assert_wallet, new_wallet, type AccountRecord, type AgentPriceRule, type Environment, type TransferRecord, type WalletEntry, type WalletRecord } from '../../engine/records.js';
+import { assert_entry, assert_transfer, type AccountRecord, type AgentPriceRule, type Environment, type TransferRecord, type WalletEntry, type WalletRecord } from '../../engine/records.js';
 import type { Engine } from '../../engine/engine.js';
 import { peek_idempotent, replayed, run_idempotent, settle } from '../idempotent-run.js';
 import { international_phone } from '../../operator/admin-routes.js';
@@ -69,19 +69,6 @@ function secretless_fingerprint(ctx: RequestContext): string {
 function remembered(deps: Deps, ctx: RequestContext, key: string | null, print: string, error: ApiError): Reply | Promise<Reply> {
   if (key === null) return error_reply(ctx.request_id, error);
   return run_idempotent({ actor: ctx.actor!, environment: ctx.environment, key, fingerprint: print, request_id: ctx.request_id, now_ms: deps.clock.now_ms() }, () => error_reply(ctx.request_id, error));
-}
-
-/** The wallets of an account, from its actor when in memory, else from the store (no actor is built for a list). */
-function wallets_of(engine: Engine, id: number): Record<Environment, WalletRecord> {
-  const actor = engine.accounts.peek(id);
-  if (actor !== undefined) return actor.wallets;
-  const read = (environment: Environment): WalletRecord => {
-    const wallet = engine.store.wallets.get([id, environment]) as WalletRecord | undefined;
-    if (wallet === undefined) return new_wallet(id, environment);
-    assert_wallet(wallet);
-    return wallet;
-  };
-  return { live: read('live'), test: read('test') };
 }
 
 export function agent_view(account: AccountRecord, wallets: Record<Environment, WalletRecord>) {
@@ -246,7 +233,7 @@ export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): 
           const id = (key as [number, number])[1];
           const account = engine.account_record(id);
           if (account === undefined || account.parent_id !== parent.id) fail(`account ${parent.id} lists agent ${id}, which is not its own`);
-          agents.push(agent_view(account, wallets_of(engine, id)));
+          agents.push(agent_view(account, wallets_read(engine, id)));
         }
         return success_reply(ctx.request_id, 200, { agents, pagination: pagination(total, paging.per_page, paging.page) });
       },
