@@ -8,7 +8,7 @@
 // each is sent again with its reference or idempotency key. The journal checker judges the tree with
 // check_agents (checker.ts); after every restart `after_restart` checks through the API.
 import type { TestServer, ApiResponse } from '../helpers/server.js';
-import { kobo_of, sandbox_phones, type Ack, type AgentTransferSpec, type AgentsModel, type Model } from './model.js';
+import { kobo_of, price_rules_body, sandbox_phones, type Ack, type AgentTransferSpec, type AgentsModel, type Model } from './model.js';
 
 /** Agent turns are part of every campaign; CRASH_AGENTS=0 leaves them out. */
 export const agents_on = process.env.CRASH_AGENTS !== '0';
@@ -51,9 +51,9 @@ export class AgentsDriver {
   private suspended = false;
   readonly totals = { turns: 0, transfers: 0, transfers_201: 0, insufficient: 0, repeats: 0, replayed: 0, purchases: 0, purchases_201: 0, purchases_failed: 0, suspensions: 0, refused_suspended: 0, closings: 0, closed: 0, resent: 0, checked_after_restart: 0 };
 
-  constructor(model: Model, private readonly host: AgentsHost) {
-    this.model = { root_id: 0, root_tier: 'standard', ids: [], key_ids: [], closed: [], transfers: [] };
-    model.agents = this.model;
+  constructor(private readonly campaign: Model, private readonly host: AgentsHost) {
+    this.model = { root_id: 0, root_tier: 'crash_gold', ids: [], key_ids: [], closed: [], transfers: [] };
+    campaign.agents = this.model;
   }
 
   private pick<T>(items: readonly T[]): T {
@@ -85,6 +85,16 @@ export class AgentsDriver {
     await this.fund(root.id, this.super_id, null, 2_000_000, pins.root);
     this.agent_id = await this.open(this.super_id, this.super_id, pins.agent, 1);
     await this.fund(this.super_id, this.agent_id, this.super_id, 200_000, pins.super);
+    // Prices down the tree: the reseller buys at the campaign's discounted tier, its super-agent at about half
+    // of each rate, the agent at about a quarter, so every agent's purchase pays commissions up two levels.
+    await this.set_prices(this.super_id, null, 2);
+    await this.set_prices(this.agent_id, this.super_id, 4);
+  }
+
+  private async set_prices(agent_id: number, acting: number | null, divisor: number): Promise<void> {
+    const rules = (this.campaign.pricing[this.model.root_tier] ?? []).map((r) => ({ ...r, rate_bp: Math.floor(r.rate_bp / divisor) }));
+    const priced = await this.call('PUT', `/v1/agents/${agent_id}/pricing`, acting, { rules: price_rules_body(rules) });
+    if (priced.status !== 200) throw new Error(`agents: prices of ${agent_id}: ${priced.status} ${priced.text}`);
   }
 
   private async open(parent_id: number, acting: number | null, pin: string, kyc_level: number): Promise<number> {

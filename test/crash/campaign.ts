@@ -37,6 +37,7 @@ import {
   rememberable,
   sandbox_phones,
   type Account,
+  price_rules_body,
   type Ack,
   type BulkSpec,
   type CreatedKey,
@@ -373,11 +374,10 @@ export class Campaign {
       { service_type: 'electricity', narrow: null, rate_bp: 77 },
       { service_type: 'tv', narrow: 'gotv', rate_bp: 91 },
     ];
-    const field_of = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider', education: 'provider', internet: 'provider', showmax: 'provider', international: 'provider' } as const;
     const priced = await this.server.admin('PUT', '/admin/pricing/crash_gold', {
       // Its accounts bear the funding provider's fee (docs/funding.md "Fees"): the wallet gets the amount less it.
       ...(this.funding === null ? {} : { funding_fee: 'reseller' }),
-      rules: crash_rules.map((r) => ({ service_type: r.service_type, rate_bp: r.rate_bp, ...(r.narrow === null ? {} : { [field_of[r.service_type]]: r.narrow }) })),
+      rules: price_rules_body(crash_rules),
     });
     if (priced.status !== 200) throw new Error(`price list: ${priced.status} ${priced.text}`);
     this.model.pricing.crash_gold = crash_rules;

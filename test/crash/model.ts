@@ -241,6 +241,12 @@ export interface PriceRuleSpec {
   rate_bp: number;
 }
 
+/** The API's shape of price rules (the operator's tiers and an agent's list share it). */
+export function price_rules_body(rules: readonly PriceRuleSpec[]): Record<string, string | number>[] {
+  const field_of = { airtime: 'network', data: 'network', electricity: 'disco', tv: 'provider', education: 'provider', internet: 'provider', showmax: 'provider', international: 'provider' } as const;
+  return rules.map((r) => ({ service_type: r.service_type, rate_bp: r.rate_bp, ...(r.narrow === null ? {} : { [field_of[r.service_type]]: r.narrow }) }));
+}
+
 export interface Model {
   run_id: string;
   time_scale: number;
