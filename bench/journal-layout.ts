@@ -7,17 +7,19 @@
 // process with a real LMDB store, and reports the process's CPU per purchase (every thread: lmdb-js
 // commits on a thread of its own), split into the part a reply waits for and the rest.
 //
-//   npm run build && npx tsc -p bench/tsconfig.json && node dist/bench/journal-layout.js [purchases per commit] [commits] [accounts]
+//   npx tsc -p bench/tsconfig.json && node dist/bench/journal-layout.js [purchases per commit] [commits] [accounts]
+// test/journal-layout-bench.test.ts runs it at a tiny size.
 import { open, asBinary, type Database, type RootDatabase } from 'lmdb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Packr } from 'msgpackr';
 
 type Key = number | string | (number | string)[];
 
 /** How many accounts the purchases spread over (argv[4]): one account writes its keys in order, many write all over each tree. */
-const accounts = Number(process.argv[4] ?? 500);
+const accounts = Number(process.argv[4] ?? 500) || 500;
 
 interface Change {
   db: Database<any, any>;
@@ -208,21 +210,32 @@ async function run_encode_only(store: Store, purchases_per_commit: number, commi
   return { reply_path_us: reply_us / purchases, off_path_us: 0, bytes_per_purchase: bytes / purchases };
 }
 
-async function main(): Promise<void> {
-  const purchases_per_commit = Number(process.argv[2] ?? 40);
-  const commits = Number(process.argv[3] ?? 400);
+export interface LayoutRow {
+  layout: string;
+  round: number;
+  whole_us: number;
+  figures: Figures;
+}
+
+export const layouts = ['per-key puts (today)', 'packed log + views after', 'packed log only', 'encoding only (no store)'] as const;
+
+/**
+ * Runs every layout in three alternated rounds on a fresh store and returns the rows, with what the store
+ * holds at the end (keys per view and log values), read back: a layout that wrote nothing cannot pass for fast.
+ */
+export async function measure_layouts(purchases_per_commit: number, commits: number): Promise<{ rows: LayoutRow[]; view_keys: number; log_values: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'billvend-journal-layout-'));
   const store = open_bench_store(dir);
   try {
-    const rows: { layout: string; round: number; whole_us: number; figures: Figures }[] = [];
-    const layouts = ['per-key puts (today)', 'packed log + views after', 'packed log only', 'encoding only (no store)'] as const;
+    const rows: LayoutRow[] = [];
+    const warmup = Math.min(50, commits);
     // Warm-up: structures learned, JIT warm, the map grown.
-    await run_per_key(store, purchases_per_commit, 50, 0);
-    await run_packed_log(store, purchases_per_commit, 50, 0, 0);
-    await run_packed_only(store, purchases_per_commit, 50, 0, 100);
-    await run_encode_only(store, purchases_per_commit, 50, 0);
+    await run_per_key(store, purchases_per_commit, warmup, 0);
+    await run_packed_log(store, purchases_per_commit, warmup, 0, 0);
+    await run_packed_only(store, purchases_per_commit, warmup, 0, warmup);
+    await run_encode_only(store, purchases_per_commit, warmup, 0);
     let seq = 1_000_000;
-    let log_seq = 1_000;
+    let log_seq = 1_000_000;
     for (let round = 1; round <= 3; round++) {
       for (const layout of layouts) {
         const began = cpu_us();
@@ -239,16 +252,25 @@ async function main(): Promise<void> {
         log_seq += commits;
       }
     }
-    console.log(`journal layout, ${purchases_per_commit} purchases (12 changes each) per commit over ${accounts} accounts, ${commits} commits a round, ${new Date().toISOString()}`);
-    console.log('| layout | round | CPU per purchase, whole process (µs) | main thread, reply path (µs) | main thread, views after (µs) | bytes encoded per purchase |');
-    console.log('|---|---|---|---|---|---|');
-    for (const row of rows) {
-      console.log(`| ${row.layout} | ${row.round} | ${row.whole_us.toFixed(1)} | ${row.figures.reply_path_us.toFixed(1)} | ${row.figures.off_path_us.toFixed(1)} | ${row.figures.bytes_per_purchase.toFixed(0)} |`);
-    }
+    let view_keys = 0;
+    for (const name of view_names) view_keys += store.views[name].getKeysCount();
+    return { rows, view_keys, log_values: store.log.getKeysCount() };
   } finally {
     await store.root.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-await main();
+async function main(): Promise<void> {
+  const purchases_per_commit = Number(process.argv[2] ?? 40);
+  const commits = Number(process.argv[3] ?? 400);
+  const { rows } = await measure_layouts(purchases_per_commit, commits);
+  console.log(`journal layout, ${purchases_per_commit} purchases (12 changes each) per commit over ${accounts} accounts, ${commits} commits a round, ${new Date().toISOString()}`);
+  console.log('| layout | round | CPU per purchase, whole process (µs) | main thread, reply path (µs) | main thread, views after (µs) | bytes encoded per purchase |');
+  console.log('|---|---|---|---|---|---|');
+  for (const row of rows) {
+    console.log(`| ${row.layout} | ${row.round} | ${row.whole_us.toFixed(1)} | ${row.figures.reply_path_us.toFixed(1)} | ${row.figures.off_path_us.toFixed(1)} | ${row.figures.bytes_per_purchase.toFixed(0)} |`);
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
