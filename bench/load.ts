@@ -45,6 +45,8 @@ export interface LoadResult {
    * across runs on a shared machine.
    */
   server_cpu_us_per_request: number | null;
+  /** The part of server_cpu_us_per_request spent on the server's main thread (the event loop); null when not read. */
+  server_main_thread_us_per_request: number | null;
   bench_cpu_cores: number;
   /** Everything else: other processes (builds, tests) and time the hypervisor stole from this VM. */
   other_cpu_cores: number | null;
@@ -113,13 +115,14 @@ function drive(base_url: string, requests: autocannon.Request[], settings: LoadS
  * than autocannon's warmup option) so that CPU time can be sampled over the measured window only.
  * server_cpu_ms reads the server's CPU time so far (null where it cannot be read).
  */
-export async function run_load(base_url: string, generator: autocannon.Request[], settings: LoadSettings, server_cpu_ms: () => number | null): Promise<LoadResult> {
+export async function run_load(base_url: string, generator: autocannon.Request[], settings: LoadSettings, server_cpu_ms: () => number | null, server_main_thread_cpu_ms: () => number | null = () => null): Promise<LoadResult> {
   const error_counts = new Map<string, number>();
   const requests = count_error_codes(generator, error_counts);
   if (settings.warmup_s > 0) await drive(base_url, requests, settings, settings.warmup_s);
   error_counts.clear();
   const machine_before_ms = machine_busy_ms();
   const server_before_ms = server_cpu_ms();
+  const main_before_ms = server_main_thread_cpu_ms();
   const bench_before = process.cpuUsage();
   const window_start_us = monotonic_us();
   const result = await drive(base_url, requests, settings, settings.duration_s);
@@ -127,6 +130,7 @@ export async function run_load(base_url: string, generator: autocannon.Request[]
   const elapsed_ms = (window_end_us - window_start_us) / 1000;
   const bench_used = process.cpuUsage(bench_before);
   const server_after_ms = server_cpu_ms();
+  const main_after_ms = server_main_thread_cpu_ms();
   const machine_after_ms = machine_busy_ms();
 
   const server_cores = server_before_ms === null || server_after_ms === null ? null : (server_after_ms - server_before_ms) / elapsed_ms;
@@ -146,6 +150,7 @@ export async function run_load(base_url: string, generator: autocannon.Request[]
     error_codes: Object.fromEntries([...error_counts].sort((a, b) => b[1] - a[1])),
     server_cpu_cores: server_cores,
     server_cpu_us_per_request: server_cores === null || result.requests.total === 0 ? null : (server_cores * elapsed_ms * 1000) / result.requests.total,
+    server_main_thread_us_per_request: main_before_ms === null || main_after_ms === null || result.requests.total === 0 ? null : ((main_after_ms - main_before_ms) * 1000) / result.requests.total,
     bench_cpu_cores: bench_cores,
     other_cpu_cores: server_cores === null || machine_before_ms === null || machine_after_ms === null
       ? null

@@ -57,7 +57,14 @@ export async function run_scenario(scenario: Scenario, settings: LoadSettings, a
     log(`  load: ${settings.warmup_s} s warm-up, ${settings.duration_s} s measured`);
     const running = server; // a const, so that the closure keeps the narrowed type
     const journal_before = operator === null ? null : await operator.journal_totals();
-    row.result = await run_load(running.base_url, requests, settings, () => running.cpu_ms());
+    row.result = await run_load(running.base_url, requests, settings, () => running.cpu_ms(), () => running.main_thread_cpu_ms());
+    const { server_cpu_us_per_request: whole_us, server_main_thread_us_per_request: main_us } = row.result;
+    if (whole_us !== null && main_us !== null) {
+      // A V8 profile shows the main thread only; LMDB's commits run on threads of their own.
+      const note = `server CPU per request: ${whole_us.toFixed(1)} µs, ${main_us.toFixed(1)} on the main thread, ${(whole_us - main_us).toFixed(1)} on other threads (LMDB's commits, GC helpers, signers)`;
+      row.notes.push(note);
+      log(`  ${note}`);
+    }
     if (operator !== null && journal_before !== null) {
       // What the group commit did under this load (warm-up included): how many requests share a commit
       // and how long a commit takes to reach the disk, the floor under every purchase's latency.

@@ -183,10 +183,24 @@ export class ServerProcess {
    * architecture.
    */
   cpu_ms(): number | null {
+    return this.stat_cpu_ms('stat');
+  }
+
+  /**
+   * CPU time of the server's main thread alone (the event loop: the JavaScript a V8 profile shows), from
+   * /proc/<pid>/task/<pid>/stat. The rest of cpu_ms() is other threads': lmdb-js's commits, V8's GC
+   * helpers, the webhook signers (docs/design.md "The journal's layout, measured").
+   */
+  main_thread_cpu_ms(): number | null {
+    const pid = this.child?.pid;
+    return pid === undefined ? null : this.stat_cpu_ms(`task/${pid}/stat`);
+  }
+
+  private stat_cpu_ms(file: string): number | null {
     const pid = this.child?.pid;
     if (pid === undefined || this.exited) return null;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/${file}`, 'utf8');
       // Fields after the command name, which is in parentheses and may contain spaces.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       return (Number(fields[11]) + Number(fields[12])) * 10;

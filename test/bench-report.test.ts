@@ -9,7 +9,7 @@ function result(requests_per_s: number, p99_ms: number, other_cpu_cores = 0.05):
   return {
     requests_per_s, requests_total: requests_per_s * 10, latency_p50_ms: p99_ms / 3, latency_p99_ms: p99_ms, latency_max_ms: p99_ms * 2,
     non_2xx: 0, errors: 0, timeouts: 0, status_counts: { 200: requests_per_s * 10 }, error_codes: {},
-    server_cpu_cores: 0.9, server_cpu_us_per_request: 1_000_000 / requests_per_s, bench_cpu_cores: 0.8, other_cpu_cores, window_us: { start: 0, end: 10_000_000 },
+    server_cpu_cores: 0.9, server_cpu_us_per_request: 1_000_000 / requests_per_s, server_main_thread_us_per_request: null, bench_cpu_cores: 0.8, other_cpu_cores, window_us: { start: 0, end: 10_000_000 },
   };
 }
 

@@ -125,6 +125,7 @@ t.test('every bench scenario runs at a tiny size, and the report judges them all
       }
       if (listed.target === 'billvend') {
         t.match(row.notes.join('\n'), /journal: \d+ commits/, `the group commits under the load were read from /metrics: ${row.notes.join('; ')}`);
+        t.match(row.notes.join('\n'), /server CPU per request: [\d.]+ µs, [\d.]+ on the main thread, -?[\d.]+ on other threads/, `the server's CPU was split between its main thread and the others: ${row.notes.join('; ')}`);
       }
     }));
   }
