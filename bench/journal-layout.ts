@@ -88,6 +88,15 @@ function cpu_us(): number {
   return used.user + used.system;
 }
 
+/** Every change of commit c's purchases, in order (purchase seqs from seq0, accounts in turn). */
+function* commit_changes(seq0: number, c: number, purchases_per_commit: number): Generator<{ view: (typeof view_names)[number]; key: Key; value: unknown }> {
+  const now_ms = Date.now();
+  for (let p = 0; p < purchases_per_commit; p++) {
+    const seq = seq0 + c * purchases_per_commit + p;
+    yield* purchase_values(seq, 1 + (seq % accounts), now_ms);
+  }
+}
+
 /** Today's layout: each change encoded when staged, then one put each, one transaction per commit. */
 async function run_per_key(store: Store, purchases_per_commit: number, commits: number, seq0: number): Promise<Figures> {
   let bytes = 0;
@@ -95,15 +104,11 @@ async function run_per_key(store: Store, purchases_per_commit: number, commits: 
   for (let c = 0; c < commits; c++) {
     const began = cpu_us();
     const changes: Change[] = [];
-    const now_ms = Date.now();
-    for (let p = 0; p < purchases_per_commit; p++) {
-      const seq = seq0 + c * purchases_per_commit + p;
-      for (const { view, key, value } of purchase_values(seq, 1 + (seq % accounts), now_ms)) {
-        const db = store.views[view];
-        const encoded = encoder_of(db).encode(value);
-        bytes += encoded.length;
-        changes.push({ db, key, encoded });
-      }
+    for (const { view, key, value } of commit_changes(seq0, c, purchases_per_commit)) {
+      const db = store.views[view];
+      const encoded = encoder_of(db).encode(value);
+      bytes += encoded.length;
+      changes.push({ db, key, encoded });
     }
     let last: Promise<boolean> & { flushed?: Promise<void> } = Promise.resolve(true);
     for (const change of changes) last = change.db.put(change.key, asBinary(change.encoded));
@@ -131,13 +136,9 @@ async function run_packed_log(store: Store, purchases_per_commit: number, commit
   for (let c = 0; c < commits; c++) {
     const began = cpu_us();
     const entries: unknown[] = [];
-    const now_ms = Date.now();
-    for (let p = 0; p < purchases_per_commit; p++) {
-      const seq = seq0 + c * purchases_per_commit + p;
-      for (const { view, key, value } of purchase_values(seq, 1 + (seq % accounts), now_ms)) {
-        const encoded = encoder_of(store.views[view]).encode(value);
-        entries.push(view_names.indexOf(view), key, encoded);
-      }
+    for (const { view, key, value } of commit_changes(seq0, c, purchases_per_commit)) {
+      const encoded = encoder_of(store.views[view]).encode(value);
+      entries.push(view_names.indexOf(view), key, encoded);
     }
     const packed = packer.pack(entries);
     bytes += packed.length;
@@ -176,11 +177,7 @@ async function run_packed_only(store: Store, purchases_per_commit: number, commi
   for (let c = 0; c < commits; c++) {
     const began = cpu_us();
     const entries: unknown[] = [];
-    const now_ms = Date.now();
-    for (let p = 0; p < purchases_per_commit; p++) {
-      const seq = seq0 + c * purchases_per_commit + p;
-      for (const { view, key, value } of purchase_values(seq, 1 + (seq % accounts), now_ms)) entries.push(view_names.indexOf(view), key, value);
-    }
+    for (const { view, key, value } of commit_changes(seq0, c, purchases_per_commit)) entries.push(view_names.indexOf(view), key, value);
     const packed = packer.pack(entries);
     bytes += packed.length;
     const written = store.log.put(log_seq0 + c, packed) as Promise<boolean> & { flushed?: Promise<void> };
@@ -198,11 +195,7 @@ async function run_encode_only(store: Store, purchases_per_commit: number, commi
   let reply_us = 0;
   for (let c = 0; c < commits; c++) {
     const began = cpu_us();
-    const now_ms = Date.now();
-    for (let p = 0; p < purchases_per_commit; p++) {
-      const seq = seq0 + c * purchases_per_commit + p;
-      for (const { view, value } of purchase_values(seq, 1 + (seq % accounts), now_ms)) bytes += encoder_of(store.views[view]).encode(value).length;
-    }
+    for (const { view, value } of commit_changes(seq0, c, purchases_per_commit)) bytes += encoder_of(store.views[view]).encode(value).length;
     reply_us += cpu_us() - began;
     await new Promise((resolve) => setImmediate(resolve));
   }
