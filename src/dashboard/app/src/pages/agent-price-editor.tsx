@@ -141,29 +141,31 @@ export function AgentPriceEditor({ agent, environment, on_saved }: { agent: Agen
                 <tr key={key_of(row)} data-product={key_of(row)}>
                   <td data-label="Product">{product_name(row)}</td>
                   <td data-label="Your rate" class="num">{row.ceiling_bp === null ? '–' : `${percent_of(row.ceiling_bp)}%`}</td>
-                  <td data-label="Agent's discount (%)">
-                    <div class="price-input">
-                      <input
-                        name={`rate-${index}`}
-                        inputMode="decimal"
-                        size={6}
-                        value={row.text}
-                        aria-label={`Agent's discount for ${product_name(row)} (%)`}
-                        aria-invalid={message === null ? undefined : true}
-                        aria-describedby={message === null ? undefined : error_id}
-                        disabled={agent.status === 'closed'}
-                        onInput={(e) => {
-                          const text = e.currentTarget.value;
-                          set_rows((old) => old.map((r, i) => (i === index ? { ...r, text } : r)));
-                        }}
-                      />
-                      {row.text !== '' && agent.status !== 'closed' && (
-                        <button type="button" class="button button-small" aria-label={`Remove the discount for ${product_name(row)}`} onClick={() => set_rows((old) => old.map((r, i) => (i === index ? { ...r, text: '' } : r)))}>
-                          Remove
-                        </button>
-                      )}
+                  <td data-label="Agent's discount (%)" class="price-td">
+                    <div class="price-cell">
+                      <div class="price-input">
+                        <input
+                          name={`rate-${index}`}
+                          inputMode="decimal"
+                          size={6}
+                          value={row.text}
+                          aria-label={`Agent's discount for ${product_name(row)} (%)`}
+                          aria-invalid={message === null ? undefined : true}
+                          aria-describedby={message === null ? undefined : error_id}
+                          disabled={agent.status === 'closed'}
+                          onInput={(e) => {
+                            const text = e.currentTarget.value;
+                            set_rows((old) => old.map((r, i) => (i === index ? { ...r, text } : r)));
+                          }}
+                        />
+                        {row.text !== '' && agent.status !== 'closed' && (
+                          <button type="button" class="button button-small" aria-label={`Remove the discount for ${product_name(row)}`} onClick={() => set_rows((old) => old.map((r, i) => (i === index ? { ...r, text: '' } : r)))}>
+                            Remove
+                          </button>
+                        )}
+                      </div>
+                      <FieldError id={error_id} message={message} />
                     </div>
-                    <FieldError id={error_id} message={message} />
                   </td>
                 </tr>
               );
