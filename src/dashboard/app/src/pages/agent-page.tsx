@@ -10,6 +10,7 @@ import { useRef, useState } from 'preact/hooks';
 import { ApiError, call, type Agent, type Environment, type Pagination, type Transfer, type TransferDirection } from '../api.js';
 import { use_action } from '../use-action.js';
 import { use_api } from '../use-api.js';
+import { leaves_intent_open, new_intent_key, parse_amount } from '../intent.js';
 import { lagos_time, naira } from '../format.js';
 import { EmptyState, ErrorBanner, Loading, Notice } from '../components/feedback.js';
 import { PageHeader } from '../components/layout.js';
@@ -23,22 +24,9 @@ import { FieldError, field_error } from './agents-page.js';
 
 const per_page = 20;
 
-/** A fresh transfer reference (the API's pattern: A-Za-z0-9._:-, at most 64). */
+/** A fresh transfer reference: 12 random bytes, short enough for the transfers table on a phone (intent.ts). */
 function new_reference(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return 'dash-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** Whether an answer leaves the transfer unrun, so the same reference may be sent again (as the Buy page). */
-function leaves_intent_open(refused: ApiError): boolean {
-  return refused.status === 0 || refused.status === 401 || refused.status === 429 || refused.status >= 500 || refused.code.startsWith('pin.');
-}
-
-/** Naira typed by a person ("1,500" or "1500.50") as a number, or null. */
-function parse_amount(text: string): number | null {
-  const clean = text.replace(/,/g, '').trim();
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(clean)) return null;
-  return Number(clean);
+  return new_intent_key('dash-', 12);
 }
 
 function TransferForm({ agent, environment, on_done }: { agent: Agent; environment: Environment; on_done: (transfer: Transfer) => void }) {
