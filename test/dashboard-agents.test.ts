@@ -6,7 +6,7 @@
 // the reason; closed, its session leads to the sign-in page. Screenshots at desktop and phone width.
 import t from 'tap';
 import { start_server, type TestServer } from './helpers/server.js';
-import { api_response, launch_browser, open_page, page_fetch, screenshot, settled, sign_in, unnamed_controls } from './helpers/browser.js';
+import { api_response, launch_browser, open_page, page_fetch, screenshot, settled, sign_in, unnamed_controls, wait_for_count } from './helpers/browser.js';
 
 const fast_key = { rate_limit_per_minute: 1_000_000 };
 
@@ -201,4 +201,103 @@ t.test('a parent opens and runs an agent from the Agents page; the agent signs i
   t.pass('the closed agent\'s open session leads to the sign-in page');
   t.same([...problems, ...agent_side.problems], [], 'no page errors');
   t.same([...csp_violations, ...agent_side.csp_violations], [], 'no CSP violations');
+});
+
+t.test('a parent reads its agent\'s orders on the agent\'s page, opens one, and edits the agent\'s price list: a rule above its own rate is shown by its field, a valid one is charged', async (t) => {
+  const server = await start_server(t);
+  // The parent's tier: 5% on MTN airtime, 3% on the other networks (docs/api.md "Agent pricing").
+  const tier = await server.admin('PUT', '/admin/pricing/deskgold', { rules: [{ service_type: 'airtime', rate_bp: 300 }, { service_type: 'airtime', network: 'mtn', rate_bp: 500 }] });
+  t.equal(tier.status, 200, 'the operator sets the parent\'s tier');
+  const parent = await server.create_account({ kyc_level: 2, tier: 'deskgold' });
+  const key = await server.create_key(parent.id, fast_key);
+  await server.credit(parent.id, 'test', 10_000);
+  const created = await server.api('POST', '/v1/agents', { key: key.api_key, body: { name: 'Till Yaba', email: 'till-yaba@example.ng', phone: '08031234567', password: 'till password 1', kyc_level: 1, pin: '54321' } });
+  t.equal(created.status, 201, 'the parent opens an agent');
+  const agent_id = created.body.data.id as number;
+  const moved = await server.api('POST', `/v1/agents/${agent_id}/transfers`, { key: key.api_key, body: { direction: 'to_agent', amount: 2_000, environment: 'test', pin: parent.pin, reference: 'yaba-fund-1' } });
+  t.equal(moved.status, 201, 'and funds it');
+  const agent_key = await server.create_key(agent_id, fast_key);
+  let purchases = 0;
+  const agent_buys = async (phone = '08011111111') => {
+    const bought = await server.api('POST', '/v1/services/airtime', { key: agent_key.api_key, body: { network: 'mtn', phone, amount: 100, pin: '54321' }, idempotency_key: `yaba-${++purchases}` });
+    t.equal(bought.status, 201, `the agent buys airtime with its own key: ${bought.status === 201 ? '' : bought.text}`);
+    return bought.body.data;
+  };
+  const first = await agent_buys();
+  t.equal(first.amount_charged, 100, 'without a price list the agent pays face value');
+
+  const browser = await launch_browser(t);
+  const { page, problems, csp_violations } = await open_page(browser, server);
+  await sign_in(page, parent.email, parent.password, `/dashboard/agents/${agent_id}?env=test`);
+
+  // The agent's orders, read with Billvend-Account on the order reads.
+  const orders = page.getByRole('region', { name: 'Its orders (test)' });
+  const row = orders.getByTestId('orders-table').locator(`tr[data-reference="${first.reference}"]`);
+  await row.waitFor();
+  t.equal(await orders.getByTestId('orders-table').locator('tbody tr').count(), 1, 'the agent\'s one order is listed, none of the parent\'s');
+  await orders.getByLabel('Status').selectOption('failed');
+  await orders.getByRole('button', { name: 'Apply filters' }).click();
+  await orders.getByText('No orders match these filters.').waitFor();
+  t.match(page.url(), new RegExp(`/dashboard/agents/${agent_id}\\?env=test&status=failed`), 'the filters live in the agent page\'s address');
+  await page.goBack();
+  await row.waitFor();
+  await screenshot(t, page, 'agents-agent-orders');
+  t.same(await unnamed_controls(page), [], 'every control of the agent\'s page, its orders and prices included, has a name');
+
+  // An order opens to its detail, read-only.
+  await row.getByRole('link', { name: first.reference }).click();
+  await page.waitForURL(new RegExp(`/dashboard/agents/${agent_id}/orders/${first.reference}`));
+  const facts = page.getByTestId('order-facts');
+  await facts.getByText(first.reference).waitFor();
+  t.match(await facts.textContent(), /Airtime/, 'the agent\'s order opens to its detail');
+  t.equal(await page.getByTestId('order-receipt').count(), 0, 'without the receipt link, which cannot carry the agent\'s id');
+  await screenshot(t, page, 'agents-agent-order');
+  t.same(await unnamed_controls(page), [], 'every control of the agent\'s order has a name');
+  await page.getByRole('link', { name: '← The agent' }).click();
+
+  // The price list: each product the parent has a rate for, its own rate the ceiling.
+  const editor = page.getByTestId('agent-price-editor');
+  const mtn = editor.getByLabel('Agent\'s discount for Airtime · MTN (%)');
+  await mtn.waitFor();
+  const mtn_row = editor.locator('tr[data-product="airtime|mtn||"]');
+  t.match(await mtn_row.textContent(), /5\.00%/, 'MTN airtime shows the parent\'s own 5% as the ceiling');
+  t.equal(await editor.locator('tbody tr').count(), 4, 'one row for each airtime network the parent has a rate for');
+  await editor.getByLabel('Agent\'s discount for Airtime · GLO (%)').fill('1');
+  await mtn.fill('6');
+  const [refused] = await Promise.all([api_response(page, 'PUT', `/agents/${agent_id}/pricing`), editor.getByRole('button', { name: 'Save prices' }).click()]);
+  t.equal(refused.status(), 400, 'a discount above the parent\'s own rate is refused');
+  const refusal = await refused.json();
+  t.same(refusal.error.details.map((d: { field: string }) => d.field), ['rules.0.rate_bp'], 'the server names the MTN rule by its place in the list sent, the first');
+  const mtn_error = mtn_row.locator('.form-error');
+  await mtn_error.waitFor();
+  t.match(await mtn_error.textContent(), /parent's own rate/, 'the refusal shows next to the MTN rule');
+  t.equal(await mtn.getAttribute('aria-invalid'), 'true', 'which is marked invalid');
+  t.equal(await editor.locator('tr[data-product="airtime|glo||"] .form-error').count(), 0, 'and not next to the valid GLO rule');
+  await screenshot(t, page, 'agents-agent-prices-refused');
+  t.equal((await agent_buys()).amount_charged, 100, 'nothing was saved: the agent still pays face value');
+
+  await mtn.fill('2.5');
+  const [saved] = await Promise.all([api_response(page, 'PUT', `/agents/${agent_id}/pricing`), editor.getByRole('button', { name: 'Save prices' }).click()]);
+  t.equal(saved.status(), 200, 'a discount within the parent\'s rate is saved');
+  await editor.getByText('Price list saved: 2 rule(s).').waitFor();
+  t.equal(await mtn_row.locator('.form-error').count(), 0, 'the field error is gone');
+  const stored = (await server.api('GET', `/v1/agents/${agent_id}`, { key: key.api_key })).body.data.pricing.rules;
+  t.same(stored.map((r: { network: string; rate_bp: number }) => [r.network, r.rate_bp]), [['mtn', 250], ['glo', 100]], 'the agent\'s price list is what the page shows');
+  const charged = await agent_buys();
+  t.equal(charged.amount_charged, 97.5, 'the agent\'s next MTN purchase is charged at 2.5% off');
+  t.equal(await mtn.inputValue(), '2.50', 'the page shows the saved rate');
+
+  // Removing a rule: the GLO discount is cleared and the list saved again.
+  await editor.getByRole('button', { name: 'Remove the discount for Airtime · GLO' }).click();
+  await Promise.all([api_response(page, 'PUT', `/agents/${agent_id}/pricing`), editor.getByRole('button', { name: 'Save prices' }).click()]);
+  await editor.getByText('Price list saved: 1 rule(s).').waitFor();
+  const after = (await server.api('GET', `/v1/agents/${agent_id}`, { key: key.api_key })).body.data.pricing.rules;
+  t.same(after.map((r: { network: string }) => r.network), ['mtn'], 'a removed rule is gone from the agent\'s list');
+  await screenshot(t, page, 'agents-agent-prices');
+
+  // The new orders show on the agent's page after a reload: three in all.
+  await page.reload();
+  t.equal(await wait_for_count(orders.getByTestId('orders-table').locator('tbody tr'), 3), 3, 'the agent\'s three orders are listed after a reload');
+  t.same(problems, [], 'no page errors');
+  t.same(csp_violations, [], 'no CSP violations');
 });

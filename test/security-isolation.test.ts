@@ -59,6 +59,7 @@ const not_found_code: Record<string, string> = {
   '/dashboard/api/agents/{id}': 'account.not_found',
   '/dashboard/api/agents/{id}/pin': 'account.not_found',
   '/dashboard/api/agents/{id}/transfers': 'account.not_found',
+  '/dashboard/api/agents/{id}/pricing': 'account.not_found',
   '/dashboard/api/orders/{reference}': 'transaction.not_found',
   '/dashboard/api/orders/{reference}/receipt': 'transaction.not_found',
   '/dashboard/api/orders/{reference}/requery': 'transaction.not_found',
@@ -166,6 +167,37 @@ t.test('B\'s dashboard session gets 404 for A\'s ids on every dashboard route th
   const after = await snapshot(A_observer);
   t.equal(after, before, `A is unchanged${after === before ? '' : `: ${snapshot_difference(before, after)}`}`);
   t.equal(await deliveries_of(A, A.key, A.endpoint_id), deliveries_before, 'A\'s deliveries were not replayed');
+});
+
+/**
+ * Route variants that name an account rather than an object: a dashboard session reading its agent's orders
+ * with Billvend-Account (docs/api.md "Agents in the dashboard"). A's account and A's agent are outside B's
+ * subtree: the same 404 account.not_found as an id never made, as the API's acting key gets.
+ */
+const acting_variants: { template: string; params: (owner: World) => Record<string, string> }[] = [
+  { template: '/dashboard/api/orders', params: () => ({}) },
+  { template: '/dashboard/api/orders/{reference}', params: (owner) => ({ reference: owner.reference }) },
+];
+
+t.test('B\'s dashboard session reading orders for A\'s account or A\'s agent (Billvend-Account) gets the same 404 account.not_found', async (t) => {
+  const before = await snapshot(A_observer);
+  for (const variant of acting_variants) {
+    const route = catalog.routes.find((r) => r.template === variant.template && r.method === 'GET' && r.auth === 'session')!;
+    t.ok(route !== undefined, `${variant.template} is in the catalogue`);
+    for (const account of [A.account_id, A.agent_id, 9_999_999]) {
+      for (const environment of ['test', 'live']) {
+        const spec = aimed(route, B, variant.params(A), `environment=${environment}`);
+        spec.headers.push(['Billvend-Account', String(account)]);
+        const response = await send(server, spec);
+        const what = `${route.name}?environment=${environment} in B's session with Billvend-Account ${account}`;
+        t.equal(response.status, 404, `${what} is 404`);
+        t.equal(code(response), 'account.not_found', `${what} is account.not_found`);
+        t.notOk(response.body.includes(A.reference), `${what} does not show A's order`);
+      }
+    }
+  }
+  const after = await snapshot(A_observer);
+  t.equal(after, before, `A is unchanged${after === before ? '' : `: ${snapshot_difference(before, after)}`}`);
 });
 
 t.test('nothing B can list, through the API or the dashboard, shows anything of A', async (t) => {

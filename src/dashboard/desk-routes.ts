@@ -63,6 +63,9 @@ export const desk_public_paths: readonly string[] = [
   '/v1/agents/:id',
   '/v1/agents/:id/pin',
   '/v1/agents/:id/transfers',
+  // The agent's price list, edited on its page: the API's handler, so a rule above the parent's own rate is
+  // the same 400 naming rules.N.rate_bp (docs/api.md "Agent pricing").
+  '/v1/agents/:id/pricing',
 ];
 
 /** "/v1/services/airtime" → "/dashboard/api/services/airtime". */

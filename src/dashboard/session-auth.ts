@@ -9,6 +9,7 @@ import { read_cookie, session_cookie, type SessionStore, type SessionRecord } fr
 import type { AccountRecord, Environment } from '../engine/records.js';
 import { fail } from '../lib/assert.js';
 import { DashboardRateLimit } from './dashboard-rate-limit.js';
+import { session_acting } from './session-acting.js';
 
 const session_by_ctx = new WeakMap<RequestContext, SessionRecord>();
 
@@ -74,7 +75,11 @@ export function authorize_session(engine: Engine, sessions: SessionStore, limits
     const refused = limits.take(id, actor.id, now_ms);
     if (refused !== null) return refused;
   }
-  ctx.actor = actor;
+  // A parent reading its agent's orders (session-acting.ts); the rate windows above stay the session's.
+  const agent = session_acting(engine, ctx, actor);
+  if (agent !== null && 'code' in agent) return agent;
+  if (agent !== null) ctx.key_account_id = actor.id;
+  ctx.actor = agent ?? actor;
   ctx.environment = environment;
   ctx.session_id = id;
   // Only a change can debit: a read needs no check carried to a command (docs/decisions.md "Authority at the debit").

@@ -10,7 +10,8 @@ import { api_error, type ApiError } from '../errors.js';
 import { sha256_hex } from '../lib/secrets.js';
 import { any_contains, parse_ip, type CidrBlock } from '../lib/ip-address.js';
 import { fail } from '../lib/assert.js';
-import { in_subtree, suspended_in_tree } from '../engine/agent-tree.js';
+import { suspended_in_tree } from '../engine/agent-tree.js';
+import { acting_target } from './acting-target.js';
 import type { AccountActor } from '../engine/account-actor.js';
 
 const bearer = /^Bearer +(\S+) *$/i;
@@ -83,34 +84,15 @@ export function authenticate_api_key(engine: Engine, clock: Clock, ctx: RequestC
   return null;
 }
 
-/** A Billvend-Account value: an account id, as the API writes ids (1 to 2^53 - 1, no sign, no leading zero). */
-const account_id_shape = /^[1-9][0-9]{0,15}$/;
-
 /**
  * The agent a key acts for with Billvend-Account (docs/api.md "Acting for an agent", docs/decisions.md
- * "Agents"), as Stripe's Stripe-Account: any account strictly below the key's account, a grandchild
- * too. The key needs agents:manage; anything else the header names (the key's own account, its parent, a
- * sibling, a stranger, an id that does not exist) is the same 404, so that nothing is learnt of accounts
- * outside the caller's tree. The agent's suspension applies as to its own keys; a closed agent is read,
- * never changed. The walk up reads at most two records and builds no actor for a refused id.
+ * "Agents"): the key needs agents:manage; the id is then judged by acting_target (front/acting-target.ts).
  */
 function acted_for(engine: Engine, ctx: RequestContext, key: KeyState, caller: AccountActor): AccountActor | ApiError {
   if (!key.has_scope('agents:manage')) {
     return api_error('auth.insufficient_scope', 'This API key lacks the "agents:manage" scope, which acting for an agent (Billvend-Account) needs.');
   }
-  const text = ctx.headers.acting_account;
-  const id = account_id_shape.test(text) ? Number(text) : 0;
-  if (!Number.isSafeInteger(id) || id < 1) {
-    const message = 'must be the id of an agent of this key\'s account: a positive integer';
-    return api_error('validation.failed', `The request is not valid: Billvend-Account ${message}.`, { details: [{ field: 'Billvend-Account', message }] });
-  }
-  const record = engine.account_record(id);
-  if (record === undefined || !in_subtree(engine, caller.id, record)) return api_error('account.not_found');
-  if (suspended_in_tree(engine, record)) return api_error('account.suspended');
-  if (record.status === 'closed' && ctx.method !== 'GET' && ctx.method !== 'HEAD') return api_error('agents.closed');
-  const agent = engine.accounts.get(id);
-  if (agent === undefined) fail(`account ${id} has a record and no actor`);
-  return agent;
+  return acting_target(engine, ctx, caller, 'key');
 }
 
 /**

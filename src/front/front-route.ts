@@ -36,7 +36,10 @@ export interface HeaderNeeds {
   accept: boolean;
   /** The funding providers' signature headers (POST /callbacks/funding/{provider}). */
   funding_signatures: boolean;
-  /** Billvend-Account: an API key acting for one of its account's agents (docs/api.md "Acting for an agent"). */
+  /**
+   * Billvend-Account: an API key acting for one of its account's agents (docs/api.md "Acting for an
+   * agent"), or a dashboard session reading its agent's orders (dashboard/session-acting.ts).
+   */
   acting: boolean;
 }
 
@@ -47,7 +50,7 @@ function header_needs(route: RouteDef): HeaderNeeds {
     conditional: route.method === 'get' && route.auth === 'none',
     accept: route.reads_accept === true,
     funding_signatures: route.reads_funding_signatures === true,
-    acting: route.auth === 'api_key',
+    acting: route.auth === 'api_key' || route.auth === 'session',
   };
 }
 

@@ -364,6 +364,10 @@ const hidden_builders: Record<string, Builder> = {
     method: 'PUT', template: '/dashboard/api/agents/{id}/pin', auth: 'session', port: 'public', changes_state: true, body_fields: ['pin'],
     build: (w) => dashboard(w, 'PUT', '/dashboard/api/agents/{id}/pin', { id: id(w.agent_id) }, { pin: '13579' }),
   },
+  'PUT /dashboard/api/agents/{id}/pricing': {
+    method: 'PUT', template: '/dashboard/api/agents/{id}/pricing', auth: 'session', port: 'public', changes_state: true, body_fields: ['rules'],
+    build: (w) => dashboard(w, 'PUT', '/dashboard/api/agents/{id}/pricing', { id: id(w.agent_id) }, { rules: [{ service_type: 'airtime', rate_bp: 0 }] }),
+  },
   'GET /dashboard/api/agents/{id}/transfers': { method: 'GET', template: '/dashboard/api/agents/{id}/transfers', auth: 'session', port: 'public', changes_state: false, build: (w) => dashboard(w, 'GET', '/dashboard/api/agents/{id}/transfers', { id: id(w.agent_id) }, undefined, 'environment=test&per_page=5&page=1') },
   'POST /dashboard/api/agents/{id}/transfers': {
     method: 'POST', template: '/dashboard/api/agents/{id}/transfers', auth: 'session', port: 'public', changes_state: true, body_fields: ['direction', 'amount', 'environment', 'pin', 'reference'],

@@ -310,6 +310,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Sent as X-Idempotency-Key: made once per confirmed purchase, so a repeat buys once. */
   idempotency_key?: string;
+  /**
+   * Sent as Billvend-Account: the parent reads one of its agents' orders (docs/api.md "Agents in the
+   * dashboard"); the server takes it on the order reads only.
+   */
+  account?: number;
 }
 
 /** One call to /dashboard/api; resolves with data and the envelope's message, throws ApiError. */
@@ -324,6 +329,7 @@ export async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE
   if (method !== 'GET') headers['x-csrf-token'] = csrf_token;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.idempotency_key !== undefined) headers['x-idempotency-key'] = options.idempotency_key;
+  if (options.account !== undefined) headers['billvend-account'] = String(options.account);
   let response: Response;
   try {
     response = await fetch(`/dashboard/api${path}${search === '' ? '' : `?${search}`}`, {
@@ -349,7 +355,8 @@ export async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE
   if (!response.ok || envelope.success !== true) {
     const error = envelope.error ?? { code: 'internal.error', message: `The server answered ${response.status}.` };
     if (error.code === 'session.required' && path !== '/session') on_session_lost?.(null);
-    if (error.code === 'account.suspended' && path !== '/session') on_session_lost?.(error.message);
+    // Read for an agent, account.suspended is the agent's (or an account above it), not this session's.
+    if (error.code === 'account.suspended' && path !== '/session' && options.account === undefined) on_session_lost?.(error.message);
     throw new ApiError(response.status, error.code, error.message, error.details ?? [], 'reference' in error && typeof error.reference === 'string' ? error.reference : null);
   }
   return { data: envelope.data, message: envelope.message ?? '' };

@@ -72,7 +72,11 @@ function page_for(place: Place, agents_allowed: boolean) {
     case 'agents':
       if (!agents_allowed) break;
       if (parts.length === 1) return <AgentsPage environment={environment} />;
-      if (parts.length === 2) return <AgentPage agent_id={parts[1]} environment={environment} />;
+      if (parts.length === 2) return <AgentPage agent_id={parts[1]} place={place} />;
+      // An agent's order, read by its parent (docs/api.md "Agents in the dashboard").
+      if (parts.length === 4 && parts[2] === 'orders' && /^[1-9][0-9]{0,15}$/.test(parts[1])) {
+        return <OrderDetailPage reference={parts[3]} environment={environment} agent_id={Number(parts[1])} />;
+      }
       break;
   }
   return <NotFoundPage environment={environment} />;

@@ -23,7 +23,7 @@ export interface Refresh<T> {
  * the data reloads quietly while it is still moving; a failed quiet reload keeps what is shown.
  */
 export function use_api<T>(path: string | null, options: CallOptions = {}, refresh: Refresh<T> | null = null): Loaded<T> {
-  const identity = JSON.stringify([path, options.environment ?? null, options.query ?? null]);
+  const identity = JSON.stringify([path, options.environment ?? null, options.query ?? null, options.account ?? null]);
   // `of`: the address the state belongs to. Preact runs effects after the browser has painted, so the
   // render that follows a change of address (another network chosen) still holds the old address's
   // answer until the effect below clears it: for that frame the hook answers "loading", never the old

@@ -3,39 +3,30 @@
 // revoked, for good), its transaction PIN, transfers both ways with the parent's PIN, and the transfers
 // made. A transfer's reference is made once per intent, as the Buy page's idempotency key: a double click
 // or a retry after a lost answer sends the same reference, which the API moves money for once.
-// The agent's orders are not here: a dashboard session reads only its own account's orders (acting for an
-// agent is for API keys, with Billvend-Account); the agent sees them in its own dashboard.
+// The agent's orders are listed here, read with Billvend-Account as an API key acting for it (the server
+// takes it on the order reads only, src/dashboard/session-acting.ts), and its price list is edited here
+// (agent-price-editor.tsx).
 import { useRef, useState } from 'preact/hooks';
-import { ApiError, call, type Agent, type AgentPriceRule, type Environment, type Pagination, type Transfer, type TransferDirection } from '../api.js';
+import { ApiError, call, type Agent, type Environment, type Pagination, type Transfer, type TransferDirection } from '../api.js';
 import { use_action } from '../use-action.js';
 import { use_api } from '../use-api.js';
-import { lagos_time, naira, provider_label, service_name } from '../format.js';
+import { leaves_intent_open, new_intent_key, parse_amount } from '../intent.js';
+import { lagos_time, naira } from '../format.js';
 import { EmptyState, ErrorBanner, Loading, Notice } from '../components/feedback.js';
 import { PageHeader } from '../components/layout.js';
 import { Pager } from '../components/pager.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
-import { href_of, Link } from '../router.js';
+import { href_of, Link, type Place } from '../router.js';
+import { OrderList } from './order-list.js';
+import { AgentPriceEditor } from './agent-price-editor.js';
 import { FieldError, field_error } from './agents-page.js';
 
 const per_page = 20;
 
-/** A fresh transfer reference (the API's pattern: A-Za-z0-9._:-, at most 64). */
+/** A fresh transfer reference: 12 random bytes, short enough for the transfers table on a phone (intent.ts). */
 function new_reference(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return 'dash-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** Whether an answer leaves the transfer unrun, so the same reference may be sent again (as the Buy page). */
-function leaves_intent_open(refused: ApiError): boolean {
-  return refused.status === 0 || refused.status === 401 || refused.status === 429 || refused.status >= 500 || refused.code.startsWith('pin.');
-}
-
-/** Naira typed by a person ("1,500" or "1500.50") as a number, or null. */
-function parse_amount(text: string): number | null {
-  const clean = text.replace(/,/g, '').trim();
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(clean)) return null;
-  return Number(clean);
+  return new_intent_key('dash-', 12);
 }
 
 function TransferForm({ agent, environment, on_done }: { agent: Agent; environment: Environment; on_done: (transfer: Transfer) => void }) {
@@ -153,40 +144,8 @@ function AgentPinForm({ agent, environment, on_done }: { agent: Agent; environme
   );
 }
 
-/** The agent's price list, read-only (set through the API: PUT /v1/agents/{id}/pricing). */
-function AgentPrices({ rules }: { rules: AgentPriceRule[] }) {
-  return (
-    <section class="card" aria-labelledby="agent-prices-title">
-      <h2 id="agent-prices-title">Prices</h2>
-      {rules.length === 0 ? (
-        <EmptyState title="No price list: the agent pays face value." />
-      ) : (
-        <table class="table table-cards" data-testid="agent-prices-table">
-          <thead>
-            <tr>
-              <th scope="col">Product</th>
-              <th scope="col">Discount</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rules.map((rule, index) => (
-              <tr key={index}>
-                <td data-label="Product">
-                  {service_name(rule.service_type)}
-                  {provider_label(rule) === '' ? ' (every provider)' : ` · ${provider_label(rule)}`}
-                </td>
-                <td data-label="Discount" class="num">{(rule.rate_bp / 100).toFixed(2)}%</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <p class="muted small">Set through the API: <code>PUT /v1/agents/{'{id}'}/pricing</code>.</p>
-    </section>
-  );
-}
-
-export function AgentPage({ agent_id, environment }: { agent_id: string; environment: Environment }) {
+export function AgentPage({ agent_id, place }: { agent_id: string; place: Place }) {
+  const environment = place.environment;
   const path = /^[1-9][0-9]{0,15}$/.test(agent_id) ? `/agents/${agent_id}` : null;
   const loaded = use_api<Agent>(path, { environment });
   const [page, set_page] = useState(1);
@@ -241,7 +200,6 @@ export function AgentPage({ agent_id, environment }: { agent_id: string; environ
               <dt>Opened</dt>
               <dd>{lagos_time(agent.created_at)}</dd>
             </dl>
-            <p class="muted small">Its orders are in its own dashboard, or through the API with your key and <code>Billvend-Account: {agent.id}</code>.</p>
             <ErrorBanner error={status_action.error} />
             {agent.status !== 'closed' && (
               <div class="page-actions">
@@ -260,7 +218,7 @@ export function AgentPage({ agent_id, environment }: { agent_id: string; environ
               </div>
             )}
           </section>
-          {agent.pricing !== undefined && <AgentPrices rules={agent.pricing.rules} />}
+          <AgentPriceEditor agent={agent} environment={environment} on_saved={loaded.reload} />
           {agent.status !== 'closed' && (
             <>
               <TransferForm
@@ -282,6 +240,16 @@ export function AgentPage({ agent_id, environment }: { agent_id: string; environ
               />
             </>
           )}
+          <section class="agent-orders" aria-labelledby="agent-orders-title">
+            <h2 id="agent-orders-title">Its orders ({environment})</h2>
+            <OrderList
+              place={place}
+              path={`/agents/${agent.id}`}
+              account={agent.id}
+              order_href={(reference) => href_of(`/agents/${agent.id}/orders/${encodeURIComponent(reference)}`, environment)}
+              none_yet={`What ${agent.name} buys on the ${environment} side, with its keys or its dashboard, appears here.`}
+            />
+          </section>
           <section class="card" aria-labelledby="transfers-title">
             <h2 id="transfers-title">Transfers ({environment})</h2>
             <ErrorBanner error={transfers.error} on_retry={transfers.reload} />

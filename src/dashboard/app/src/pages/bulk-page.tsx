@@ -7,6 +7,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { ApiError, call, type Environment } from '../api.js';
 import { parse_csv, type CsvTable } from '../csv.js';
+import { new_intent_key } from '../intent.js';
 import { bulk_items_max, naira, narrow_name, service_name, service_types } from '../format.js';
 import { ErrorBanner } from '../components/feedback.js';
 import { PageHeader } from '../components/layout.js';
@@ -92,8 +93,7 @@ function rows_of(table: CsvTable): { rows: Row[]; file_errors: string[] } {
 }
 
 function new_key(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return 'dash-bulk-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return new_intent_key('dash-bulk-', 16);
 }
 
 function recipient_of(item: Record<string, string | number>): string {

@@ -16,6 +16,7 @@ import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, type Environment } from '../api.js';
 import { use_api } from '../use-api.js';
+import { leaves_intent_open, new_intent_key, parse_amount } from '../intent.js';
 import { naira, narrow_name, service_name, service_types } from '../format.js';
 import { ErrorBanner } from '../components/feedback.js';
 import { PageHeader } from '../components/layout.js';
@@ -115,26 +116,9 @@ function charged_of(draft: Draft, pricing: Pricing | null | undefined): { charge
   return { charged: (amount_kobo - commission_kobo) / 100, commission: commission_kobo / 100 };
 }
 
-/** A fresh idempotency key; crypto.getRandomValues works outside secure contexts too. */
+/** A fresh idempotency key for one confirmed purchase (intent.ts). */
 function new_key(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return 'dash-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/**
- * Whether an answer leaves the purchase unrun, so that the same idempotency key may be tried again:
- * the server remembers neither a refusal of the PIN nor a 401, 429 or 5xx (docs/decisions.md
- * "Idempotency"), and with no answer (status 0) the first try's outcome comes back under the same key.
- */
-function leaves_intent_open(refused: ApiError): boolean {
-  return refused.status === 0 || refused.status === 401 || refused.status === 429 || refused.status >= 500 || refused.code.startsWith('pin.');
-}
-
-/** Naira typed by a person ("1,500" or "1500.50") as a number, or null. */
-function parse_amount(text: string): number | null {
-  const clean = text.replace(/,/g, '').trim();
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(clean)) return null;
-  return Number(clean);
+  return new_intent_key('dash-', 16);
 }
 
 export function BuyPage({ environment }: { environment: Environment }) {

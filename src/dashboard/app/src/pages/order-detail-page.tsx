@@ -1,5 +1,7 @@
 // One order: what was bought, for whom, the money before and after, the electricity token and units,
 // and the status history. An order still moving refreshes itself every few seconds.
+// An agent's order (agent_id: read by its parent with Billvend-Account, docs/api.md "Agents in the
+// dashboard") is shown read-only: no order care, no receipt link (a plain link cannot carry the header).
 import { api_href, type Environment, type Order } from '../api.js';
 import { use_api } from '../use-api.js';
 import { lagos_time, lagos_time_seconds, naira, provider_label, service_name } from '../format.js';
@@ -17,18 +19,19 @@ function open(order: Order): boolean {
   return order.status === 'pending' || order.status === 'processing';
 }
 
-export function OrderDetailPage({ reference, environment }: { reference: string; environment: Environment }) {
-  const order = use_api<Order>(`/orders/${encodeURIComponent(reference)}`, { environment }, { every_ms: open_order_refresh_ms, while_data: open });
+export function OrderDetailPage({ reference, environment, agent_id }: { reference: string; environment: Environment; agent_id?: number }) {
+  const order = use_api<Order>(`/orders/${encodeURIComponent(reference)}`, { environment, account: agent_id }, { every_ms: open_order_refresh_ms, while_data: open });
   const data = order.data;
+  const mine = agent_id === undefined;
 
   return (
     <>
       <p class="crumbs">
-        <Link href={href_of('/orders', environment)}>← Orders</Link>
+        {mine ? <Link href={href_of('/orders', environment)}>← Orders</Link> : <Link href={href_of(`/agents/${agent_id}`, environment)}>← The agent</Link>}
       </p>
       <PageHeader title="Order">
         {data && <StatusBadge status={data.status} />}
-        {data && (
+        {data && mine && (
           <a class="button" data-testid="order-receipt" href={api_href(`/orders/${encodeURIComponent(data.reference)}/receipt`, environment)} target="_blank" rel="noopener">
             Receipt
           </a>
@@ -37,7 +40,7 @@ export function OrderDetailPage({ reference, environment }: { reference: string;
       {order.error?.code === 'transaction.not_found' ? (
         <EmptyState title="No such order on this side.">
           <p>
-            There is no {environment} order <code>{reference}</code> on your account. {environment === 'live' ? 'It may be a test order: switch to Test.' : 'It may be a live order: switch to Live.'}
+            There is no {environment} order <code>{reference}</code> on {mine ? 'your' : 'this agent\'s'} account. {environment === 'live' ? 'It may be a test order: switch to Test.' : 'It may be a live order: switch to Live.'}
           </p>
         </EmptyState>
       ) : (
@@ -48,7 +51,7 @@ export function OrderDetailPage({ reference, environment }: { reference: string;
         <>
           {open(data) && <Notice kind="info">The provider is still working on this order; this page updates by itself.</Notice>}
           {data.needs_review && <Notice kind="warning">The provider has not answered by the expected time; our operators are looking into this order.</Notice>}
-          {open(data) && <OrderCare order={data} environment={environment} reload={order.reload} />}
+          {open(data) && mine && <OrderCare order={data} environment={environment} reload={order.reload} />}
           {data.token && (
             <section class="card token-card" aria-label="Electricity token">
               <span class="wallet-label">Token</span>

@@ -6,7 +6,9 @@ import { lagos_time, naira, provider_label, service_name } from '../format.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { href_of, Link } from '../router.js';
 
-export function OrderTable({ orders, environment }: { orders: OrderSummary[]; environment: Environment }) {
+/** order_href: where an order opens (an agent's order opens under its page); by default the session's own Orders page. */
+export function OrderTable({ orders, environment, order_href }: { orders: OrderSummary[]; environment?: Environment; order_href?: (reference: string) => string }) {
+  const href = order_href ?? ((reference: string) => href_of(`/orders/${encodeURIComponent(reference)}`, environment ?? 'live'));
   return (
     <table class="table table-cards" data-testid="orders-table">
       <thead>
@@ -24,7 +26,7 @@ export function OrderTable({ orders, environment }: { orders: OrderSummary[]; en
           <tr key={order.reference} data-reference={order.reference}>
             <td data-label="Reference">
               <div>
-                <Link href={href_of(`/orders/${encodeURIComponent(order.reference)}`, environment)} class="mono">
+                <Link href={href(order.reference)} class="mono">
                   {order.reference}
                 </Link>
                 {/* The reseller reconciles by its own reference: shown with ours (docs/api.md "Client references and metadata"). */}
