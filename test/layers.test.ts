@@ -21,7 +21,7 @@ const layer_of_part: Record<string, number> = {
   engine: 2, cluster: 2,
   services: 3, webhooks: 3, schemas: 3,
   front: 4, dashboard: 4, operator: 4,
-  'main.ts': 5, 'cli.ts': 5,
+  'main.ts': 5, 'cli.ts': 5, server: 5,
 };
 
 const browser_parts = ['dashboard/app', 'docs-site'];

@@ -71,7 +71,7 @@ export const bulk_sends_in_flight_max = 8;
 /** Longer than any reference billvend makes (BV- + date + 12 characters), far below LMDB's key limit. */
 export const reference_length_max = 64;
 
-/** Told, per refunded order, how long its refund took to be durable (operator/metrics.ts implements it, main.ts wires it). */
+/** Told, per refunded order, how long its refund took to be durable (operator/metrics.ts implements it, server/serve-store.ts wires it). */
 export type RefundObserver = (environment: Environment, duration_ms: number) => void;
 
 export class OrderDesk implements EngineExtension {
@@ -97,14 +97,14 @@ export class OrderDesk implements EngineExtension {
     private readonly deps: EngineContext,
     readonly providers: Record<Environment, Provider>,
     readonly pricing: PriceLists,
-    /** The front end's answer to a refusal of the engine (front/outcome-errors.ts), wired in main.ts: the desk answers purchases itself. */
+    /** The front end's answer to a refusal of the engine (front/outcome-errors.ts), wired in server/serve-store.ts: the desk answers purchases itself. */
     private readonly refusal_reply: RefusalReply,
     /** The network of a phone number (docs/api.md "Phone lookup"): live deliveries teach its ported numbers. */
     readonly numbers: PhoneNetworks,
   ) {
     this.foreign_quotes = new ForeignQuotes(deps.clock, deps.random);
     this.codec = reference_codec(deps.engine.secret_box);
-    // One key read: getKeysCount counts every key whatever its limit option (src/main.ts, the same check).
+    // One key read: getKeysCount counts every key whatever its limit option (src/server/serve-store.ts, the same check).
     this.index_in_use = false;
     for (const _ of deps.engine.store.order_refs.getKeys({ limit: 1 })) this.index_in_use = true;
     for (const provider of Object.values(providers)) {
