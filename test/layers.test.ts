@@ -1,9 +1,9 @@
 // Layers point one way (ARCHITECTURE.md "Layers"): lib ← journal ← engine ← services / webhooks ← front /
 // dashboard / operator ← main. A module may import from its own layer or a lower one, never from a
 // higher one, whether the import is of a value or only of a type: a type that a lower layer needs from a
-// higher one is a sign the type lives in the wrong place. And no circle of runtime (value) imports ties
-// modules together anywhere in src/; circles of type-only imports are allowed within a layer (an actor
-// and the engine that holds it name each other's types), never across layers.
+// higher one is a sign the type lives in the wrong place. And no circle of imports ties modules together
+// anywhere in src/, type-only imports included (issue 31): a type two modules both need lives in the module
+// that owns it, below both, so that each file can be read knowing only what it imports.
 //
 // The browser code (src/dashboard/app, src/docs-site) is built separately and imports nothing from the
 // server, which this test also checks.
@@ -98,14 +98,29 @@ t.test('no circle of value imports among the server modules', async (t) => {
   t.same(circles.map((component) => component.map(name).sort()), [], 'no module reaches itself through value imports');
 });
 
-t.test('type-only circles stay within one layer', async (t) => {
+/**
+ * The one circle of type imports left, with why it is not broken yet. The test fails on any other circle,
+ * on a module of another circle, and on a module listed here that no longer lies on it (so the list only
+ * shrinks). The account actor runs its commands through the order, low-balance, idempotency and index
+ * modules (values), which take the actor as their argument (a type); the actor and the command value name
+ * the engine's types (its journal, its event sink) and the engine holds the actors. Breaking it means an
+ * interface of what a command reads of its actor and of the engine, below all of them.
+ */
+const known_circle = new Set([
+  'engine/account-actor.ts', 'engine/account-command.ts', 'engine/account-orders.ts', 'engine/agent-commands.ts',
+  'engine/authority.ts', 'engine/client-reference-claims.ts', 'engine/engine.ts', 'engine/idempotency.ts',
+  'engine/low-balance.ts', 'engine/order-index.ts',
+]);
+
+t.test('no circle of imports among the server modules, type-only imports included', async (t) => {
   const graph = new Map<string, string[]>();
   for (const file of server_files) graph.set(file, []);
-  for (const edge of imports) if (graph.has(edge.to) && !known_upward.has(edge_name(edge))) graph.get(edge.from)!.push(edge.to);
-  for (const component of strongly_connected(graph).filter((c) => c.length > 1)) {
-    const layers = new Set(component.map(layer));
-    t.equal(layers.size, 1, `the circle ${component.map(name).sort().join(', ')} stays in one layer`);
-  }
+  for (const edge of imports) if (graph.has(edge.to)) graph.get(edge.from)!.push(edge.to);
+  const circles = strongly_connected(graph).filter((component) => component.length > 1).map((component) => component.map(name).sort());
+  const unknown = circles.filter((circle) => circle.some((module) => !known_circle.has(module)));
+  t.same(unknown, [], 'no module reaches itself through its imports, of values or of types, but the known circle\'s');
+  const on_circles = new Set(circles.flat());
+  for (const module of known_circle) t.ok(on_circles.has(module), `${module} still lies on the known circle; once it does not, remove it from known_circle`);
 });
 
 t.test('only the engine stages an account\'s changes: the layers above run commands', async (t) => {

@@ -130,7 +130,7 @@ export const lookup_index_version = 1;
 
 export class Engine {
   /** Account actors in memory, built from the store on first use and let go when idle (actor-cache.ts). */
-  readonly accounts = new ActorCache({
+  readonly accounts = new ActorCache<AccountActor>({
     load: (id) => this.load_stored(id),
     evictable: (actor, now_ms) => this.evictable(actor, now_ms),
     now_ms: () => this.clock.now_ms(),
