@@ -14,8 +14,8 @@ import {
   password_failures_max,
   kyc_daily_limit_kobo,
   type AccountActor,
-  type NewKeyInput,
 } from '../src/engine/account-actor.js';
+import type { NewKeyInput } from '../src/engine/account-command.js';
 import type { Outcome, Refusal, RefusalKind } from '../src/engine/refusal.js';
 import { refusal_reply } from '../src/front/outcome-errors.js';
 import { claim_of } from '../src/engine/client-reference-claims.js';

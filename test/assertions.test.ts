@@ -5,7 +5,7 @@ import t from 'tap';
 import { AssertionError, assert, fail } from '../src/lib/assert.js';
 import { assert_idempotency_record, assert_key, type IdempotencyRecord, type KeyRecord } from '../src/engine/records.js';
 import { assert_delivery, assert_endpoint, assert_event, assert_feed_event, type DeliveryRecord, type EndpointRecord, type EventRecord } from '../src/webhooks/records.js';
-import type { FeedEvent } from '../src/webhooks/event-feed.js';
+import type { FeedEvent } from '../src/webhooks/records.js';
 import { assert_order, type OrderRecord } from '../src/services/order.js';
 
 const key: KeyRecord = {

@@ -12,7 +12,7 @@ import { rmSync } from 'node:fs';
 import { TestServer, temp_dir } from './helpers/server.js';
 import { start_upstream } from './helpers/fake-upstream.js';
 import { balance_kobo, entries_of, order, wait_for_async, warm_up_live } from './helpers/purchases.js';
-import { bulk_sends_in_flight_max } from '../src/services/order-desk.js';
+import { bulk_sends_in_flight_max } from '../src/services/bulk-send-lane.js';
 
 t.setTimeout(120_000);
 

@@ -8,7 +8,7 @@ import { start_server } from './helpers/server.js';
 import { start_upstream } from './helpers/fake-upstream.js';
 import { launch_browser, open_page, screenshot, settled, shows, sign_in } from './helpers/browser.js';
 import { balance_kobo, order, wait_for_async, warm_up_live } from './helpers/purchases.js';
-import { bulk_sends_in_flight_max } from '../src/services/order-desk.js';
+import { bulk_sends_in_flight_max } from '../src/services/bulk-send-lane.js';
 
 t.setTimeout(180_000);
 

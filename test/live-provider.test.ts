@@ -1,6 +1,6 @@
 // Live keys buy through the live adapter (src/services/live-provider.ts) from a fake VTpass-style
 // upstream over real HTTP: what is sent, delivery, definite failure, verification, and a server
-// without provider settings (docs/decisions.md "Transactions", "Services"; src/main.ts). TIME_SCALE=0.5
+// without provider settings (docs/decisions.md "Transactions", "Services"; src/server/serve-store.ts). TIME_SCALE=0.5
 // makes the purchase's 5 s wait 2.5 s: an upstream that answers at once is seen delivered even on a
 // busy machine, and nothing here waits for a re-query.
 // Faults (timeouts, 5xx, garbage, circuit) are in live-provider-faults.test.ts.

@@ -10,7 +10,7 @@ import { all_orders, buy_airtime, fast_reseller, order, sandbox, balance_kobo, k
 import type { InProcessServer } from './helpers/in-process.js';
 import type { ApiResponse } from './helpers/server.js';
 import { SeededRandom } from '../src/lib/random.js';
-import { purchase_wait_ms } from '../src/services/order-desk.js';
+import { purchase_wait_ms } from '../src/services/order-answers.js';
 
 const second = 1000;
 /** The sandbox's delay for its delayed numbers (src/services/sandbox-provider.ts sandbox_delay_ms). */

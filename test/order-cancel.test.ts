@@ -9,7 +9,7 @@ import t from 'tap';
 import { start_server, type TestServer } from './helpers/server.js';
 import { start_upstream } from './helpers/fake-upstream.js';
 import { balance_kobo, buy_airtime, check_error, entries_of, order, sandbox, settled_order, wait_for_async, warm_up_live } from './helpers/purchases.js';
-import { bulk_sends_in_flight_max } from '../src/services/order-desk.js';
+import { bulk_sends_in_flight_max } from '../src/services/bulk-send-lane.js';
 
 t.setTimeout(120_000);
 

@@ -9,7 +9,8 @@ import t from 'tap';
 import { start_in_process, whole_second_ms, type InProcessServer } from './helpers/in-process.js';
 import { start_upstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { buy_airtime, check_created, order, sandbox, settled_order, wait_for_async, warm_up_live } from './helpers/purchases.js';
-import { purchase_wait_ms, review_after_ms } from '../src/services/order-desk.js';
+import { purchase_wait_ms } from '../src/services/order-answers.js';
+import { review_after_ms } from '../src/services/requery-planning.js';
 
 t.setTimeout(180_000);
 

@@ -8,7 +8,7 @@ import t from 'tap';
 import { start_in_process, whole_second_ms, type InProcessServer } from './helpers/in-process.js';
 import { start_upstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { buy_airtime, check_created, check_error, iso_us_pattern, sandbox, wait_for_async, warm_up_live } from './helpers/purchases.js';
-import { purchase_wait_ms } from '../src/services/order-desk.js';
+import { purchase_wait_ms } from '../src/services/order-answers.js';
 
 t.setTimeout(120_000);
 

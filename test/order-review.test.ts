@@ -7,7 +7,8 @@ import t from 'tap';
 import { start_in_process, whole_second_ms } from './helpers/in-process.js';
 import { start_upstream } from './helpers/fake-upstream.js';
 import { balance_kobo, buy_airtime, check_created, entries_of, order, wait_for_async, warm_up_live } from './helpers/purchases.js';
-import { purchase_wait_ms, requery_delays_ms, review_after_ms } from '../src/services/order-desk.js';
+import { purchase_wait_ms } from '../src/services/order-answers.js';
+import { requery_delays_ms, review_after_ms } from '../src/services/requery-planning.js';
 
 t.setTimeout(120_000);
 

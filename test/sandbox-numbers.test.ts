@@ -9,7 +9,8 @@ import {
   kobo, order, sandbox, settled_order, token_pattern, tv_body,
 } from './helpers/purchases.js';
 import { start_in_process, whole_second_ms } from './helpers/in-process.js';
-import { purchase_wait_ms, requery_delays_ms } from '../src/services/order-desk.js';
+import { purchase_wait_ms } from '../src/services/order-answers.js';
+import { requery_delays_ms } from '../src/services/requery-planning.js';
 import { sandbox_delay_ms as sandbox_delay_spec_ms } from '../src/services/sandbox-provider.js';
 
 const server = await start_server(t, { env: { TIME_SCALE: '0.05' } });

@@ -6,7 +6,8 @@ import type { RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
 import { api_error } from '../errors.js';
 import { order_full_view } from '../services/order.js';
-import { requery_now_interval_ms, type OrderDesk } from '../services/order-desk.js';
+import type { OrderDesk } from '../services/order-desk.js';
+import { requery_now_interval_ms } from '../services/requery-planning.js';
 import { refusal_reply } from '../front/outcome-errors.js';
 
 export function order_care_session_routes(deps: Deps, desk: OrderDesk): RouteDef[] {

@@ -6,7 +6,6 @@
 // changes are durable.
 // Because a command never awaits, the event loop is the actor's mailbox: two commands of one account
 // never interleave.
-import type { Engine } from './engine.js';
 import type { JournalFailure } from '../journal/journal.js';
 import {
   assert_account,
@@ -17,7 +16,6 @@ import {
   type EntryFunding,
   type Environment,
   type KeyRecord,
-  type Scope,
   type WalletEntry,
   type WalletEntryType,
   type WalletRecord,
@@ -25,44 +23,21 @@ import {
   is_outflow,
 } from './records.js';
 import { lagos_day } from '../lib/time-format.js';
-import { parse_cidr, type CidrBlock } from '../lib/ip-address.js';
-import type { OrderRecord } from './order-record.js';
 import { fail } from '../lib/assert.js';
 import { ok, refused, type Outcome, type Refusal } from './refusal.js';
 import type { RandomSource } from '../lib/random.js';
 import type { CapturedChange } from '../journal/journal.js';
-import type { AccountCommand, CommandEvent, CommandFields, CommandOutcome, CommandOutcomes, Executed } from './account-command.js';
+import type { AccountCommand, CommandEvent, CommandFields, CommandOutcome, CommandOutcomes, Executed, FundingScope, NewKeyInput } from './account-command.js';
+import type { ActorEngine } from './command-actor.js';
+import type { EventKind, EventSubject } from './engine-events.js';
+import type { ActorCache } from './actor-cache.js';
+import type { PinCache } from './pin-cache.js';
+import type { Clock } from '../lib/clock.js';
+import { OpenOrders } from './open-orders.js';
+import { KeyState, key_is_active } from './key-state.js';
 import { apply_provider_result, cancel_order, close_reversal_check, escalate_order, mark_processing, move_order_upstream, place_order, resolve_order, reverse_delivered_order, schedule_order_requery } from './account-orders.js';
 import { set_low_balance_threshold } from './low-balance.js';
 import { stage_record } from './idempotency.js';
-
-/** A key as the front end uses it: its record, its parsed allowlist and its rate window. */
-export class KeyState {
-  readonly cidrs: CidrBlock[];
-  window_start_ms = 0;
-  window_count = 0;
-  /** last_used_at is persisted at most once a minute per key; see touch(). */
-  last_used_persisted_us = 0;
-
-  constructor(public record: KeyRecord) {
-    this.cidrs = record.ip_allowlist.map((text) => {
-      const block = parse_cidr(text);
-      if (block === null) fail(`stored allowlist entry "${text}" does not parse`);
-      return block;
-    });
-    this.last_used_persisted_us = record.last_used_us ?? 0;
-  }
-
-  has_scope(scope: Scope | null): boolean {
-    if (scope === null) return true;
-    return this.record.scopes.includes('*') || this.record.scopes.includes(scope);
-  }
-}
-
-/** Whether a key still works: not revoked, and not past its expiry (front/auth.ts refuses from expires_ms on). */
-export function key_is_active(record: KeyRecord, now_ms: number): boolean {
-  return record.revoked_us === null && (record.expires_ms === null || now_ms < record.expires_ms);
-}
 
 /** Daily purchase limits by KYC level in kobo (docs/decisions.md, CBN tiered KYC), live and test alike. */
 export const kyc_daily_limit_kobo: readonly number[] = [0, 50_000_00, 200_000_00, 5_000_000_00];
@@ -72,57 +47,46 @@ export const active_keys_max = 5;
 /** A key's rate-limit window (front/auth.ts); an actor with a window still open stays in memory. */
 export const rate_window_ms = 60_000;
 
-/**
- * An account's open orders, counted across accounts as they come and go, so that the
- * billvend_open_orders gauge reads a number rather than walking every account (docs/benchmarks.md
- * "Scale": walking a million accounts took 37-70 ms per scrape). A replaced actor's map stops counting.
- */
-export class OpenOrders extends Map<string, OrderRecord> {
-  counting = true;
-
-  constructor(private readonly counter: { open_orders: number }) {
-    super();
-  }
-
-  override set(reference: string, order: OrderRecord): this {
-    if (this.counting && !this.has(reference)) this.counter.open_orders++;
-    return super.set(reference, order);
-  }
-
-  override delete(reference: string): boolean {
-    const deleted = super.delete(reference);
-    if (deleted && this.counting) this.counter.open_orders--;
-    return deleted;
-  }
-
-  override clear(): void {
-    if (this.counting) this.counter.open_orders -= this.size;
-    super.clear();
-  }
-
-  /** Stops counting: the actor was replaced, and its successor counts the orders it reloads. */
-  detach(): void {
-    if (this.counting) this.counter.open_orders -= this.size;
-    this.counting = false;
-  }
-}
-
-/** Who a funding reference is unique for: the environment (operator, bank) or one account (sandbox). */
-export type FundingScope = 'environment' | 'account';
 export const pin_failures_max = 5;
 export const pin_lock_ms = 30 * 60 * 1000;
 export const password_failures_max = 5;
 export const password_lock_ms = 15 * 60 * 1000;
 
-export interface NewKeyInput {
-  name: string;
-  environment: Environment;
-  scopes: Scope[];
-  ip_allowlist: string[];
-  rate_limit_per_minute: number;
-  expires_ms: number | null;
-  key_hash: string;
-  key_hint: string;
+
+/**
+ * The engine (engine/engine.ts) as its actors reach it: what a command's functions reach (ActorEngine), and
+ * what the actor itself and the code that holds an actor use. Declared here, so that the actor does not
+ * import the engine that builds it (test/layers.test.ts).
+ */
+export interface ActorHost extends ActorEngine {
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly counts: { open_orders: number; api_keys_active: number; reads_waited: number };
+  readonly pin_cache: PinCache;
+  readonly accounts: ActorCache<AccountActor>;
+  readonly degraded: boolean;
+  held(id: number): AccountActor;
+  run<C extends AccountCommand>(actor: AccountActor, command: C, now_us?: number, random?: RandomSource): CommandOutcome<C>;
+  next_id(name: string): number;
+  next_ids(name: string, count: number): number;
+  next_key_id(): number;
+  balance_moved(actor: AccountActor, environment: Environment, delta_kobo: number): void;
+  collect_events(collecting: Collecting | null): void;
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: EventSubject): void;
+  index_key(actor: AccountActor, state: KeyState): void;
+  unindex_key(actor: AccountActor, state: KeyState): void;
+  funding_reference(environment: Environment, reference: string, owner?: number | null): { account_id: number; entry_id: number } | null;
+  funding_credit(environment: Environment, provider: string, provider_reference: string): { account_id: number; entry_id: number } | null;
+  record_funding_reference(actor: AccountActor, environment: Environment, reference: string, entry: WalletEntry, owner?: number | null): void;
+}
+
+/** A running command's accounts, and what it collects from them until Engine.run stages it. */
+export interface Collecting {
+  actors: readonly AccountActor[];
+  changes: CapturedChange[];
+  events: CommandEvent<AccountActor>[];
+  /** The balances the command moved per account, in kobo (append_entry reports them). */
+  moved: Map<AccountActor, { live: number; test: number }>;
 }
 
 export class AccountActor {
@@ -148,7 +112,7 @@ export class AccountActor {
   recent = false;
 
   constructor(
-    readonly engine: Engine,
+    readonly engine: ActorHost,
     public account: AccountRecord,
     live: WalletRecord,
     test: WalletRecord,
@@ -180,9 +144,9 @@ export class AccountActor {
    * retired actor: see retired_by) gives nothing to stage. No command draws randomness yet (the order
    * desk draws a purchase's references before placing it); `random` is the one it would use.
    */
-  execute<C extends AccountCommand>(command: C, now_us: number, random: RandomSource): Executed<CommandOutcome<C>> {
+  execute<C extends AccountCommand>(command: C, now_us: number, random: RandomSource): Executed<CommandOutcome<C>, AccountActor> {
     const changes: CapturedChange[] = [];
-    const events: CommandEvent[] = [];
+    const events: CommandEvent<AccountActor>[] = [];
     this.engine.journal.capture(changes);
     const moved = new Map<AccountActor, { live: number; test: number }>();
     this.engine.collect_events({ actors: [this], changes, events, moved });
@@ -259,13 +223,13 @@ export class AccountActor {
    * a layer above stages its own records beside the account with the stage_records command
    * (test/layers.test.ts checks that no module outside engine/ calls it).
    */
-  stage_put(db: Parameters<Engine['journal']['put']>[1], key: Parameters<Engine['journal']['put']>[2], value: unknown): void {
+  stage_put(db: Parameters<ActorHost['journal']['put']>[1], key: Parameters<ActorHost['journal']['put']>[2], value: unknown): void {
     if (!this.executing) fail(`account ${this.id} staged a change outside a command`);
     if (this.retired_by !== null) throw this.retired_by;
     this.engine.journal.put(this.id, db, key, value);
   }
 
-  stage_remove(db: Parameters<Engine['journal']['remove']>[1], key: Parameters<Engine['journal']['remove']>[2]): void {
+  stage_remove(db: Parameters<ActorHost['journal']['remove']>[1], key: Parameters<ActorHost['journal']['remove']>[2]): void {
     if (!this.executing) fail(`account ${this.id} staged a change outside a command`);
     if (this.retired_by !== null) throw this.retired_by;
     this.engine.journal.remove(this.id, db, key);

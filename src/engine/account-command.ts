@@ -8,13 +8,27 @@
 import type { Database } from 'lmdb';
 import type { CapturedChange } from '../journal/journal.js';
 import type { Key } from '../journal/store.js';
-import type { AccountRecord, AgentPriceRule, EntryFunding, Environment, IdempotencyRecord, KeyRecord, WalletEntry } from './records.js';
-import type { AccountActor, FundingScope, NewKeyInput } from './account-actor.js';
+import type { AccountRecord, AgentPriceRule, EntryFunding, Environment, IdempotencyRecord, KeyRecord, Scope, WalletEntry } from './records.js';
 import type { AccountStatus } from './records.js';
 import type { OrderPlacement, OrderRequest } from './account-orders.js';
 import type { OrderRecord, ProviderResult } from './order-record.js';
-import type { EventKind, EventSink } from './engine.js';
+import type { EventKind, EventSubject } from './engine-events.js';
+import type { CommandActor } from './command-actor.js';
 import type { Outcome, Refusal } from './refusal.js';
+
+/** Who a funding reference is unique for: the environment (operator, bank) or one account (sandbox). */
+export type FundingScope = 'environment' | 'account';
+
+export interface NewKeyInput {
+  name: string;
+  environment: Environment;
+  scopes: Scope[];
+  ip_allowlist: string[];
+  rate_limit_per_minute: number;
+  expires_ms: number | null;
+  key_hash: string;
+  key_hint: string;
+}
 
 /** Each command's fields, by kind. */
 export interface CommandFields {
@@ -101,23 +115,26 @@ export type CommandKind = keyof CommandFields;
 export type AccountCommand = { [K in CommandKind]: { kind: K } & CommandFields[K] }[CommandKind];
 export type CommandOutcome<C extends AccountCommand> = CommandOutcomes[C['kind']];
 
-/** An event a command emits, with when it happened and how many of the command's changes came before it. */
-export interface CommandEvent {
+/**
+ * An event a command emits, with when it happened and how many of the command's changes came before it.
+ * Actor: the actor's type as the code that collects the events knows it (the account actor, for the engine).
+ */
+export interface CommandEvent<Actor extends CommandActor = CommandActor> {
   /** Whose event: the command's account, or one of them for a command across accounts (Engine.run_across). */
-  actor: AccountActor;
+  actor: Actor;
   environment: Environment;
   kind: EventKind;
-  subject: Parameters<EventSink['emit']>[3];
+  subject: EventSubject;
   now_us: number;
   /** The event goes to the sink after changes[0, after_changes) are staged: the order it was made in. */
   after_changes: number;
 }
 
 /** What execute gives back: the outcome, the changes to stage and the events to emit. */
-export interface Executed<T> {
+export interface Executed<T, Actor extends CommandActor = CommandActor> {
   outcome: T;
   changes: CapturedChange[];
-  events: CommandEvent[];
+  events: CommandEvent<Actor>[];
   /** The balances the command moved, per account, in kobo (the wallet totals of /metrics). */
-  moved: Map<AccountActor, { live: number; test: number }>;
+  moved: Map<Actor, { live: number; test: number }>;
 }

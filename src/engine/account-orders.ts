@@ -8,7 +8,7 @@
 // client-reference claims (client-reference-claims.ts), the history queries (order-history.ts), the
 // order record and its assertion (order-record.ts).
 import { purchase_description, refund_description } from './entry-descriptions.js';
-import type { AccountActor } from './account-actor.js';
+import type { CommandActor } from './command-actor.js';
 import { ok, refused, type Outcome } from './refusal.js';
 import type { Environment } from './records.js';
 import { lagos_day } from '../lib/time-format.js';
@@ -63,7 +63,7 @@ export interface OrderPlacement {
   expected_final_us?: number;
 }
 
-export function stage_order(actor: AccountActor, order: OrderRecord): void {
+export function stage_order(actor: CommandActor, order: OrderRecord): void {
   assert_order(order);
   const store = actor.engine.store;
   actor.stage_put(store.orders, [actor.id, order.environment, order.seq], order);
@@ -81,7 +81,7 @@ export function stage_order(actor: AccountActor, order: OrderRecord): void {
  * pending, all in one command: 200 concurrent purchases against a wallet that affords 100 deliver
  * exactly 100, because each check and its debit run without interruption.
  */
-export function place_order(actor: AccountActor, input: OrderRequest, placement: OrderPlacement, now_us: number, stage_pending = true): Outcome<OrderRecord> {
+export function place_order(actor: CommandActor, input: OrderRequest, placement: OrderPlacement, now_us: number, stage_pending = true): Outcome<OrderRecord> {
   const { environment, reference } = placement;
   const now_ms = Math.floor(now_us / 1000);
   const wallet = actor.wallets[environment];
@@ -186,7 +186,7 @@ export function place_order(actor: AccountActor, input: OrderRequest, placement:
  * over the agent and its ancestors): an entry of type commission carrying the order's reference and naming
  * the agent, and wallet.credited (docs/decisions.md "Commissions down the tree").
  */
-function credit_commissions(actor: AccountActor, order: OrderRecord, now_us: number): void {
+function credit_commissions(actor: CommandActor, order: OrderRecord, now_us: number): void {
   for (const c of order.commissions!) {
     const ancestor = actor.engine.held(c.account_id);
     const entry = ancestor.append_entry(order.environment, 'commission', c.amount_kobo, order.reference, `Commission on ${actor.account.name}'s order ${order.reference} (account ${actor.id})`, now_us, undefined, actor.id);
@@ -199,7 +199,7 @@ function credit_commissions(actor: AccountActor, order: OrderRecord, now_us: num
  * (commission_reversal, wallet.debited), or what its balance holds when it has spent it (a balance never
  * goes below zero); the rest is returned as the shortfall, the operator's loss, recorded on the order.
  */
-function reverse_commissions(actor: AccountActor, order: OrderRecord, now_us: number): number {
+function reverse_commissions(actor: CommandActor, order: OrderRecord, now_us: number): number {
   let shortfall = 0;
   for (const c of order.commissions ?? []) {
     const ancestor = actor.engine.held(c.account_id);
@@ -214,7 +214,7 @@ function reverse_commissions(actor: AccountActor, order: OrderRecord, now_us: nu
 }
 
 /** Purchased PINs are sealed before they reach the order record, so the store never holds them in plain text. */
-function seal_pins(actor: AccountActor, pins: readonly { serial: string | null; pin: string }[]): string {
+function seal_pins(actor: CommandActor, pins: readonly { serial: string | null; pin: string }[]): string {
   return actor.engine.secret_box.seal(JSON.stringify(pins.map((p) => ({ serial: p.serial, pin: p.pin }))));
 }
 
@@ -229,7 +229,7 @@ function with_status(order: OrderRecord, status: OrderStatus, now_us: number, ch
  * callback after a re-query settled it), so each order is delivered or refunded exactly once.
  * Returns the order as it now stands.
  */
-export function apply_provider_result(actor: AccountActor, reference: string, result: ProviderResult, now_us: number, not_found_is_final: boolean, unstaged?: OrderRecord): OrderRecord | null {
+export function apply_provider_result(actor: CommandActor, reference: string, result: ProviderResult, now_us: number, not_found_is_final: boolean, unstaged?: OrderRecord): OrderRecord | null {
   const order = unstaged ?? actor.open_orders.get(reference);
   if (order === undefined) return null;
   if (unstaged !== undefined && result.outcome === 'delivered') {
@@ -307,7 +307,7 @@ function first_answer(order: OrderRecord, outcome: UpstreamAttempt['outcome'], n
  * the next upstream under the same reference and a new request id. Staged, and durable before the next
  * upstream is called: a restart then re-queries the new holder, never the one that refused.
  */
-export function move_order_upstream(actor: AccountActor, order: OrderRecord, refusal: 'failed' | 'refused', upstream: string, request_id: string, now_us: number): OrderRecord {
+export function move_order_upstream(actor: CommandActor, order: OrderRecord, refusal: 'failed' | 'refused', upstream: string, request_id: string, now_us: number): OrderRecord {
   if (is_final(order.status)) fail(`order ${order.reference} moved upstream after it ended ${order.status}`);
   const attempts = order.attempts ?? [];
   const closed = attempts.length === 0 ? [] : [...attempts.slice(0, -1), { ...attempts[attempts.length - 1], outcome: refusal }];
@@ -329,7 +329,7 @@ function ensure_processing(order: OrderRecord, now_us: number): OrderRecord['sta
 }
 
 /** The order has been handed to the provider (or its answer is not known yet). */
-export function mark_processing(actor: AccountActor, order: OrderRecord, now_us: number, provider_reference: string | null, changes: { attempts?: UpstreamAttempt[] } = {}): OrderRecord {
+export function mark_processing(actor: CommandActor, order: OrderRecord, now_us: number, provider_reference: string | null, changes: { attempts?: UpstreamAttempt[] } = {}): OrderRecord {
   if (order.status === 'processing' && provider_reference === null && changes.attempts === undefined && actor.open_orders.has(order.reference)) return order;
   const next = with_status(order, 'processing', now_us, { provider_reference: provider_reference ?? order.provider_reference, ...changes });
   stage_order(actor, next);
@@ -338,7 +338,7 @@ export function mark_processing(actor: AccountActor, order: OrderRecord, now_us:
 }
 
 /** Records the re-query schedule of an order that is still open. */
-export function schedule_order_requery(actor: AccountActor, order: OrderRecord, next_requery_ms: number, needs_review: boolean): OrderRecord {
+export function schedule_order_requery(actor: CommandActor, order: OrderRecord, next_requery_ms: number, needs_review: boolean): OrderRecord {
   // An escalated order stays in review while its re-queries go on (docs/api.md "A promised time").
   const next: OrderRecord = { ...order, requery_count: order.requery_count + (needs_review ? 0 : 1), next_requery_ms, needs_review: needs_review || order.needs_review };
   stage_order(actor, next);
@@ -350,7 +350,7 @@ export function schedule_order_requery(actor: AccountActor, order: OrderRecord, 
  * it goes to the operator's review, its promise becomes the operator's decision (review_by_us, 24 hours
  * after its creation), and the reseller hears of it (transaction.delayed). Once per order.
  */
-export function escalate_order(actor: AccountActor, order: OrderRecord, review_by_us: number, now_us: number): OrderRecord {
+export function escalate_order(actor: CommandActor, order: OrderRecord, review_by_us: number, now_us: number): OrderRecord {
   if (is_final(order.status)) fail(`order ${order.reference} escalated after it ended ${order.status}`);
   if (order.delayed_us !== undefined) return order;
   const next: OrderRecord = { ...order, needs_review: true, delayed_us: now_us, expected_final_us: Math.max(review_by_us, order.expected_final_us ?? 0) };
@@ -363,7 +363,7 @@ export function escalate_order(actor: AccountActor, order: OrderRecord, review_b
  * Fails an order and refunds it in the same command: a reversal entry of exactly what was debited, the day's
  * spend given back when the debit counted today. `reversed` makes a second refund impossible.
  */
-export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason: string, now_us: number, sent = true): OrderRecord {
+export function fail_and_refund(actor: CommandActor, order: OrderRecord, reason: string, now_us: number, sent = true): OrderRecord {
   if (order.reversed) fail(`order ${order.reference} refunded twice`);
   const refund_kobo = charged_kobo(order);
   const entry = actor.append_entry(order.environment, 'reversal', refund_kobo, order.reference, refund_description(order, 'failed'), now_us);
@@ -396,7 +396,7 @@ export function fail_and_refund(actor: AccountActor, order: OrderRecord, reason:
  */
 export const cancelled_reason = 'cancelled';
 
-export function cancel_order(actor: AccountActor, reference: string, now_us: number): Outcome<OrderRecord> {
+export function cancel_order(actor: CommandActor, reference: string, now_us: number): Outcome<OrderRecord> {
   const order = actor.open_orders.get(reference);
   if (order === undefined) return refused({ refusal: 'order_not_open' });
   if (order.status !== 'pending') return refused({ refusal: 'order_not_cancellable', status: order.status });
@@ -404,7 +404,7 @@ export function cancel_order(actor: AccountActor, reference: string, now_us: num
 }
 
 /** Operator decision on an order that had no answer for 24 hours. */
-export function resolve_order(actor: AccountActor, reference: string, outcome: 'delivered' | 'failed', now_us: number): Outcome<OrderRecord> {
+export function resolve_order(actor: CommandActor, reference: string, outcome: 'delivered' | 'failed', now_us: number): Outcome<OrderRecord> {
   const order = actor.open_orders.get(reference);
   if (order === undefined) return refused({ refusal: 'order_not_open' });
   const result: ProviderResult = outcome === 'delivered'
@@ -421,7 +421,7 @@ export function resolve_order(actor: AccountActor, reference: string, outcome: '
 // services read it from the upstream itself, never from a callback's body, and hand it here.
 
 /** The request id an upstream knows the order by, so that its callback finds the order (store.provider_requests). */
-function stage_provider_request(actor: AccountActor, order: OrderRecord, request_id: string): void {
+function stage_provider_request(actor: CommandActor, order: OrderRecord, request_id: string): void {
   actor.stage_put(actor.engine.store.provider_requests, request_id, [actor.id, order.environment, order.seq]);
 }
 
@@ -430,7 +430,7 @@ function stage_provider_request(actor: AccountActor, order: OrderRecord, request
  * order failed with `reversed` set, transaction.reversed and wallet.reversed. Null when the order is not
  * delivered (still open, already failed, or already reversed): a reversal is refunded exactly once.
  */
-export function reverse_delivered_order(actor: AccountActor, environment: Environment, seq: number, reason: string, now_us: number): OrderRecord | null {
+export function reverse_delivered_order(actor: CommandActor, environment: Environment, seq: number, reason: string, now_us: number): OrderRecord | null {
   const store = actor.engine.store;
   const order = actor.engine.journal.read(store.orders, [actor.id, environment, seq]) as OrderRecord | undefined;
   if (order === undefined || order.status !== 'delivered' || order.reversed) return null;
@@ -462,6 +462,6 @@ export function reversal_check_key(order: Pick<OrderRecord, 'delivered_us' | 're
 }
 
 /** The 24 h re-query of a delivered order is done: it is not asked again. */
-export function close_reversal_check(actor: AccountActor, key: [number, string]): void {
+export function close_reversal_check(actor: CommandActor, key: [number, string]): void {
   if (actor.engine.journal.read(actor.engine.store.reversal_checks, key) !== undefined) actor.stage_remove(actor.engine.store.reversal_checks, key);
 }

@@ -8,15 +8,26 @@
 // lookup takes that same object back rather than building a second one from the store, whose copy
 // could be older than the object's staged changes. Only once nothing holds it does the garbage
 // collector take it, and then the store holds everything it knew.
-import type { AccountActor } from './account-actor.js';
-
 import { actors_resident_max_default } from '../config.js';
 
 export { actors_resident_max_default };
 /** Resident actors looked at per admission when looking for ones to let go: bounds the work of one lookup. */
 const eviction_scan_max = 64;
 
-export interface ActorSource {
+/**
+ * What the cache reads and marks on an actor (engine/account-actor.ts): declared here, so the cache holds
+ * actors without importing their module, which imports the engine that holds this cache.
+ */
+export interface CachedActor {
+  readonly id: number;
+  readonly retired: boolean;
+  /** Held by the cache; false once let go. */
+  resident: boolean;
+  /** Used since the cache last looked at it: its second chance before being let go. */
+  recent: boolean;
+}
+
+export interface ActorSource<AccountActor extends CachedActor> {
   /** Builds the actor of an account from the store, or undefined when the store has no such account. */
   load(id: number): AccountActor | undefined;
   /** Whether the actor holds nothing that only memory knows (see Engine.evictable). */
@@ -27,7 +38,7 @@ export interface ActorSource {
   released(actor: AccountActor): void;
 }
 
-export class ActorCache {
+export class ActorCache<AccountActor extends CachedActor> {
   /** Resident actors in admission order; a second-chance flag (AccountActor.recent) stands for use. */
   private readonly resident = new Map<number, AccountActor>();
   /** Actors let go that may still be held by work in flight, until the garbage collector takes them. */
@@ -40,7 +51,7 @@ export class ActorCache {
   evictions = 0;
 
   constructor(
-    private readonly source: ActorSource,
+    private readonly source: ActorSource<AccountActor>,
     /** The bound on resident actors; actors that must stay (see evictable) may hold it exceeded. */
     public resident_max: number = actors_resident_max_default,
   ) {}

@@ -2,15 +2,25 @@
 // agents name it as their parent (AccountRecord.parent_id), and theirs name them, at most three levels
 // (reseller → super-agent → agent). A parent always has a lower id than its agents, so a walk up the
 // chain ends; it reads at most two records, from the actors in memory or the store, and builds no actor.
-import type { Engine } from './engine.js';
+import type { Store } from '../journal/store.js';
 import { assert_wallet, new_wallet, type AccountRecord, type Environment, type WalletRecord } from './records.js';
 import { fail } from '../lib/assert.js';
+
+/**
+ * What a walk of the tree reads (the engine, engine/engine.ts): declared here, so the tree's functions need
+ * no import of the engine, which reaches them through the actor's commands (engine/authority.ts).
+ */
+export interface TreeReader {
+  readonly store: Store;
+  account_record(id: number): AccountRecord | undefined;
+  readonly accounts: { peek(id: number): { readonly wallets: Record<Environment, WalletRecord> } | undefined };
+}
 
 /** Levels of a tree: a reseller (1), its super-agents (2), their agents (3). */
 export const agent_depth_max = 3;
 
 /** The account's parent's record, or null for an account at the top. */
-export function parent_of(engine: Engine, account: AccountRecord): AccountRecord | null {
+export function parent_of(engine: TreeReader, account: AccountRecord): AccountRecord | null {
   if (account.parent_id === undefined) return null;
   const parent = engine.account_record(account.parent_id);
   if (parent === undefined) fail(`account ${account.id} names a missing parent ${account.parent_id}`);
@@ -18,7 +28,7 @@ export function parent_of(engine: Engine, account: AccountRecord): AccountRecord
 }
 
 /** The account's level: 1 at the top, 2 under it, 3 under that. */
-export function depth_of(engine: Engine, account: AccountRecord): number {
+export function depth_of(engine: TreeReader, account: AccountRecord): number {
   let depth = 1;
   for (let at = parent_of(engine, account); at !== null; at = parent_of(engine, at)) {
     depth++;
@@ -28,7 +38,7 @@ export function depth_of(engine: Engine, account: AccountRecord): number {
 }
 
 /** Whether the account lies strictly below ancestor_id (its agent, or an agent of its agents). */
-export function in_subtree(engine: Engine, ancestor_id: number, account: AccountRecord): boolean {
+export function in_subtree(engine: TreeReader, ancestor_id: number, account: AccountRecord): boolean {
   for (let at = parent_of(engine, account); at !== null; at = parent_of(engine, at)) {
     if (at.id === ancestor_id) return true;
   }
@@ -36,7 +46,7 @@ export function in_subtree(engine: Engine, ancestor_id: number, account: Account
 }
 
 /** Whether the account, or an account above it, is suspended: its keys are refused (front/auth.ts). */
-export function suspended_in_tree(engine: Engine, account: AccountRecord): boolean {
+export function suspended_in_tree(engine: TreeReader, account: AccountRecord): boolean {
   for (let at: AccountRecord | null = account; at !== null; at = parent_of(engine, at)) {
     if (at.status === 'suspended') return true;
   }
@@ -61,7 +71,7 @@ export interface TreeNode {
  * and truncated says that some were left out. Reads the store's index (the caller waits for the journal first,
  * so what is staged is on it) and the records; builds no actor.
  */
-export function subtree_of(engine: Engine, root: AccountRecord, nodes_max: number): { root: TreeNode; nodes: number; truncated: boolean } {
+export function subtree_of(engine: TreeReader, root: AccountRecord, nodes_max: number): { root: TreeNode; nodes: number; truncated: boolean } {
   if (!Number.isSafeInteger(nodes_max) || nodes_max < 1) fail(`a tree of ${nodes_max} nodes`);
   const top: TreeNode = { account: root, depth: depth_of(engine, root), agents_count: 0, children: [] };
   const queue: TreeNode[] = [top];
@@ -90,7 +100,7 @@ export function subtree_of(engine: Engine, root: AccountRecord, nodes_max: numbe
 }
 
 /** An account's wallets, from its actor when in memory, else from the store: a tree is read without building actors. */
-export function wallets_read(engine: Engine, id: number): Record<Environment, WalletRecord> {
+export function wallets_read(engine: TreeReader, id: number): Record<Environment, WalletRecord> {
   const actor = engine.accounts.peek(id);
   if (actor !== undefined) return actor.wallets;
   const read = (environment: Environment): WalletRecord => {

@@ -4,7 +4,7 @@
 // that debits (place_order) checks the request's authority again, synchronously, against the account's
 // state as it is at that moment. The authority is data the front end builds once, when it authenticates;
 // the check is a read and stages nothing.
-import type { AccountActor } from './account-actor.js';
+import type { CommandActor } from './command-actor.js';
 import type { Scope } from './records.js';
 import type { Refusal } from './refusal.js';
 import { any_contains, parse_ip } from '../lib/ip-address.js';
@@ -31,7 +31,7 @@ export type Authority =
   | { kind: 'internal' };
 
 /** Why the authority no longer allows a debit of this account, or null when it still does. */
-export function authority_refusal(actor: AccountActor, authority: Authority, now_ms: number): Refusal | null {
+export function authority_refusal(actor: CommandActor, authority: Authority, now_ms: number): Refusal | null {
   // An account suspended (or under an account suspended) while its request awaited (docs/api.md "Agents").
   if (authority.kind !== 'internal' && suspended_in_tree(actor.engine, actor.account)) return { refusal: 'account_suspended' };
   switch (authority.kind) {
@@ -51,7 +51,7 @@ export function authority_refusal(actor: AccountActor, authority: Authority, now
 }
 
 /** Why the account's key no longer allows the request: the answers front/auth.ts gives a request that arrives with it now. */
-function key_refusal(holder: AccountActor, key_id: number, scope: Scope | null, remote_ip: string, now_ms: number): Refusal | null {
+function key_refusal(holder: CommandActor, key_id: number, scope: Scope | null, remote_ip: string, now_ms: number): Refusal | null {
   const key = holder.keys.get(key_id);
   if (key === undefined) fail(`key ${key_id} authorised a request of account ${holder.id}, which does not hold it`);
   const record = key.record;

@@ -2,7 +2,7 @@
 // while the claim may still be staged (claim_of, in the command that debits) or from what is committed
 // (claimed_seq, for a filtered history). Not here: the index that stores the claims (order-index.ts) and
 // the command that makes them (place_order in account-orders.ts).
-import type { AccountActor } from './account-actor.js';
+import type { CommandActor } from './command-actor.js';
 import type { Environment } from './records.js';
 import type { OrderRecord } from './order-record.js';
 import type { Store } from '../journal/store.js';
@@ -18,7 +18,7 @@ import { fail } from '../lib/assert.js';
 // replaces the actor (Engine.reload_actor), so a claim the store never got is free again.
 
 /** The reference of the order that claimed this client reference in this environment, or null. */
-export function claim_of(actor: AccountActor, environment: Environment, client_reference: string): string | null {
+export function claim_of(actor: CommandActor, environment: Environment, client_reference: string): string | null {
   const { journal, store } = actor.engine;
   const key = journal.first_key_under(store.order_index, [actor.id, environment, 'client_reference', client_reference]);
   if (key === undefined) return null;

@@ -9,7 +9,11 @@ import type { SecretBox } from '../lib/secrets.js';
 import type { Store } from '../journal/store.js';
 import { Journal, type JournalFailure, type JournalObserver } from '../journal/journal.js';
 import type { FreeSpace } from '../journal/disk-guard.js';
-import { AccountActor, KeyState, rate_window_ms } from './account-actor.js';
+import { AccountActor, rate_window_ms, type Collecting } from './account-actor.js';
+import { KeyState } from './key-state.js';
+import type { EventKind, EventSubject } from './engine-events.js';
+
+export type { EventKind, BatchSubject, ProductStatusSubject, EventSubject } from './engine-events.js';
 import { ok, refused, type Outcome } from './refusal.js';
 import type { AccountCommand, CommandEvent, CommandOutcome } from './account-command.js';
 import type { CapturedChange } from '../journal/journal.js';
@@ -43,15 +47,6 @@ export interface NewAccountInput {
   daily_limit_kobo?: number | null;
 }
 
-/** A running command's accounts, and what it collects from them until Engine.run stages it. */
-export interface Collecting {
-  actors: readonly AccountActor[];
-  changes: CapturedChange[];
-  events: CommandEvent[];
-  /** The balances the command moved per account, in kobo (append_entry reports them). */
-  moved: Map<AccountActor, { live: number; test: number }>;
-}
-
 interface FundingRef {
   account_id: number;
   entry_id: number;
@@ -62,44 +57,10 @@ function funding_key(environment: Environment, reference: string, owner: number 
   return owner === null ? [environment, reference] : [environment, reference, owner];
 }
 
-export type EventKind =
-  | 'transaction.completed'
-  | 'transaction.failed'
-  | 'transaction.processing'
-  /** A processing order passed its promised time without an answer (docs/api.md "A promised time"). */
-  | 'transaction.delayed'
-  /** A delivered order its upstream reversed later, refunded (docs/upstreams.md "Callbacks and reversals"). */
-  | 'transaction.reversed'
-  | 'wallet.credited'
-  | 'wallet.debited'
-  | 'wallet.reversed'
-  | 'wallet.low_balance'
-  /** A product's availability changed (docs/api.md "Service status"); subscribed to explicitly. */
-  | 'service.status_changed'
-  /** Every item of a bulk order is final (docs/api.md "Bulk orders"). */
-  | 'batch.completed';
-
-/** What a service.status_changed event is about: a product's availability (services/upstreams/router.ts). */
-/**
- * The subject of batch.completed: a bulk order's record (services/bulk/batch-records.ts), opaque here so that
- * the engine names no service type (test/layers.test.ts); the payload builder reads it as that record.
- */
-export interface BatchSubject {
-  readonly id: string;
-  readonly account_id: number;
-}
-
-export interface ProductStatusSubject {
-  product: string;
-  service_type: string;
-  status: 'available' | 'degraded' | 'unavailable';
-  retry_after_s: number | null;
-}
-
 /** Receives every event in the command that causes it, so it can stage it in the same commit. */
 export interface EventSink {
   /** now_us: when the event happened, read once from the engine's clock; the sink reads no clock of its own. */
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: { entry?: WalletEntry; order?: import('./order-record.js').OrderRecord; threshold_kobo?: number; status?: ProductStatusSubject; batch?: BatchSubject }, now_us: number): void;
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: EventSubject, now_us: number): void;
 }
 
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */
@@ -130,7 +91,7 @@ export const lookup_index_version = 1;
 
 export class Engine {
   /** Account actors in memory, built from the store on first use and let go when idle (actor-cache.ts). */
-  readonly accounts = new ActorCache({
+  readonly accounts = new ActorCache<AccountActor>({
     load: (id) => this.load_stored(id),
     evictable: (actor, now_ms) => this.evictable(actor, now_ms),
     now_ms: () => this.clock.now_ms(),
@@ -383,7 +344,7 @@ export class Engine {
       for (let j = 0; j < i; j++) if (actors[i].id === actors[j].id) fail(`account ${actors[i].id} given twice to one command`);
     }
     const changes: CapturedChange[] = [];
-    const events: CommandEvent[] = [];
+    const events: CommandEvent<AccountActor>[] = [];
     const moved = new Map<AccountActor, { live: number; test: number }>();
     let entered = 0;
     this.journal.capture(changes);
@@ -425,7 +386,7 @@ export class Engine {
   }
 
   /** Stages an executed command's changes and hands its events to the sink, as one journal group. */
-  private stage_executed(actors: readonly AccountActor[], changes: readonly CapturedChange[], events: readonly CommandEvent[], moved: Map<AccountActor, { live: number; test: number }>): void {
+  private stage_executed(actors: readonly AccountActor[], changes: readonly CapturedChange[], events: readonly CommandEvent<AccountActor>[], moved: Map<AccountActor, { live: number; test: number }>): void {
     // Read now: the event sink below may run a command of its own, which collects its own.
     const moves = [...moved];
     moved.clear();

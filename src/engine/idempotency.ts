@@ -2,7 +2,7 @@
 // The record of an answer is staged in the same journal batch as the state change it answers for, so a
 // key is never processed twice, even across a crash. Running a request under its key (a replay, a wait
 // for the first, key_reused) is the front end's: front/idempotent-run.ts.
-import type { AccountActor } from './account-actor.js';
+import type { CommandActor } from './command-actor.js';
 import { assert_idempotency_record, type Environment, type IdempotencyRecord } from './records.js';
 import type { Reply } from '../lib/reply.js';
 import { fail } from '../lib/assert.js';
@@ -12,24 +12,24 @@ export const idempotency_ttl_ms = 24 * 60 * 60 * 1000;
 export const idempotency_key_length_max = 255;
 
 /** The answer a complete record remembers, its body opened when sealed. */
-export function stored_reply(actor: AccountActor, record: IdempotencyRecord): Reply {
+export function stored_reply(actor: CommandActor, record: IdempotencyRecord): Reply {
   assert_idempotency_record(record);
   const body = record.sealed ? actor.engine.secret_box.open(record.body) : record.body;
   return { status: record.status, body, headers: record.headers, secret: record.sealed };
 }
 
-export function read_record(actor: AccountActor, environment: Environment, key: string, now_ms: number): IdempotencyRecord | null {
+export function read_record(actor: CommandActor, environment: Environment, key: string, now_ms: number): IdempotencyRecord | null {
   const record = actor.engine.store.idempotency.get([actor.id, environment, key]) as IdempotencyRecord | undefined;
   if (record === undefined || record.expires_ms <= now_ms) return null;
   return record;
 }
 
 /** Stages an idempotency record (expiry is checked on every read; the sweep only frees space). */
-export function stage_record(actor: AccountActor, environment: Environment, key: string, record: IdempotencyRecord): void {
+export function stage_record(actor: CommandActor, environment: Environment, key: string, record: IdempotencyRecord): void {
   actor.stage_put(actor.engine.store.idempotency, [actor.id, environment, key], record);
 }
 
-export function make_record(actor: AccountActor, fingerprint: string, reply: Reply, now_ms: number, reference: string | null, complete: boolean): IdempotencyRecord {
+export function make_record(actor: CommandActor, fingerprint: string, reply: Reply, now_ms: number, reference: string | null, complete: boolean): IdempotencyRecord {
   const sealed = reply.secret === true;
   if (typeof reply.body !== 'string') fail('only JSON replies are remembered for idempotency');
   const record: IdempotencyRecord = {
@@ -56,7 +56,7 @@ export function make_record(actor: AccountActor, fingerprint: string, reply: Rep
 export class IdempotencySweeper {
   private resume_after: (string | number)[] | null = null;
 
-  constructor(private readonly engine: AccountActor['engine'], private readonly slice_max = 5000) {}
+  constructor(private readonly engine: CommandActor['engine'], private readonly slice_max = 5000) {}
 
   sweep(now_ms: number): number {
     const store = this.engine.store.idempotency;

@@ -3,7 +3,7 @@
 // written by an older version (ensure_order_index), and the in-memory counts of its ranges that keep a
 // filtered total cheap. Not here: the order commands (account-orders.ts), the queries that read the
 // index for a page of history (order-history.ts), the client-reference claims (client-reference-claims.ts).
-import type { AccountActor } from './account-actor.js';
+import type { CommandActor } from './command-actor.js';
 import type { Environment } from './records.js';
 import type { OrderRecord } from './order-record.js';
 import type { Key, Store } from '../journal/store.js';
@@ -57,13 +57,13 @@ function index_key(order: OrderRecord, field: OrderIndexField, value: string): K
 // account. A reloaded account is a new actor object, so its counts (a WeakMap entry) start again.
 
 export const count_block_seqs = 1024;
-const range_counts = new WeakMap<AccountActor, Map<string, number[]>>();
+const range_counts = new WeakMap<CommandActor, Map<string, number[]>>();
 
 function count_name(environment: Environment, field: OrderIndexField, value: string): string {
   return `${environment}/${field}/${value}`;
 }
 
-function adjust_count(actor: AccountActor, order: OrderRecord, field: OrderIndexField, value: string, delta: number): void {
+function adjust_count(actor: CommandActor, order: OrderRecord, field: OrderIndexField, value: string, delta: number): void {
   const blocks = range_counts.get(actor)?.get(count_name(order.environment, field, value));
   if (blocks === undefined) return;
   const block = Math.floor(order.seq / count_block_seqs);
@@ -76,7 +76,7 @@ function adjust_count(actor: AccountActor, order: OrderRecord, field: OrderIndex
  * on from previous's. Only the status changes over an order's life: the status keys of the old one
  * go, and the recipient key is written again with the new status.
  */
-export function stage_order_index(actor: AccountActor, order: OrderRecord, previous: OrderRecord | undefined): void {
+export function stage_order_index(actor: CommandActor, order: OrderRecord, previous: OrderRecord | undefined): void {
   const db = actor.engine.store.order_index;
   if (previous !== undefined) {
     if (previous.status === order.status) return;
@@ -128,7 +128,7 @@ export interface IndexPlan {
  * The per-block counts of a plan's range, built from the store the first time (null while the actor
  * has a commit in flight: staged keys would be missed by the build, and counted twice after).
  */
-export function block_counts(actor: AccountActor, environment: Environment, plan: IndexPlan): number[] | null {
+export function block_counts(actor: CommandActor, environment: Environment, plan: IndexPlan): number[] | null {
   let counts = range_counts.get(actor);
   const name = count_name(environment, plan.field, plan.value);
   const known = counts?.get(name);

@@ -27,7 +27,7 @@ export class PinCache {
   private readonly key = randomBytes(32).toString('hex');
   private lane = new HashLane('pin', pin_hash_running_max_default, pin_hash_waiting_max_default);
 
-  /** Sets the PIN lane's bounds from the configuration (main.ts), before traffic. */
+  /** Sets the PIN lane's bounds from the configuration (server/serve-store.ts), before traffic. */
   use_lane(lane: HashLane): void {
     this.lane = lane;
   }

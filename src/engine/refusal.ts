@@ -79,5 +79,5 @@ export function refused(refusal: Refusal): { ok: false; refused: Refusal } {
   return { ok: false, refused: refusal };
 }
 
-/** How a service answers a refusal without naming the front end: the front end's refusal_reply, wired in main.ts. */
+/** How a service answers a refusal without naming the front end: the front end's refusal_reply, wired in server/serve-store.ts. */
 export type RefusalReply = (request_id: string, refusal: Refusal) => Reply;

@@ -4,7 +4,8 @@
 // address does not use the key's quota.
 import type { Engine } from '../engine/engine.js';
 import type { Clock } from '../lib/clock.js';
-import { rate_window_ms, type KeyState } from '../engine/account-actor.js';
+import { rate_window_ms } from '../engine/account-actor.js';
+import type { KeyState } from '../engine/key-state.js';
 import type { RequestContext } from './route.js';
 import { api_error, type ApiError } from '../errors.js';
 import { sha256_hex } from '../lib/secrets.js';

@@ -1,4 +1,4 @@
-// What route handlers may use. Built once in main.ts.
+// What route handlers may use. Built once in server/serve-store.ts.
 import type { Logger } from 'pino';
 import type { Engine } from '../engine/engine.js';
 import type { Clock } from '../lib/clock.js';

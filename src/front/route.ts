@@ -2,7 +2,8 @@
 // table is built once at start-up; the OpenAPI document is generated from the same definitions.
 import type { TSchema } from 'typebox';
 import type { Scope, Environment } from '../engine/records.js';
-import type { AccountActor, KeyState } from '../engine/account-actor.js';
+import type { AccountActor } from '../engine/account-actor.js';
+import type { KeyState } from '../engine/key-state.js';
 import type { Authority } from '../engine/authority.js';
 import type { CompiledSchema } from '../lib/validation.js';
 import type { Reply } from '../lib/reply.js';

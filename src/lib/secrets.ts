@@ -156,7 +156,7 @@ export class HashLane {
   }
 }
 
-/** The two lanes every scrypt of a running server goes through; made once in main.ts. */
+/** The two lanes every scrypt of a running server goes through; made once in server/serve-store.ts. */
 export interface HashLanes {
   /** Passwords: SIGN_IN_HASH_RUNNING_MAX and SIGN_IN_HASH_WAITING_MAX. */
   password: HashLane;

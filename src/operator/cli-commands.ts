@@ -62,7 +62,7 @@ function routes_value(text: string | undefined, usage: string): { product: strin
 
 const account_id = { name: 'account_id', summary: 'the account\'s id' };
 
-/** One entry per operator route (src/operator/admin-routes.ts, catalog-routes.ts, main.ts). */
+/** One entry per operator route (src/operator/admin-routes.ts, catalog-routes.ts, server/serve-store.ts). */
 const operator_commands: OperatorCommand[] = [
   {
     words: ['account', 'list'],

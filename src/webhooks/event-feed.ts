@@ -11,7 +11,7 @@ import type { Engine, EventKind } from '../engine/engine.js';
 import type { Environment } from '../engine/records.js';
 import { random_base62 } from '../lib/ids.js';
 import type { RandomSource } from '../lib/random.js';
-import { assert_feed_event } from './records.js';
+import { assert_feed_event, type FeedEvent } from './records.js';
 
 /** How long the feed keeps an event. */
 export const feed_retention_ms = 30 * 24 * 60 * 60 * 1000;
@@ -19,14 +19,6 @@ export const feed_retention_ms = 30 * 24 * 60 * 60 * 1000;
 export const feed_scanned_max = 10_000;
 /** Events removed at most per sweep of the feed (docs/style.md: every batch has a bound). */
 export const feed_sweep_removals_max = 5_000;
-
-export interface FeedEvent {
-  id: string;
-  kind: EventKind;
-  created_us: number;
-  /** The JSON payload exactly as delivered to webhook endpoints. */
-  body: string;
-}
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const seq_chars = 8;

@@ -2,7 +2,6 @@
 import type { Environment } from '../engine/records.js';
 import type { EventKind } from '../engine/engine.js';
 import { fail } from '../lib/assert.js';
-import type { FeedEvent } from './event-feed.js';
 
 export const event_kinds: readonly EventKind[] = [
   'transaction.completed',
@@ -144,6 +143,15 @@ export function assert_event(event: EventRecord): void {
   if (event.environment !== 'live' && event.environment !== 'test') fail(`event ${event.id} environment ${event.environment}`);
   if (!Number.isSafeInteger(event.created_us) || event.created_us < 0) fail(`event ${event.id} created_us`);
   if (!is_json_object_text(event.body)) fail(`event ${event.id} body is not a JSON object`);
+}
+
+/** An event of an account's feed (webhooks/event-feed.ts): the store's event_feed holds it under [account, environment, seq]. */
+export interface FeedEvent {
+  id: string;
+  kind: EventKind;
+  created_us: number;
+  /** The JSON payload exactly as delivered to webhook endpoints. */
+  body: string;
 }
 
 /** Feed event invariants: a public id, a kind of event, and the JSON body delivered to endpoints. */

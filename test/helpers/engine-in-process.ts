@@ -1,5 +1,5 @@
 // The account engine in this process, with no HTTP in between (test/actor-table.test.ts): a real LMDB
-// store in a temp folder, the engine built as src/main.ts builds it (minus the order desk, the webhooks
+// store in a temp folder, the engine built as src/server/serve-store.ts builds it (minus the order desk, the webhooks
 // and the front end), a manual clock, and a sink that records the events each command emits. Commands
 // are called on the actors directly; read_back() builds the account again from the store through a
 // second engine, which is what a restart does.
@@ -43,7 +43,7 @@ export interface InProcessEngine {
 }
 
 /**
- * The engine over a store, as src/main.ts builds it: the one place that knows the constructor, so
+ * The engine over a store, as src/server/serve-store.ts builds it: the one place that knows the constructor, so
  * that a change of its parameters (an injected random source, say) is made here only. The logger is
  * silent: the tables print nothing but tap's own lines.
  */
@@ -59,7 +59,7 @@ export function build_engine(store: Store, clock: ManualClock, master_key: Buffe
 export function open_in_process(start_ms: number, space?: FreeSpace): InProcessEngine & { master_key: Buffer } {
   const data_dir = mkdtempSync(join(tmpdir(), 'billvend-actor-'));
   const store = open_store(data_dir);
-  // As the server does before recovery (src/main.ts): an empty store gets the current index version.
+  // As the server does before recovery (src/server/serve-store.ts): an empty store gets the current index version.
   ensure_order_index(store);
   const clock = new ManualClock(start_ms);
   const master_key = randomBytes(32);

@@ -17,7 +17,8 @@ import { new_api_key } from '../../lib/ids.js';
 import { sha256_hex } from '../../lib/secrets.js';
 import { cidr_contains, parse_cidr, type CidrBlock } from '../../lib/ip-address.js';
 import { iso_ms } from '../../lib/time-format.js';
-import type { AccountActor, KeyState } from '../../engine/account-actor.js';
+import type { AccountActor } from '../../engine/account-actor.js';
+import type { KeyState } from '../../engine/key-state.js';
 import type { Environment, KeyRecord, Scope } from '../../engine/records.js';
 import { fail } from '../../lib/assert.js';
 

@@ -7,7 +7,8 @@ import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { OrderFull } from '../../schemas/service-schemas.js';
 import { api_error } from '../../errors.js';
 import { order_full_view, type OrderRecord } from '../../services/order.js';
-import { requery_now_interval_ms, type OrderDesk } from '../../services/order-desk.js';
+import type { OrderDesk } from '../../services/order-desk.js';
+import { requery_now_interval_ms } from '../../services/requery-planning.js';
 import { reference_pattern } from '../../lib/ids.js';
 import { refusal_reply } from '../outcome-errors.js';
 

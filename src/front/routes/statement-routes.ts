@@ -29,7 +29,7 @@ export function next_turn(): Promise<void> {
  */
 export class StatementBuilds {
   running = 0;
-  /** The store's signing key, set once the store is recovered (main.ts); until then statements answer 503. */
+  /** The store's signing key, set once the store is recovered (server/serve-store.ts); until then statements answer 503. */
   signer: StatementSigner | null = null;
   readonly limits: StatementLimits;
   constructor(limits: Partial<StatementLimits> = {}) {
