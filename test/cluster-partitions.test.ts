@@ -17,22 +17,13 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NetnsLab, netns_unavailable } from './helpers/netns.js';
-import { Supervisor, cluster_status, wait_leading, wait_until } from './helpers/nats-cluster.js';
+import { Supervisor, cluster_status, replicas_current, wait_leading, wait_until } from './helpers/nats-cluster.js';
+import { flaky_links as flaky_links_fault, longest_pause, seeded_random, server_of, standby_server_with_leader as standby_server_fault, stream_leader_cut as stream_leader_fault, type PartitionFault } from './helpers/partition-faults.js';
 import { RaftLeaderWatch, timeline } from './helpers/partition-timeline.js';
 import type { TestServer } from './helpers/server.js';
 
 const lease_ms = 3000;
 
-/** A seeded source of numbers in [0, 1) (mulberry32): the flaky links of a campaign can be drawn again. */
-function seeded_random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(state ^ (state >>> 15), 1 | state);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Keyed top-ups, each sent (to whichever node answers) until acknowledged; one at a time. */
@@ -108,15 +99,7 @@ class Writer {
    * 2026-11-28 such a cut was reported as "null ms", which hid how long writes had paused.
    */
   longest_pause(cut_ms: number, healed_ms: number): { pause_ms: number; past_heal: boolean; resumed: boolean } {
-    let last = cut_ms;
-    let longest = { pause_ms: 0, past_heal: false, resumed: false };
-    for (const ack of this.acknowledged) {
-      if (ack.at_ms < cut_ms) continue;
-      if (ack.at_ms - last > longest.pause_ms) longest = { pause_ms: ack.at_ms - last, past_heal: ack.at_ms >= healed_ms, resumed: true };
-      if (ack.at_ms >= healed_ms) return longest;
-      last = ack.at_ms;
-    }
-    return Date.now() - last > longest.pause_ms ? { pause_ms: Date.now() - last, past_heal: true, resumed: false } : longest;
+    return longest_pause(this.acknowledged.map((ack) => ack.at_ms), cut_ms, healed_ms);
   }
 
   /** Stops after the request in flight is acknowledged, or after `grace_ms`, leaving it in doubt. */
@@ -164,41 +147,13 @@ t.test('the cluster stays available and keeps every acknowledged write through p
     }
     return null;
   };
-  const journal_leader = async (): Promise<string> => {
-    return wait_until('the journal stream to have a leader', async () => {
-      const { connect } = await import('@nats-io/transport-node');
-      const { jetstreamManager } = await import('@nats-io/jetstream');
-      const nc = await connect({ servers: lab.nats_url.split(','), timeout: 2000 });
-      try {
-        const info = await (await jetstreamManager(nc, { timeout: 2000 })).streams.info('BILLVEND_JOURNAL');
-        return info.cluster?.leader ?? null;
-      } finally {
-        await nc.close();
-      }
-    }, 30_000);
-  };
-
   /**
    * Whether the journal stream and the lease bucket each have a Raft leader with every replica current. A cut
    * is made only then: a cut that comes while a replica still catches up after the last heal leaves no current
    * majority on either side, and the two servers left did not elect a journal leader for the whole 12 s cut
    * (2026-11-28: writes paused 22.4 s, 10 s of it after the heal), which no billvend timing can shorten.
    */
-  const replicas_current = async (): Promise<boolean> => {
-    const { connect } = await import('@nats-io/transport-node');
-    const { jetstreamManager } = await import('@nats-io/jetstream');
-    const nc = await connect({ servers: lab.nats_url.split(','), timeout: 2000 });
-    try {
-      const jsm = await jetstreamManager(nc, { timeout: 2000 });
-      for (const stream of ['BILLVEND_JOURNAL', 'KV_billvend-lease']) {
-        const cluster = (await jsm.streams.info(stream)).cluster;
-        if (!cluster?.leader || (cluster.replicas ?? []).length !== 2 || !(cluster.replicas ?? []).every((replica) => replica.current && !replica.offline)) return false;
-      }
-      return true;
-    } finally {
-      await nc.close();
-    }
-  };
+  const replicas_current_now = () => replicas_current({ url: lab.nats_url }, ['BILLVEND_JOURNAL', 'KV_billvend-lease'], 2);
   let healed_last_ms = Date.now();
 
   const watch = process.env.PARTITION_TIMELINE === '1'
@@ -216,7 +171,7 @@ t.test('the cluster stays available and keeps every acknowledged write through p
     // A precondition of the measure, not billvend's behaviour: after repeated heals nats-server 2.9's own
     // replicas took 60-100 s to be current again (docs/cluster.md "Partitions, measured"). Waited for up to
     // 120 s; past that the cut is made anyway and the wait is reported as a todo, not a failure of ours.
-    const current = await wait_until(`every replica of the journal and the lease bucket to be current before ${label}`, replicas_current, 120_000)
+    const current = await wait_until(`every replica of the journal and the lease bucket to be current before ${label}`, replicas_current_now, 120_000)
       .then(() => true, () => false);
     if (!current) t.ok(false, `${label}: the NATS replicas were all current within 120 s of the last heal`, { todo: 'nats-server 2.9 replicas catch up slowly after repeated heals; docs/cluster.md "Partitions, measured"' });
     const settled_ms = Date.now() - healed_last_ms;
@@ -278,40 +233,22 @@ t.test('the cluster stays available and keeps every acknowledged write through p
   const seed = Number(process.env.PARTITION_SEED ?? Math.floor(Math.random() * 2 ** 31));
   const random = seeded_random(seed);
 
+  // The faults themselves are test/helpers/partition-faults.ts's, shared with the crash campaign's partition rounds.
+  const run = (fault_of: PartitionFault, round: number) => fault(`${fault_of.label} (round ${round})`, fault_of.cut, fault_of.hold_ms, fault_of.majority_left);
+
   // 1 and 2: the journal stream's Raft leader cut off from the other two servers.
-  const stream_leader_cut = async (round: number) => {
-    const cut_off = await journal_leader();
-    const others = lab.nats.map((node) => node.name).filter((name) => name !== cut_off);
-    return fault(`stream leader ${cut_off} cut off (round ${round})`, () => lab.partition([cut_off], others), 4 * lease_ms, true);
-  };
+  const stream_leader_cut = async (round: number) => run(await stream_leader_fault(lab, 4 * lease_ms), round);
 
   // 3: the leader and the standby's own NATS server on one side, the standby and the two other servers on the other.
   const standby_server_with_leader = async (round: number) => {
     const holder = (await leader()) ?? app1;
     const standby = holder === app1 ? app2 : app1;
-    const standby_server = (await cluster_status(standby)).nats_server as string | null;
-    const own = lab.nats.find((node) => standby_server?.startsWith(node.address))?.name ?? lab.nats[0].name;
-    const rest = lab.nats.map((node) => node.name).filter((name) => name !== own);
-    return fault(`leader ${names.get(holder)} + ${own} | standby ${names.get(standby)} + ${rest.join(' + ')} (round ${round})`,
-      () => lab.partition([names.get(holder)!, own], [names.get(standby)!, ...rest]), 5 * lease_ms, true);
+    const own = server_of(lab, (await cluster_status(standby)).nats_server as string | null);
+    return run(standby_server_fault(lab, names.get(holder)!, names.get(standby)!, own, 5 * lease_ms), round);
   };
 
   // 4: flaky links: for 12 s, a random pair of members is cut for 200-700 ms at a time.
-  const flaky_links = async (round: number) => {
-    const members = [...lab.members.keys()];
-    return fault(`flaky links for 12 s (round ${round})`, () => {
-      const until = Date.now() + 12_000;
-      void (async () => {
-        while (Date.now() < until) {
-          const a = members[Math.floor(random() * members.length)];
-          const b = members[Math.floor(random() * members.length)];
-          if (a !== b) lab.cut(a, b);
-          await sleep(200 + Math.floor(random() * 500));
-          lab.heal_all();
-        }
-      })();
-    }, 12_500, false);
-  };
+  const flaky_links = async (round: number) => run(flaky_links_fault(lab, random, 12_000), round);
 
   const scenarios = [stream_leader_cut, stream_leader_cut, standby_server_with_leader, flaky_links];
   // PARTITION_ROUNDS=N: a campaign of N rounds cycling through the four scenarios (docs/cluster.md "Partitions,

@@ -5,6 +5,7 @@ import type { AccountActor } from '../engine/account-actor.js';
 import type { OrderRecord } from './order.js';
 import type { Provider, ProviderResult } from './provider.js';
 import { fail } from '../lib/assert.js';
+import { JournalFailure } from '../journal/journal.js';
 import { OrderAnswers } from './order-answers.js';
 import { provider_request_id } from './provider-request-id.js';
 
@@ -19,6 +20,15 @@ export abstract class OrderSending extends OrderAnswers {
     } catch (error) {
       first_answer?.();
       throw error;
+    }
+    // A fenced engine pays no upstream (Engine.fence; docs/cluster.md "A deposed leader's local tail"). When the
+    // cluster refuses a batch, the accounts keep in memory what it staged and no longer wait for it: a bulk
+    // order's items past the lane's eighth, sent as earlier ones freed their slots, found settled() empty and were
+    // paid for orders the stream never took (found by the crash campaign with partitions;
+    // test/engine-fence-send-lane.test.ts). The next leader recovers every order the stream holds.
+    if (this.engine.fenced) {
+      first_answer?.();
+      throw new JournalFailure(new Error('this node is fenced: nothing more is sent to an upstream'), new Set());
     }
     let order = actor.open_orders.get(reference);
     if (order === undefined) fail(`order ${reference} vanished before it was sent`);
@@ -77,7 +87,7 @@ export abstract class OrderSending extends OrderAnswers {
       return;
     }
     const current = actor.open_orders.get(reference);
-    if (actor.retired || current === undefined || current.provider_request_id !== moved.provider_request_id) return;
+    if (actor.retired || this.engine.fenced || current === undefined || current.provider_request_id !== moved.provider_request_id) return;
     this.pay(actor, provider, current);
   }
 }

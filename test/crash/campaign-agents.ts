@@ -28,6 +28,8 @@ export interface AgentsHost {
   server(): TestServer;
   /** The load goes on (false once the kill began). */
   alive(): boolean;
+  /** Cluster mode: 503 service.unavailable leaves a request unanswered. */
+  cluster: boolean;
 }
 
 interface CutRequest {
@@ -60,13 +62,20 @@ export class AgentsDriver {
     return items[Math.floor(this.host.random() * items.length)];
   }
 
-  private call(method: string, path: string, acting: number | null, body?: unknown, idem?: string): Promise<ApiResponse> {
-    return this.host.server().api(method, path, {
+  private async call(method: string, path: string, acting: number | null, body?: unknown, idem?: string): Promise<ApiResponse> {
+    const answer = await this.host.server().api(method, path, {
       key: this.root_key,
       ...(acting === null ? {} : { headers: { 'Billvend-Account': String(acting) } }),
       ...(body === undefined ? {} : { body }),
       ...(idem === undefined ? {} : { idempotency_key: idem }),
     });
+    // Cluster mode: 503 service.unavailable says the cluster did not take the request (a leader deposed, the
+    // journal stream without a leader behind a partition; docs/cluster.md "Deposition"): not an answer, but a
+    // request left unanswered, sent again after the failover like one the kill cut (as campaign.ts's requests).
+    if (this.host.cluster && answer.status === 503 && answer.body?.error?.code === 'service.unavailable') {
+      throw new Error(`refused: ${answer.text.slice(0, 200)}`);
+    }
+    return answer;
   }
 
   /** The tree, once: a reseller (operator-made, 10,000,000 NGN of test money), its super-agent, its agent. */

@@ -26,7 +26,9 @@ import { ApiChecker } from './api-checker.js';
 import { kill_in_flush_window } from './flush-window.js';
 import { FundingDriver, funding_on } from './campaign-funding.js';
 import { AgentsDriver, agents_on } from './campaign-agents.js';
-import { NatsCluster, stream_leader, test_lease_ms, test_master_key, wait_leading, wait_until } from '../helpers/nats-cluster.js';
+import { NatsCluster, replicas_current, stream_leader, test_lease_ms, test_master_key, wait_leading, wait_until, type NatsServers } from '../helpers/nats-cluster.js';
+import { NetnsLab } from '../helpers/netns.js';
+import { PartitionDriver, type PartitionHost, type PartitionRecord } from './campaign-partitions.js';
 import {
   acked_batch,
   cancel_answer,
@@ -77,6 +79,12 @@ export interface CampaignOptions {
    * Before that kill, some rounds also kill the standby or a NATS server (see `ExtraKill`).
    */
   cluster?: boolean;
+  /**
+   * Partitions (CRASH_PARTITIONS=1, with cluster): the NATS servers and both nodes each in a network namespace of
+   * its own (test/helpers/netns.ts; needs root), and every other round cuts the cluster during its load
+   * (campaign-partitions.ts) before the leader's kill. The seed of the flaky links' draws.
+   */
+  partitions?: { seed: number };
 }
 
 /**
@@ -88,8 +96,17 @@ export interface CampaignOptions {
  * turn the journal stream's Raft leader, or another one), left dead through the leader's kill and the
  * failover, then restarted.
  */
-export type ExtraKill = 'none' | 'standby' | 'nats';
+export type ExtraKill = 'none' | 'standby' | 'nats' | 'partition';
 const extra_kills: readonly ExtraKill[] = ['standby', 'nats', 'none'];
+/**
+ * With partitions, every other round is a partition round, and the three kills of the others take their turns
+ * between them: a cycle of six rounds, so that each of the three ways of killing the leader comes with each.
+ */
+const extra_kills_with_partitions: readonly ExtraKill[] = ['partition', 'standby', 'partition', 'nats', 'partition', 'none'];
+/** The nodes' lease with partitions: test/cluster-partitions.test.ts's, so that the figures compare with its own. */
+const partition_lease_ms = 3000;
+/** Writers that go on during a partition's fault (campaign-partitions.ts); the others wait for the kill. */
+const partition_writers = 4;
 /** Of the writers' turns, the share that sends a race (a request with a key, and that key's revocation: race_ops). */
 const race_share = 0.1;
 /** How long the fake upstream takes to verify a meter: the window a race's revocation may fall into. */
@@ -128,6 +145,10 @@ export interface RoundReport {
   extra_detail: string;
   /** Cluster mode: answers 503 service.unavailable (a node that was not, or no longer, leading). */
   refused: number;
+  /** Partition rounds: the fault and what it did (campaign-partitions.ts); null in other rounds. */
+  partition: PartitionRecord | null;
+  /** Partition rounds: requests whose connection failed during the fault (left unanswered, re-sent after the failover). */
+  cut_errors: number;
   sent: number;
   acknowledged: number;
   unanswered: number;
@@ -156,21 +177,8 @@ export interface FinalReport {
  * round begin while the restarted server still caught up on the lease bucket, and that round's NATS
  * kill then left the bucket without a quorum: two faults at once, which no cluster of three survives.
  */
-async function replicas_current(nats: NatsCluster): Promise<boolean> {
-  const { connect } = await import('@nats-io/transport-node');
-  const { jetstreamManager } = await import('@nats-io/jetstream');
-  const nc = await connect({ servers: nats.url.split(','), timeout: 2000 });
-  try {
-    const jsm = await jetstreamManager(nc, { timeout: 2000 });
-    for (const stream of ['BILLVEND_JOURNAL', 'KV_billvend-lease', 'OBJ_billvend-snapshots']) {
-      const info = await jsm.streams.info(stream);
-      const replicas = info.cluster?.replicas ?? [];
-      if (!(info.cluster?.leader !== undefined && replicas.length === nats.nodes.length - 1 && replicas.every((r) => r.current && !r.offline))) return false;
-    }
-    return true;
-  } finally {
-    await nc.close();
-  }
+function all_replicas_current(nats: NatsServers): Promise<boolean> {
+  return replicas_current(nats, ['BILLVEND_JOURNAL', 'KV_billvend-lease', 'OBJ_billvend-snapshots'], nats.nodes.length - 1);
 }
 
 /** A small seeded generator (mulberry32): the same seed gives the same mix of operations. */
@@ -278,14 +286,20 @@ export class Campaign {
   data_dir = temp_dir('billvend-crash-');
   server!: TestServer;
   /** Cluster mode: the NATS servers and the standby. */
-  private nats: NatsCluster | null = null;
+  private nats: NatsServers | null = null;
   private standby: TestServer | null = null;
+  /** Partitions: the namespaces the cluster runs in, and the partition rounds' driver. */
+  private lab: NetnsLab | null = null;
+  partitions: PartitionDriver | null = null;
+  private readonly partition_host: PartitionHost;
+  /** The nodes' lease (CLUSTER_LEASE_MS). */
+  private readonly lease_ms: number;
   readonly api: ApiChecker;
   /** Funding turns (campaign-funding.ts), or null with CRASH_FUNDING=0. */
   readonly funding: FundingDriver | null;
   /** Agent turns (campaign-agents.ts), or null with CRASH_AGENTS=0. */
   readonly agents: AgentsDriver | null;
-  readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0, standby_kills: 0, nats_kills: 0, refused: 0, deposed: 0, supervisor_restarts: 0, races: 0, race_refusals: 0, cancel_orders: 0, cancels: 0, cancels_200: 0, cancels_409: 0 };
+  readonly totals = { rounds: 0, kills: 0, sent: 0, acknowledged: 0, resent: 0, unknown: 0, violations: 0, standby_kills: 0, nats_kills: 0, refused: 0, cut_errors: 0, deposed: 0, supervisor_restarts: 0, races: 0, race_refusals: 0, cancel_orders: 0, cancels: 0, cancels_200: 0, cancels_409: 0 };
   private readonly random: () => number;
   private sequence = 0;
   private alive = false;
@@ -298,9 +312,23 @@ export class Campaign {
   private keep_data = false;
   /** Acknowledged keys no revocation was sent for yet. */
   private readonly revocable: CreatedKey[] = [];
+  /** Times of the answers acknowledged in this round's load (not re-sends), ascending: a partition's write pause. */
+  private round_acks_ms: number[] = [];
 
   constructor(readonly options: CampaignOptions) {
     this.random = seeded(options.seed);
+    this.lease_ms = options.partitions === undefined ? test_lease_ms : partition_lease_ms;
+    this.partition_host = {
+      leader: () => this.server,
+      standby: () => this.standby!,
+      lead: (node) => {
+        if (node === this.server) return;
+        this.standby = this.server;
+        this.server = node;
+        this.data_dir = node.data_dir;
+      },
+      acknowledged_ms: () => this.round_acks_ms,
+    };
     this.model = {
       run_id: randomBytes(3).toString('hex'),
       time_scale: options.time_scale,
@@ -319,7 +347,7 @@ export class Campaign {
         return this.send(op, round, false, violations);
       },
     }) : null;
-    this.agents = agents_on ? new AgentsDriver(this.model, { random: () => this.random(), server: () => this.server, alive: () => this.alive }) : null;
+    this.agents = agents_on ? new AgentsDriver(this.model, { random: () => this.random(), server: () => this.server, alive: () => this.alive && this.partitions?.on !== true, cluster: options.cluster === true }) : null;
     this.api = new ApiChecker(() => this.server, this.model, () => this.reversed_references());
   }
 
@@ -351,15 +379,29 @@ export class Campaign {
       ...(funding_providers === null ? {} : { FUNDING_PROVIDERS: JSON.stringify(funding_providers) }),
     });
     if (this.options.cluster) {
-      this.nats = await NatsCluster.start(3);
-      const cluster_env = (name: string) => ({ ...env, CLUSTER_NATS_URL: this.nats!.url, NODE_NAME: name, CLUSTER_LEASE_MS: String(test_lease_ms), MASTER_KEY: test_master_key });
+      const cluster_env = (name: string) => ({ ...env, CLUSTER_NATS_URL: this.nats!.url, NODE_NAME: name, CLUSTER_LEASE_MS: String(this.lease_ms), MASTER_KEY: test_master_key });
       // The checker opens sealed values with DATA_DIR/master.key; cluster nodes take MASTER_KEY instead.
       const b_dir = temp_dir('billvend-crash-b-');
       for (const dir of [this.data_dir, b_dir]) writeFileSync(join(dir, 'master.key'), Buffer.from(test_master_key, 'hex').toString('base64') + '\n', { mode: 0o600 });
-      this.server = new TestServer(this.data_dir, cluster_env('a'));
+      if (this.options.partitions !== undefined) {
+        // Each NATS server and node in a namespace of its own. The nodes reach the fakes (upstreams, funding
+        // providers, the webhook receiver: all on this process's 127.0.0.1) at their usual URLs through the lab's
+        // forwarders, and this process reaches the nodes at their addresses on the lab's bridge, which no cut touches.
+        this.lab = NetnsLab.create();
+        const urls = `${JSON.stringify(env)} ${this.receiver.url('x')}`;
+        await this.lab.forward_loopback([...urls.matchAll(/(?:127\.0\.0\.1|localhost):(\d+)/g)].map((match) => Number(match[1])));
+        await this.lab.start_nats(3);
+        this.nats = this.lab.nats_servers();
+        this.server = await this.lab.node_server('a', this.data_dir, cluster_env('a'));
+        this.standby = await this.lab.node_server('b', b_dir, cluster_env('b'));
+        this.partitions = new PartitionDriver(this.lab, this.options.partitions.seed, this.lease_ms, new Map([[this.server, 'a'], [this.standby, 'b']]));
+      } else {
+        this.nats = await NatsCluster.start(3);
+        this.server = new TestServer(this.data_dir, cluster_env('a'));
+        this.standby = new TestServer(b_dir, cluster_env('b'));
+      }
       await this.server.start();
-      await wait_leading(this.server);
-      this.standby = new TestServer(b_dir, cluster_env('b'));
+      await wait_leading(this.server, this.lab === null ? 30_000 : 60_000);
       await this.standby.start();
     } else {
       this.server = new TestServer(this.data_dir, env);
@@ -660,6 +702,13 @@ export class Campaign {
       this.totals.refused++;
       throw new Refused(`refused: ${response.text.slice(0, 200)}`);
     }
+    // During a partition's fault the load may reach a node started again as a standby (a deposed leader's restart,
+    // on new ports) before it follows the leader: a standby's operator port serves no write route (404
+    // route.not_found). Not taken, so refused like a 503.
+    if (this.partitions?.on && op.operator && response.status === 404 && response.body?.error?.code === 'route.not_found') {
+      this.totals.refused++;
+      throw new Refused(`refused by a standby: ${response.text.slice(0, 200)}`);
+    }
     this.totals.acknowledged++;
     return response;
   }
@@ -697,6 +746,7 @@ export class Campaign {
     }
     const ack: Ack = { status: response.status, text: response.text, body: response.body, replayed: response.headers.get('idempotent-replayed') === 'true', at_ms: Date.now(), round, resent };
     op.ack = ack;
+    if (!resent) this.round_acks_ms.push(ack.at_ms);
     const at = `op ${op.n} (${op.kind} ${op.method} ${op.path}${op.idem ? ` key ${op.idem}` : ''}${resent ? ', re-sent after the restart' : ''})`;
     let expected: boolean;
     switch (op.kind) {
@@ -955,7 +1005,7 @@ export class Campaign {
       }
       for (const node of killed_started ? [standby, killed] : [standby]) {
         if (!(await leading(node))) continue;
-        await sleep(test_lease_ms);
+        await sleep(this.lease_ms);
         if (await leading(node)) {
           if (!killed_started) await start(killed);
           return node;
@@ -969,6 +1019,14 @@ export class Campaign {
    * Whether the leader exited 75 (deposed) in a round that killed a NATS server: by design when the
    * dead server led the lease bucket and JetStream's re-election outlasted the lease (docs/cluster.md).
    */
+  /**
+   * Whether a request failing now is expected: the kill has begun, the leader was deposed by a NATS server's death
+   * (by design), or a partition round's fault is on (nodes deposed and started again, campaign-partitions.ts).
+   */
+  private errors_expected(extra: ExtraKill): boolean {
+    return this.kill_armed || this.deposed_by_design(extra) || (extra === 'partition' && this.partitions?.on === true);
+  }
+
   private deposed_by_design(extra: ExtraKill, child = (this.server as unknown as { child: { exitCode: number | null; signalCode: string | null } | null }).child): boolean {
     return extra === 'nats' && child !== null && child.exitCode === 75;
   }
@@ -1021,11 +1079,14 @@ export class Campaign {
       this.live.callbacks++;
       try {
         const answer = await this.upstream.send_callback(this.callback_url(), request_id, 'callback-transaction-reversal');
-        if (answer.status !== 200 || JSON.parse(answer.text)?.response !== 'success') violations.push(`round ${round}: the callback for ${request_id} was answered ${answer.status} ${answer.text.slice(0, 200)}`);
+        // During a partition's fault a node not (or no longer) leading refuses it (503 service.unavailable): cut, as by
+        // the kill; the round's re-send after the restart delivers it.
+        if (this.partitions?.on && answer.status === 503 && answer.text.includes('"service.unavailable"')) this.live.callbacks_cut++;
+        else if (answer.status !== 200 || JSON.parse(answer.text)?.response !== 'success') violations.push(`round ${round}: the callback for ${request_id} was answered ${answer.status} ${answer.text.slice(0, 200)}`);
       } catch (error) {
         // Cut by the kill: VTpass would send it again; the round's re-send after the restart does.
         this.live.callbacks_cut++;
-        if (!this.kill_armed) violations.push(`round ${round}: the callback for ${request_id} failed while the server was up: ${(error as Error).message}`);
+        if (!this.kill_armed && !this.partitions?.on) violations.push(`round ${round}: the callback for ${request_id} failed while the server was up: ${(error as Error).message}`);
       }
     }));
   }
@@ -1073,7 +1134,7 @@ export class Campaign {
   async run_round(round: number): Promise<RoundReport> {
     const started = Date.now();
     const report: RoundReport = {
-      round, kill_after_ms: 0, kill_mode: 'at a random moment', kill_detail: '', extra_kill: 'none', extra_detail: '', refused: 0, sent: 0, acknowledged: 0, unanswered: 0, resent: 0, unknown: 0,
+      round, kill_after_ms: 0, kill_mode: 'at a random moment', kill_detail: '', extra_kill: 'none', extra_detail: '', refused: 0, partition: null, cut_errors: 0, sent: 0, acknowledged: 0, unanswered: 0, resent: 0, unknown: 0,
       load_violations: [], store_violations: [], api_violations: [], store_stats: null, fatal: null, duration_ms: 0,
       phases_ms: { load: 0, journal_check: 0, restart: 0, api_check: 0, resend: 0 },
     };
@@ -1085,8 +1146,15 @@ export class Campaign {
     const logged = [this.server.logs.length, this.standby?.logs.length ?? 0];
     // CRASH_EXTRA=nats|standby|none: every round the same extra kill (to dwell on one failure).
     const forced = process.env.CRASH_EXTRA as ExtraKill | undefined;
-    const extra: ExtraKill = this.options.cluster ? (forced !== undefined && extra_kills.includes(forced) ? forced : extra_kills[Math.floor((round - 1) / 3) % extra_kills.length]) : 'none';
+    const turns = this.partitions === null ? extra_kills : extra_kills_with_partitions;
+    const extra: ExtraKill = !this.options.cluster ? 'none'
+      : forced !== undefined && turns.includes(forced) ? forced
+      : this.partitions === null ? turns[Math.floor((round - 1) / 3) % turns.length] : turns[(round - 1) % turns.length];
     report.extra_kill = extra;
+    // Partitions: no round begins while a replica of the journal or the lease bucket still catches up after the
+    // last heal or restart (a fault then would leave no current majority on either side; PartitionDriver.settle).
+    const replicas_current_ms = this.partitions === null ? null : await this.partitions.settle();
+    this.round_acks_ms = [];
     // The NATS server to kill: in turn the one that leads the journal stream's Raft group (the worst
     // case: writes wait for a re-election) and another one.
     let nats_victim = -1;
@@ -1101,8 +1169,14 @@ export class Campaign {
     // 1. The load, until the kill.
     this.alive = true;
     this.kill_armed = false;
-    const writer = async () => {
+    const writer = async (_: unknown, index: number) => {
       while (this.alive) {
+        // During a partition's fault only a few writers go on (partition_writers): enough to measure the write pause
+        // and to have acknowledgements cut by the fault, without a 12 s cut piling up a backlog ten times a round's.
+        if (this.partitions?.on && index >= partition_writers) {
+          await sleep(100);
+          continue;
+        }
         const racing = this.random() < race_share;
         const cancelling = cancels_on && !racing && this.random() < cancel_share;
         const funding = this.funding !== null && !racing && !cancelling && this.random() < funding_share;
@@ -1116,12 +1190,27 @@ export class Campaign {
         } catch (error) {
           if (error instanceof Refused) {
             report.refused++;
-            await sleep(20);
+            // During a partition (campaign-partitions.ts), to whichever node leads, as HAProxy's /readyz check would.
+            if (this.partitions?.on && !this.kill_armed) {
+              await sleep(200);
+              await this.partitions.find_leader(this.partition_host);
+            } else {
+              await sleep(20);
+            }
+            continue;
+          }
+          // A connection that failed during a partition (a deposed leader's exit, a node restarting): the request is
+          // left unanswered, re-sent after the failover like one cut by the kill, and the load waits for a leader.
+          if (this.partitions?.on && !this.kill_armed) {
+            report.cut_errors++;
+            this.totals.cut_errors++;
+            await sleep(200);
+            await this.partitions.find_leader(this.partition_host);
             continue;
           }
           // The connection died before the kill began: did the server crash by itself? A leader
           // deposed in a round that killed a NATS server exits 75 by design (docs/cluster.md).
-          if (!this.kill_armed && !this.deposed_by_design(extra)) {
+          if (!this.errors_expected(extra)) {
             const what = funding ? 'a funding turn' : cancelling ? 'a bulk order and its cancels' : op === null ? 'a race of a revocation' : `op ${op.n} ${op.path}`;
             if (this.server_exited_by_itself()) report.load_violations.push(`round ${round}: the server died by itself during the load (${what}): ${this.server_tail()}`);
             else report.load_violations.push(`round ${round}: ${what} failed while the server was up: ${(error as Error).message}`);
@@ -1138,7 +1227,7 @@ export class Campaign {
       try {
         await this.cancel_turn(round, report.load_violations);
       } catch (error) {
-        if (!this.kill_armed && !this.deposed_by_design(extra)) report.load_violations.push(`round ${round}: a bulk order and its cancels failed while the server was up: ${(error as Error).message}`);
+        if (!this.errors_expected(extra)) report.load_violations.push(`round ${round}: a bulk order and its cancels failed while the server was up: ${(error as Error).message}`);
       }
     })();
     // Two funding turns open every round as well (the load phase is short: drawn turns alone gave about one a round).
@@ -1147,7 +1236,7 @@ export class Campaign {
         await this.funding!.turn(round, report.load_violations);
       } catch (error) {
         if (error instanceof Refused) report.refused++;
-        else if (!this.kill_armed && !this.deposed_by_design(extra)) report.load_violations.push(`round ${round}: a funding turn failed while the server was up: ${(error as Error).message}`);
+        else if (!this.errors_expected(extra)) report.load_violations.push(`round ${round}: a funding turn failed while the server was up: ${(error as Error).message}`);
       }
     });
     // The agent tree's turns run beside the writers for the whole load (campaign-agents.ts).
@@ -1156,7 +1245,7 @@ export class Campaign {
       try {
         await this.agents.turn(round, report.load_violations);
       } catch (error) {
-        if (!this.kill_armed && !this.deposed_by_design(extra)) report.load_violations.push(`round ${round}: an agent turn failed while the server was up: ${(error as Error).message}`);
+        if (!this.errors_expected(extra)) report.load_violations.push(`round ${round}: an agent turn failed while the server was up: ${(error as Error).message}`);
       }
     })();
     const writers = [...Array.from({ length: this.options.writers }, writer), opening_cancels, ...opening_funding, agent_turns];
@@ -1185,17 +1274,27 @@ export class Campaign {
         // Back on its store while the load goes on; the leader's kill may come before it is up.
         standby_restart = standby.start({ LMDB_RESTORE: 'safe' });
         standby_restart.catch(() => {});
+      } else if (extra === 'partition') {
+        const record = await this.partitions!.run(this.partition_host, replicas_current_ms);
+        report.partition = record;
+        report.extra_detail = `${record.label} ${extra_at_ms} ms into the load for ${record.hold_ms} ms: longest write pause ${record.pause_ms} ms${record.past_heal ? ' (past the heal)' : ''}, `
+          + `one leader ${record.one_leader_ms === null ? 'not within 40 s' : `${record.one_leader_ms} ms`} after the heal, exits ${JSON.stringify(record.exits)}`
+          + `${record.failed_starts > 0 ? `, ${record.failed_starts} failed starts` : ''}${record.both_back ? '' : ', the nodes not back as leader and caught-up standby within 60 s'}`
+          + `, replicas current ${record.replicas_current_ms === null ? 'not within 120 s' : `${record.replicas_current_ms} ms`} before the round`;
+        // The rest of the round's load before the leader's kill, as long as the load had before the cut.
+        await sleep(Math.max(100, report.kill_after_ms - extra_at_ms));
       } else {
         await this.nats!.kill(nats_victim);
         this.totals.nats_kills++;
         report.extra_detail = `NATS server ${this.nats!.nodes[nats_victim].name} killed ${extra_at_ms} ms into the load (${victim_led ? 'it led the journal stream' : 'a follower of the journal stream'}); dead through the failover`;
       }
-      await sleep(Math.max(0, report.kill_after_ms - (Date.now() - started)));
+      if (extra !== 'partition') await sleep(Math.max(0, report.kill_after_ms - (Date.now() - started)));
     } else {
       await sleep(report.kill_after_ms);
     }
     // 2. kill -9 with requests in flight. From here on, connections dying is expected.
     this.kill_armed = true;
+    if (this.partitions !== null) this.partitions.on = false;
     const child = (this.server as unknown as { child: { signalCode: string | null; exitCode: number | null } }).child;
     const pid = this.server.pid!;
     // A leader deposed in a NATS round has exited already: no signal to a pid that may be reused.
@@ -1272,7 +1371,7 @@ export class Campaign {
           // billvend's streams is current again, so that no round begins without a quorum to spare.
           this.nats!.launch(nats_victim);
           await this.nats!.wait_listening(nats_victim);
-          await wait_until('the replicas of the journal, the lease bucket and the snapshot store to be current', () => replicas_current(this.nats!), 30_000);
+          await wait_until('the replicas of the journal, the lease bucket and the snapshot store to be current', () => all_replicas_current(this.nats!), 30_000);
         }
       } else {
         await this.server.start({ LMDB_RESTORE: 'safe' });
@@ -1402,9 +1501,11 @@ export class Campaign {
       const ops = this.model.ops.map((op) => ({ ...op, revoke_target: op.revoke_target?.id, via_key: op.via_key?.id, ack: op.ack && { ...op.ack, body: undefined } }));
       writeFileSync(join(kept, 'ops.json'), JSON.stringify({ options: this.options, run_id: this.model.run_id, accounts: this.model.accounts, funding_transfers: this.model.funding.transfers, ops }, null, 1));
       writeFileSync(join(kept, 'server-log.txt'), this.server.logs.join('\n') + '\n--- stderr ---\n' + this.server.stderr.join(''));
+      if (this.standby !== null) writeFileSync(join(kept, 'standby-log.txt'), this.standby.logs.join('\n') + '\n--- stderr ---\n' + this.standby.stderr.join(''));
     }
     rmSync(this.data_dir, { recursive: true, force: true });
     if (this.standby !== null) rmSync(this.standby.data_dir, { recursive: true, force: true });
+    await this.lab?.destroy();
     return kept;
   }
 
@@ -1437,6 +1538,7 @@ export class Campaign {
       + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`
       + (this.options.cluster
         ? `, cluster mode (a leader failover every round; before it, ${t.standby_kills} standby kills and ${t.nats_kills} NATS server kills; ${t.deposed} leaders deposed by a NATS kill; ${t.supervisor_restarts} nodes started again after exiting by themselves during a failover; ${t.refused} answers 503 service.unavailable, re-sent after the failover)`
-        : '');
+        : '')
+      + (this.partitions === null ? '' : `; ${this.partitions.summary()}; ${t.cut_errors} requests whose connection failed during a fault`);
   }
 }

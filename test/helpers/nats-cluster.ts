@@ -2,6 +2,21 @@
 // on it, started from dist/cli.js.
 export { NatsCluster, free_port, nats_server_path } from '../../bench/nats-process.js';
 import { NatsCluster } from '../../bench/nats-process.js';
+import type { ChildProcess } from 'node:child_process';
+
+/**
+ * NATS servers as a test drives them: NatsCluster's on loopback, or NetnsLab.nats_servers()'s, each in a
+ * network namespace of its own (test/helpers/netns.ts).
+ */
+export interface NatsServers {
+  /** Comma-separated client URLs: the value of CLUSTER_NATS_URL. */
+  readonly url: string;
+  readonly nodes: readonly { name: string; child: ChildProcess | null; output: string[] }[];
+  kill(i: number): Promise<void>;
+  launch(i: number): void;
+  wait_listening(i: number): Promise<void>;
+  stop(): Promise<void>;
+}
 
 // ---- billvend nodes of a cluster ------------------------------------------------------------------
 
@@ -80,7 +95,7 @@ export async function wait_leading(server: TestServer, timeout_ms = 30_000): Pro
 }
 
 /** The name of the NATS server that leads a stream's replicas (its Raft leader; the journal's by default), or null. */
-export async function stream_leader(nats: NatsCluster, stream = 'BILLVEND_JOURNAL'): Promise<string | null> {
+export async function stream_leader(nats: { url: string }, stream = 'BILLVEND_JOURNAL'): Promise<string | null> {
   const { connect } = await import('@nats-io/transport-node');
   const { jetstreamManager } = await import('@nats-io/jetstream');
   const nc = await connect({ servers: nats.url.split(','), timeout: 2000 });
@@ -88,6 +103,28 @@ export async function stream_leader(nats: NatsCluster, stream = 'BILLVEND_JOURNA
     const jsm = await jetstreamManager(nc, { timeout: 2000 });
     const info = await jsm.streams.info(stream);
     return info.cluster?.leader ?? null;
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
+ * Whether each of these streams has a Raft leader and `replicas` followers, every one current and online: a
+ * NATS server restarted, or healed from a partition, has caught up. A fault made before that may leave no
+ * current majority on either side (test/crash/README.md "Cluster mode", docs/cluster.md "Partitions, measured").
+ */
+export async function replicas_current(nats: { url: string }, streams: readonly string[], replicas: number): Promise<boolean> {
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connect({ servers: nats.url.split(','), timeout: 2000 });
+  try {
+    const jsm = await jetstreamManager(nc, { timeout: 2000 });
+    for (const stream of streams) {
+      const cluster = (await jsm.streams.info(stream)).cluster;
+      const followers = cluster?.replicas ?? [];
+      if (!cluster?.leader || followers.length !== replicas || !followers.every((r) => r.current && !r.offline)) return false;
+    }
+    return true;
   } finally {
     await nc.close();
   }

@@ -12,11 +12,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { createServer, connect as tcp_connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nats_server_path } from './nats-cluster.js';
+import { nats_server_path, test_master_key, type NatsServers } from './nats-cluster.js';
 import { TestServer, temp_dir } from './server.js';
-import { test_master_key } from './nats-cluster.js';
 
 function ip(...args: string[]): string {
   return execFileSync('ip', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -70,6 +70,9 @@ export class NetnsLab {
   private next_host = 1;
   /** Pairs cut now, as "a|b" with a < b. */
   readonly cuts = new Set<string>();
+  /** Loopback ports of the test's own namespace that every node reaches on its own loopback (forward_loopback). */
+  private loopback_ports: number[] = [];
+  private readonly forwarders: Server[] = [];
 
   private constructor() {
     this.hub = `${this.prefix}-hub`;
@@ -193,7 +196,8 @@ export class NetnsLab {
     for (let i = 0; i < count; i++) await this.wait_port(this.nats[i].address, 4222, `${this.nats[i].name} to listen`);
   }
 
-  private launch_nats(i: number): void {
+  /** Starts NATS server i (again, on its address and its store: a restart after kill_nats). */
+  launch_nats(i: number): void {
     const node = this.nats[i];
     const routes = this.nats.filter((other) => other !== node).map((other) => `nats://${other.address}:6222`).join(',');
     const child = spawn('ip', ['netns', 'exec', node.ns, nats_server_path,
@@ -214,10 +218,15 @@ export class NetnsLab {
     return this.nats.map((node) => `nats://${node.address}:4222`).join(',');
   }
 
-  /** A billvend node in its own namespace on the NATS servers (not yet necessarily leading). */
-  async start_node(name: string, env: Record<string, string> = {}): Promise<TestServer> {
+  /**
+   * A billvend node in its own namespace on the NATS servers, on `data_dir`, not started: it listens on its
+   * member address (the test process reaches it through its own veth to the bridge, which no cut touches), and
+   * finds on its own loopback every port given to forward_loopback.
+   */
+  async node_server(name: string, data_dir: string, env: Record<string, string> = {}): Promise<TestServer> {
     const member = this.add_member(name);
-    const server = new TestServer(temp_dir(`billvend-${this.prefix}-${name}-`), {
+    if (this.loopback_ports.length > 0) await this.start_forwarder(member);
+    const server = new TestServer(data_dir, {
       CLUSTER_NATS_URL: this.nats_url,
       NODE_NAME: name,
       MASTER_KEY: test_master_key,
@@ -228,8 +237,102 @@ export class NetnsLab {
     server.host = member.address;
     server.launcher = ['ip', 'netns', 'exec', member.ns];
     this.nodes.push(server);
+    return server;
+  }
+
+  /** A billvend node in its own namespace on the NATS servers, started (not yet necessarily leading). */
+  async start_node(name: string, env: Record<string, string> = {}): Promise<TestServer> {
+    const server = await this.node_server(name, temp_dir(`billvend-${this.prefix}-${name}-`), env);
     await server.start();
     return server;
+  }
+
+  // ---- The test's own fakes, seen from the nodes ---------------------------------------------------
+
+  /**
+   * Makes services of the test process that listen on 127.0.0.1 (fake upstreams, a webhook receiver, fake
+   * funding providers) reachable from every node started afterwards at the same URL: 127.0.0.1:port (or
+   * localhost:port, so a TLS certificate for localhost still verifies) in a node's namespace is a forwarder
+   * to the test namespace's address on the bridge, where this process forwards it on to its own loopback.
+   * The bridge port of the test namespace is never cut, so the fakes stay reachable through any partition.
+   */
+  async forward_loopback(ports: number[]): Promise<void> {
+    this.loopback_ports = [...new Set(ports)];
+    for (const port of this.loopback_ports) {
+      const server = createServer((inbound) => {
+        const outbound = tcp_connect(port, '127.0.0.1');
+        inbound.pipe(outbound).pipe(inbound);
+        inbound.on('error', () => outbound.destroy());
+        outbound.on('error', () => inbound.destroy());
+      });
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, `${this.subnet}.254`, () => resolve());
+      });
+      this.forwarders.push(server);
+    }
+  }
+
+  /** The forwarder of a member's loopback ports, a node process in its namespace (gone with the namespace). */
+  private async start_forwarder(member: Member): Promise<void> {
+    const script = `const net = require('node:net');
+const [target, ...ports] = process.argv.slice(1);
+let listening = 0;
+for (const port of ports.map(Number)) {
+  net.createServer((inbound) => {
+    const outbound = net.connect(port, target);
+    inbound.pipe(outbound).pipe(inbound);
+    inbound.on('error', () => outbound.destroy());
+    outbound.on('error', () => inbound.destroy());
+  }).listen(port, '127.0.0.1', () => { if (++listening === ports.length) console.log('ready'); });
+}`;
+    const child = spawn('ip', ['netns', 'exec', member.ns, process.execPath, '-e', script, `${this.subnet}.254`, ...this.loopback_ports.map(String)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.forwarder_children.push(child);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the loopback forwarder of ${member.name} did not start`)), 15_000);
+      child.stdout!.on('data', (chunk) => {
+        if (String(chunk).includes('ready')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the loopback forwarder of ${member.name} exited with ${code}`));
+      });
+    });
+  }
+
+  private readonly forwarder_children: ChildProcess[] = [];
+
+  /**
+   * The NATS servers as the cluster tests' NatsCluster presents them (url, nodes, kill, launch, wait_listening),
+   * so that code written for loopback servers (the crash campaign's NATS kills) runs on these too. `stop` leaves
+   * the namespaces: `destroy` takes everything down.
+   */
+  nats_servers(): NatsServers {
+    const lab = this;
+    return {
+      get url() {
+        return lab.nats_url;
+      },
+      nodes: this.nats,
+      kill: (i: number) => this.kill_nats(i),
+      launch: (i: number) => this.launch_nats(i),
+      wait_listening: (i: number) => this.wait_port(this.nats[i].address, 4222, `${this.nats[i].name} to listen`),
+      stop: async () => {
+        for (let i = 0; i < this.nats.length; i++) await this.kill_nats(i);
+      },
+    };
+  }
+
+  /** kill -9 of one NATS server. */
+  async kill_nats(i: number): Promise<void> {
+    const node = this.nats[i];
+    if (node.child === null) return;
+    node.child.kill('SIGKILL');
+    await node.exited;
+    node.child = null;
   }
 
   private async wait_port(host: string, port: number, what: string): Promise<void> {
@@ -260,13 +363,9 @@ export class NetnsLab {
       await node.kill().catch(() => {});
       rmSync(node.data_dir, { recursive: true, force: true });
     }
-    for (const node of this.nats) {
-      if (node.child !== null) {
-        node.child.kill('SIGKILL');
-        await node.exited;
-        node.child = null;
-      }
-    }
+    for (let i = 0; i < this.nats.length; i++) await this.kill_nats(i);
+    for (const child of this.forwarder_children.splice(0)) child.kill('SIGKILL');
+    for (const server of this.forwarders.splice(0)) server.close();
     this.destroy_namespaces();
     rmSync(this.root, { recursive: true, force: true });
   }

@@ -1,0 +1,57 @@
+// The journal check's "a key processed twice" against the key's TTL (test/crash/README.md "Partitions"): a retry
+// after the key's record expired buys again, as docs/api.md says (24 h, times TIME_SCALE), and the partition rounds'
+// re-sends, after a fault and a failover, came 93 s after their first send, past the scaled 86.4 s. Against a real
+// server at TIME_SCALE 0.0001 (a TTL of 8.64 s): a keyed sandbox purchase, and its key sent again once the record
+// expired, which buys a second order. The check must accept that, and fire on the same store when the model's TTL
+// says the key was still remembered. (No live purchase: the fake VTpass is never started, its record empty.)
+import t from 'tap';
+import { start_server } from '../helpers/server.js';
+import { wait_for_async } from '../helpers/purchases.js';
+import { FakeUpstream } from '../helpers/fake-upstream.js';
+import { check_store } from './checker.js';
+import type { Ack, Model, Op, Wallet } from './model.js';
+
+t.setTimeout(120_000);
+
+const time_scale = 0.0001;
+const ttl_ms = 24 * 60 * 60 * 1000 * time_scale;
+
+t.test('a key sent again after its record expired may buy again; within the TTL it may not', async (t) => {
+  const server = await start_server(t, { env: { TIME_SCALE: String(time_scale), LOG_LEVEL: 'warn' } });
+  const owner = await server.create_account();
+  const created = await server.create_key(owner.id, { environment: 'test', rate_limit_per_minute: 1_000_000 });
+  await server.request('POST', '/v1/sandbox/wallet/fund', { key: created.api_key, body: { amount: 10_000, reference: 'TTL-FUND' }, idempotency_key: 'ttl-fund' });
+  const wallet: Wallet = { account_id: owner.id, environment: 'test', key: created.api_key, key_id: created.id, endpoint_id: 0, tag: 'a1-test' };
+  const body = { network: 'mtn', phone: '08011111111', amount: 100, pin: owner.pin };
+  const buy = () => server.request('POST', '/v1/services/airtime', { key: wallet.key, body, idempotency_key: 'ttl-key-1' });
+  const first = await buy();
+  t.equal(first.status, 201, `the first purchase is delivered (${first.text.slice(0, 200)})`);
+  // Sent again until the key no longer replays: its record expired and the sweep removed it.
+  const second = await wait_for_async(async () => {
+    const again = await buy();
+    return again.headers.get('idempotent-replayed') === 'true' ? null : again;
+  }, 60_000, 'the key to expire');
+  t.equal(second.status, 201, 'the key sent again after its TTL buys again');
+  t.not(second.body.data.reference, first.body.data.reference, 'a second order');
+  await server.stop();
+
+  const ack: Ack = { status: second.status, text: second.text, body: second.body, replayed: false, at_ms: Date.now(), round: 1, resent: true };
+  const op: Op = {
+    n: 1, kind: 'purchase', round: 1, account_id: owner.id, environment: 'test', method: 'POST', path: '/v1/services/airtime', operator: false,
+    body, idem: 'ttl-key-1', sent_ms: Date.now(), sends: 2, twin: false, ack, api_checked: true,
+    purchase: { service: 'airtime', recipient: body.phone, amount_kobo: 100_00, expect: 'delivered' },
+  };
+  const model = (ttl: number): Model => ({
+    run_id: 'checkers-ttl', time_scale, idempotency_ttl_ms: ttl,
+    accounts: [{ id: owner.id, tier: 'standard', wallets: { test: wallet, live: { ...wallet, environment: 'live' } }, funding_numbers: {} }],
+    pricing: {}, ops: [op], created_keys: [], funding: { providers: [], transfers: [], reseller_fee_tiers: [] },
+  });
+  const about_the_key = async (ttl: number) => {
+    const report = await check_store(server.data_dir, model(ttl), { snapshot_ms: Date.now(), final: false, upstream: new FakeUpstream(), other_upstreams: [], acked_before_ms: Date.now() });
+    return report.violations.filter((v) => v.includes('ttl-key-1') || /processed twice|whose record names/.test(v));
+  };
+  t.same(await about_the_key(ttl_ms), [], 'the journal check accepts the second order bought after the key expired');
+  const within = await about_the_key(10 * 60 * 1000);
+  t.ok(within.some((v) => /a key processed twice/.test(v)), `with a TTL that had not run out, the same store is a key processed twice (${within.join(' | ')})`);
+  t.ok(within.some((v) => /created 2 orders within its TTL/.test(v)), 'and the acknowledged answer\'s key created two orders');
+});
