@@ -239,6 +239,14 @@ export class OrderDesk implements EngineExtension {
       first_answer?.();
       throw error;
     }
+    // A fenced engine sends nothing (docs/cluster.md "A deposed leader's local tail"): its journal refused a batch
+    // and every one after it, so this order may exist in the local store only. settled() no longer says so once
+    // the refusal was heard (the actor then waits on nothing): a bulk item whose turn in its send lane came after
+    // the refusal was paid for although the cluster never had its order (cluster crash campaign, 2026-11-28).
+    if (this.engine.fenced) {
+      first_answer?.();
+      throw new JournalFailure(new Error('the engine is fenced: nothing more is sent to an upstream'), new Set());
+    }
     let order = actor.open_orders.get(reference);
     if (order === undefined) fail(`order ${reference} vanished before it was sent`);
     const provider = this.providers[order.environment];
