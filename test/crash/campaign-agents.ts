@@ -23,11 +23,18 @@ const loops = 2;
  */
 const repeats_per_restart_max = 8;
 
+/** A request of the tree a deposed leader refused (cluster mode): unanswered, as if the kill had cut it. */
+export class AgentRefused extends Error {}
+
 export interface AgentsHost {
   random(): number;
   server(): TestServer;
   /** The load goes on (false once the kill began). */
   alive(): boolean;
+  /** Cluster mode: a deposed leader's 503 service.unavailable is a refusal, not an answer. */
+  cluster: boolean;
+  /** Counts such a refusal with the campaign's (its summary's "answers 503 service.unavailable"). */
+  refused(): void;
 }
 
 interface CutRequest {
@@ -60,13 +67,23 @@ export class AgentsDriver {
     return items[Math.floor(this.host.random() * items.length)];
   }
 
-  private call(method: string, path: string, acting: number | null, body?: unknown, idem?: string): Promise<ApiResponse> {
-    return this.host.server().api(method, path, {
+  private async call(method: string, path: string, acting: number | null, body?: unknown, idem?: string): Promise<ApiResponse> {
+    const answer = await this.host.server().api(method, path, {
       key: this.root_key,
       ...(acting === null ? {} : { headers: { 'Billvend-Account': String(acting) } }),
       ...(body === undefined ? {} : { body }),
       ...(idem === undefined ? {} : { idempotency_key: idem }),
     });
+    // Cluster mode, during the load: a leader deposed in a NATS round refuses every request 503
+    // service.unavailable (docs/cluster.md "Deposition"). Like the campaign's own requests, the request is
+    // then unanswered: thrown as a cut one, so a transfer keeps no answer and is sent again with its reference
+    // after the failover, and a purchase, suspension or closing goes with the requests the kill cut (found by
+    // the first long cluster run with agents, 2026-11-28, round 42: counted as violations before).
+    if (this.host.cluster && this.host.alive() && answer.status === 503 && answer.body?.error?.code === 'service.unavailable') {
+      this.host.refused();
+      throw new AgentRefused(`refused: ${answer.text.slice(0, 200)}`);
+    }
+    return answer;
   }
 
   /** The tree, once: a reseller (operator-made, 10,000,000 NGN of test money), its super-agent, its agent. */

@@ -25,7 +25,7 @@ import { check_store, type StoreStats } from './checker.js';
 import { ApiChecker } from './api-checker.js';
 import { kill_in_flush_window } from './flush-window.js';
 import { FundingDriver, funding_on } from './campaign-funding.js';
-import { AgentsDriver, agents_on } from './campaign-agents.js';
+import { AgentRefused, AgentsDriver, agents_on } from './campaign-agents.js';
 import { NatsCluster, stream_leader, test_lease_ms, test_master_key, wait_leading, wait_until } from '../helpers/nats-cluster.js';
 import {
   acked_batch,
@@ -319,7 +319,7 @@ export class Campaign {
         return this.send(op, round, false, violations);
       },
     }) : null;
-    this.agents = agents_on ? new AgentsDriver(this.model, { random: () => this.random(), server: () => this.server, alive: () => this.alive }) : null;
+    this.agents = agents_on ? new AgentsDriver(this.model, { random: () => this.random(), server: () => this.server, alive: () => this.alive, cluster: this.options.cluster === true, refused: () => this.totals.refused++ }) : null;
     this.api = new ApiChecker(() => this.server, this.model, () => this.reversed_references());
   }
 
@@ -1164,7 +1164,7 @@ export class Campaign {
       try {
         await this.agents.turn(round, report.load_violations);
       } catch (error) {
-        if (!this.kill_armed && !this.deposed_by_design(extra)) report.load_violations.push(`round ${round}: an agent turn failed while the server was up: ${(error as Error).message}`);
+        if (!(error instanceof AgentRefused) && !this.kill_armed && !this.deposed_by_design(extra)) report.load_violations.push(`round ${round}: an agent turn failed while the server was up: ${(error as Error).message}`);
       }
     })();
     const writers = [...Array.from({ length: this.options.writers }, writer), opening_cancels, ...opening_funding, agent_turns];
