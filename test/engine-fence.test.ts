@@ -11,7 +11,9 @@
 import t from 'tap';
 import { start_in_process } from './helpers/in-process.js';
 import { WebhookReceiver, webhook_env } from './helpers/webhook-receiver.js';
-import { idem } from './helpers/purchases.js';
+import { idem, warm_up_live } from './helpers/purchases.js';
+import { start_upstream } from './helpers/fake-upstream.js';
+import { bulk_sends_in_flight_max } from '../src/services/bulk-send-lane.js';
 import { sweep_interval_ms } from '../src/webhooks/delivery-bounds.js';
 import type { JournalAppender, StagedChange } from '../src/journal/journal.js';
 
@@ -87,4 +89,34 @@ t.test('a refused append fences the engine: nothing it wrote locally is announce
   const more = await receiver.wait_for(2, 1_000).catch(() => null);
   t.equal(more, null, 'no second event arrives');
   t.same(receiver.events('wallet.credited').map((r) => r.json.data.reference), ['REPLICATED-1'], 'the stranded top-up was never announced');
+});
+
+t.test('a refused append fences the order desk too: a bulk item still in its send lane is never paid', async (t) => {
+  // Found by the cluster crash campaign (2026-11-28, seed 1128116, round 42): a leader deposed by a NATS
+  // server's death paid VTpass for live orders the stream never took ("the upstream was paid under request_id …,
+  // which no stored live order carries"). A bulk order's items wait in their account's send lane; once the
+  // batch that placed them was refused, the actor no longer waited on it (settled() null), and the lane sent
+  // the next item when a slot freed: the upstream was paid for an order that existed only in the local tail.
+  const vtpass = await start_upstream(t);
+  const server = await start_in_process(t, { env: vtpass.env(1_000) });
+  const created = await server.create_account({ kyc_level: 3 });
+  const key = (await server.create_key(created.id, { environment: 'live', rate_limit_per_minute: 1_000_000 })).api_key;
+  await server.credit(created.id, 'live', 100_000);
+  await warm_up_live(server, key);
+
+  const appender = new HeldAppender();
+  server.engine.journal.appender = appender;
+  const items = Array.from({ length: bulk_sends_in_flight_max + 2 }, (_, i) => ({ service_type: 'airtime', network: 'mtn', phone: `0806550${String(i).padStart(4, '0')}`, amount: 100 }));
+  const placed = server.api('POST', '/v1/services/bulk', { key, body: { pin: '12345', items }, idempotency_key: idem('fenced-bulk') });
+  await until('the bulk order\'s append', () => appender.held.length >= 1);
+  t.equal(vtpass.calls('/api/pay').length, 0, 'nothing is paid while the placement\'s append is pending');
+
+  appender.refuse_all(new Error('this node lost the cluster\'s lease'));
+  const answer = await placed;
+  t.not(answer.status, 201, `the bulk order whose append was refused is not acknowledged (${answer.status} ${answer.body?.error?.code})`);
+  t.ok(server.engine.fenced, 'the refusal fenced the engine');
+  // The lane's slots free as the first items' sends give up; the items after them would be sent then. Nothing
+  // in the fenced process can serve as a barrier: its next turns are given time to run.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  t.equal(vtpass.calls('/api/pay').length, 0, 'no item of the refused placement was paid (the code before the fix paid 2, the items after the lane\'s first 8): the upstream never hears of an order the cluster does not have');
 });

@@ -25,7 +25,7 @@ import { check_store, type StoreStats } from './checker.js';
 import { ApiChecker } from './api-checker.js';
 import { kill_in_flush_window } from './flush-window.js';
 import { FundingDriver, funding_on } from './campaign-funding.js';
-import { AgentsDriver, agents_on } from './campaign-agents.js';
+import { AgentRefused, AgentsDriver, agents_on } from './campaign-agents.js';
 import { NatsCluster, replicas_current, stream_leader, test_lease_ms, test_master_key, wait_leading, wait_until, type NatsServers } from '../helpers/nats-cluster.js';
 import { NetnsLab } from '../helpers/netns.js';
 import { PartitionDriver, type PartitionHost, type PartitionRecord } from './campaign-partitions.js';
@@ -281,7 +281,7 @@ export class Campaign {
   private reversed_this_round: string[] = [];
   /** Reversed orders that our side had delivered first (the rest were still processing when reversed). */
   private reversed_after_delivery = 0;
-  readonly live = { duplicates_sent: 0, reversals: 0, reversals_around_kill: 0, callbacks: 0, callbacks_cut: 0 };
+  readonly live = { duplicates_sent: 0, reversals: 0, reversals_around_kill: 0, callbacks: 0, callbacks_cut: 0, callbacks_refused: 0 };
   /** The store of the node that takes the load (in cluster mode, the leader's: it changes every round). */
   data_dir = temp_dir('billvend-crash-');
   server!: TestServer;
@@ -347,7 +347,7 @@ export class Campaign {
         return this.send(op, round, false, violations);
       },
     }) : null;
-    this.agents = agents_on ? new AgentsDriver(this.model, { random: () => this.random(), server: () => this.server, alive: () => this.alive && this.partitions?.on !== true, cluster: options.cluster === true }) : null;
+    this.agents = agents_on ? new AgentsDriver(this.model, { random: () => this.random(), server: () => this.server, alive: () => this.alive && this.partitions?.on !== true, cluster: options.cluster === true, refused: () => this.totals.refused++ }) : null;
     this.api = new ApiChecker(() => this.server, this.model, () => this.reversed_references());
   }
 
@@ -1079,10 +1079,15 @@ export class Campaign {
       this.live.callbacks++;
       try {
         const answer = await this.upstream.send_callback(this.callback_url(), request_id, 'callback-transaction-reversal');
-        // During a partition's fault a node not (or no longer) leading refuses it (503 service.unavailable): cut, as by
-        // the kill; the round's re-send after the restart delivers it.
-        if (this.partitions?.on && answer.status === 503 && answer.text.includes('"service.unavailable"')) this.live.callbacks_cut++;
-        else if (answer.status !== 200 || JSON.parse(answer.text)?.response !== 'success') violations.push(`round ${round}: the callback for ${request_id} was answered ${answer.status} ${answer.text.slice(0, 200)}`);
+        // Cluster mode: a leader deposed in a NATS round answers every request 503 service.unavailable, a
+        // callback too (docs/cluster.md "Deposition"); VTpass sends it again (docs/upstreams.md "Callbacks and
+        // reversals"), as the round's callbacks after the failover do: refused like a request, not a violation.
+        if (this.options.cluster && answer.status === 503 && JSON.parse(answer.text)?.error?.code === 'service.unavailable') {
+          this.totals.refused++;
+          this.live.callbacks_refused++;
+          return;
+        }
+        if (answer.status !== 200 || JSON.parse(answer.text)?.response !== 'success') violations.push(`round ${round}: the callback for ${request_id} was answered ${answer.status} ${answer.text.slice(0, 200)}`);
       } catch (error) {
         // Cut by the kill: VTpass would send it again; the round's re-send after the restart does.
         this.live.callbacks_cut++;
@@ -1245,7 +1250,7 @@ export class Campaign {
       try {
         await this.agents.turn(round, report.load_violations);
       } catch (error) {
-        if (!this.errors_expected(extra)) report.load_violations.push(`round ${round}: an agent turn failed while the server was up: ${(error as Error).message}`);
+        if (!(error instanceof AgentRefused) && !this.errors_expected(extra)) report.load_violations.push(`round ${round}: an agent turn failed while the server was up: ${(error as Error).message}`);
       }
     })();
     const writers = [...Array.from({ length: this.options.writers }, writer), opening_cancels, ...opening_funding, agent_turns];
@@ -1532,7 +1537,7 @@ export class Campaign {
       + `races of a key's revocation ${t.races} (refused 401 ${t.race_refusals}), `
       + `lane-filling live bulk orders ${t.cancel_orders}, cancels ${t.cancels} (answered 200 ${t.cancels_200}, 409 ${t.cancels_409}), `
       + `live: 019 answers ${this.upstream.duplicates.size} (of ${this.live.duplicates_sent} purchases repeating a number), refused to the second upstream ${this.upstream_b.calls('/api/pay').length}, `
-      + `reversals ${this.live.reversals} (${this.live.reversals_around_kill} while the server was dead), reversed after delivery ${this.reversed_after_delivery}, callbacks ${this.live.callbacks} (${this.live.callbacks_cut} cut by a kill), `
+      + `reversals ${this.live.reversals} (${this.live.reversals_around_kill} while the server was dead), reversed after delivery ${this.reversed_after_delivery}, callbacks ${this.live.callbacks} (${this.live.callbacks_cut} cut by a kill, ${this.live.callbacks_refused} refused 503 by a deposed leader), `
       + (this.funding === null ? '' : `${this.funding.summary()}; provider transfers credited in the store ${stats?.funding_credits ?? '?'}, in exceptions ${stats?.funding_exceptions ?? '?'}, `)
       + (this.agents === null ? '' : `${this.agents.summary()}, `)
       + `violations ${t.violations}, ${Math.round(duration_ms / 1000)} s, seed ${this.options.seed}, TIME_SCALE ${this.options.time_scale}`
