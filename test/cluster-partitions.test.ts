@@ -14,7 +14,7 @@
 // server was on the leader's side never took over during the partition.
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NetnsLab, netns_unavailable } from './helpers/netns.js';
 import { Supervisor, cluster_status, replicas_current, wait_leading, wait_until } from './helpers/nats-cluster.js';
@@ -124,6 +124,7 @@ t.test('the cluster stays available and keeps every acknowledged write through p
     lab.heal_all();
     // PARTITION_LOG_DIR keeps every node's log of the run, to read what a failed check saw.
     if (process.env.PARTITION_LOG_DIR) {
+      mkdirSync(process.env.PARTITION_LOG_DIR, { recursive: true });
       for (const [i, node] of lab.nodes.entries()) writeFileSync(join(process.env.PARTITION_LOG_DIR, `${lab.prefix}-app${i + 1}.log`), node.logs.join('\n'));
     }
     await lab.destroy();
