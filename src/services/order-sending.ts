@@ -25,7 +25,7 @@ export abstract class OrderSending extends OrderAnswers {
     // cluster refuses a batch, the accounts keep in memory what it staged and no longer wait for it: a bulk
     // order's items past the lane's eighth, sent as earlier ones freed their slots, found settled() empty and were
     // paid for orders the stream never took (found by the crash campaign with partitions;
-    // test/engine-fence-send-lane.test.ts). The next leader recovers every order the stream holds.
+    // test/engine-fence.test.ts). The next leader recovers every order the stream holds.
     if (this.engine.fenced) {
       first_answer?.();
       throw new JournalFailure(new Error('this node is fenced: nothing more is sent to an upstream'), new Set());

@@ -19,6 +19,7 @@ import { cidr_contains, parse_cidr, type CidrBlock } from '../../lib/ip-address.
 import { iso_ms } from '../../lib/time-format.js';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { KeyState } from '../../engine/key-state.js';
+import type { NewKeyInput } from '../../engine/account-command.js';
 import type { Environment, KeyRecord, Scope } from '../../engine/records.js';
 import { fail } from '../../lib/assert.js';
 
@@ -29,14 +30,8 @@ export function key_hint(api_key: string): string {
   return `${api_key.slice(0, 8)}…${api_key.slice(-4)}`;
 }
 
-export interface KeyRequest {
-  name: string;
-  environment: Environment;
-  scopes: Scope[];
-  ip_allowlist: string[];
-  rate_limit_per_minute: number;
-  expires_ms: number | null;
-}
+/** A key as asked for: the engine's new key without what is derived from the secret (engine/account-command.ts). */
+export type KeyRequest = Omit<NewKeyInput, 'key_hash' | 'key_hint'>;
 
 /** Checks the parts of a key request that a schema cannot: addresses and the expiry instant. */
 export function check_key_request(body: { ip_allowlist?: string[]; expires_at?: string }, now_ms: number): { ip_allowlist: string[]; expires_ms: number | null } | ApiError {
