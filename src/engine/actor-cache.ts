@@ -27,22 +27,22 @@ export interface CachedActor {
   recent: boolean;
 }
 
-export interface ActorSource<AccountActor extends CachedActor> {
+export interface ActorSource<Actor extends CachedActor> {
   /** Builds the actor of an account from the store, or undefined when the store has no such account. */
-  load(id: number): AccountActor | undefined;
+  load(id: number): Actor | undefined;
   /** Whether the actor holds nothing that only memory knows (see Engine.evictable). */
-  evictable(actor: AccountActor, now_ms: number): boolean;
+  evictable(actor: Actor, now_ms: number): boolean;
   now_ms(): number;
   /** The actor became resident, or stopped being so (its keys join or leave the in-memory key lookup). */
-  admitted(actor: AccountActor): void;
-  released(actor: AccountActor): void;
+  admitted(actor: Actor): void;
+  released(actor: Actor): void;
 }
 
-export class ActorCache<AccountActor extends CachedActor> {
-  /** Resident actors in admission order; a second-chance flag (AccountActor.recent) stands for use. */
-  private readonly resident = new Map<number, AccountActor>();
+export class ActorCache<Actor extends CachedActor> {
+  /** Resident actors in admission order; a second-chance flag (CachedActor.recent) stands for use. */
+  private readonly resident = new Map<number, Actor>();
   /** Actors let go that may still be held by work in flight, until the garbage collector takes them. */
-  private readonly released = new Map<number, WeakRef<AccountActor>>();
+  private readonly released = new Map<number, WeakRef<Actor>>();
   private readonly collected = new FinalizationRegistry<number>((id) => {
     if (this.released.get(id)?.deref() === undefined) this.released.delete(id);
   });
@@ -51,13 +51,13 @@ export class ActorCache<AccountActor extends CachedActor> {
   evictions = 0;
 
   constructor(
-    private readonly source: ActorSource<AccountActor>,
+    private readonly source: ActorSource<Actor>,
     /** The bound on resident actors; actors that must stay (see evictable) may hold it exceeded. */
     public resident_max: number = actors_resident_max_default,
   ) {}
 
   /** The account's actor, built from the store when it is not in memory; undefined for no such account. */
-  get(id: number): AccountActor | undefined {
+  get(id: number): Actor | undefined {
     const actor = this.resident.get(id);
     if (actor !== undefined) {
       actor.recent = true;
@@ -74,7 +74,7 @@ export class ActorCache<AccountActor extends CachedActor> {
   }
 
   /** The actor if it is in memory (resident or still held), without building it from the store. */
-  peek(id: number): AccountActor | undefined {
+  peek(id: number): Actor | undefined {
     return this.resident.get(id) ?? this.released.get(id)?.deref();
   }
 
@@ -83,7 +83,7 @@ export class ActorCache<AccountActor extends CachedActor> {
   }
 
   /** Resident actors: every actor with open orders or unsaved changes is among them. */
-  values(): IterableIterator<AccountActor> {
+  values(): IterableIterator<Actor> {
     return this.resident.values();
   }
 
@@ -93,7 +93,7 @@ export class ActorCache<AccountActor extends CachedActor> {
   }
 
   /** Holds an actor in memory: a new account's, or one let go that staged a change again. */
-  admit(actor: AccountActor): void {
+  admit(actor: Actor): void {
     this.released.delete(actor.id);
     this.resident.set(actor.id, actor);
     if (!actor.resident) this.source.admitted(actor);
@@ -115,7 +115,7 @@ export class ActorCache<AccountActor extends CachedActor> {
    * looked at. A recently used actor gets a second chance (moved to the back), as does one that must
    * stay; so the cost of one admission is bounded, and the bound is restored over a few admissions.
    */
-  private evict_some(admitted: AccountActor): void {
+  private evict_some(admitted: Actor): void {
     const now_ms = this.source.now_ms();
     let scanned = 0;
     for (const [id, actor] of this.resident) {
@@ -137,7 +137,7 @@ export class ActorCache<AccountActor extends CachedActor> {
     }
   }
 
-  private take_back(id: number): AccountActor | undefined {
+  private take_back(id: number): Actor | undefined {
     const ref = this.released.get(id);
     if (ref === undefined) return undefined;
     const actor = ref.deref();
