@@ -428,7 +428,7 @@ table('placing an order debits the wallet in the same command', [
     unchanged: false,
     balances: { test: 90_00 },
     events: ['wallet.debited'],
-    then: (t, a) => t.equal(claim_of(a.actor, 'test', 'INV-2'), open_reference(a), 'the claim names the first order'),
+    then: (t, a) => t.equal(claim_of(engine.journal, store, a.id, 'test', 'INV-2'), open_reference(a), 'the claim names the first order'),
   },
   {
     name: 'the same client reference in the other environment is another claim',

@@ -325,14 +325,14 @@ t.test('a client reference claimed in the same commit is refused, and a failed c
   t.ok(first.ok, 'the first order claims INV-1');
   const again = place(engine, id, 'INV-1');
   t.equal(again.ok ? 'ok' : again.refused.refusal, 'duplicate_client_reference', 'a second order in the same commit is refused');
-  t.equal(claim_of(engine.accounts.get(id)!, 'test', 'INV-1'), first.ok ? first.value.reference : null, 'the claim names the first order before durable');
+  t.equal(claim_of(engine.journal, engine.store, id, 'test', 'INV-1'), first.ok ? first.value.reference : null, 'the claim names the first order before durable');
   await engine.journal.durable();
-  t.equal(claim_of(engine.accounts.get(id)!, 'test', 'INV-1'), first.ok ? first.value.reference : null, 'and after');
+  t.equal(claim_of(engine.journal, engine.store, id, 'test', 'INV-1'), first.ok ? first.value.reference : null, 'and after');
   room.ok = false;
   t.ok(place(engine, id, 'INV-2').ok, 'an order claiming INV-2 in a commit that will fail');
   await t.rejects(engine.journal.durable(), 'its commit fails');
   room.ok = true;
-  t.equal(claim_of(engine.accounts.get(id)!, 'test', 'INV-2'), null, 'INV-2 is free again: the store never got the claim');
+  t.equal(claim_of(engine.journal, engine.store, id, 'test', 'INV-2'), null, 'INV-2 is free again: the store never got the claim');
   t.ok(place(engine, id, 'INV-2').ok, 'a new order claims it');
   await engine.journal.durable();
 });

@@ -337,7 +337,7 @@ export function session_routes(deps: Deps, sessions: SessionStore, desk: OrderDe
       return mine ? [order] : [];
     }
     // The reseller's own client reference names one order (docs/api.md "Client references and metadata").
-    const claimed = /^[A-Za-z0-9._:-]{1,64}$/.test(q) ? claim_of(actor, environment, q) : null;
+    const claimed = /^[A-Za-z0-9._:-]{1,64}$/.test(q) ? claim_of(engine.journal, engine.store, actor.id, environment, q) : null;
     if (claimed === null) return null;
     const order = desk.find(claimed);
     return order !== null && matches(order, filter) ? [order] : [];

@@ -2,11 +2,11 @@
 // It holds the account's profile, wallets, keys, PIN state and open orders in memory. A command
 // (engine/account-command.ts) reaches it through Engine.run: execute runs validate → prepare → apply
 // synchronously and returns its outcome as data (a Refusal, never an HTTP error) with the changes and
-// events it made, which the engine stages and emits; the caller replies once the journal says the
-// changes are durable.
+// events it made, kept in the command's own effects (command-effects.ts), which the engine stages and
+// emits; the caller replies once the journal says the changes are durable.
 // Because a command never awaits, the event loop is the actor's mailbox: two commands of one account
 // never interleave.
-import type { JournalFailure } from '../journal/journal.js';
+import type { Journal, JournalFailure } from '../journal/journal.js';
 import {
   assert_account,
   assert_entry,
@@ -26,8 +26,8 @@ import { lagos_day } from '../lib/time-format.js';
 import { fail } from '../lib/assert.js';
 import { ok, refused, type Outcome, type Refusal } from './refusal.js';
 import type { RandomSource } from '../lib/random.js';
-import type { CapturedChange } from '../journal/journal.js';
-import type { AccountCommand, CommandEvent, CommandFields, CommandOutcome, CommandOutcomes, Executed, FundingScope, NewKeyInput } from './account-command.js';
+import type { AccountCommand, CommandFields, CommandOutcome, CommandOutcomes, FundingScope, NewKeyInput } from './account-command.js';
+import { CommandEffects, type Executed } from './command-effects.js';
 import type { ActorEngine } from './command-actor.js';
 import type { EventKind, EventSubject } from './engine-events.js';
 import type { ActorCache } from './actor-cache.js';
@@ -59,34 +59,22 @@ export const password_lock_ms = 15 * 60 * 1000;
  * import the engine that builds it (test/layers.test.ts).
  */
 export interface ActorHost extends ActorEngine {
+  readonly journal: Journal;
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly counts: { open_orders: number; api_keys_active: number; reads_waited: number };
   readonly pin_cache: PinCache;
   readonly accounts: ActorCache<AccountActor>;
   readonly degraded: boolean;
-  held(id: number): AccountActor;
   run<C extends AccountCommand>(actor: AccountActor, command: C, now_us?: number, random?: RandomSource): CommandOutcome<C>;
   next_id(name: string): number;
   next_ids(name: string, count: number): number;
-  next_key_id(): number;
-  balance_moved(actor: AccountActor, environment: Environment, delta_kobo: number): void;
-  collect_events(collecting: Collecting | null): void;
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: EventSubject): void;
+  next_key_id(effects: CommandEffects<AccountActor>): number;
   index_key(actor: AccountActor, state: KeyState): void;
   unindex_key(actor: AccountActor, state: KeyState): void;
-  funding_reference(environment: Environment, reference: string, owner?: number | null): { account_id: number; entry_id: number } | null;
-  funding_credit(environment: Environment, provider: string, provider_reference: string): { account_id: number; entry_id: number } | null;
+  funding_reference(environment: Environment, reference: string, owner: number | null, reader: Pick<Journal, 'read'>): { account_id: number; entry_id: number } | null;
+  funding_credit(environment: Environment, provider: string, provider_reference: string, reader: Pick<Journal, 'read'>): { account_id: number; entry_id: number } | null;
   record_funding_reference(actor: AccountActor, environment: Environment, reference: string, entry: WalletEntry, owner?: number | null): void;
-}
-
-/** A running command's accounts, and what it collects from them until Engine.run stages it. */
-export interface Collecting {
-  actors: readonly AccountActor[];
-  changes: CapturedChange[];
-  events: CommandEvent<AccountActor>[];
-  /** The balances the command moved per account, in kobo (append_entry reports them). */
-  moved: Map<AccountActor, { live: number; test: number }>;
 }
 
 export class AccountActor {
@@ -104,8 +92,11 @@ export class AccountActor {
    * answers 503 "nothing was changed".
    */
   private retired_by: JournalFailure | null = null;
-  /** True while execute runs a command: its changes are captured, and reads wait only once they are staged. */
-  private executing = false;
+  /**
+   * The running command's effects while this account is in a command (execute, or enter_command for a
+   * command across accounts): where stage_put, emit and append_entry put what the command does.
+   */
+  private running: CommandEffects<AccountActor> | null = null;
   /** Held by the engine's actor cache (engine/actor-cache.ts); false once let go. */
   resident = false;
   /** Used since the cache last looked at it: its second chance before being let go. */
@@ -139,44 +130,65 @@ export class AccountActor {
 
   /**
    * Runs one command (engine/account-command.ts) synchronously and returns its outcome, the changes it
-   * staged and the events it emitted, none of them in the journal or the event sink yet: Engine.run
-   * stages and emits them, in the order the command made them. A command that throws (a bug, or a
-   * retired actor: see retired_by) gives nothing to stage. No command draws randomness yet (the order
-   * desk draws a purchase's references before placing it); `random` is the one it would use.
+   * made and the events it emitted, from the command's own effects (command-effects.ts), none of them in
+   * the journal or the event sink yet: Engine.run stages and emits them, in the order the command made
+   * them. A command that throws (a bug, or a retired actor: see retired_by) gives nothing to stage. No
+   * command draws randomness yet (the order desk draws a purchase's references before placing it);
+   * `random` is the one it would use.
    */
   execute<C extends AccountCommand>(command: C, now_us: number, random: RandomSource): Executed<CommandOutcome<C>, AccountActor> {
-    const changes: CapturedChange[] = [];
-    const events: CommandEvent<AccountActor>[] = [];
-    this.engine.journal.capture(changes);
-    const moved = new Map<AccountActor, { live: number; test: number }>();
-    this.engine.collect_events({ actors: [this], changes, events, moved });
-    this.executing = true;
+    const effects = new CommandEffects<AccountActor>(this.engine.journal, [this], now_us);
+    // No retired check here: a command that changes nothing (a refusal, a stale verdict) still answers;
+    // staging through a retired actor throws its failure (stage_put).
+    this.begin(effects);
     try {
-      return { outcome: this.apply(command, now_us, random) as CommandOutcome<C>, changes, events, moved };
+      return effects.finish(this.apply(command, now_us, random) as CommandOutcome<C>);
     } finally {
-      this.executing = false;
-      this.engine.journal.release();
-      this.engine.collect_events(null);
+      this.running = null;
     }
   }
 
   /**
-   * A command across accounts (Engine.run_across) lets each of its actors stage while it runs, as
+   * A command across accounts (Engine.run_across) hands each of its actors the command's effects, as
    * execute does for one. A retired actor throws its failure here, before the command changes anything.
    */
-  enter_command(): void {
+  enter_command(effects: CommandEffects<AccountActor>): void {
     if (this.retired_by !== null) throw this.retired_by;
-    if (this.executing) fail(`account ${this.id} is in a command already`);
-    this.executing = true;
+    this.begin(effects);
   }
 
   leave_command(): void {
-    this.executing = false;
+    this.running = null;
+  }
+
+  private begin(effects: CommandEffects<AccountActor>): void {
+    if (this.running !== null) fail(`account ${this.id} is in a command already`);
+    effects.enter(this);
+    this.running = effects;
+  }
+
+  /** Whether this account is in a running command (Engine.emit refuses its events then: they belong to the command). */
+  get in_command(): boolean {
+    return this.running !== null;
+  }
+
+  /** The running command's effects: its reads (read-your-writes within the command) and the accounts it holds. */
+  get effects(): CommandEffects<AccountActor> {
+    const effects = this.running;
+    if (effects === null) fail(`account ${this.id} reached its command's effects outside a command`);
+    return effects;
+  }
+
+  /** An event of this account, in the running command's effects: the sink has it once Engine.run stages the command. */
+  emit(environment: Environment, kind: EventKind, subject: EventSubject): void {
+    const effects = this.running;
+    if (effects === null) fail(`account ${this.id} emitted ${kind} outside a command`);
+    effects.event(this, environment, kind, subject);
   }
 
   /** An agent's order command inside Engine.run_across (engine/agent-commands.ts agent_order), entered already. */
   apply_command(command: AccountCommand, now_us: number): CommandOutcomes[AccountCommand['kind']] {
-    if (!this.executing) fail(`account ${this.id} applies a command it has not entered`);
+    if (this.running === null) fail(`account ${this.id} applies a command it has not entered`);
     return this.apply(command, now_us, this.engine.random);
   }
 
@@ -217,22 +229,24 @@ export class AccountActor {
   // ---- Journal plumbing -------------------------------------------------------------------------
 
   /**
-   * Stages a change of this account, only ever inside a command (execute): the journal captures it, and
-   * Engine.run stages it and marks the actor pending, so that reads wait for it. The order commands
+   * Stages a change of this account, only ever inside a command (execute): the command's effects keep it,
+   * and Engine.run stages it and marks the actor pending, so that reads wait for it. The order commands
    * (account-orders.ts), the engine's indexes and the idempotency records call it from their commands;
    * a layer above stages its own records beside the account with the stage_records command
    * (test/layers.test.ts checks that no module outside engine/ calls it).
    */
   stage_put(db: Parameters<ActorHost['journal']['put']>[1], key: Parameters<ActorHost['journal']['put']>[2], value: unknown): void {
-    if (!this.executing) fail(`account ${this.id} staged a change outside a command`);
+    const effects = this.running;
+    if (effects === null) fail(`account ${this.id} staged a change outside a command`);
     if (this.retired_by !== null) throw this.retired_by;
-    this.engine.journal.put(this.id, db, key, value);
+    effects.put(this.id, db, key, value);
   }
 
   stage_remove(db: Parameters<ActorHost['journal']['remove']>[1], key: Parameters<ActorHost['journal']['remove']>[2]): void {
-    if (!this.executing) fail(`account ${this.id} staged a change outside a command`);
+    const effects = this.running;
+    if (effects === null) fail(`account ${this.id} staged a change outside a command`);
     if (this.retired_by !== null) throw this.retired_by;
-    this.engine.journal.remove(this.id, db, key);
+    effects.remove(this.id, db, key);
   }
 
   /** Called by Engine.run after it stages each of a command's changes of this account. */
@@ -324,7 +338,7 @@ export class AccountActor {
     else wallet.commissions_out_kobo = (wallet.commissions_out_kobo ?? 0) + amount_kobo;
     this.stage_put(this.engine.store.wallet_entries, [this.id, environment, entry.id], entry);
     this.stage_wallet(environment);
-    this.engine.balance_moved(this, environment, after - before);
+    this.effects.balance_moved(this, environment, after - before);
     return entry;
   }
 
@@ -343,7 +357,7 @@ export class AccountActor {
       return refused({ refusal: 'funding_reference_foreign' });
     }
     if (claim !== null) {
-      const entry = this.engine.journal.read(this.engine.store.wallet_entries, [this.id, environment, claim.entry_id]) as WalletEntry | undefined;
+      const entry = this.effects.read(this.engine.store.wallet_entries, [this.id, environment, claim.entry_id]) as WalletEntry | undefined;
       if (entry === undefined) fail(`funding reference ${reference} points at a missing entry`);
       if (entry.amount_kobo !== amount_kobo) {
         return refused({ refusal: 'funding_reference_amount_differs' });
@@ -352,7 +366,7 @@ export class AccountActor {
     }
     const entry = this.append_entry(environment, 'credit', amount_kobo, reference, description, now_us);
     this.engine.record_funding_reference(this, environment, reference, entry, scope === 'account' ? this.id : null);
-    this.engine.emit(this, environment, 'wallet.credited', { entry });
+    this.emit(environment, 'wallet.credited', { entry });
     return ok({ entry, created: true });
   }
 
@@ -364,24 +378,24 @@ export class AccountActor {
    */
   private credit_transfer(environment: Environment, amount_kobo: number, description: string, funding: EntryFunding, now_us: number): Outcome<{ entry: WalletEntry; created: boolean }> {
     if (amount_kobo <= 0) return refused({ refusal: 'amount_not_positive' });
-    const claim = this.engine.funding_credit(environment, funding.provider, funding.provider_reference);
+    const claim = this.engine.funding_credit(environment, funding.provider, funding.provider_reference, this.effects);
     if (claim !== null) {
       if (claim.account_id !== this.id) return refused({ refusal: 'funding_reference_foreign' });
-      const entry = this.engine.journal.read(this.engine.store.wallet_entries, [this.id, environment, claim.entry_id]) as WalletEntry | undefined;
+      const entry = this.effects.read(this.engine.store.wallet_entries, [this.id, environment, claim.entry_id]) as WalletEntry | undefined;
       if (entry === undefined) fail(`funding credit ${funding.provider}/${funding.provider_reference} points at a missing entry`);
       return ok({ entry, created: false });
     }
     const entry = this.append_entry(environment, 'credit', amount_kobo, funding.provider_reference, description, now_us, funding);
     this.stage_put(this.engine.store.funding_credits, [environment, funding.provider, funding.provider_reference], { account_id: this.id, entry_id: entry.id });
-    this.engine.emit(this, environment, 'wallet.credited', { entry });
+    this.emit(environment, 'wallet.credited', { entry });
     return ok({ entry, created: true });
   }
 
   /** This account's earlier claim of a funding reference, 'foreign' when another account holds it for the environment. */
   private funding_claim(environment: Environment, reference: string, scope: FundingScope): { entry_id: number; owner: number | null } | 'foreign' | null {
-    const shared = this.engine.funding_reference(environment, reference);
+    const shared = this.engine.funding_reference(environment, reference, null, this.effects);
     if (shared !== null && shared.account_id === this.id) return { entry_id: shared.entry_id, owner: null };
-    const own = this.engine.funding_reference(environment, reference, this.id);
+    const own = this.engine.funding_reference(environment, reference, this.id, this.effects);
     if (own !== null) {
       if (own.account_id !== this.id) fail(`account ${this.id}'s claim of ${reference} names account ${own.account_id}`);
       return { entry_id: own.entry_id, owner: this.id };
@@ -415,7 +429,7 @@ export class AccountActor {
   private create_key(input: NewKeyInput, now_us: number): Outcome<KeyRecord> {
     if (this.active_keys(Math.floor(now_us / 1000)).length >= active_keys_max) return refused({ refusal: 'keys_limit_reached' });
     const record: KeyRecord = {
-      id: this.engine.next_key_id(),
+      id: this.engine.next_key_id(this.effects),
       account_id: this.id,
       name: input.name,
       environment: input.environment,

@@ -1,19 +1,16 @@
 // The commands of an account (docs/style.md "Shape of the code"): everything that changes an account's
 // state is one of these, run by Engine.run(actor, command). AccountActor.execute(command, now_us, random)
 // is synchronous and returns the command's outcome (a value or a Refusal, never an HTTP error), the
-// changes to stage and the events to emit; Engine.run then stages the changes in the journal and hands
-// the events to the event sink, interleaved exactly as the command made them. What must be awaited (a
-// PIN's scrypt, a recipient's verification, a provider's answer) is done before, by the caller, and
-// comes in as data: a verdict, a provider result.
+// changes to stage and the events to emit, collected in the command's own effects (command-effects.ts);
+// Engine.run then stages the changes in the journal and hands the events to the event sink, interleaved
+// exactly as the command made them. What must be awaited (a PIN's scrypt, a recipient's verification, a
+// provider's answer) is done before, by the caller, and comes in as data: a verdict, a provider result.
 import type { Database } from 'lmdb';
-import type { CapturedChange } from '../journal/journal.js';
 import type { Key } from '../journal/store.js';
 import type { AccountRecord, AgentPriceRule, EntryFunding, Environment, IdempotencyRecord, KeyRecord, Scope, WalletEntry } from './records.js';
 import type { AccountStatus } from './records.js';
 import type { OrderPlacement, OrderRequest } from './account-orders.js';
 import type { OrderRecord, ProviderResult } from './order-record.js';
-import type { EventKind, EventSubject } from './engine-events.js';
-import type { CommandActor } from './command-actor.js';
 import type { Outcome, Refusal } from './refusal.js';
 
 /** Who a funding reference is unique for: the environment (operator, bank) or one account (sandbox). */
@@ -114,27 +111,3 @@ export interface CommandOutcomes {
 export type CommandKind = keyof CommandFields;
 export type AccountCommand = { [K in CommandKind]: { kind: K } & CommandFields[K] }[CommandKind];
 export type CommandOutcome<C extends AccountCommand> = CommandOutcomes[C['kind']];
-
-/**
- * An event a command emits, with when it happened and how many of the command's changes came before it.
- * Actor: the actor's type as the code that collects the events knows it (the account actor, for the engine).
- */
-export interface CommandEvent<Actor extends CommandActor = CommandActor> {
-  /** Whose event: the command's account, or one of them for a command across accounts (Engine.run_across). */
-  actor: Actor;
-  environment: Environment;
-  kind: EventKind;
-  subject: EventSubject;
-  now_us: number;
-  /** The event goes to the sink after changes[0, after_changes) are staged: the order it was made in. */
-  after_changes: number;
-}
-
-/** What execute gives back: the outcome, the changes to stage and the events to emit. */
-export interface Executed<T, Actor extends CommandActor = CommandActor> {
-  outcome: T;
-  changes: CapturedChange[];
-  events: CommandEvent<Actor>[];
-  /** The balances the command moved, per account, in kobo (the wallet totals of /metrics). */
-  moved: Map<Actor, { live: number; test: number }>;
-}

@@ -92,7 +92,7 @@ export function place_order(actor: CommandActor, input: OrderRequest, placement:
   // Checked and claimed in this command, before the debit (docs/api.md "Client references").
   const client_reference = input.client_reference ?? null;
   if (client_reference !== null) {
-    const existing = claim_of(actor, environment, client_reference);
+    const existing = claim_of(actor.effects, actor.engine.store, actor.id, environment, client_reference);
     if (existing !== null) {
       return refused({ refusal: 'duplicate_client_reference', client_reference, reference: existing });
     }
@@ -175,7 +175,7 @@ export function place_order(actor: CommandActor, input: OrderRequest, placement:
   if (earned.length > 0) order.commissions = earned.map((c) => ({ account_id: c.account_id, amount_kobo: c.amount_kobo }));
   // An order paid in the same command (the sandbox) is written once, as it ends up; the caller stages it.
   if (stage_pending) stage_order(actor, order);
-  actor.engine.emit(actor, order.environment, 'wallet.debited', { entry, order });
+  actor.emit(order.environment, 'wallet.debited', { entry, order });
   check_low_balance(actor, order.environment, entry);
   if (order.commissions !== undefined) credit_commissions(actor, order, now_us);
   return ok(order);
@@ -188,9 +188,9 @@ export function place_order(actor: CommandActor, input: OrderRequest, placement:
  */
 function credit_commissions(actor: CommandActor, order: OrderRecord, now_us: number): void {
   for (const c of order.commissions!) {
-    const ancestor = actor.engine.held(c.account_id);
+    const ancestor = actor.effects.held(c.account_id);
     const entry = ancestor.append_entry(order.environment, 'commission', c.amount_kobo, order.reference, `Commission on ${actor.account.name}'s order ${order.reference} (account ${actor.id})`, now_us, undefined, actor.id);
-    actor.engine.emit(ancestor, order.environment, 'wallet.credited', { entry });
+    ancestor.emit(order.environment, 'wallet.credited', { entry });
   }
 }
 
@@ -202,12 +202,12 @@ function credit_commissions(actor: CommandActor, order: OrderRecord, now_us: num
 function reverse_commissions(actor: CommandActor, order: OrderRecord, now_us: number): number {
   let shortfall = 0;
   for (const c of order.commissions ?? []) {
-    const ancestor = actor.engine.held(c.account_id);
+    const ancestor = actor.effects.held(c.account_id);
     const taken = Math.min(c.amount_kobo, ancestor.wallets[order.environment].balance_kobo);
     shortfall += c.amount_kobo - taken;
     if (taken === 0) continue;
     const entry = ancestor.append_entry(order.environment, 'commission_reversal', taken, order.reference, `Commission reversed: ${actor.account.name}'s order ${order.reference} refunded (account ${actor.id})`, now_us, undefined, actor.id);
-    actor.engine.emit(ancestor, order.environment, 'wallet.debited', { entry });
+    ancestor.emit(order.environment, 'wallet.debited', { entry });
     check_low_balance(ancestor, order.environment, entry);
   }
   return shortfall;
@@ -246,7 +246,7 @@ export function apply_provider_result(actor: CommandActor, reference: string, re
     order.updated_us = now_us;
     order.status_history.push({ status: 'processing', at_us: now_us }, { status: 'delivered', at_us: now_us });
     stage_order(actor, order);
-    actor.engine.emit(actor, order.environment, 'transaction.completed', { order });
+    actor.emit(order.environment, 'transaction.completed', { order });
     return order;
   }
   switch (result.outcome) {
@@ -270,7 +270,7 @@ export function apply_provider_result(actor: CommandActor, reference: string, re
       if (delivered.attempts !== undefined && delivered.attempts.length > 0) {
         actor.stage_put(actor.engine.store.reversal_checks, reversal_check_key(delivered), [actor.id, delivered.environment, delivered.seq]);
       }
-      actor.engine.emit(actor, order.environment, 'transaction.completed', { order: delivered });
+      actor.emit(order.environment, 'transaction.completed', { order: delivered });
       return delivered;
     }
     case 'failed':
@@ -318,7 +318,7 @@ export function move_order_upstream(actor: CommandActor, order: OrderRecord, ref
   });
   stage_order(actor, next);
   stage_provider_request(actor, next, request_id);
-  if (order.status === 'pending') actor.engine.emit(actor, order.environment, 'transaction.processing', { order: next });
+  if (order.status === 'pending') actor.emit(order.environment, 'transaction.processing', { order: next });
   return next;
 }
 
@@ -333,7 +333,7 @@ export function mark_processing(actor: CommandActor, order: OrderRecord, now_us:
   if (order.status === 'processing' && provider_reference === null && changes.attempts === undefined && actor.open_orders.has(order.reference)) return order;
   const next = with_status(order, 'processing', now_us, { provider_reference: provider_reference ?? order.provider_reference, ...changes });
   stage_order(actor, next);
-  if (order.status === 'pending') actor.engine.emit(actor, order.environment, 'transaction.processing', { order: next });
+  if (order.status === 'pending') actor.emit(order.environment, 'transaction.processing', { order: next });
   return next;
 }
 
@@ -355,7 +355,7 @@ export function escalate_order(actor: CommandActor, order: OrderRecord, review_b
   if (order.delayed_us !== undefined) return order;
   const next: OrderRecord = { ...order, needs_review: true, delayed_us: now_us, expected_final_us: Math.max(review_by_us, order.expected_final_us ?? 0) };
   stage_order(actor, next);
-  actor.engine.emit(actor, order.environment, 'transaction.delayed', { order: next });
+  actor.emit(order.environment, 'transaction.delayed', { order: next });
   return next;
 }
 
@@ -384,8 +384,8 @@ export function fail_and_refund(actor: CommandActor, order: OrderRecord, reason:
   const shortfall = reverse_commissions(actor, order, now_us);
   if (shortfall > 0) failed_order.commission_shortfall_kobo = shortfall;
   stage_order(actor, failed_order);
-  actor.engine.emit(actor, order.environment, 'transaction.failed', { order: failed_order });
-  actor.engine.emit(actor, order.environment, 'wallet.reversed', { entry, order: failed_order });
+  actor.emit(order.environment, 'transaction.failed', { order: failed_order });
+  actor.emit(order.environment, 'wallet.reversed', { entry, order: failed_order });
   return failed_order;
 }
 
@@ -432,7 +432,7 @@ function stage_provider_request(actor: CommandActor, order: OrderRecord, request
  */
 export function reverse_delivered_order(actor: CommandActor, environment: Environment, seq: number, reason: string, now_us: number): OrderRecord | null {
   const store = actor.engine.store;
-  const order = actor.engine.journal.read(store.orders, [actor.id, environment, seq]) as OrderRecord | undefined;
+  const order = actor.effects.read(store.orders, [actor.id, environment, seq]) as OrderRecord | undefined;
   if (order === undefined || order.status !== 'delivered' || order.reversed) return null;
   const refund_kobo = charged_kobo(order);
   const entry = actor.append_entry(environment, 'reversal', refund_kobo, order.reference, refund_description(order, 'reversed'), now_us);
@@ -448,8 +448,8 @@ export function reverse_delivered_order(actor: CommandActor, environment: Enviro
   actor.stage_put(store.orders, [actor.id, environment, seq], reversed);
   stage_order_index(actor, reversed, order);
   if (order.delivered_us !== null) actor.stage_remove(store.reversal_checks, reversal_check_key(order));
-  actor.engine.emit(actor, environment, 'transaction.reversed', { order: reversed });
-  actor.engine.emit(actor, environment, 'wallet.reversed', { entry, order: reversed });
+  actor.emit(environment, 'transaction.reversed', { order: reversed });
+  actor.emit(environment, 'wallet.reversed', { entry, order: reversed });
   return reversed;
 }
 
@@ -463,5 +463,5 @@ export function reversal_check_key(order: Pick<OrderRecord, 'delivered_us' | 're
 
 /** The 24 h re-query of a delivered order is done: it is not asked again. */
 export function close_reversal_check(actor: CommandActor, key: [number, string]): void {
-  if (actor.engine.journal.read(actor.engine.store.reversal_checks, key) !== undefined) actor.stage_remove(actor.engine.store.reversal_checks, key);
+  if (actor.effects.read(actor.engine.store.reversal_checks, key) !== undefined) actor.stage_remove(actor.engine.store.reversal_checks, key);
 }

@@ -4,6 +4,7 @@
 // it stages on each lands in one journal group (one commit), or nothing does. Outcomes are data, as for
 // one account's commands (engine/account-command.ts): a value or a Refusal.
 import type { AccountActor } from './account-actor.js';
+import type { CommandEffects } from './command-effects.js';
 import { check_low_balance } from './low-balance.js';
 import { ok, refused, type Outcome } from './refusal.js';
 import { assert_transfer, environments, type AccountRecord, type Environment, type TransferRecord } from './records.js';
@@ -44,8 +45,12 @@ export function sweep_reference(agent_id: number): string {
   return `close/${agent_id}`;
 }
 
-/** Called by Engine.run_across, with every actor entered in the command. */
-export function execute_across<C extends CrossCommand>(actors: readonly AccountActor[], command: C, now_us: number): CrossOutcome<C> {
+/**
+ * Called by Engine.run_across, with every actor of the command entered in its effects: the accounts it
+ * holds (effects.actors, in the caller's order), the command's now (effects.now_us), its reads.
+ */
+export function execute_across<C extends CrossCommand>(effects: CommandEffects<AccountActor>, command: C): CrossOutcome<C> {
+  const { actors, now_us } = effects;
   if (command.kind === 'agent_order') {
     for (let i = 1; i < actors.length; i++) if (actors[i - 1].account.parent_id !== actors[i].id) fail(`agent_order: account ${actors[i].id} is not the parent of ${actors[i - 1].id}`);
     return actors[0].apply_command(command.command, now_us) as CrossOutcome<C>;
@@ -55,7 +60,7 @@ export function execute_across<C extends CrossCommand>(actors: readonly AccountA
   if (agent.account.parent_id !== parent.id) fail(`${command.kind}: account ${agent.id} is not an agent of ${parent.id}`);
   switch (command.kind) {
     case 'open_agent': return open_agent(parent, agent, command.email) as CrossOutcome<C>;
-    case 'transfer': return transfer(parent, agent, command, now_us) as CrossOutcome<C>;
+    case 'transfer': return transfer(effects, parent, agent, command) as CrossOutcome<C>;
     case 'close_agent': return close_agent(parent, agent, now_us) as CrossOutcome<C>;
   }
   return fail('unknown command across accounts');
@@ -68,10 +73,10 @@ function open_agent(parent: AccountActor, agent: AccountActor, email: string): A
   return opened;
 }
 
-function transfer(parent: AccountActor, agent: AccountActor, command: CrossFields['transfer'], now_us: number): CrossOutcomes['transfer'] {
-  const engine = parent.engine;
-  // Through the journal: a reference claimed in a commit not yet durable is claimed already.
-  const claimed = engine.journal.read(engine.store.agent_transfers, [command.environment, parent.id, command.reference]) as TransferRecord | undefined;
+function transfer(effects: CommandEffects<AccountActor>, parent: AccountActor, agent: AccountActor, command: CrossFields['transfer']): CrossOutcomes['transfer'] {
+  const now_us = effects.now_us;
+  // Through the command's effects and the journal: a reference claimed in a commit not yet durable is claimed already.
+  const claimed = effects.read(parent.engine.store.agent_transfers, [command.environment, parent.id, command.reference]) as TransferRecord | undefined;
   if (claimed !== undefined) {
     assert_transfer(claimed);
     if (claimed.kind !== 'transfer' || claimed.agent_id !== agent.id || claimed.direction !== command.direction || claimed.amount_kobo !== command.amount_kobo) {
@@ -116,9 +121,9 @@ function move(parent: AccountActor, agent: AccountActor, environment: Environmen
   const what = kind === 'sweep' ? 'Balance swept back on closing' : 'Transfer';
   const out = sender.append_entry(environment, 'transfer_out', amount_kobo, reference, `${what} to ${receiver.account.name} (account ${receiver.id})`, now_us, undefined, receiver.id);
   const into = receiver.append_entry(environment, 'transfer_in', amount_kobo, reference, `${what} from ${sender.account.name} (account ${sender.id})`, now_us, undefined, sender.id);
-  engine.emit(sender, environment, 'wallet.debited', { entry: out });
+  sender.emit(environment, 'wallet.debited', { entry: out });
   check_low_balance(sender, environment, out);
-  engine.emit(receiver, environment, 'wallet.credited', { entry: into });
+  receiver.emit(environment, 'wallet.credited', { entry: into });
   const [parent_entry, agent_entry] = direction === 'to_agent' ? [out, into] : [into, out];
   const record: TransferRecord = {
     reference,

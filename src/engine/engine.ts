@@ -9,14 +9,15 @@ import type { SecretBox } from '../lib/secrets.js';
 import type { Store } from '../journal/store.js';
 import { Journal, type JournalFailure, type JournalObserver } from '../journal/journal.js';
 import type { FreeSpace } from '../journal/disk-guard.js';
-import { AccountActor, rate_window_ms, type Collecting } from './account-actor.js';
+import { AccountActor, rate_window_ms } from './account-actor.js';
 import { KeyState } from './key-state.js';
 import type { EventKind, EventSubject } from './engine-events.js';
 
 export type { EventKind, BatchSubject, ProductStatusSubject, EventSubject } from './engine-events.js';
 import { ok, refused, type Outcome } from './refusal.js';
-import type { AccountCommand, CommandEvent, CommandOutcome } from './account-command.js';
-import type { CapturedChange } from '../journal/journal.js';
+import type { AccountCommand, CommandOutcome } from './account-command.js';
+import type { AccountChange } from '../journal/journal.js';
+import { CommandEffects, type Executed } from './command-effects.js';
 import { execute_across, type CrossCommand, type CrossOutcome } from './agent-commands.js';
 import { ActorCache } from './actor-cache.js';
 import { PinCache } from './pin-cache.js';
@@ -46,6 +47,9 @@ export interface NewAccountInput {
   parent_id?: number;
   daily_limit_kobo?: number | null;
 }
+
+/** What reads staged changes: the journal, or inside a command its effects (command-effects.ts), which see the command's own first. */
+type StagedReader = Pick<Journal, 'read'>;
 
 interface FundingRef {
   account_id: number;
@@ -307,15 +311,18 @@ export class Engine {
 
   // ---- Commands ---------------------------------------------------------------------------------
 
-  /** The command running (AccountActor.execute, or run_across): its events are collected rather than emitted. */
-  private collecting: Collecting | null = null;
+  /**
+   * True while a command runs (run, run_across). Not the command's state, which its effects hold
+   * (command-effects.ts): only the guard that commands never nest, one running to its end before the next.
+   */
+  private command_running = false;
 
   /**
    * The one way an account's state changes: the actor executes the command (synchronously, staging
-   * nothing itself), then its changes are staged in the journal and its events handed to the sink,
-   * interleaved as the command made them, so the batch holds exactly what it held when commands staged
-   * and emitted as they went. The actor is marked pending at each of its changes, so that its reads wait
-   * for the commit. Returns the command's outcome.
+   * nothing itself) and returns its effects, then its changes are staged in the journal and its events
+   * handed to the sink, interleaved as the command made them, so the batch holds exactly what it held
+   * when commands staged and emitted as they went. The actor is marked pending at each of its changes,
+   * so that its reads wait for the commit. Returns the command's outcome.
    */
   run<C extends AccountCommand>(actor: AccountActor, command: C, now_us: number = this.clock.now_us(), random: RandomSource = this.random): CommandOutcome<C> {
     // An agent's debit or refund moves its ancestors' commissions too (docs/decisions.md "Commissions down
@@ -324,45 +331,53 @@ export class Engine {
     if (actor.account.parent_id !== undefined && commission_commands.has(command.kind)) {
       return this.run_across([actor, ...this.ancestors_of(actor)], { kind: 'agent_order', command }, now_us) as CommandOutcome<C>;
     }
-    const { outcome, changes, events, moved } = actor.execute(command, now_us, random);
-    this.stage_executed([actor], changes, events, moved);
-    return outcome;
+    this.begin_command();
+    let executed: Executed<CommandOutcome<C>, AccountActor>;
+    try {
+      executed = actor.execute(command, now_us, random);
+    } finally {
+      this.command_running = false;
+    }
+    this.stage_executed([actor], executed);
+    return executed.outcome;
   }
 
   /**
    * A command over several accounts (engine/agent-commands.ts: an agent opened under its parent, a
    * transfer, an agent closed with its balances swept back): every actor is loaded by the caller first
-   * (engine.accounts.get), the command runs synchronously over all of them, and its changes, every
-   * account's, with its events' records, are staged as one journal group (Journal.begin_group): one
-   * commit, one stream append in cluster mode, or none. Each actor is marked pending on that commit, so
-   * every account's reads and the reply wait for it; a failed commit reloads every account it touched
-   * (on_journal_failure). A retired actor (replaced after a failed commit while the caller awaited)
-   * throws its failure before anything changes, which the front end answers 503 "nothing was changed".
+   * (engine.accounts.get), the command runs synchronously over all of them with one collector of its
+   * effects, and its changes, every account's, with its events' records, are staged as one journal group
+   * (Journal.begin_group): one commit, one stream append in cluster mode, or none. Each actor is marked
+   * pending on that commit, so every account's reads and the reply wait for it; a failed commit reloads
+   * every account it touched (on_journal_failure). A retired actor (replaced after a failed commit while
+   * the caller awaited) throws its failure before anything changes, which the front end answers 503
+   * "nothing was changed".
    */
   run_across<C extends CrossCommand>(actors: readonly AccountActor[], command: C, now_us: number = this.clock.now_us()): CrossOutcome<C> {
     for (let i = 0; i < actors.length; i++) {
       for (let j = 0; j < i; j++) if (actors[i].id === actors[j].id) fail(`account ${actors[i].id} given twice to one command`);
     }
-    const changes: CapturedChange[] = [];
-    const events: CommandEvent<AccountActor>[] = [];
-    const moved = new Map<AccountActor, { live: number; test: number }>();
+    this.begin_command();
+    const effects = new CommandEffects<AccountActor>(this.journal, actors, now_us);
     let entered = 0;
-    this.journal.capture(changes);
-    this.collect_events({ actors, changes, events, moved });
-    let outcome: CrossOutcome<C>;
+    let executed: Executed<CrossOutcome<C>, AccountActor>;
     try {
       for (const actor of actors) {
-        actor.enter_command();
+        actor.enter_command(effects);
         entered++;
       }
-      outcome = execute_across(actors, command, now_us);
+      executed = effects.finish(execute_across(effects, command));
     } finally {
       for (let i = 0; i < entered; i++) actors[i].leave_command();
-      this.journal.release();
-      this.collect_events(null);
+      this.command_running = false;
     }
-    this.stage_executed(actors, changes, events, moved);
-    return outcome;
+    this.stage_executed(actors, executed);
+    return executed.outcome;
+  }
+
+  private begin_command(): void {
+    if (this.command_running) fail('an account command ran inside another one');
+    this.command_running = true;
   }
 
   /** The actors of the accounts above an agent, nearest first, loaded (built from the store if need be). */
@@ -377,25 +392,15 @@ export class Engine {
     return ancestors;
   }
 
-  /** An account of the running command (run_across): an agent's order reaches its ancestors through it. */
-  held(id: number): AccountActor {
-    const collecting = this.collecting;
-    const actor = collecting?.actors.find((a) => a.id === id);
-    if (actor === undefined) fail(`account ${id} is not held by the running command`);
-    return actor;
-  }
-
   /** Stages an executed command's changes and hands its events to the sink, as one journal group. */
-  private stage_executed(actors: readonly AccountActor[], changes: readonly CapturedChange[], events: readonly CommandEvent<AccountActor>[], moved: Map<AccountActor, { live: number; test: number }>): void {
-    // Read now: the event sink below may run a command of its own, which collects its own.
-    const moves = [...moved];
-    moved.clear();
+  private stage_executed(actors: readonly AccountActor[], { changes, events, moved }: Executed<unknown, AccountActor>): void {
     this.journal.begin_group();
     try {
       let staged = 0;
       for (const event of events) {
         this.stage_changes(actors, changes, staged, event.after_changes);
         staged = event.after_changes;
+        // The sink may run commands of its own (their records beside the account): this one has returned.
         this.event_sink?.emit(event.actor, event.environment, event.kind, event.subject, event.now_us);
       }
       this.stage_changes(actors, changes, staged, changes.length);
@@ -403,22 +408,13 @@ export class Engine {
       this.journal.end_group();
     }
     // After staging: durable() is now the promise of the batch that holds the command's wallet writes.
-    for (const [actor, delta] of moves) {
+    for (const [actor, delta] of moved) {
       if (delta.live !== 0 || delta.test !== 0) this.wallet_totals.moved(actor.id, delta.live, delta.test, this.journal.durable());
     }
   }
 
-  /** A wallet entry of the running command moved a balance by delta_kobo (AccountActor.append_entry). */
-  balance_moved(actor: AccountActor, environment: Environment, delta_kobo: number): void {
-    const collecting = this.collecting;
-    if (collecting === null || !collecting.actors.includes(actor)) fail(`account ${actor.id}'s balance moved outside its command`);
-    let delta = collecting.moved.get(actor);
-    if (delta === undefined) collecting.moved.set(actor, (delta = { live: 0, test: 0 }));
-    delta[environment] += delta_kobo;
-  }
-
-  private stage_changes(actors: readonly AccountActor[], changes: readonly CapturedChange[], from: number, to: number): void {
-    this.journal.stage_captured(changes, from, to);
+  private stage_changes(actors: readonly AccountActor[], changes: readonly AccountChange[], from: number, to: number): void {
+    this.journal.stage_changes(changes, from, to);
     // Once per actor, after the range: the newest batch's durability covers any earlier one the range filled.
     for (const actor of actors) {
       for (let i = from; i < to; i++) {
@@ -430,24 +426,12 @@ export class Engine {
     }
   }
 
-  /** Called by AccountActor.execute and run_across around a command: where emit collects its events (null: emit at once). */
-  collect_events(collecting: Collecting | null): void {
-    if (collecting !== null && this.collecting !== null) fail('an account command ran inside another one');
-    this.collecting = collecting;
-  }
-
   /**
-   * An event of an account. Inside a command it is collected with the time it happened, and Engine.run
-   * hands it to the sink after the changes made before it; outside one (a product's status) it goes to
-   * the sink at once.
+   * An event of an account outside any command (a product's status): to the sink at once. A command's
+   * events are its own (AccountActor.emit), handed to the sink by run after the changes made before them.
    */
   emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3]): void {
-    const collecting = this.collecting;
-    if (collecting !== null) {
-      if (!collecting.actors.includes(actor)) fail(`a command of account ${collecting.actors[0].id} emitted an event of account ${actor.id}, which it does not hold`);
-      collecting.events.push({ actor, environment, kind, subject, now_us: this.clock.now_us(), after_changes: collecting.changes.length });
-      return;
-    }
+    if (actor.in_command) fail(`an event of account ${actor.id} emitted beside its running command, not in it`);
     this.event_sink?.emit(actor, environment, kind, subject, this.clock.now_us());
   }
 
@@ -477,19 +461,20 @@ export class Engine {
     this.resident_keys.set(state.record.key_hash, state);
     actor.stage_put(this.store.key_hashes, state.record.key_hash, [actor.id, state.record.id]);
     actor.stage_put(this.store.account_keys, [actor.id, state.record.id], true);
-    this.count_active_keys(+1);
+    this.count_active_keys(actor.effects, +1);
   }
 
   /** A revoked key leaves the hash lookup at once; it stays listed under its account. */
   unindex_key(actor: AccountActor, state: KeyState): void {
     if (this.resident_keys.get(state.record.key_hash) === state) this.resident_keys.delete(state.record.key_hash);
     actor.stage_remove(this.store.key_hashes, state.record.key_hash);
-    this.count_active_keys(-1);
+    this.count_active_keys(actor.effects, -1);
   }
 
-  private count_active_keys(delta: number): void {
+  /** The count of active keys, staged with the command that changes it (a key created or revoked). */
+  private count_active_keys(effects: CommandEffects<AccountActor>, delta: number): void {
     this.counts.api_keys_active += delta;
-    this.journal.put(0, this.store.meta, 'api_keys_active', this.counts.api_keys_active);
+    effects.put(0, this.store.meta, 'api_keys_active', this.counts.api_keys_active);
   }
 
   /** The next value of a named id counter, staged in the same batch as whatever uses it. */
@@ -505,9 +490,10 @@ export class Engine {
     return current;
   }
 
-  next_key_id(): number {
+  /** A new key's id, taken in the command that creates the key (AccountActor.create_key) and staged with it. */
+  next_key_id(effects: CommandEffects<AccountActor>): number {
     const id = this.next_key++;
-    this.journal.put(0, this.store.meta, 'next_key_id', this.next_key);
+    effects.put(0, this.store.meta, 'next_key_id', this.next_key);
     return id;
   }
 
@@ -516,14 +502,18 @@ export class Engine {
    * environment, stored under [environment, reference]; sandbox top-ups claim it for one account only,
    * under [environment, reference, account_id], so that another account's reference is no oracle.
    */
-  funding_reference(environment: Environment, reference: string, owner: number | null = null): FundingRef | null {
-    // Through the journal: a reference claimed in a commit not yet durable is claimed already.
-    return (this.journal.read(this.store.funding_refs, funding_key(environment, reference, owner)) as FundingRef | undefined) ?? null;
+  funding_reference(environment: Environment, reference: string, owner: number | null = null, reader: StagedReader = this.journal): FundingRef | null {
+    // Through the journal (inside a command, through its effects): a reference claimed in a commit not yet
+    // durable is claimed already.
+    return (reader.read(this.store.funding_refs, funding_key(environment, reference, owner)) as FundingRef | undefined) ?? null;
   }
 
-  /** Who a provider's transfer was credited to, staged or durable (AccountActor.credit_transfer); null: never. */
-  funding_credit(environment: Environment, provider: string, provider_reference: string): FundingRef | null {
-    return (this.journal.read(this.store.funding_credits, [environment, provider, provider_reference]) as FundingRef | undefined) ?? null;
+  /**
+   * Who a provider's transfer was credited to, staged or durable (AccountActor.credit_transfer reads it
+   * through its command's effects; the funding service through the journal); null: never.
+   */
+  funding_credit(environment: Environment, provider: string, provider_reference: string, reader: StagedReader = this.journal): FundingRef | null {
+    return (reader.read(this.store.funding_credits, [environment, provider, provider_reference]) as FundingRef | undefined) ?? null;
   }
 
   record_funding_reference(actor: AccountActor, environment: Environment, reference: string, entry: WalletEntry, owner: number | null = null): void {

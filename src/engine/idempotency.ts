@@ -5,6 +5,8 @@
 import type { CommandActor } from './command-actor.js';
 import { assert_idempotency_record, type Environment, type IdempotencyRecord } from './records.js';
 import type { Reply } from '../lib/reply.js';
+import type { Journal } from '../journal/journal.js';
+import type { Store } from '../journal/store.js';
 import { fail } from '../lib/assert.js';
 
 export const idempotency_ttl_ms = 24 * 60 * 60 * 1000;
@@ -56,7 +58,7 @@ export function make_record(actor: CommandActor, fingerprint: string, reply: Rep
 export class IdempotencySweeper {
   private resume_after: (string | number)[] | null = null;
 
-  constructor(private readonly engine: CommandActor['engine'], private readonly slice_max = 5000) {}
+  constructor(private readonly engine: { readonly store: Store; readonly journal: Journal }, private readonly slice_max = 5000) {}
 
   sweep(now_ms: number): number {
     const store = this.engine.store.idempotency;

@@ -23,6 +23,6 @@ export function check_low_balance(actor: CommandActor, environment: Environment,
   const threshold_kobo = actor.wallets[environment].low_balance_threshold_kobo;
   if (threshold_kobo == null) return;
   if (entry.balance_before_kobo >= threshold_kobo && entry.balance_after_kobo < threshold_kobo) {
-    actor.engine.emit(actor, environment, 'wallet.low_balance', { entry, threshold_kobo });
+    actor.emit(environment, 'wallet.low_balance', { entry, threshold_kobo });
   }
 }

@@ -33,11 +33,11 @@ export interface StagedChange {
 type Change = StagedChange;
 
 /**
- * A change staged while an account's command ran (Journal.capture): held in the command's list, then
- * staged by the engine in the same order once the command has returned (Engine.run). account_id is
- * what the journal would have been told (0 for the engine's counters).
+ * A change and the account it belongs to (0 for the engine's counters): what a command hands back
+ * (engine/command-effects.ts) and Engine.run stages, in its order, with stage_changes. A failed commit
+ * reloads the accounts its changes named.
  */
-export interface CapturedChange {
+export interface AccountChange {
   account_id: number;
   change: StagedChange;
 }
@@ -201,8 +201,6 @@ export class Journal {
   appender: JournalAppender | null = null;
   /** Set once an append failed: this node was deposed, and no later batch is written or acknowledged. */
   private refused: JournalFailure | null = null;
-  /** While an account's command runs: where its changes go instead of the batch (see capture). */
-  private captured: CapturedChange[] | null = null;
   /** Open groups (begin_group): while any is open, the batch is never sealed, so a group never spans two commits. */
   private group_depth = 0;
 
@@ -230,11 +228,7 @@ export class Journal {
    * entries (regression: test/crash-durability.test.ts found exactly that).
    */
   put(account_id: number, db: Database<any, any>, key: Key, value: unknown): void {
-    if (value === undefined) fail('journal put of undefined');
-    // msgpackr returns a slice of its working buffer and moves on past it (pack.js: `packr.offset =
-    // position`); when the buffer fills it starts a new one rather than rewinding, so the slice stays
-    // valid until the batch is written and no copy is needed.
-    this.stage(account_id, { db, key, encoded: (db as unknown as Encodable).encoder.encode(value) as Buffer });
+    this.stage(account_id, this.encoded(db, key, value));
   }
 
   remove(account_id: number, db: Database<any, any>, key: Key): void {
@@ -242,23 +236,24 @@ export class Journal {
   }
 
   /**
-   * Until release(), every change staged goes into `into` instead of the open batch: an account's
-   * command (AccountActor.execute) returns its changes as a list, and the engine stages that list
-   * afterwards with stage_captured, in the same order. A read meanwhile sees what was captured
-   * (read-your-writes within the command). Commands never nest: one runs to its end before the next.
+   * A put as the journal stages it, encoded now (see put), not staged: a running command keeps its changes
+   * itself (engine/command-effects.ts) and Engine.run stages them once it has returned (stage_changes).
    */
-  capture(into: CapturedChange[]): void {
-    if (this.captured !== null) fail('an account command ran inside another one');
-    this.captured = into;
+  encoded(db: Database<any, any>, key: Key, value: unknown): StagedChange {
+    if (value === undefined) fail('journal put of undefined');
+    // msgpackr returns a slice of its working buffer and moves on past it (pack.js: `packr.offset =
+    // position`); when the buffer fills it starts a new one rather than rewinding, so the slice stays
+    // valid until the batch is written and no copy is needed.
+    return { db, key, encoded: (db as unknown as Encodable).encoder.encode(value) as Buffer };
   }
 
-  release(): void {
-    this.captured = null;
+  /** The value a change stages, decoded anew (a read of it, as `read` answers); undefined for a removal. */
+  value_of(change: StagedChange): unknown {
+    return change.encoded === undefined ? undefined : decode(change.db, change.encoded);
   }
 
-  /** Stages changes[from, to) of a command's list, as they would have been staged while it ran. */
-  stage_captured(changes: readonly CapturedChange[], from = 0, to = changes.length): void {
-    if (this.captured !== null) fail('captured changes staged while a command runs');
+  /** Stages changes[from, to) of a command (Engine.run), in their order, as put and remove would have. */
+  stage_changes(changes: readonly AccountChange[], from = 0, to = changes.length): void {
     for (let i = from; i < to; i++) this.stage(changes[i].account_id, changes[i].change);
   }
 
@@ -281,10 +276,6 @@ export class Journal {
   }
 
   private stage(account_id: number, change: Change): void {
-    if (this.captured !== null) {
-      this.captured.push({ account_id, change });
-      return;
-    }
     const batch = this.batch;
     batch.changes.push(change);
     const latest = batch.latest.get(change.db);
@@ -320,7 +311,7 @@ export class Journal {
   read(db: Database<any, any>, key: Key): unknown {
     const change = this.staged(db, key_text(key));
     if (change === null) return db.get(key);
-    return change.encoded === undefined ? undefined : decode(db, change.encoded);
+    return this.value_of(change);
   }
 
   /**
@@ -328,7 +319,6 @@ export class Journal {
    * many keys (the wallet totals' scan) reads through `read` only then, the store's range otherwise.
    */
   holds_staged(db: Database<any, any>): boolean {
-    if (this.captured !== null) fail('holds_staged while a command runs');
     if (latest_of(this.batch, db).size > 0) return true;
     for (const batch of this.unsettled) if (latest_of(batch, db).size > 0) return true;
     return false;
@@ -336,12 +326,6 @@ export class Journal {
 
   /** The newest staged change of a key, or null when no batch not yet durable holds one. */
   private staged(db: Database<any, any>, text: string): Change | null {
-    if (this.captured !== null) {
-      for (let i = this.captured.length - 1; i >= 0; i--) {
-        const { change } = this.captured[i];
-        if (change.db === db && key_text(change.key) === text) return change;
-      }
-    }
     const found = latest_of(this.batch, db).get(text);
     if (found !== undefined) return found;
     for (let i = this.unsettled.length - 1; i >= 0; i--) {
@@ -357,9 +341,6 @@ export class Journal {
    * them away. Costs one store range read that skips at most the staged removals under the prefix.
    */
   first_key_under(db: Database<any, any>, prefix: readonly (string | number)[]): Key | undefined {
-    // A command checks a range before it changes it (a client reference's claim): its own captured
-    // changes are not looked through here.
-    if (this.captured !== null && this.captured.some(({ change }) => change.db === db)) fail('first_key_under of a database the running command has changed');
     const parent = JSON.stringify(prefix);
     /** Staged keys under the prefix, the newest change of each deciding. */
     const staged = new Map<string, Change>();
