@@ -1,0 +1,149 @@
+// A command's effects (src/engine/command-effects.ts): what one command did, kept in its own collector and
+// handed back with its outcome, with no mode of the journal or the engine switched while it runs (issue 31).
+// In process, over a real LMDB store in a temp folder (test/helpers/engine-in-process.ts): the overlay a
+// command reads through, the guards that keep one collector to one command and commands from nesting, and
+// the events' time, the command's now.
+import t from 'tap';
+import { CommandEffects } from '../src/engine/command-effects.js';
+import type { AccountActor } from '../src/engine/account-actor.js';
+import type { Engine } from '../src/engine/engine.js';
+import { open_in_process } from './helpers/engine-in-process.js';
+
+const start_ms = Date.UTC(2026, 2, 2, 8, 0, 0);
+const world = open_in_process(start_ms);
+const { engine, store, clock } = world;
+t.teardown(() => world.close());
+
+let accounts_made = 0;
+function new_account(engine: Engine): AccountActor {
+  accounts_made++;
+  const created = engine.create_account({ name: `Effects reseller ${accounts_made}`, email: `effects-${accounts_made}@example.ng`, phone: '+2348012345678', tier: 'standard', kyc_level: 3, password_hash: 'password-hash-placeholder', pin_hash: null });
+  if (!created.ok) throw new Error('account not created');
+  return created.value;
+}
+
+t.test('a command reads its own puts and removes through its effects, the last one of a key deciding', async (t) => {
+  const db = store.catalog;
+  engine.journal.put(0, db, 'effects:a', { n: 1 });
+  await engine.journal.durable();
+  const effects = new CommandEffects(engine.journal, [{ id: 1 }], clock.now_us());
+  t.same(effects.read(db, 'effects:a'), { n: 1 }, 'a key the command has not changed reads as the journal has it');
+  effects.put(1, db, 'effects:a', { n: 2 });
+  t.same(effects.read(db, 'effects:a'), { n: 2 }, 'the command reads its own put');
+  t.same(engine.journal.read(db, 'effects:a'), { n: 1 }, 'the journal has nothing of the running command');
+  effects.remove(1, db, 'effects:a');
+  t.equal(effects.read(db, 'effects:a'), undefined, 'a remove reads as absent');
+  effects.put(1, db, 'effects:a', { n: 3 });
+  t.same(effects.read(db, 'effects:a'), { n: 3 }, 'a put after the remove reads again: the last change wins');
+  const read = effects.read(db, 'effects:a') as { n: number };
+  read.n = 99;
+  t.same(effects.read(db, 'effects:a'), { n: 3 }, 'each read decodes anew: changing what was read changes nothing staged');
+  effects.remove(1, db, 'effects:b');
+  t.equal(effects.read(db, 'effects:b'), undefined, 'removing a key nobody wrote reads as absent');
+  t.equal(effects.changes.length, 4, 'the command holds its four changes, in order');
+  t.same(effects.changes.map((c) => c.account_id), [1, 1, 1, 1], 'each under the account that made it');
+});
+
+t.test('keys are told apart as the journal tells them: a string, a number and a tuple are three keys', async (t) => {
+  const db = store.wallets;
+  const effects = new CommandEffects(engine.journal, [{ id: 7 }], clock.now_us());
+  effects.put(7, db, [7, 'test'], { tuple: true });
+  t.equal(effects.read(db, ['7', 'test']), undefined, 'the tuple with a string where the number was is another key');
+  t.equal(effects.read(db, [7, 'test', 1]), undefined, 'a longer tuple is another key');
+  t.same(effects.read(db, [7, 'test']), { tuple: true }, 'the same tuple, another array, is the same key');
+  effects.put(0, store.meta, 1 as unknown as string, 'number');
+  t.equal(effects.read(store.meta, 'effects-one'), undefined, 'an unrelated string key reads from the journal (absent)');
+  t.equal(effects.read(store.meta, '1'), undefined, 'the string 1 is not the number 1');
+  t.equal(effects.read(store.meta, 1 as unknown as string), 'number', 'the number 1 is');
+  t.equal(effects.read(store.wallet_entries, [7, 'test']), undefined, 'the same key in another database is another key');
+});
+
+t.test('first_key_under of a database the running command changed fails loudly; of another it asks the journal', async (t) => {
+  const effects = new CommandEffects(engine.journal, [{ id: 3 }], clock.now_us());
+  t.equal(effects.first_key_under(store.order_index, [3, 'test', 'client_reference', 'INV-9']), undefined, 'before any change the journal answers');
+  effects.put(3, store.orders, [3, 'test', 1], { seq: 1 });
+  t.equal(effects.first_key_under(store.order_index, [3, 'test', 'client_reference', 'INV-9']), undefined, 'a change of another database does not stop it');
+  effects.put(3, store.order_index, [3, 'test', 'client_reference', 'INV-9', 1], true);
+  t.throws(() => effects.first_key_under(store.order_index, [3, 'test', 'client_reference', 'INV-9']), /first_key_under of a database the running command has changed/, 'after the command changed the index, the range read throws');
+});
+
+t.test('events take the command\'s now and their place among its changes; moves add up; only held accounts', async (t) => {
+  const a = { id: 11 };
+  const b = { id: 12 };
+  const now_us = 1_772_352_000_123_456;
+  const effects = new CommandEffects(engine.journal, [a, b], now_us);
+  effects.put(11, store.catalog, 'effects:e', 1);
+  effects.event(a, 'test', 'wallet.credited', {});
+  effects.put(12, store.catalog, 'effects:f', 2);
+  effects.put(12, store.catalog, 'effects:g', 3);
+  effects.event(b, 'live', 'wallet.debited', {});
+  t.same(effects.events.map((e) => [e.actor.id, e.kind, e.now_us, e.after_changes]), [[11, 'wallet.credited', now_us, 1], [12, 'wallet.debited', now_us, 3]], 'each event at the command\'s now, after the changes made before it');
+  effects.balance_moved(a, 'test', 500);
+  effects.balance_moved(a, 'test', -200);
+  effects.balance_moved(a, 'live', 70);
+  t.same(effects.moved.get(a), { live: 70, test: 300 }, 'the balances moved add up per account and environment');
+  t.equal(effects.held(12), b, 'held finds an account of the command');
+  t.throws(() => effects.held(13), /account 13 is not held by the running command/, 'held refuses an account the command does not hold');
+  t.throws(() => effects.event({ id: 13 }, 'test', 'wallet.credited', {}), /emitted an event of account 13, which it does not hold/, 'an event of an account not held throws');
+  t.throws(() => effects.balance_moved({ id: 13 }, 'test', 1), /balance moved outside its command/, 'a balance of an account not held throws');
+});
+
+t.test('two commands cannot share a collector', async (t) => {
+  const a = new_account(engine);
+  const b = new_account(engine);
+  const effects = new CommandEffects<AccountActor>(engine.journal, [a], clock.now_us());
+  t.throws(() => b.enter_command(effects), /account \d+ entered a command over \d+/, 'an account the collector does not name cannot enter it');
+  a.enter_command(effects);
+  t.throws(() => a.enter_command(new CommandEffects<AccountActor>(engine.journal, [a], clock.now_us())), /is in a command already/, 'an account in a command cannot enter a second one');
+  a.leave_command();
+  const executed = effects.finish('done');
+  t.equal(executed.outcome, 'done', 'finish hands back the outcome with the effects');
+  t.throws(() => a.enter_command(effects), /the effects of a command that has returned were used again/, 'a collector whose command returned serves no other');
+  t.throws(() => effects.put(a.id, store.catalog, 'effects:late', 1), /used again/, 'nor takes a change after it');
+  t.throws(() => effects.finish('again'), /used again/, 'nor finishes twice');
+  t.throws(() => a.stage_put(store.catalog, 'effects:outside', 1), /staged a change outside a command/, 'outside a command an account stages nothing');
+  t.throws(() => a.emit('test', 'wallet.credited', {}), /emitted wallet.credited outside a command/, 'outside a command an account emits nothing of its own');
+});
+
+t.test('a command cannot run inside another, and the guard lets the next command run', async (t) => {
+  const a = new_account(engine);
+  const b = new_account(engine);
+  const forget = engine.pin_cache.forget;
+  // set_pin forgets the account's cached PIN inside its command: the one hook a test can reach there.
+  engine.pin_cache.forget = () => {
+    engine.run(b, { kind: 'set_password', password_hash: 'nested' });
+  };
+  try {
+    t.throws(() => engine.run(a, { kind: 'set_pin', pin_hash: 'pin-hash' }), /an account command ran inside another one/, 'a command run inside a command throws');
+  } finally {
+    engine.pin_cache.forget = forget;
+  }
+  t.equal(a.in_command, false, 'the outer account left its command');
+  t.equal(b.account.password_hash, 'password-hash-placeholder', 'the inner command changed nothing');
+  t.equal((engine.journal.read(store.accounts, a.id) as { pin_hash: string | null }).pin_hash, null, 'nothing of the outer command reached the journal');
+  const outcome = engine.run(a, { kind: 'set_password', password_hash: 'after' });
+  t.equal(outcome, undefined, 'the next command runs');
+  await engine.journal.durable();
+  t.equal((store.accounts.get(a.id) as { password_hash: string }).password_hash, 'after', 'and its change is durable');
+  const inside = new_account(engine);
+  const effects = new CommandEffects<AccountActor>(engine.journal, [inside], clock.now_us());
+  inside.enter_command(effects);
+  t.throws(() => engine.emit(inside, 'live', 'service.status_changed', { status: { product: 'mtn-airtime', service_type: 'airtime', status: 'available', retry_after_s: null } }), /emitted beside its running command/, 'an event of an account in a command goes through the command, not around it');
+  inside.leave_command();
+});
+
+t.test('the events of a command carry the command\'s now, not the clock\'s when the sink hears them', async (t) => {
+  const a = new_account(engine);
+  const heard: { kind: string; now_us: number }[] = [];
+  const sink = engine.event_sink;
+  engine.event_sink = { emit: (actor, environment, kind, subject, now_us) => { heard.push({ kind, now_us }); sink?.emit(actor, environment, kind, subject, now_us); } };
+  t.teardown(() => { engine.event_sink = sink; });
+  const then_us = clock.now_us() - 3_600_000_000;
+  const credited = engine.run(a, { kind: 'credit', environment: 'test', amount_kobo: 50_00, reference: 'EFFECTS-NOW-1', description: 'Funding' }, then_us);
+  if (!credited.ok) throw new Error('credit refused');
+  t.equal(credited.value.entry.created_us, then_us, 'the entry is made at the command\'s now');
+  t.same(heard, [{ kind: 'wallet.credited', now_us: then_us }], 'its event is at the same now, an hour before the clock');
+  heard.length = 0;
+  engine.emit(a, 'live', 'service.status_changed', { status: { product: 'mtn-airtime', service_type: 'airtime', status: 'available', retry_after_s: null } });
+  t.same(heard, [{ kind: 'service.status_changed', now_us: clock.now_us() }], 'an event outside any command goes to the sink at once, at the clock\'s now');
+});
