@@ -6,7 +6,7 @@
 // (RouteStats), handed to prom-client only when /metrics is read. prom-client checks and hashes the
 // label set on every inc() and observe(), even through a labels() child: in the 2026-11-24 profile
 // that was 1.5 of a wallet read's 6.5 µs of JavaScript, and the purchase counters of counting_sink
-// paid it twice per purchase (docs/benchmarks.md "Where a purchase's CPU goes").
+// paid it twice per purchase (docs/benchmarks.md "Where a purchase's CPU goes (profile, 2026-11-24)").
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type LabelValues } from 'prom-client';
 import type { JournalObserver } from '../journal/journal.js';
 import type { EventSink } from '../engine/engine.js';
@@ -251,7 +251,7 @@ export class Metrics implements JournalObserver, WebhookObserver {
     help: 'The live upstream\'s circuit breaker: 0 closed, 1 half-open (one probe allowed), 2 open (calls refused).',
     registers: [this.registry],
   });
-  // Per upstream (docs/operations.md "Upstreams"): the series above sum over every upstream.
+  // Per upstream (docs/operations.md "Upstreams and routes"): the series above sum over every upstream.
   private readonly upstream_calls = new Counter({
     name: 'billvend_upstream_calls_total',
     help: 'Calls to each live upstream, by operation and result (answered, error, timeout, circuit_open).',
