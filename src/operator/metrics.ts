@@ -6,7 +6,7 @@
 // (RouteStats), handed to prom-client only when /metrics is read. prom-client checks and hashes the
 // label set on every inc() and observe(), even through a labels() child: in the 2026-11-24 profile
 // that was 1.5 of a wallet read's 6.5 µs of JavaScript, and the purchase counters of counting_sink
-// paid it twice per purchase (docs/benchmarks.md "Where a purchase's CPU goes (profile, 2026-11-24)").
+// paid it twice per purchase (docs/benchmarks.md "Where a purchase's CPU goes").
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type LabelValues } from 'prom-client';
 import type { JournalObserver } from '../journal/journal.js';
 import type { EventSink } from '../engine/engine.js';

@@ -13,7 +13,7 @@ import { batch_view } from '../services/bulk/batch-desk.js';
  * The order fields every transaction event carries, in their order. Built by assignment rather than by
  * spreading conditional objects: the same keys in the same order (so the same JSON), without the
  * temporary objects and the generic spread, which made event_data and its JSON.stringify about 7% of a
- * purchase's main-thread samples (docs/benchmarks.md "Where a purchase's CPU goes (profile, 2026-11-24)").
+ * purchase's main-thread samples (docs/benchmarks.md "Where a purchase's CPU goes").
  */
 function service_fields(order: OrderRecord): Record<string, unknown> {
   const fields: Record<string, unknown> = { reference: order.reference, service_type: order.service_type, network: order.network };
