@@ -17,7 +17,7 @@ export interface ProviderConfig {
 export const upstream_kinds = ['vtpass', 'flutterwave'] as const;
 export type UpstreamKind = (typeof upstream_kinds)[number];
 
-/** One live upstream aggregator (docs/operations.md "Upstreams"): its name is what routes list. */
+/** One live upstream aggregator (docs/operations.md "Upstreams and routes"): its name is what routes list. */
 export interface UpstreamConfig extends ProviderConfig {
   name: string;
   kind: UpstreamKind;

@@ -39,7 +39,7 @@ export const error_catalogue = {
   'idempotency.key_reused': { status: 422, message: 'This X-Idempotency-Key was already used for a different request.' },
   'internal.error': { status: 500, message: 'Internal error; it has been logged.' },
 
-  // Ours, where the spec and docs/decisions.md are silent (docs/decisions.md "Implementation decisions").
+  // Ours, where the spec and docs/decisions.md are silent (docs/api.md "Errors").
   'service.unavailable': { status: 503, message: 'The service cannot accept changes right now; retry shortly.' },
   // docs/api.md "Deeper verification": refusals decided from the verification a purchase does anyway.
   'service.amount_below_minimum': { status: 422, message: 'Amount is below the minimum the distribution company accepts for this meter.' },

@@ -1,5 +1,5 @@
 // A parent's dashboard session reads its agents' orders (docs/api.md "Agents in the dashboard",
-// docs/decisions.md "The agent's orders in the dashboard"): the app sends Billvend-Account on GET
+// docs/decisions.md "The agent's orders and prices in the dashboard"): the app sends Billvend-Account on GET
 // /dashboard/api/orders and /dashboard/api/orders/{reference}, judged as an API key acting for an agent
 // is. Its own agents and their agents are read; its own account, its parent, a sibling, a stranger and an
 // id never made are the same 404 account.not_found; a session whose account cannot have agents is 403

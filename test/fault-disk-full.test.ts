@@ -472,7 +472,7 @@ if (mount_error !== null) {
     // The debit and the order commit first; the disk fills during the wait; then the answer's own
     // commit is refused. The client must not be told that nothing was changed (its wallet was debited
     // and its order stands), nor be answered 201 that its key could not replay: the retry resumes the
-    // order and answers how it ended (docs/decisions.md, the disk-full entry).
+    // order and answers how it ended (docs/decisions.md "Disk full and refused commits").
     await server.stop();
     await server.start({ TIME_SCALE: '0.2' });
     const account = accounts[0];

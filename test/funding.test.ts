@@ -195,7 +195,7 @@ t.test('a correctly signed bank notification is still checked: JSON, fields, amo
   t.equal(await balance(account.live_key), 0, 'nothing was credited');
 });
 
-// Not 503, which says "try again": asking again will not configure it (issue 32, docs/decisions.md "Funding not configured").
+// Not 503, which says "try again": asking again will not configure it (docs/decisions.md "Dedicated-account funding").
 t.test('without FUNDING_WEBHOOK_SECRET the bank notification route answers 404 funding.not_configured', async (t) => {
   const unconfigured = await start_server(t, { env: { LOG_LEVEL: 'warn' } });
   const account = await unconfigured.create_account();

@@ -169,7 +169,7 @@ t.test('non-ASCII text, control bytes, bidi overrides and lone surrogates in eve
 t.test('regression: a deeply nested JSON body neither kills the server nor answers 500 (the idempotency fingerprint recursed over it)', async (t) => {
   // Found by the fuzzer: canonical() recursed once per nesting level, and about 3500 levels (a 7 KiB
   // body, well under the 16 KiB limit) overflowed the stack and killed the process. Bodies now nest
-  // at most 32 levels (docs/decisions.md "Implementation decisions"): deeper ones are a 400 before they are parsed.
+  // at most 32 levels (docs/decisions.md "Bodies and headers"): deeper ones are a 400 before they are parsed.
   const keys = catalog.routes.find((r) => r.name === 'POST /v1/keys')!;
   const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
   const rows: [string, string, number[]][] = [

@@ -186,7 +186,7 @@ t.test('conflicting framing is refused, so that no request can be smuggled insid
     const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
     t.ok(!text.includes('"email"'), `${what}: the smuggled GET /v1/account was not answered (statuses ${statuses.join(', ')})`);
     // uWS answers CL + TE with 400 itself; for two Content-Lengths billvend closes the connection
-    // without an answer (docs/decisions.md "Implementation decisions": uWS cannot send a 400 and stop parsing the buffered rest).
+    // without an answer (docs/decisions.md "Bodies and headers": uWS cannot send a 400 and stop parsing the buffered rest).
     t.ok(statuses.length === 0 || (statuses[0] === 400 && statuses.length === 1), `${what}: the message is refused (400, or the connection closed unanswered): ${statuses.join(', ')}`);
   }
   t.equal(await still_serving(world), null, 'the server still serves');

@@ -1,5 +1,5 @@
 // API keys through the public API (docs/spec.md section 2 "API key", section 4 "API keys", section 5;
-// docs/decisions.md "Names" and "Scopes, allowlists, keys"; docs/api.md "Limits" and "Decisions").
+// docs/decisions.md "Names", "Scopes, allowlists, keys" and "Keys and the PIN in detail"; docs/api.md "Limits").
 import t from 'tap';
 import { start_server } from './helpers/server.js';
 

@@ -1,6 +1,6 @@
 // Education PINs bought with a live key through the live adapter from the fake VTpass upstream over real
-// HTTP (docs/api.md "Education"): the VTpass fields of waec, waec-registration and jamb, the PINs read from
-// VTpass's cards / tokens / Pin shapes, JAMB profile verification by merchant-verify, a pending answer
+// HTTP (docs/api.md "Education and internet"): the VTpass fields of waec, waec-registration and jamb, the PINs read
+// from VTpass's cards / tokens / Pin shapes, JAMB profile verification by merchant-verify, a pending answer
 // re-queried to delivery with its PINs, and a definite failure refunded.
 import t from 'tap';
 import { start_server, type TestServer } from './helpers/server.js';

@@ -1,4 +1,4 @@
-// Education PINs through real sockets (docs/api.md "Education"): the product list, JAMB profile
+// Education PINs through real sockets (docs/api.md "Education and internet"): the product list, JAMB profile
 // verification, purchases of WAEC and JAMB PINs with quantity and price × quantity, the PINs on the 201 and
 // again on the order record (sealed at rest: never in the store, webhooks, lists or exports in plain text),
 // the sandbox phones for failed and processing orders, and the operator's re-pricing.

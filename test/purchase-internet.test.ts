@@ -1,6 +1,6 @@
-// Internet bundles through real sockets (docs/api.md "Internet"): the plan list, Smile account verification,
-// Smile purchases for a verified account, Spectranet PINs (sealed, on the order record only), validation
-// edges, the sandbox outcomes, and the operator's re-pricing.
+// Internet bundles through real sockets (docs/api.md "Education and internet"): the plan list, Smile account
+// verification, Smile purchases for a verified account, Spectranet PINs (sealed, on the order record only),
+// validation edges, the sandbox outcomes, and the operator's re-pricing.
 import t from 'tap';
 import { start_server } from './helpers/server.js';
 import { balance_kobo, buy, check_created, check_error, fast_reseller, order, sandbox, settled_order } from './helpers/purchases.js';

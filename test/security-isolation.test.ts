@@ -1,6 +1,6 @@
 // One account can never see or touch another's keys, orders, webhooks or wallet (issue "Reliability
 // and security campaign", item 4; docs/spec.md section 7 "404: resource missing or not owned by the account";
-// docs/decisions.md "the key's environment picks the wallet, the provider and the history that a request
+// docs/decisions.md "Money": "the key's environment picks the wallet, the provider and the history that a request
 // sees; nothing crosses between them"). Two accounts A and B, each with keys of both environments,
 // orders, webhook endpoints with deliveries, wallet entries and a dashboard session. Every route that
 // takes an id answers B with A's ids exactly as it answers an unknown id — 404 with the route's
@@ -271,9 +271,9 @@ t.test('the test and live environments of one account do not see each other\'s o
 });
 
 t.test('a test key cannot revoke the account\'s live keys (a sandbox key must not cut off production)', async (t) => {
-  // docs/decisions.md "Implementation decisions": as a test key may not create live keys (403 auth.insufficient_scope), it may
-  // not revoke them. The account's own key list shows both environments, so the id is no secret here:
-  // the answer is the same 403 as for creation, not a 404.
+  // docs/decisions.md "Keys and the PIN in detail": as a test key may not create live keys (403
+  // auth.insufficient_scope), it may not revoke them. The account's own key list shows both environments, so
+  // the id is no secret here: the answer is the same 403 as for creation, not a 404.
   const world = await make_world(server, { receiver: receiver_b });
   const response = await server.api('DELETE', `/v1/keys/${world.live_key_id}`, { key: world.key });
   t.equal(response.status, 403, `DELETE /v1/keys/{live key id} with a test key is 403 (got ${response.status} ${response.text.slice(0, 120)})`);

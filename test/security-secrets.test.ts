@@ -1,7 +1,7 @@
 // Nothing secret is logged or stored in plain text (issue "Reliability and security campaign", item 4;
-// docs/decisions.md "PINs and passwords are never stored in plain text; API keys are stored only as a
-// hash"; src/log.ts "nothing secret is ever passed to the logger"). A session creates API keys (by the
-// operator, through the API with an X-Idempotency-Key, in the dashboard), webhook endpoints and their
+// docs/decisions.md "Accounts, PIN, limits": "PINs and passwords are never stored in plain text; API keys
+// are stored only as a hash"; src/log.ts "nothing secret is ever passed to the logger"). A session creates
+// API keys (by the operator, through the API with an X-Idempotency-Key, in the dashboard), webhook endpoints and their
 // secrets, buys with right and wrong PINs, changes the PIN, signs in to the dashboard with right and
 // wrong passwords, calls the operator API with right and wrong tokens, and posts signed and badly
 // signed bank transfers. Then every log line (stdout, at LOG_LEVEL=trace) and stderr, and every byte

@@ -1,4 +1,4 @@
-// Upstream settings (docs/operations.md "Upstreams"): UPSTREAMS names several live upstreams, checked whole
+// Upstream settings (docs/operations.md "Upstreams and routes"): UPSTREAMS names several live upstreams, checked whole
 // before anything starts (a mistake is exit 2 naming the entry and the field, never a credential);
 // today's PROVIDER_* settings still work and become the one upstream named "default".
 import t from 'tap';

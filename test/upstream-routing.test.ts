@@ -1,5 +1,5 @@
 // Upstream routing and failover (docs/decisions.md "Upstream routing and failover", docs/operations.md
-// "Upstreams", "Routes"): two live upstreams over real HTTP, one of each kind (a fake VTpass and a fake
+// "Upstreams and routes"): two live upstreams over real HTTP, one of each kind (a fake VTpass and a fake
 // Flutterwave). An order moves to the next upstream only after a refusal before processing (a refused
 // connection, an open circuit, a definite "not processed"); after an unclear answer it stays with the
 // upstream that may have delivered it and is re-queried there. The reseller sees one order, one debit,

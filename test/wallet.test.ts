@@ -1,5 +1,5 @@
 // The wallet and its history (docs/spec.md section 2 "Wallet", section 4 "Wallet", section 8 per_page/page;
-// docs/decisions.md "Money" and the wallet transaction record; docs/decisions.md "Implementation decisions").
+// docs/decisions.md "Money" and the wallet transaction record; docs/decisions.md "History, filters and paging").
 import t from 'tap';
 import { start_server } from './helpers/server.js';
 

@@ -1,5 +1,5 @@
-// The repair of a standby's store that diverged from the stream's leader (docs/cluster.md "Divergence"):
-// the check of the last batch against the leader before a take-over, the agreed stream leader as the
+// The repair of a standby's store that diverged from the stream's leader (docs/cluster.md "Divergence, repaired in
+// place"): the check of the last batch against the leader before a take-over, the agreed stream leader as the
 // authority, the store kept or rebuilt from the latest snapshot, the catch-up from the leader message by
 // message, where an epoch message lost to a deposed leader's unacknowledged batch is applied in its place
 // (the lost epoch), and the bounded count of repairs before the node gives up (exit 76). Not here: the
@@ -61,7 +61,7 @@ export abstract class DivergenceRepair extends StreamFollower {
 
   /**
    * The stream served this standby a batch that does not follow the last one it applied, or its last
-   * batch is not the stream leader's (docs/cluster.md "Divergence"): a replica that diverged served
+   * batch is not the stream leader's (docs/cluster.md "Divergence, repaired in place"): a replica that diverged served
    * it, or this store holds a deposed leader's tail. The stream's leader, once JetStream agrees on
    * one, is the authority: every acknowledged batch is there, since a reply waits for the stream's
    * acknowledgement, which a leader gives only once a majority holds the batch. With the tail stopped,

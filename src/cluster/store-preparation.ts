@@ -58,7 +58,7 @@ export abstract class StorePreparation extends NatsLink {
       return;
     }
     // A store that held a batch the stream's leader does not may have got it from a replica that
-    // diverged (docs/cluster.md "Divergence"), and the standby's consumer may be served by that very
+    // diverged (docs/cluster.md "Divergence, repaired in place"), and the standby's consumer may be served by that very
     // replica: the rebuilt store catches up from the leader before it tails (see follow).
     if (local !== null && local.seq >= first) this.diverged = `at start-up this store stood at seq ${local.seq} (${local.digest}), which the stream's leader does not hold`;
     this.log.warn({ local, stream_first_seq: first, stream_last_seq: last, snapshot }, 'cluster: the local store cannot follow the stream (behind its start, or holding batches it lacks); rebuilding it');

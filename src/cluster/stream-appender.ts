@@ -1,5 +1,5 @@
-// The leader's appender of the journal stream (docs/cluster.md "Fencing"): each group commit encoded once,
-// split into parts below the server's max_payload, and published after the sequence it expects to follow
+// The leader's appender of the journal stream (docs/cluster.md "Replicated group commit"): each group commit encoded
+// once, split into parts below the server's max_payload, and published after the sequence it expects to follow
 // (an older leader's append then fails with "wrong last sequence"), one batch after another; a batch is
 // acknowledged only once the stream took it while the lease holds. Not here: the journal that calls it
 // (journal/journal.ts, through JournalAppender), the standby's side of the stream (stream-follower.ts).

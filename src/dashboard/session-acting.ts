@@ -1,5 +1,5 @@
 // A parent's dashboard session reading one of its agents' orders (docs/api.md "Agents in the dashboard",
-// docs/decisions.md "The agent's orders in the dashboard"). The app sends Billvend-Account on the order
+// docs/decisions.md "The agent's orders and prices in the dashboard"). The app sends Billvend-Account on the order
 // reads, as an API key with agents:manage acts for an agent, and the same rule judges the id
 // (front/acting-target.ts): an account strictly below the session's, anything else the same 404
 // account.not_found. The session's stand-in for agents:manage is that its account may have agents (the

@@ -177,7 +177,7 @@ export interface DeliveredPin {
   pin: string;
 }
 
-/** One hand-over of an order to an upstream (docs/api.md "attempts"). */
+/** One hand-over of an order to an upstream (docs/api.md "Upstream attempts"). */
 export interface UpstreamAttempt {
   /** The upstream's name in the configuration and the routes. */
   upstream: string;

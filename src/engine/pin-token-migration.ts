@@ -1,6 +1,6 @@
-// Reseals what earlier versions stored in the clear (docs/upstreams.md "Tokens, PINs and names"): before
-// the adapters read exam and Spectranet answers by service, a WAEC, WAEC registration, JAMB or Spectranet
-// order whose answer gave its PIN only in VTpass's `purchased_code` kept that text in `token`, which the
+// Reseals what earlier versions stored in the clear (docs/upstreams.md "Tokens, PINs and names in a delivered
+// answer"): before the adapters read exam and Spectranet answers by service, a WAEC, WAEC registration, JAMB or
+// Spectranet order whose answer gave its PIN only in VTpass's `purchased_code` kept that text in `token`, which the
 // order views, the operator's views and the CSV export show. At start, before recovery (as
 // ensure_order_index), every such order's token moves into its sealed `pins` and `token` becomes null.
 // Runs once per store (meta `pin_tokens_resealed`), in one LMDB transaction.

@@ -1,5 +1,5 @@
 // Authentication and authorisation of API keys (docs/spec.md section 5, docs/decisions.md "Scopes, allowlists,
-// keys" and "Rate limit"): Bearer parsing, lookup by SHA-256 hash, expiry, IP allowlist, per-key rate
+// keys" and "Accounts, PIN, limits"): Bearer parsing, lookup by SHA-256 hash, expiry, IP allowlist, per-key rate
 // limit with X-RateLimit-* headers, and scopes. Checked in that order, so a request from a blocked
 // address does not use the key's quota.
 import type { Engine } from '../engine/engine.js';

@@ -251,7 +251,7 @@ export class Metrics implements JournalObserver, WebhookObserver {
     help: 'The live upstream\'s circuit breaker: 0 closed, 1 half-open (one probe allowed), 2 open (calls refused).',
     registers: [this.registry],
   });
-  // Per upstream (docs/operations.md "Upstreams"): the series above sum over every upstream.
+  // Per upstream (docs/operations.md "Upstreams and routes"): the series above sum over every upstream.
   private readonly upstream_calls = new Counter({
     name: 'billvend_upstream_calls_total',
     help: 'Calls to each live upstream, by operation and result (answered, error, timeout, circuit_open).',

@@ -158,14 +158,17 @@ export const OrderFull = Type.Object({
   status_history: Type.Array(Type.Object({ status: Status, at: Timestamp })),
   /** Live orders: each upstream the order was handed to, in turn (docs/api.md "Upstream attempts"). */
   attempts: Type.Optional(Type.Array(UpstreamAttemptView)),
-  /** Education: PINs bought; internet and JAMB: the account or profile (docs/api.md "Education", "Internet"). */
+  /** Education: PINs bought; internet and JAMB: the account or profile (docs/api.md "Education and internet"). */
   quantity: Type.Optional(Type.Integer({ minimum: 1 })),
   customer_id: Type.Optional(Nullable(Type.String())),
   /** TV orders whose request set it (docs/api.md "TV renewals and months"). */
   subscription_type: Type.Optional(Type.Enum(['change', 'renew'])),
   /** The purchased PINs, on the key's own fetch only: never in lists, webhooks or exports. */
   pins: Type.Optional(Type.Array(Type.Object({ serial: Nullable(Type.String()), pin: Type.String() }))),
-  /** Electricity, where the distribution company gave them: the bonus token and key-change tokens (docs/api.md "Electricity"). */
+  /**
+   * Electricity, where the distribution company gave them: the bonus token and key-change tokens (docs/api.md
+   * "Education and internet", its order record additions).
+   */
   bonus_token: Type.Optional(Type.String()),
   key_change_tokens: Type.Optional(Type.Array(Type.String())),
   /** International airtime and data: the foreign side the quote fixed (docs/api.md "International airtime and data"). */

@@ -2,7 +2,7 @@
 // a foreign product, shown before the PIN and held for quote_ttl_ms; a purchase names the quote and pays
 // exactly that charge. Quotes live in memory only, bounded (quotes_max in all, quotes_per_account_max valid
 // ones per account and environment): after a restart every quote is gone and a purchase naming one is told so (404),
-// never charged another price (docs/decisions.md "International quotes"). Money here is integer kobo and
+// never charged another price (docs/decisions.md "International airtime and data"). Money here is integer kobo and
 // integer hundredths of the foreign currency; a rate is decimal text, multiplied exactly (BigInt).
 import type { Clock } from '../lib/clock.js';
 import type { RandomSource } from '../lib/random.js';

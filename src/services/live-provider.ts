@@ -188,7 +188,7 @@ function delivered_result(answer: Record<string, any>, transaction: Record<strin
 }
 
 /**
- * Reads a VTpass answer into a result, status-first (docs/upstreams.md "Reading an answer"): the
+ * Reads a VTpass answer into a result, status-first (docs/upstreams.md "Reading an answer: status first"): the
  * transaction's status decides whenever present; otherwise the code's class in the one table
  * (src/services/upstreams/vtpass-codes.ts); anything unclear is 'unknown', which is re-queried.
  */
@@ -238,9 +238,9 @@ export function interpret_answer(body: unknown, phase: 'pay' | 'requery', servic
 }
 
 /**
- * Reads a merchant-verify answer (docs/upstreams.md "Verification"): only a 000 answer that says
- * `WrongBillersCode` or carries an `error` (or names no customer) is the customer's mistake; any other
- * code (020 aside), an HTTP 4xx (bad credentials) or a non-JSON body is the upstream's, and is unavailable,
+ * Reads a merchant-verify answer (docs/upstreams.md "Verification: the customer's mistake or ours"): only a 000
+ * answer that says `WrongBillersCode` or carries an `error` (or names no customer) is the customer's mistake; any
+ * other code (020 aside), an HTTP 4xx (bad credentials) or a non-JSON body is the upstream's, and is unavailable,
  * so the router asks the next upstream.
  */
 export function interpret_verify(status: number, body: unknown, service_id?: string): VerifyResult {
@@ -397,7 +397,7 @@ export class LiveProvider implements Provider {
   }
 }
 
-/** Live purchases without provider settings answer 503 (docs/operations.md "provider settings"). */
+/** Live purchases without provider settings answer 503 (docs/operations.md "Configuration"). */
 export class UnconfiguredProvider implements Provider {
   readonly name = 'unconfigured';
   readonly instant = false;

@@ -1,6 +1,6 @@
-// An order's reference (docs/api.md "References", services/references.ts): a new order's reference, unique
-// forever (its place in the store, permuted, else random and checked against the index), and the order a
-// reference names, read from memory, the journal as staged, or the store. The base of the order desk's
+// An order's reference (docs/decisions.md "Identifiers and formats", services/references.ts): a new order's
+// reference, unique forever (its place in the store, permuted, else random and checked against the index), and the
+// order a reference names, read from memory, the journal as staged, or the store. The base of the order desk's
 // layers (order-desk.ts lists them); it holds what every layer is built with.
 import type { EngineContext } from '../engine/context.js';
 import type { AccountActor } from '../engine/account-actor.js';

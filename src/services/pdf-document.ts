@@ -1,4 +1,4 @@
-// PDFs of statements and receipts (docs/api.md "Statements", "Receipts"), drawn with pdfkit's standard
+// PDFs of statements and receipts (docs/api.md "Statements", "Receipts and re-delivery"), drawn with pdfkit's standard
 // Helvetica: no font file to ship or embed. Those fonts encode WinAnsi (Latin-1) only, so text from
 // outside (a recipient, metadata, a name) is reduced to it first: any other character becomes "?" rather
 // than a glyph pdfkit would encode wrongly. A document is drawn a bounded slice at a time by its caller

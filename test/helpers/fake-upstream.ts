@@ -34,7 +34,7 @@ import { VariationsRoute, variation_fixtures, variations_of } from './fake-vtpas
  */
 export type UpstreamMode = 'deliver' | 'fail' | 'slow' | 'error_500' | 'garbage' | 'processing' | 'processing_fail' | 'hold' | 'hold_fail' | 'lost' | 'refuse';
 
-/** The serviceIDs VTpass documents for what billvend sells (docs/upstreams.md "Service IDs"). */
+/** The serviceIDs VTpass documents for what billvend sells (docs/upstreams.md "Service IDs the fake knows"). */
 export const vtpass_service_ids: ReadonlySet<string> = new Set([
   'mtn', 'airtel', 'glo', 'etisalat', 'mtn-data', 'airtel-data', 'glo-data', 'etisalat-data', 'glo-sme-data', '9mobile-sme-data',
   'ikeja-electric', 'eko-electric', 'kano-electric', 'portharcourt-electric', 'jos-electric', 'ibadan-electric', 'kaduna-electric',

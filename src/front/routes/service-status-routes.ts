@@ -12,7 +12,7 @@ import { ServiceStatusPage } from '../../schemas/service-schemas.js';
 export function service_status_routes(deps: Deps, router: UpstreamRouter | null, catalog: Catalog): RouteDef[] {
   const products = catalog_products(catalog);
   const sandbox: ProductState[] = products.map((p) => ({ product: p.product, service_type: p.service_type, status: 'available', retry_after_s: null }));
-  // Without any live upstream configured, live purchases answer 503 (docs/operations.md "Upstreams").
+  // Without any live upstream configured, live purchases answer 503 (docs/operations.md "Upstreams and routes").
   const unconfigured: ProductState[] = products.map((p) => ({ product: p.product, service_type: p.service_type, status: 'unavailable', retry_after_s: 60 }));
   return [
     {

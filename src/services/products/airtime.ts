@@ -1,4 +1,4 @@
-// Airtime (docs/api.md "Airtime"): any amount from NGN 50 to 50,000 to a phone of one of the four networks.
+// Airtime (docs/spec.md section 4 "Airtime"): any amount from NGN 50 to 50,000 to a phone of one of the four networks.
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import { kobo_to_naira } from '../../lib/money.js';

@@ -1,4 +1,4 @@
-// Data bundles (docs/api.md "Data"): a plan of the catalog, bought at exactly its price. The operator
+// Data bundles (docs/spec.md section 4 "Data"): a plan of the catalog, bought at exactly its price. The operator
 // enables, disables and re-prices plans (src/operator/catalog-routes.ts); a purchase reads the plan again
 // after the PIN, so a change made meanwhile holds.
 import type { Static } from 'typebox';

@@ -1,4 +1,4 @@
-// Education (docs/api.md "Education"): WAEC result checker and registration PINs, JAMB UTME and Direct
+// Education (docs/api.md "Education and internet"): WAEC result checker and registration PINs, JAMB UTME and Direct
 // Entry PINs. A product has a price per PIN; an order buys `quantity` of them (up to the product's
 // quantity_max) for price × quantity. JAMB PINs are bought for a candidate's profile ID, verified first.
 // The PINs are the deliverable: sealed on the order as they arrive and shown only to the reseller's key

@@ -1,4 +1,4 @@
-// Electricity (docs/api.md "Electricity"): NGN 500 or more to a meter of one of the nine distribution
+// Electricity (docs/spec.md section 4 "Electricity"): NGN 500 or more to a meter of one of the nine distribution
 // companies, verified with the provider first; a prepaid meter gets a token.
 import type { Static } from 'typebox';
 import Type from 'typebox';

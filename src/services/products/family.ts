@@ -144,7 +144,7 @@ export interface ProductFamily {
   /** Catalog lists and verification, in the order the document shows them. */
   routes: ProductRoute[];
   purchase: PurchaseRoute;
-  /** The 201 body of a purchase and of its replay (docs/api.md "Purchase results"). */
+  /** The 201 body of a purchase and of its replay (docs/spec.md section 2 "Purchase results"). */
   result_view(order: OrderRecord, secrets: Unsealer): Record<string, unknown>;
   /** The sandbox's delivery of an order of this family (what it fills in beyond the reference). */
   sandbox_delivered(order: OrderRecord): ProviderResult;

@@ -1,4 +1,4 @@
-// Internet (docs/api.md "Internet"): Smile bundles credited to a Smile account, verified first by its
+// Internet (docs/api.md "Education and internet"): Smile bundles credited to a Smile account, verified first by its
 // account number, phone or e-mail; Spectranet bundles sold as PINs (serial and PIN), delivered like exam
 // PINs: sealed on the order, shown to the reseller's key only, never in webhooks, exports or logs.
 import { createHash } from 'node:crypto';

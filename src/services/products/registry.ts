@@ -40,7 +40,7 @@ export function purchase_item_schema(service_type: ServiceType): TSchema {
   return item_schemas.get(service_type)!;
 }
 
-/** The 201 body of a purchase (docs/api.md "Purchase results"), by the order's family. */
+/** The 201 body of a purchase (docs/spec.md section 2 "Purchase results"), by the order's family. */
 export function purchase_result_view(order: OrderRecord, secrets: Unsealer): Record<string, unknown> {
   return { ...family_of(order.service_type).result_view(order, secrets), expected_final_at: expected_final_at(order) };
 }

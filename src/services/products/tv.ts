@@ -1,4 +1,4 @@
-// Cable TV (docs/api.md "Cable TV"): a package of DStv, GOtv or StarTimes at exactly its price, on a
+// Cable TV (docs/spec.md section 4 "Cable TV"): a package of DStv, GOtv or StarTimes at exactly its price, on a
 // smartcard or IUC number verified with the provider first; or, for DStv and GOtv, a renewal of the
 // smartcard's current package at the provider's renewal amount, and several months at once
 // (docs/api.md "TV renewals and months").

@@ -40,7 +40,7 @@ export function flutterwave_bill(intent: Pick<OrderRecord, 'service_type' | 'dis
 export { international_phone };
 
 /**
- * Reads a Flutterwave answer into a result; anything unclear is 'unknown' (docs/upstreams.md "Flutterwave").
+ * Reads a Flutterwave answer into a result; anything unclear is 'unknown' (docs/upstreams.md "Flutterwave Bills (v3)").
  * A payment's own answer is never a delivery: Flutterwave's flow is create, then verify the bill's status
  * ("Verify the payment status", developer.flutterwave.com/docs/making-payments/bill-payments), and its create
  * example answers "Bill payment successful" without any status. So the create answer is at best
@@ -153,7 +153,8 @@ export class FlutterwaveProvider implements UpstreamAdapter {
     const answer = await this.client.call('validate', 'GET', `/v3/bill-items/${encodeURIComponent(bill.item_code)}/validate?${query}`, this.headers);
     if ('error' in answer) return { outcome: 'unavailable', reason: answer.error };
     const body = answer.body as Record<string, any> | null;
-    // A refused credential or a rate limit is ours, not the customer's (docs/upstreams.md "Verification").
+    // A refused credential or a rate limit is ours, not the customer's (docs/upstreams.md "Verification: the
+    // customer's mistake or ours").
     if (answer.status === 401 || answer.status === 403 || answer.status === 429) return { outcome: 'unavailable', reason: `validation HTTP ${answer.status}` };
     if (body?.status === 'error' && answer.status >= 400 && answer.status < 500) return { outcome: 'invalid' };
     const data = body?.data;

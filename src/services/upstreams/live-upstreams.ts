@@ -1,4 +1,4 @@
-// Builds the live provider from the configuration (docs/operations.md "Upstreams"): one adapter per
+// Builds the live provider from the configuration (docs/operations.md "Upstreams and routes"): one adapter per
 // configured upstream, by kind, and the router above them with the routes as stored.
 import type { Logger } from 'pino';
 import type { Clock } from '../../lib/clock.js';

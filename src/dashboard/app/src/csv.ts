@@ -1,4 +1,4 @@
-// Reading a bulk purchase CSV in the browser (docs/api.md "Buying in bulk from the dashboard"): RFC 4180
+// Reading a bulk purchase CSV in the browser (docs/api.md "Buying, finding and exporting in the dashboard"): RFC 4180
 // fields (quotes, doubled quotes inside them, commas and line breaks inside quotes), a UTF-8 byte order
 // mark at the start, CRLF, LF or CR line ends, and blank lines skipped. Bounded: the text, the rows and
 // the cells of a row each have a _max; beyond any, the parse stops with an error instead of growing.

@@ -1,4 +1,4 @@
-// Buying in bulk from a CSV upload (docs/api.md "Buying in bulk from the dashboard"): the file is read in
+// Buying in bulk from a CSV upload (docs/api.md "Buying, finding and exporting in the dashboard"): the file is read in
 // the browser (csv.ts), each row shown with what is wrong with it before anything is sent; the valid
 // rows go as one batch to the dashboard's twin of POST /v1/services/bulk (the same handler: one PIN
 // check, each item an ordinary order, the session's authority checked at each debit), under one
