@@ -195,6 +195,11 @@ export abstract class DivergenceRepair extends StreamFollower {
     return digest_of(bytes) === follows ? bytes : null;
   }
 
+  /** Why a store whose last batch lies past the stream leader's last sequence diverged. */
+  protected beyond_the_stream(stream_last_seq: number): string {
+    return `this store applied batch ${this.applied.seq} (${this.applied.digest}), past the stream leader's last sequence ${stream_last_seq}: a replica served a batch the stream never committed`;
+  }
+
   /**
    * Before it takes over, a standby checks its last batch against the stream's leader (a message get,
    * which the stream's leader answers; the tail's consumer may have been served by another replica):
@@ -202,7 +207,15 @@ export abstract class DivergenceRepair extends StreamFollower {
    * tell that the store holds another batch there. A mismatch does not take the lease: the standby
    * repairs its store first (see repair).
    */
-  protected async check_last_applied(): Promise<void> {
+  protected async check_last_applied(stream_last_seq: number): Promise<void> {
+    if (this.applied.seq > stream_last_seq) {
+      // A batch past the stream leader's end: served by a replica that stored a deposed leader's append the
+      // stream never committed (a stream leader cut off by a partition). Found by the partition campaign of
+      // 2026-11-28 (seed 3712101): it used to pass as "trimmed" here, and the take-over then took the lease.
+      const error = new Diverged(this.beyond_the_stream(stream_last_seq));
+      this.log.error({ reason: error.message }, 'cluster: this standby applied a batch the stream does not hold; it repairs its store before it takes over');
+      throw error;
+    }
     if (this.applied.seq === 0 || this.applied.seq === this.stand_in_seq) return;
     const stored = await this.jsm.streams.getMessage(stream_name, { seq: this.applied.seq }).catch((error) => {
       if (api_code(error) === no_message) return null; // trimmed, checked against the snapshot at start-up
