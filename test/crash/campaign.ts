@@ -310,6 +310,17 @@ export class Campaign {
   private plans: { plan_id: string; amount: number }[] = [];
   private packages: { package_code: string; amount: number }[] = [];
   private keep_data = false;
+  /**
+   * Cluster mode: the logs of the run as they come, whole, so that a run that hangs can be read while it hangs and
+   * one that fails keeps them (copied beside the store by teardown): each NATS server's output in `<name>.log` (the
+   * servers' own `output` keeps only the last few hundred chunks), with a line at each start, and each node's log
+   * lines in `node-<name>.log`, written every second. The meta-group and stream leader changes in the first are what
+   * a node's availability failure is read against.
+   */
+  readonly log_dir = temp_dir('billvend-crash-logs-');
+  private readonly node_names = new Map<TestServer, string>();
+  private readonly node_lines_written = new Map<TestServer, number>();
+  private log_timer: NodeJS.Timeout | null = null;
   /** Acknowledged keys no revocation was sent for yet. */
   private readonly revocable: CreatedKey[] = [];
   /** Times of the answers acknowledged in this round's load (not re-sends), ascending: a partition's write pause. */
@@ -392,14 +403,18 @@ export class Campaign {
         await this.lab.forward_loopback([...urls.matchAll(/(?:127\.0\.0\.1|localhost):(\d+)/g)].map((match) => Number(match[1])));
         await this.lab.start_nats(3);
         this.nats = this.lab.nats_servers();
+        this.tee_nats_logs();
         this.server = await this.lab.node_server('a', this.data_dir, cluster_env('a'));
         this.standby = await this.lab.node_server('b', b_dir, cluster_env('b'));
         this.partitions = new PartitionDriver(this.lab, this.options.partitions.seed, this.lease_ms, new Map([[this.server, 'a'], [this.standby, 'b']]));
       } else {
         this.nats = await NatsCluster.start(3);
+        this.tee_nats_logs();
         this.server = new TestServer(this.data_dir, cluster_env('a'));
         this.standby = new TestServer(b_dir, cluster_env('b'));
       }
+      this.node_names.set(this.server, 'a').set(this.standby, 'b');
+      this.log_timer = setInterval(() => this.write_node_logs(), 1_000);
       await this.server.start();
       await wait_leading(this.server, this.lab === null ? 30_000 : 60_000);
       await this.standby.start();
@@ -1375,6 +1390,7 @@ export class Campaign {
           // The NATS server comes back on its store; the next round starts once every replica of
           // billvend's streams is current again, so that no round begins without a quorum to spare.
           this.nats!.launch(nats_victim);
+          this.tee_nats_logs(nats_victim);
           await this.nats!.wait_listening(nats_victim);
           await wait_until('the replicas of the journal, the lease bucket and the snapshot store to be current', () => all_replicas_current(this.nats!), 30_000);
         }
@@ -1490,8 +1506,32 @@ export class Campaign {
     return { violations: capped(v), store_stats, implied_events: final.implied_events };
   }
 
-  /** Stops everything; keeps the store and the driver's record when something was found. */
+  /** Appends NATS server i's output (every server's, without i) to its file in log_dir from now on. */
+  private tee_nats_logs(only?: number): void {
+    this.nats!.nodes.forEach((node, i) => {
+      if (only !== undefined && i !== only) return;
+      const file = join(this.log_dir, `${node.name}.log`);
+      appendFileSync(file, `--- ${node.name} started at ${new Date().toISOString()}\n`);
+      const keep = (chunk: Buffer) => appendFileSync(file, chunk);
+      node.child?.stdout?.on('data', keep);
+      node.child?.stderr?.on('data', keep);
+    });
+  }
+
+  /** Appends each node's log lines since the last call to `node-<name>.log` in log_dir. */
+  private write_node_logs(): void {
+    for (const [node, name] of this.node_names) {
+      const from = this.node_lines_written.get(node) ?? 0;
+      if (node.logs.length <= from) continue;
+      appendFileSync(join(this.log_dir, `node-${name}.log`), node.logs.slice(from).join('\n') + '\n');
+      this.node_lines_written.set(node, node.logs.length);
+    }
+  }
+
+  /** Stops everything; keeps the store, both nodes' logs and the NATS servers' logs when something was found. */
   async teardown(): Promise<string | null> {
+    if (this.log_timer !== null) clearInterval(this.log_timer);
+    this.write_node_logs();
     await this.server?.kill();
     await this.standby?.kill();
     await this.nats?.stop();
@@ -1507,7 +1547,10 @@ export class Campaign {
       writeFileSync(join(kept, 'ops.json'), JSON.stringify({ options: this.options, run_id: this.model.run_id, accounts: this.model.accounts, funding_transfers: this.model.funding.transfers, ops }, null, 1));
       writeFileSync(join(kept, 'server-log.txt'), this.server.logs.join('\n') + '\n--- stderr ---\n' + this.server.stderr.join(''));
       if (this.standby !== null) writeFileSync(join(kept, 'standby-log.txt'), this.standby.logs.join('\n') + '\n--- stderr ---\n' + this.standby.stderr.join(''));
+      cpSync(this.log_dir, join(kept, 'logs'), { recursive: true });
+      if (this.partitions !== null) writeFileSync(join(kept, 'partitions.json'), JSON.stringify(this.partitions.records, null, 1));
     }
+    rmSync(this.log_dir, { recursive: true, force: true });
     rmSync(this.data_dir, { recursive: true, force: true });
     if (this.standby !== null) rmSync(this.standby.data_dir, { recursive: true, force: true });
     await this.lab?.destroy();
