@@ -130,6 +130,20 @@ for (const when of ['before its take-over reads the lease', 'after the server gr
       });
     }
 
+    // The repair reads the stream ahead of what it applies (stream-follower.ts catch_up_gets_in_flight_max): counted.
+    const streams = b_inner.jsm.streams;
+    const get_message = streams.getMessage.bind(streams);
+    let gets_in_flight = 0;
+    let gets_in_flight_most = 0;
+    streams.getMessage = async (...args: unknown[]) => {
+      gets_in_flight_most = Math.max(gets_in_flight_most, ++gets_in_flight);
+      try {
+        return await get_message(...args);
+      } finally {
+        gets_in_flight--;
+      }
+    };
+
     // a stops on purpose and gives the lease back: b takes the free key at once.
     await a.node.stop();
     await wait_until('b to lead', async () => b_leads, 30_000).catch(() => {});
@@ -148,5 +162,6 @@ for (const when of ['before its take-over reads the lease', 'after the server gr
     const store = b.node.current_store()!;
     t.equal(store.meta.get('phantom'), undefined, 'the phantom\'s change is not in b\'s store');
     t.same(acked.filter((key, i) => store.meta.get(key) === `a${i}`), acked, 'every acknowledged batch is in b\'s store');
+    t.ok(gets_in_flight_most >= last - 1, `the repair read the stream's ${last} messages ahead of what it applied (${gets_in_flight_most} message gets in flight at most)`);
   });
 }

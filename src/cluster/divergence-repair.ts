@@ -158,26 +158,28 @@ export abstract class DivergenceRepair extends StreamFollower {
     const info = await this.jsm.streams.info(stream_name);
     const last = info.state.last_seq;
     this.stream_seq = last;
-    const get = (seq: number) => this.jsm.streams.getMessage(stream_name, { seq });
+    const get = this.read_ahead(last);
     let next: Awaited<ReturnType<typeof get>> = null;
-    while (this.applied.seq + this.parts.length < last) {
-      const seq = this.applied.seq + this.parts.length + 1;
-      const stored = next !== null && next.seq === seq ? next : await get(seq);
-      if (stored === null) throw new Behind(`the stream lacks message ${seq} (trimmed below this standby)`);
-      next = seq < last ? await get(seq + 1) : null;
-      const follows = next?.header?.get(follows_header) ?? '';
-      const digest = stored.header?.get(digest_header) ?? '';
-      if (next !== null && this.parts.length === 0 && (stored.header?.get(part_header) ?? '1/1') === '1/1' && follows !== '' && follows !== digest) {
-        const epoch = this.lost_epoch(next.data, follows);
-        if (epoch !== null) {
-          this.log.warn({ seq, held: digest, epoch: follows }, 'cluster: the stream\'s leader holds, where an epoch message was acknowledged, a batch a deposed leader never had acknowledged (NATS replicas diverged); applying the epoch in its place');
-          await this.apply(seq, epoch, follows);
-          this.stand_in_seq = seq;
-          continue;
+    await this.catching_up(async () => {
+      while (this.applied.seq + this.parts.length < last) {
+        const seq = this.applied.seq + this.parts.length + 1;
+        const stored = next !== null && next.seq === seq ? next : await get(seq);
+        if (stored === null) throw new Behind(`the stream lacks message ${seq} (trimmed below this standby)`);
+        next = seq < last ? await get(seq + 1) : null;
+        const follows = next?.header?.get(follows_header) ?? '';
+        const digest = stored.header?.get(digest_header) ?? '';
+        if (next !== null && this.parts.length === 0 && (stored.header?.get(part_header) ?? '1/1') === '1/1' && follows !== '' && follows !== digest) {
+          const epoch = this.lost_epoch(next.data, follows);
+          if (epoch !== null) {
+            this.log.warn({ seq, held: digest, epoch: follows }, 'cluster: the stream\'s leader holds, where an epoch message was acknowledged, a batch a deposed leader never had acknowledged (NATS replicas diverged); applying the epoch in its place');
+            await this.apply(seq, epoch, follows);
+            this.stand_in_seq = seq;
+            continue;
+          }
         }
+        await this.apply_part(seq, stored.header, stored.data);
       }
-      await this.apply_part(seq, stored.header, stored.data);
-    }
+    });
   }
 
   /** The sequence where catch_up_verified applied a lost epoch instead of the leader's copy (check_last_applied skips it). */
