@@ -10,7 +10,7 @@ import { decode_message, digest_of, encode_message, stream_name, type AppliedPos
 import { Behind, Deposed, Diverged, NoAgreedLeader, api_code, no_message } from './cluster-errors.js';
 import { digest_header, follows_header, part_header } from './stream-headers.js';
 import { monotonic_ms } from './monotonic.js';
-import { StreamFollower } from './stream-follower.js';
+import { StreamFollower, catch_up_gets_in_flight_max, type StreamPart } from './stream-follower.js';
 
 /**
  * Repairs of a diverged store (see repair) one process makes, each following the last within
@@ -162,22 +162,34 @@ export abstract class DivergenceRepair extends StreamFollower {
     let next: Awaited<ReturnType<typeof get>> = null;
     await this.catching_up(async () => {
       while (this.applied.seq + this.parts.length < last) {
-        const seq = this.applied.seq + this.parts.length + 1;
-        const stored = next !== null && next.seq === seq ? next : await get(seq);
-        if (stored === null) throw new Behind(`the stream lacks message ${seq} (trimmed below this standby)`);
-        next = seq < last ? await get(seq + 1) : null;
-        const follows = next?.header?.get(follows_header) ?? '';
-        const digest = stored.header?.get(digest_header) ?? '';
-        if (next !== null && this.parts.length === 0 && (stored.header?.get(part_header) ?? '1/1') === '1/1' && follows !== '' && follows !== digest) {
-          const epoch = this.lost_epoch(next.data, follows);
-          if (epoch !== null) {
-            this.log.warn({ seq, held: digest, epoch: follows }, 'cluster: the stream\'s leader holds, where an epoch message was acknowledged, a batch a deposed leader never had acknowledged (NATS replicas diverged); applying the epoch in its place');
-            await this.apply(seq, epoch, follows);
-            this.stand_in_seq = seq;
-            continue;
+        // A run of consecutive messages, applied in one transaction (apply_parts), up to a stand-in.
+        const from = this.applied.seq + this.parts.length + 1;
+        const run: StreamPart[] = [];
+        let in_batch = this.parts.length > 0;
+        let stand_in: { seq: number; held: string; epoch: Uint8Array; digest: string } | null = null;
+        for (let seq = from; seq <= Math.min(last, from + catch_up_gets_in_flight_max - 1); seq++) {
+          const stored = next !== null && next.seq === seq ? next : await get(seq);
+          if (stored === null) throw new Behind(`the stream lacks message ${seq} (trimmed below this standby)`);
+          next = seq < last ? await get(seq + 1) : null;
+          const follows = next?.header?.get(follows_header) ?? '';
+          const digest = stored.header?.get(digest_header) ?? '';
+          const [index, count] = (stored.header?.get(part_header) ?? '1/1').split('/').map(Number);
+          if (next !== null && !in_batch && index === 1 && count === 1 && follows !== '' && follows !== digest) {
+            const epoch = this.lost_epoch(next.data, follows);
+            if (epoch !== null) {
+              stand_in = { seq, held: digest, epoch, digest: follows };
+              break;
+            }
           }
+          run.push({ seq, headers: stored.header, data: stored.data });
+          in_batch = index < count;
         }
-        await this.apply_part(seq, stored.header, stored.data);
+        await this.apply_parts(run);
+        if (stand_in !== null) {
+          this.log.warn({ seq: stand_in.seq, held: stand_in.held, epoch: stand_in.digest }, 'cluster: the stream\'s leader holds, where an epoch message was acknowledged, a batch a deposed leader never had acknowledged (NATS replicas diverged); applying the epoch in its place');
+          await this.apply(stand_in.seq, stand_in.epoch, stand_in.digest);
+          this.stand_in_seq = stand_in.seq;
+        }
       }
     });
   }
