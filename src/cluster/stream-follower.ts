@@ -21,7 +21,7 @@ import { StreamAppender } from './stream-appender.js';
  * server's max_payload, 1 MiB by default). One get, one commit and one flush to disk per batch, a store rebuilt from an
  * old snapshot caught up at 100-230 batches a second on the loaded test machine: 48-111 s for 7,000-11,500 batches in
  * the partition runs of 2026-11-28, during which that node could not take over (docs/cluster.md "Catch-up"). The
- * read-ahead alone left it at ~145 a second: the commit per batch was the cost.
+ * read-ahead alone left it at ~145-230 a second (the commit per batch was the cost); with runs, 600-1,850 a second.
  */
 export const catch_up_gets_in_flight_max = 32;
 
