@@ -10,7 +10,7 @@ import { decode_message, digest_of, encode_message, stream_name, type AppliedPos
 import { Behind, Deposed, Diverged, NoAgreedLeader, api_code, no_message } from './cluster-errors.js';
 import { digest_header, follows_header, part_header } from './stream-headers.js';
 import { monotonic_ms } from './monotonic.js';
-import { StreamFollower } from './stream-follower.js';
+import { StreamFollower, catch_up_gets_in_flight_max, type StreamPart } from './stream-follower.js';
 
 /**
  * Repairs of a diverged store (see repair) one process makes, each following the last within
@@ -158,26 +158,40 @@ export abstract class DivergenceRepair extends StreamFollower {
     const info = await this.jsm.streams.info(stream_name);
     const last = info.state.last_seq;
     this.stream_seq = last;
-    const get = (seq: number) => this.jsm.streams.getMessage(stream_name, { seq });
+    const get = this.read_ahead(last);
     let next: Awaited<ReturnType<typeof get>> = null;
-    while (this.applied.seq + this.parts.length < last) {
-      const seq = this.applied.seq + this.parts.length + 1;
-      const stored = next !== null && next.seq === seq ? next : await get(seq);
-      if (stored === null) throw new Behind(`the stream lacks message ${seq} (trimmed below this standby)`);
-      next = seq < last ? await get(seq + 1) : null;
-      const follows = next?.header?.get(follows_header) ?? '';
-      const digest = stored.header?.get(digest_header) ?? '';
-      if (next !== null && this.parts.length === 0 && (stored.header?.get(part_header) ?? '1/1') === '1/1' && follows !== '' && follows !== digest) {
-        const epoch = this.lost_epoch(next.data, follows);
-        if (epoch !== null) {
-          this.log.warn({ seq, held: digest, epoch: follows }, 'cluster: the stream\'s leader holds, where an epoch message was acknowledged, a batch a deposed leader never had acknowledged (NATS replicas diverged); applying the epoch in its place');
-          await this.apply(seq, epoch, follows);
-          this.stand_in_seq = seq;
-          continue;
+    await this.catching_up(async () => {
+      while (this.applied.seq + this.parts.length < last) {
+        // A run of consecutive messages, applied in one transaction (apply_parts), up to a stand-in.
+        const from = this.applied.seq + this.parts.length + 1;
+        const run: StreamPart[] = [];
+        let in_batch = this.parts.length > 0;
+        let stand_in: { seq: number; held: string; epoch: Uint8Array; digest: string } | null = null;
+        for (let seq = from; seq <= Math.min(last, from + catch_up_gets_in_flight_max - 1); seq++) {
+          const stored = next !== null && next.seq === seq ? next : await get(seq);
+          if (stored === null) throw new Behind(`the stream lacks message ${seq} (trimmed below this standby)`);
+          next = seq < last ? await get(seq + 1) : null;
+          const follows = next?.header?.get(follows_header) ?? '';
+          const digest = stored.header?.get(digest_header) ?? '';
+          const [index, count] = (stored.header?.get(part_header) ?? '1/1').split('/').map(Number);
+          if (next !== null && !in_batch && index === 1 && count === 1 && follows !== '' && follows !== digest) {
+            const epoch = this.lost_epoch(next.data, follows);
+            if (epoch !== null) {
+              stand_in = { seq, held: digest, epoch, digest: follows };
+              break;
+            }
+          }
+          run.push({ seq, headers: stored.header, data: stored.data });
+          in_batch = index < count;
+        }
+        await this.apply_parts(run);
+        if (stand_in !== null) {
+          this.log.warn({ seq: stand_in.seq, held: stand_in.held, epoch: stand_in.digest }, 'cluster: the stream\'s leader holds, where an epoch message was acknowledged, a batch a deposed leader never had acknowledged (NATS replicas diverged); applying the epoch in its place');
+          await this.apply(stand_in.seq, stand_in.epoch, stand_in.digest);
+          this.stand_in_seq = stand_in.seq;
         }
       }
-      await this.apply_part(seq, stored.header, stored.data);
-    }
+    });
   }
 
   /** The sequence where catch_up_verified applied a lost epoch instead of the leader's copy (check_last_applied skips it). */
@@ -195,6 +209,11 @@ export abstract class DivergenceRepair extends StreamFollower {
     return digest_of(bytes) === follows ? bytes : null;
   }
 
+  /** Why a store whose last batch lies past the stream leader's last sequence diverged. */
+  protected beyond_the_stream(stream_last_seq: number): string {
+    return `this store applied batch ${this.applied.seq} (${this.applied.digest}), past the stream leader's last sequence ${stream_last_seq}: a replica served a batch the stream never committed`;
+  }
+
   /**
    * Before it takes over, a standby checks its last batch against the stream's leader (a message get,
    * which the stream's leader answers; the tail's consumer may have been served by another replica):
@@ -202,7 +221,15 @@ export abstract class DivergenceRepair extends StreamFollower {
    * tell that the store holds another batch there. A mismatch does not take the lease: the standby
    * repairs its store first (see repair).
    */
-  protected async check_last_applied(): Promise<void> {
+  protected async check_last_applied(stream_last_seq: number): Promise<void> {
+    if (this.applied.seq > stream_last_seq) {
+      // A batch past the stream leader's end: served by a replica that stored a deposed leader's append the
+      // stream never committed (a stream leader cut off by a partition). Found by the partition campaign of
+      // 2026-11-28 (seed 3712101): it used to pass as "trimmed" here, and the take-over then took the lease.
+      const error = new Diverged(this.beyond_the_stream(stream_last_seq));
+      this.log.error({ reason: error.message }, 'cluster: this standby applied a batch the stream does not hold; it repairs its store before it takes over');
+      throw error;
+    }
     if (this.applied.seq === 0 || this.applied.seq === this.stand_in_seq) return;
     const stored = await this.jsm.streams.getMessage(stream_name, { seq: this.applied.seq }).catch((error) => {
       if (api_code(error) === no_message) return null; // trimmed, checked against the snapshot at start-up

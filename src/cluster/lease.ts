@@ -184,6 +184,9 @@ export abstract class LeaseHolder extends StorePreparation {
         return;
       }
       const outcome = await this.renew_once(period_ms);
+      // Stood down while this renewal waited its turn (take-over.ts: granted_elsewhere, stand_down_diverged): a
+      // standby has no lease to lose, and deposing it would end a process that serves nothing.
+      if (this.role !== 'leader') return;
       if (outcome === 'lost') {
         this.depose(this.lease_lost_reason);
         return;

@@ -45,7 +45,7 @@ export abstract class TakeOver extends DivergenceRepair {
       await this.catch_up();
       return false;
     }
-    await this.check_last_applied();
+    await this.check_last_applied(info.state.last_seq);
     const sent_ms = monotonic_ms();
     // A tenure id only needs to differ from every other take-over's: 48 random bits.
     const tenure = randomBytes(6).toString('hex');
@@ -81,6 +81,12 @@ export abstract class TakeOver extends DivergenceRepair {
         await sleep(100);
         continue;
       }
+      // The tail, until stop_tail, may have applied a batch the stream's leader does not hold after the check
+      // above (see check_last_applied): the epoch would then name a sequence the stream never reaches, be refused
+      // as fenced, and be tried again for as long as the renewals hold the lease, with no node serving (partition
+      // campaign of 2026-11-28, seed 3712101: 4 minutes, until the run gave up). Nothing was appended or served
+      // yet, so the lease is given back and the store repaired as a standby's.
+      if (this.applied.seq > this.stream_seq) return this.stand_down_diverged(this.beyond_the_stream(this.stream_seq));
       if (await this.granted_elsewhere()) return false;
       const bytes = encode_message(this.names!, 'epoch', this.node, []);
       const digest = digest_of(bytes);
@@ -96,6 +102,31 @@ export abstract class TakeOver extends DivergenceRepair {
     this.log.info({ seq: this.applied.seq }, 'cluster: leading');
     this.snapshots.start_leading(this.store!);
     return true;
+  }
+
+  /**
+   * A take-over that found, after it took the lease and before it appended anything, that its store holds a batch
+   * the stream's leader does not: the lease is given back (deleted from the revision this node wrote, so a key
+   * another node wrote since stays), renewals stop, and the standby's loop repairs the store (see repair); the
+   * other node, or this one once repaired, takes the free lease at once. Returns false (not leading).
+   */
+  private async stand_down_diverged(reason: string): Promise<false> {
+    this.renewals_held = true;
+    try {
+      await this.renewing;
+      this.log.error({ reason, applied: this.applied, stream_seq: this.stream_seq }, 'cluster: this node took the lease on a store that holds a batch the stream does not; it gives the lease back and repairs its store');
+      this.role = 'standby';
+      this.leader = null;
+      this.lease_valid_until_ms = 0;
+      this.lease_seen = null;
+      await this.kv.delete(lease_key, { previousSeq: this.lease_revision }).catch((error) => {
+        this.log.warn({ err: error }, 'cluster: giving the lease back failed; it ends a lease after the last renewal');
+      });
+      this.diverged = reason;
+      return false;
+    } finally {
+      this.renewals_held = false;
+    }
   }
 
   /**

@@ -43,7 +43,7 @@ t.test(`${rounds} rounds of kill -9 under mixed load: every acknowledged answer 
     if (kept !== null) t.comment(`the store, the server log and every request and answer are kept in ${kept} (seed ${seed})`);
   });
   await campaign.setup();
-  t.comment(`seed ${seed}, TIME_SCALE ${time_scale}, run ${campaign.model.run_id}${cluster ? ', cluster mode' : ''}${partitions === undefined ? '' : `, partitions (seed ${partitions.seed})`}`);
+  t.comment(`seed ${seed}, TIME_SCALE ${time_scale}, run ${campaign.model.run_id}${cluster ? ', cluster mode' : ''}${partitions === undefined ? '' : `, partitions (seed ${partitions.seed})`}${cluster ? `; the nodes' and NATS servers' logs are written to ${campaign.log_dir} as they come` : ''}`);
 
   let stats = null;
   let rounds_run = 0;
