@@ -10,6 +10,7 @@ import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
 import { refusal_reply } from '../outcome-errors.js';
+import { apply_pin_verdict, check_pin } from '../pin-check.js';
 import { pagination, wallet_view } from '../views.js';
 import { fingerprint, idempotency_key, parse_id, parse_pagination, query_params } from '../request-helpers.js';
 import { page_query } from '../../schemas/common.js';
@@ -18,7 +19,7 @@ import { narrow_value, pricing_rounding_rule, type PriceLists, type PriceRule } 
 import type { OrderDesk } from '../../services/order-desk.js';
 import { day_range, day_text } from '../../services/statements.js';
 import { lagos_day, parse_date_days } from '../../lib/time-format.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid, invalid_first_named, type ApiError } from '../../errors.js';
 import { kobo_to_naira, naira_to_kobo, format_naira } from '../../lib/money.js';
 import { iso_us } from '../../lib/time-format.js';
 import { kyc_daily_limit_kobo, type AccountActor } from '../../engine/account-actor.js';
@@ -29,18 +30,6 @@ import type { Engine } from '../../engine/engine.js';
 import { peek_idempotent, replayed, run_idempotent, settle } from '../idempotent-run.js';
 import { international_phone } from '../../operator/admin-routes.js';
 import { fail } from '../../lib/assert.js';
-
-/** Attempts to recompute a PIN verdict when the PIN changes while the first was being computed (as purchases). */
-const pin_attempts_max = 3;
-
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
-
-/** Every problem in details, the first named in the message (as the operator's price lists answer). */
-function invalid_named(problems: readonly { field: string; message: string }[]): ApiError {
-  return { ...invalid(problems[0].field, problems[0].message), details: problems.map((p) => ({ field: p.field, message: p.message })) };
-}
 
 function not_found(): ApiError {
   return api_error('account.not_found');
@@ -422,10 +411,10 @@ export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): 
         if (agent.account.parent_id !== parent.id) return error_reply(ctx.request_id, api_error('agents.not_direct_agent', `Account ${agent.id} is an agent of account ${agent.account.parent_id}: only that account sets its prices.`));
         if (agent.account.status === 'closed') return error_reply(ctx.request_id, api_error('agents.closed'));
         const checked = pricing.check_rules((ctx.body as Static<typeof AgentPricingBody>).rules as Record<string, unknown>[]);
-        if ('problems' in checked) return error_reply(ctx.request_id, invalid_named(checked.problems));
+        if ('problems' in checked) return error_reply(ctx.request_id, invalid_first_named(checked.problems));
         const parent_chain = [parent.account, ...engine.ancestors_of(parent).map((a) => a.account)];
         const above = pricing.check_agent_rules(checked.rules, parent_chain);
-        if (above.length > 0) return error_reply(ctx.request_id, invalid_named(above));
+        if (above.length > 0) return error_reply(ctx.request_id, invalid_first_named(above));
         const rules: AgentPriceRule[] = checked.rules.map((r: PriceRule) => ({ service_type: r.service_type, network: r.network, disco: r.disco, provider: r.provider, rate_bp: r.rate_bp }));
         const outcome = engine.run(agent, { kind: 'update_profile', patch: { price_rules: rules } });
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
@@ -498,43 +487,26 @@ export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): 
         // A replay, or a repeat of a request in flight, costs no PIN check.
         const earlier = peek_idempotent(request);
         if (earlier !== null) return earlier;
-        let awaited = false;
-        for (let attempt = 0; attempt < pin_attempts_max; attempt++) {
-          const account = parent.account;
-          const generation = account.pin_generation;
-          let correct = false;
-          if (account.pin_hash !== null && parent.pin_lock_remaining_ms(clock.now_ms()) === 0) {
-            const verdict = engine.pin_cache.verify(parent.id, generation, body.pin, account.pin_hash);
-            let answer: boolean | 'busy';
-            if (verdict instanceof Promise) {
-              awaited = true;
-              answer = await verdict;
-            } else answer = verdict;
-            if (answer === 'busy') return refusal_reply(ctx.request_id, { refusal: 'pin_check_busy' });
-            correct = answer;
-          }
-          if (parent.account.pin_generation !== generation) continue;
-          return run_idempotent({ ...request, now_ms: clock.now_ms() }, () => {
-            // The caller's actor is the one the PIN was judged against (as purchases do): if a failed commit
-            // replaced it meanwhile, staging through it throws that failure, answered 503 "nothing was changed".
-            // The agent as it is now.
-            const sender = parent;
-            const agent = engine.accounts.get(found.id) ?? fail('an agent vanished');
-            // A key revoked, or the caller suspended, while the PIN was checked moves nothing (docs/api.md "Limits").
-            const denied = authority_refusal(sender, ctx.authority ?? fail('a change without an authority'), clock.now_ms());
-            if (denied !== null) return refusal_reply(ctx.request_id, denied);
-            const verdict = engine.run(sender, { kind: 'pin_verdict', correct, generation, now_ms: clock.now_ms() });
-            if (verdict === 'stale') fail('PIN verdict went stale inside one command');
-            if (verdict !== 'ok') return refusal_reply(ctx.request_id, verdict);
-            const outcome = engine.run_across([sender, agent], {
-              kind: 'transfer', environment: body.environment, direction: body.direction, amount_kobo: amount.kobo, reference: body.reference,
-            }, clock.now_us());
-            if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
-            const reply = success_reply(ctx.request_id, 201, transfer_view(outcome.value.transfer), 'Transfer made.');
-            return outcome.value.created ? reply : replayed(reply);
-          }, undefined, !awaited);
-        }
-        return error_reply(ctx.request_id, api_error('service.unavailable', 'The transaction PIN kept changing during this request; retry.', { headers: { 'Retry-After': '1' } }));
+        // The PIN checked as a purchase's is (front/pin-check.ts): the same refusals, the same lock-out.
+        const checking = check_pin(deps, parent, ctx.request_id, body.pin, () => null);
+        const checked = checking instanceof Promise ? await checking : checking;
+        if ('status' in checked) return checked;
+        return run_idempotent({ ...request, now_ms: clock.now_ms() }, () => {
+          // The caller's actor is the one the PIN was judged against (as purchases do): if a failed commit
+          // replaced it meanwhile, staging through it throws that failure, answered 503 "nothing was changed".
+          // The agent as it is now.
+          const sender = parent;
+          const agent = engine.accounts.get(found.id) ?? fail('an agent vanished');
+          // A key revoked, or the caller suspended, while the PIN was checked moves nothing (docs/api.md "Limits").
+          const refused = apply_pin_verdict(deps, sender, ctx.authority ?? fail('a change without an authority'), ctx.request_id, checked);
+          if (refused !== null) return refused;
+          const outcome = engine.run_across([sender, agent], {
+            kind: 'transfer', environment: body.environment, direction: body.direction, amount_kobo: amount.kobo, reference: body.reference,
+          }, clock.now_us());
+          if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
+          const reply = success_reply(ctx.request_id, 201, transfer_view(outcome.value.transfer), 'Transfer made.');
+          return outcome.value.created ? reply : replayed(reply);
+        }, undefined, !checked.awaited);
       },
     },
   ];
