@@ -81,16 +81,8 @@ export function sign_in_session_routes(deps: Deps, sessions: SessionStore): Rout
         sign_in_guard.signed_in(address, body.email);
         const { id, record } = sessions.open(actor);
         ctx.extra_headers.push(['Set-Cookie', session_cookie_header(id, Math.floor(deps.wheel.scaled(session_absolute_ms) / 1000), secure)]);
-        return once_durable(success_reply(ctx.request_id, 201, {
-          account: account_view(actor.account),
-          csrf_token: record.csrf_token,
-          expires_at: new Date(record.expires_ms).toISOString(),
-          landing_environment: landing_environment(actor),
-          service_types: service_type_names,
-          bulk_items_max,
-          display_names,
-          agents_allowed: agents_allowed(actor),
-        }, 'Signed in.'), actor.settled());
+        // The session as GET /dashboard/api/session answers it, without pin_set (as the sign-in has always answered).
+        return once_durable(success_reply(ctx.request_id, 201, { ...session_view(record, actor), account: account_view(actor.account) }, 'Signed in.'), actor.settled());
       },
     },
     {
