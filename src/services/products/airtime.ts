@@ -5,7 +5,6 @@ import { kobo_to_naira } from '../../lib/money.js';
 import { Amount, AmountCharged, Commission, LocalPhone, Pin, Ported, PurchaseNetwork, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import { Naira, Network } from '../../schemas/common.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
-import type { ProviderResult } from '../provider.js';
 import {
   amount_in, international_phone, sandbox_delivered, vtpass_network,
   type FlutterwaveBill, type PlanContext, type ProductFamily, type PurchasePlan,

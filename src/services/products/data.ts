@@ -10,8 +10,6 @@ import { FreeText, Naira, Network, Timestamp } from '../../schemas/common.js';
 import { Amount, AmountCharged, Commission, LocalPhone, Pin, Ported, PurchaseNetwork, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import { networks, plan_types, upstream_code, type DataPlan, type Network as NetworkName, type PlanType } from '../catalog.js';
 import { purchase_tail_view, type OrderRecord } from '../order.js';
-import type { ProviderResult } from '../provider.js';
-import { iso_us } from '../../lib/time-format.js';
 import {
   chosen_plan_code, international_phone, sandbox_delivered, vtpass_network,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan,

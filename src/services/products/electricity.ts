@@ -13,7 +13,6 @@ import {
 import { purchase_tail_view, type OrderRecord } from '../order.js';
 import type { ProviderResult } from '../provider.js';
 import { format_units } from '../units.js';
-import { iso_us } from '../../lib/time-format.js';
 import {
   amount_in, naira_or_null, sandbox_reference, sandbox_token, verify_reply,
   type FlutterwaveBill, type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan, type ValidVerification,

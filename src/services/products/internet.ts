@@ -13,7 +13,6 @@ import type { Catalog } from '../catalog.js';
 import { pins_of, purchase_tail_view, type OrderRecord } from '../order.js';
 import type { CustomerCheck, ProviderResult, VerifyResult } from '../provider.js';
 import { provider_unavailable } from '../provider.js';
-import { iso_us } from '../../lib/time-format.js';
 import { upstream_code } from '../upstream-codes.js';
 import {
   chosen_plan_code, sandbox_reference,

@@ -11,8 +11,6 @@ import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
 import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import type { Catalog } from '../catalog.js';
 import { purchase_tail_view, type OrderRecord } from '../order.js';
-import type { ProviderResult } from '../provider.js';
-import { iso_us } from '../../lib/time-format.js';
 import { upstream_code } from '../upstream-codes.js';
 import {
   sandbox_delivered,
