@@ -125,6 +125,11 @@ export function invalid(field: string, message: string): ApiError {
   return invalid_fields([{ field, message }]);
 }
 
+/** 400 validation.failed listing every problem in details, the message naming the first (price lists, reports). */
+export function invalid_first_named(details: ErrorDetail[]): ApiError {
+  return { ...invalid(details[0].field, details[0].message), details };
+}
+
 export function error_status(code: ErrorCode): number {
   return error_catalogue[code].status;
 }

@@ -9,9 +9,9 @@ import { order_full_view } from '../services/order.js';
 import type { OrderDesk } from '../services/order-desk.js';
 import { requery_now_interval_ms } from '../services/requery-planning.js';
 import { refusal_reply } from '../front/outcome-errors.js';
+import { dashboard_doc as doc } from './route-doc.js';
 
 export function order_care_session_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
-  const doc = (summary: string) => ({ summary, tags: ['Dashboard'], hidden: true });
   const own = (reference: string, account_id: number, environment: string) => {
     const order = desk.find(reference);
     return order === null || order.account_id !== account_id || order.environment !== environment ? null : order;

@@ -13,7 +13,7 @@
 import type { Engine } from '../engine/engine.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { RequestContext } from '../front/route.js';
-import { api_error, type ApiError } from '../errors.js';
+import { api_error, invalid, type ApiError } from '../errors.js';
 import { agent_depth_max, depth_of } from '../engine/agent-tree.js';
 import { acting_target } from '../front/acting-target.js';
 
@@ -26,7 +26,7 @@ export function session_acting(engine: Engine, ctx: RequestContext, caller: Acco
   const route = ctx.route;
   if (route === null || !session_acting_routes.has(`${route.method} ${route.path}`)) {
     const message = 'is taken by the dashboard only on GET /dashboard/api/orders and GET /dashboard/api/orders/{reference}';
-    return api_error('validation.failed', `The request is not valid: Billvend-Account ${message}.`, { details: [{ field: 'Billvend-Account', message }] });
+    return invalid('Billvend-Account', message);
   }
   if (depth_of(engine, caller.account) >= agent_depth_max) {
     return api_error('auth.insufficient_scope', `This account is at level ${agent_depth_max} of its tree and cannot have agents, so it cannot read for one (Billvend-Account).`);

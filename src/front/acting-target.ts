@@ -5,7 +5,7 @@
 import type { Engine } from '../engine/engine.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { RequestContext } from './route.js';
-import { api_error, type ApiError } from '../errors.js';
+import { api_error, invalid, type ApiError } from '../errors.js';
 import { in_subtree, suspended_in_tree } from '../engine/agent-tree.js';
 import { fail } from '../lib/assert.js';
 
@@ -24,7 +24,7 @@ export function acting_target(engine: Engine, ctx: RequestContext, caller: Accou
   const id = account_id_shape.test(text) ? Number(text) : 0;
   if (!Number.isSafeInteger(id) || id < 1) {
     const message = `must be the id of an agent of this ${who}'s account: a positive integer`;
-    return api_error('validation.failed', `The request is not valid: Billvend-Account ${message}.`, { details: [{ field: 'Billvend-Account', message }] });
+    return invalid('Billvend-Account', message);
   }
   const record = engine.account_record(id);
   if (record === undefined || !in_subtree(engine, caller.id, record)) return api_error('account.not_found');

@@ -1,7 +1,7 @@
 // A request body read as JSON and checked against its route's schema: content type, nesting depth,
 // syntax (a key given twice in one object included) and schema, in that order, each refused with its
 // own error (docs/api.md "Errors").
-import { api_error, invalid_fields, type ApiError } from '../errors.js';
+import { api_error, invalid, invalid_fields, type ApiError } from '../errors.js';
 import { json_has_duplicate_key, json_shape, json_depth_max } from './json-depth.js';
 import type { CompiledRoute, RequestContext } from './route.js';
 
@@ -45,9 +45,7 @@ export const duplicate_key_message = 'The request body is not valid JSON: a key 
 export function read_json(raw: Buffer): { value: unknown } | ApiError {
   const shape = json_shape(raw);
   if (shape.depth > json_depth_max) {
-    return api_error('validation.failed', `The request is not valid: body must not nest deeper than ${json_depth_max} levels.`, {
-      details: [{ field: 'body', message: `must not nest deeper than ${json_depth_max} levels` }],
-    });
+    return invalid('body', `must not nest deeper than ${json_depth_max} levels`);
   }
   let value: unknown;
   try {

@@ -1,5 +1,6 @@
-// The transaction PIN of a purchase and of a bulk order (docs/api.md "Bulk orders": one PIN check for the
-// batch): one check for both, so that they refuse with the same errors and count toward the same lock-out.
+// The transaction PIN of a purchase, of a bulk order (docs/api.md "Bulk orders": one PIN check for the
+// batch) and of an agent transfer: one check for all, so that they refuse with the same errors and count
+// toward the same lock-out.
 // The verdict is computed outside the account's command (a PIN's scrypt may wait in its lane), with the
 // work that only a correct PIN may start (recipient verification: a wrong PIN must not make us ask the
 // provider); it is applied inside the command that places the order, where the pin_verdict command counts

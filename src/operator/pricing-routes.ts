@@ -6,7 +6,7 @@ import type { Deps } from '../front/deps.js';
 import type { RequestContext, RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
 import { query_params } from '../front/request-helpers.js';
-import { invalid, type ApiError, type ErrorDetail } from '../errors.js';
+import { invalid, invalid_first_named, type ApiError, type ErrorDetail } from '../errors.js';
 import { kobo_to_naira } from '../lib/money.js';
 import { iso_us, lagos_day, parse_date_days } from '../lib/time-format.js';
 import { first_seq_at_or_after, lagos_day_start_us } from '../engine/order-history.js';
@@ -20,11 +20,6 @@ import { compile_schema } from '../lib/validation.js';
 /** Days one margin report may span: a year, so that one request reads a bounded range of orders per account. */
 export const margin_report_days_max = 366;
 const day_ms = 24 * 60 * 60 * 1000;
-
-/** The message names the first problem only; the details list every one. */
-function invalid_first_named(details: ErrorDetail[]): ApiError {
-  return { ...invalid(details[0].field, details[0].message), details };
-}
 
 const tier_check = compile_schema(Tier);
 

@@ -9,7 +9,7 @@ import { BodyBudget } from '../front/request-body.js';
 import { api_error } from '../errors.js';
 import type { Deps } from '../front/deps.js';
 import { ClusterNode } from '../cluster/cluster-node.js';
-import { standby_routes } from '../operator/admin-routes.js';
+import { standby_routes } from '../operator/probe-routes.js';
 import { fail } from '../lib/assert.js';
 import type { Basis } from './server-basis.js';
 import type { Server } from './running-server.js';

@@ -70,7 +70,7 @@ import { authorize_session } from '../dashboard/session-auth.js';
 import { DashboardRateLimit } from '../dashboard/dashboard-rate-limit.js';
 import { StaticSite } from '../dashboard/static-files.js';
 import type { ClusterNode } from '../cluster/cluster-node.js';
-import { cluster_routes } from '../operator/admin-routes.js';
+import { cluster_routes } from '../operator/probe-routes.js';
 import type { Store } from '../journal/store.js';
 import { fail } from '../lib/assert.js';
 import { refusal_reply } from '../front/outcome-errors.js';

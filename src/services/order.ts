@@ -27,6 +27,22 @@ export function metadata_of(order: OrderRecord): Record<string, string> | null {
   return order.metadata ?? null;
 }
 
+/**
+ * The last fields of a purchase's answer, the same in every family's but airtime's (no delivered_at) and
+ * TV's (customer_name among them): the money, the times, the reseller's own reference and notes.
+ */
+export function purchase_tail_view(order: OrderRecord) {
+  return {
+    amount: kobo_to_naira(order.amount_kobo),
+    amount_charged: kobo_to_naira(charged_kobo(order)),
+    commission: kobo_to_naira(commission_of(order)),
+    wallet_balance_after: kobo_to_naira(order.wallet_balance_after_kobo),
+    delivered_at: order.delivered_us === null ? null : iso_us(order.delivered_us),
+    client_reference: client_reference_of(order),
+    metadata: metadata_of(order),
+  };
+}
+
 /** subscription_type and quantity of a TV order, only where its request set them; {} otherwise. */
 export function tv_terms_of(order: OrderRecord): { subscription_type?: 'change' | 'renew'; quantity?: number } {
   if (order.subscription_type === undefined && order.quantity === undefined) return {};

@@ -1,46 +1,36 @@
 // /v1/agents (docs/api.md "Agents", docs/decisions.md "Agents"): a reseller's network of sub-accounts. An
 // agent is an account with a parent; a key with agents:manage opens agents under its account, reads and
 // changes any account below it (another id is 404 account.not_found, as if it did not exist), and moves
-// money between its account and its own agents with its PIN. Every change is a command of the engine: an
-// agent's opening, a transfer and a closing span the parent's and the agent's accounts and land in one
-// commit (Engine.run_across).
+// money between its account and its own agents with its PIN (agent-transfer-routes.ts); what it earned on
+// them is agent-commission-routes.ts. Every change is a command of the engine: an agent's opening, a
+// transfer and a closing span the parent's and the agent's accounts and land in one commit
+// (Engine.run_across).
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
-import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
+import { error_reply, success_reply } from '../../lib/reply.js';
 import { refusal_reply } from '../outcome-errors.js';
 import { pagination, wallet_view } from '../views.js';
 import { fingerprint, idempotency_key, parse_id, parse_pagination, query_params } from '../request-helpers.js';
 import { page_query } from '../../schemas/common.js';
-import { AgentPage, AgentPinBody, AgentPricingBody, AgentPricingView, AgentView, ClosedAgentView, CommissionReport, CreateAgentBody, PatchAgentBody, TransferBody, TransferPage, TransferView, commission_report_days_max, commission_report_entries_max } from '../../schemas/agent-schemas.js';
-import { narrow_value, pricing_rounding_rule, type PriceLists, type PriceRule } from '../../services/pricing.js';
+import { AgentPage, AgentPinBody, AgentPricingBody, AgentPricingView, AgentView, ClosedAgentView, CreateAgentBody, PatchAgentBody } from '../../schemas/agent-schemas.js';
+import { pricing_rounding_rule, type PriceLists, type PriceRule } from '../../services/pricing.js';
 import type { OrderDesk } from '../../services/order-desk.js';
-import { day_range, day_text } from '../../services/statements.js';
-import { lagos_day, parse_date_days } from '../../lib/time-format.js';
-import { api_error, type ApiError } from '../../errors.js';
+import { api_error, invalid, invalid_first_named, type ApiError } from '../../errors.js';
 import { kobo_to_naira, naira_to_kobo, format_naira } from '../../lib/money.js';
 import { iso_us } from '../../lib/time-format.js';
 import { kyc_daily_limit_kobo, type AccountActor } from '../../engine/account-actor.js';
 import { agent_depth_max, depth_of, in_subtree, parent_of, wallets_read } from '../../engine/agent-tree.js';
 import { authority_refusal } from '../../engine/authority.js';
-import { assert_entry, assert_transfer, type AccountRecord, type AgentPriceRule, type Environment, type TransferRecord, type WalletEntry, type WalletRecord } from '../../engine/records.js';
+import { type AccountRecord, type AgentPriceRule, type Environment, type WalletRecord } from '../../engine/records.js';
 import type { Engine } from '../../engine/engine.js';
-import { peek_idempotent, replayed, run_idempotent, settle } from '../idempotent-run.js';
+import { peek_idempotent, run_idempotent, settle } from '../idempotent-run.js';
 import { international_phone } from '../../operator/admin-routes.js';
+import { remembered_under as remembered } from '../remembered.js';
+import { agent_commission_routes } from './agent-commission-routes.js';
+import { agent_transfer_routes, transfer_view } from './agent-transfer-routes.js';
 import { fail } from '../../lib/assert.js';
-
-/** Attempts to recompute a PIN verdict when the PIN changes while the first was being computed (as purchases). */
-const pin_attempts_max = 3;
-
-function invalid(field: string, message: string): ApiError {
-  return api_error('validation.failed', `The request is not valid: ${field} ${message}.`, { details: [{ field, message }] });
-}
-
-/** Every problem in details, the first named in the message (as the operator's price lists answer). */
-function invalid_named(problems: readonly { field: string; message: string }[]): ApiError {
-  return { ...invalid(problems[0].field, problems[0].message), details: problems.map((p) => ({ field: p.field, message: p.message })) };
-}
 
 function not_found(): ApiError {
   return api_error('account.not_found');
@@ -63,12 +53,6 @@ export function daily_limit_kobo(account: AccountRecord): number {
 function secretless_fingerprint(ctx: RequestContext): string {
   const { password: _password, ...rest } = (ctx.body ?? {}) as Record<string, unknown>;
   return fingerprint({ method: ctx.method, url: ctx.url, body: rest } as RequestContext);
-}
-
-/** An error answer remembered under the request's idempotency key, like any other answer to a POST (front/remembered.ts). */
-function remembered(deps: Deps, ctx: RequestContext, key: string | null, print: string, error: ApiError): Reply | Promise<Reply> {
-  if (key === null) return error_reply(ctx.request_id, error);
-  return run_idempotent({ actor: ctx.actor!, environment: ctx.environment, key, fingerprint: print, request_id: ctx.request_id, now_ms: deps.clock.now_ms() }, () => error_reply(ctx.request_id, error));
 }
 
 export function agent_view(account: AccountRecord, wallets: Record<Environment, WalletRecord>) {
@@ -95,21 +79,6 @@ function price_rule_view(rule: AgentPriceRule) {
   return { service_type: rule.service_type, network: rule.network, disco: rule.disco, provider: rule.provider, rate_bp: rule.rate_bp };
 }
 
-export function transfer_view(transfer: TransferRecord) {
-  return {
-    reference: transfer.reference,
-    kind: transfer.kind,
-    direction: transfer.direction,
-    environment: transfer.environment,
-    amount: kobo_to_naira(transfer.amount_kobo),
-    parent_id: transfer.parent_id,
-    agent_id: transfer.agent_id,
-    balances_after: { parent: kobo_to_naira(transfer.parent_balance_after_kobo), agent: kobo_to_naira(transfer.agent_balance_after_kobo) },
-    wallet_transactions: { parent: transfer.parent_entry_id, agent: transfer.agent_entry_id },
-    created_at: iso_us(transfer.created_us),
-  };
-}
-
 /**
  * What a parent may open under it (docs/api.md "Agents"): a level below its own within agent_depth_max, a
  * KYC level no higher than its own, a daily limit no higher than its own. Without a daily_limit, an agent
@@ -130,16 +99,6 @@ function check_new_agent(engine: Engine, parent: AccountRecord, body: Static<typ
     return { daily_limit_kobo: parsed.kobo };
   }
   return { daily_limit_kobo: kyc_daily_limit_kobo[body.kyc_level] > parent_limit_kobo ? parent_limit_kobo : null };
-}
-
-interface CommissionSums {
-  day: number;
-  agent_id: number;
-  service_type: string;
-  product: string | null;
-  orders: number;
-  earned_kobo: number;
-  reversed_kobo: number;
 }
 
 export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): RouteDef[] {
@@ -238,80 +197,7 @@ export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): 
         return success_reply(ctx.request_id, 200, { agents, pagination: pagination(total, paging.per_page, paging.page) });
       },
     },
-    {
-      method: 'get',
-      path: '/v1/agents/commissions',
-      auth: 'api_key',
-      scope: 'agents:manage',
-      doc: {
-        summary: 'What the key\'s account earned on its agents\' purchases, by day, agent and product',
-        description: `Sums the account's commission and commission_reversal wallet entries of the environment (the key's, or environment=) from the Lagos day from to the day to (YYYY-MM-DD, at most ${commission_report_days_max} days; both default to today), one row per day, agent (the one whose order it was, at any level below) and product; agent_id= keeps one agent's rows.`,
-        tags,
-        response: CommissionReport,
-        errors: ['validation.failed', 'auth.insufficient_scope'],
-      },
-      handler: async (ctx) => {
-        const params = query_params(ctx);
-        const today = lagos_day(clock.now_ms());
-        const environment_text = params.get('environment') ?? ctx.environment;
-        if (environment_text !== 'live' && environment_text !== 'test') return error_reply(ctx.request_id, invalid('environment', 'must be live or test'));
-        const environment: Environment = environment_text;
-        if (ctx.environment === 'test' && environment === 'live') return error_reply(ctx.request_id, api_error('auth.insufficient_scope', 'A test key cannot read live money.'));
-        const from = params.has('from') ? parse_date_days(params.get('from')!) : today;
-        if (from === null) return error_reply(ctx.request_id, invalid('from', 'must be a date YYYY-MM-DD'));
-        const to = params.has('to') ? parse_date_days(params.get('to')!) : today;
-        if (to === null) return error_reply(ctx.request_id, invalid('to', 'must be a date YYYY-MM-DD'));
-        if (to < from) return error_reply(ctx.request_id, invalid('to', 'must not be before from'));
-        if (to - from + 1 > commission_report_days_max) return error_reply(ctx.request_id, invalid('to', `must be at most ${commission_report_days_max} days from from (commission_report_days_max)`));
-        let agent_filter: number | null = null;
-        if (params.has('agent_id')) {
-          agent_filter = parse_id(params.get('agent_id')!);
-          if (agent_filter === null) return error_reply(ctx.request_id, invalid('agent_id', 'must be an account id'));
-        }
-        const parent = ctx.actor!;
-        await parent.read_settled();
-        const total = parent.wallets[environment].entries_count;
-        const low = day_range(engine.store, parent.id, environment, total, from).low;
-        const high = day_range(engine.store, parent.id, environment, total, to).high;
-        const sums = new Map<string, CommissionSums>();
-        let complete = true;
-        for (let id = low, read = 0; id <= high; id++, read++) {
-          if (read >= commission_report_entries_max) {
-            complete = false;
-            break;
-          }
-          const entry = engine.store.wallet_entries.get([parent.id, environment, id]) as WalletEntry | undefined;
-          if (entry === undefined) fail(`wallet ${parent.id}/${environment} is missing entry ${id}`);
-          assert_entry(entry);
-          if (entry.type !== 'commission' && entry.type !== 'commission_reversal') continue;
-          const agent_id = entry.counterparty_id!;
-          if (agent_filter !== null && agent_id !== agent_filter) continue;
-          const order = desk.find(entry.reference);
-          const service_type = order?.service_type ?? 'unknown';
-          const product = order === null ? null : narrow_value(order);
-          const day = lagos_day(Math.floor(entry.created_us / 1000));
-          const key = `${day}|${agent_id}|${service_type}|${product ?? ''}`;
-          let row = sums.get(key);
-          if (row === undefined) sums.set(key, (row = { day, agent_id, service_type, product, orders: 0, earned_kobo: 0, reversed_kobo: 0 }));
-          if (entry.type === 'commission') {
-            row.orders++;
-            row.earned_kobo += entry.amount_kobo;
-          } else row.reversed_kobo += entry.amount_kobo;
-        }
-        let earned = 0;
-        let reversed = 0;
-        const rows = [...sums.values()].sort((a, b) => a.day - b.day || a.agent_id - b.agent_id || (a.service_type < b.service_type ? -1 : a.service_type > b.service_type ? 1 : 0) || ((a.product ?? '') < (b.product ?? '') ? -1 : 1)).map((r) => {
-          earned += r.earned_kobo;
-          reversed += r.reversed_kobo;
-          return { day: day_text(r.day), agent_id: r.agent_id, service_type: r.service_type, product: r.product, orders: r.orders, earned: kobo_to_naira(r.earned_kobo), reversed: kobo_to_naira(r.reversed_kobo), net: kobo_to_naira(r.earned_kobo - r.reversed_kobo) };
-        });
-        return success_reply(ctx.request_id, 200, {
-          environment, from: day_text(from), to: day_text(to), rows,
-          totals: { earned: kobo_to_naira(earned), reversed: kobo_to_naira(reversed), net: kobo_to_naira(earned - reversed) },
-          complete,
-        });
-      },
-    },
+    ...agent_commission_routes(deps, desk),
     {
       method: 'get',
       path: '/v1/agents/:id',
@@ -422,120 +308,16 @@ export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): 
         if (agent.account.parent_id !== parent.id) return error_reply(ctx.request_id, api_error('agents.not_direct_agent', `Account ${agent.id} is an agent of account ${agent.account.parent_id}: only that account sets its prices.`));
         if (agent.account.status === 'closed') return error_reply(ctx.request_id, api_error('agents.closed'));
         const checked = pricing.check_rules((ctx.body as Static<typeof AgentPricingBody>).rules as Record<string, unknown>[]);
-        if ('problems' in checked) return error_reply(ctx.request_id, invalid_named(checked.problems));
+        if ('problems' in checked) return error_reply(ctx.request_id, invalid_first_named(checked.problems));
         const parent_chain = [parent.account, ...engine.ancestors_of(parent).map((a) => a.account)];
         const above = pricing.check_agent_rules(checked.rules, parent_chain);
-        if (above.length > 0) return error_reply(ctx.request_id, invalid_named(above));
+        if (above.length > 0) return error_reply(ctx.request_id, invalid_first_named(above));
         const rules: AgentPriceRule[] = checked.rules.map((r: PriceRule) => ({ service_type: r.service_type, network: r.network, disco: r.disco, provider: r.provider, rate_bp: r.rate_bp }));
         const outcome = engine.run(agent, { kind: 'update_profile', patch: { price_rules: rules } });
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         return settle(agent, success_reply(ctx.request_id, 200, { agent_id: agent.id, rules: rules.map(price_rule_view), rounding: pricing_rounding_rule }, 'Price list replaced.'));
       },
     },
-    {
-      method: 'get',
-      path: '/v1/agents/:id/transfers',
-      auth: 'api_key',
-      scope: 'agents:manage',
-      doc: {
-        summary: 'An agent\'s transfers with its parent in the key\'s environment, newest first',
-        description: 'Transfers and the sweeps of a closing, of an agent anywhere below the key\'s account.',
-        tags,
-        response: TransferPage,
-        query: page_query,
-        errors: ['validation.failed', 'account.not_found'],
-      },
-      handler: async (ctx) => {
-        const paging = parse_pagination(query_params(ctx));
-        if ('code' in paging) return error_reply(ctx.request_id, paging);
-        const agent = below_caller(ctx);
-        if ('code' in agent) return error_reply(ctx.request_id, agent);
-        // The index entries are the agent's changes: once they are durable the store lists them.
-        await agent.read_settled();
-        const environment = ctx.environment;
-        // A new options object each: lmdb-js's getCount marks the one it is given (see GET /v1/agents).
-        const range = () => ({ start: [agent.id, environment, Number.MAX_SAFE_INTEGER], end: [agent.id, environment, 0], reverse: true });
-        const total = engine.store.agent_transfer_index.getCount(range());
-        const transfers: ReturnType<typeof transfer_view>[] = [];
-        for (const { value } of engine.store.agent_transfer_index.getRange({ ...range(), offset: (paging.page - 1) * paging.per_page, limit: paging.per_page })) {
-          const [parent_id, reference] = value as [number, string];
-          const transfer = engine.store.agent_transfers.get([environment, parent_id, reference]) as TransferRecord | undefined;
-          if (transfer === undefined) fail(`agent ${agent.id} lists a missing transfer ${reference}`);
-          assert_transfer(transfer);
-          transfers.push(transfer_view(transfer));
-        }
-        return success_reply(ctx.request_id, 200, { transfers, pagination: pagination(total, paging.per_page, paging.page) });
-      },
-    },
-    {
-      method: 'post',
-      path: '/v1/agents/:id/transfers',
-      auth: 'api_key',
-      scope: 'agents:manage',
-      body: TransferBody,
-      doc: {
-        summary: 'Move money between the key\'s account and one of its own agents',
-        description: 'direction to_agent debits the parent and credits the agent, from_agent the reverse; both take the parent\'s PIN. Both wallets change in one step, each with an entry (transfer_out, transfer_in) naming the other account, and wallet.debited / wallet.credited on both sides. reference is the parent\'s, unique for ever per environment: a repeat of the same transfer answers it again with Idempotent-Replayed: true; the reference with another transfer is 422 idempotency.key_reused. A test key moves only test money.',
-        tags,
-        response: TransferView,
-        success_status: 201,
-        errors: ['validation.failed', 'account.not_found', 'agents.not_direct_agent', 'agents.closed', 'wallet.insufficient_funds', 'pin.incorrect', 'pin.locked', 'pin.not_set', 'auth.insufficient_scope', 'idempotency.key_reused', 'rate_limit.exceeded'],
-      },
-      handler: async (ctx) => {
-        const key = idempotency_key(ctx);
-        if (key !== null && typeof key === 'object') return error_reply(ctx.request_id, key);
-        const body = ctx.body as Static<typeof TransferBody>;
-        const print = fingerprint(ctx);
-        const amount = naira_to_kobo(body.amount);
-        if (!amount.ok) return remembered(deps, ctx, key, print, invalid('amount', amount.reason));
-        if (amount.kobo === 0) return remembered(deps, ctx, key, print, invalid('amount', 'must be greater than 0'));
-        if (ctx.environment === 'test' && body.environment === 'live') return remembered(deps, ctx, key, print, api_error('auth.insufficient_scope', 'A test key cannot move live money.'));
-        const found = below_caller(ctx);
-        if ('code' in found) return remembered(deps, ctx, key, print, found);
-        const parent = ctx.actor!;
-        if (found.account.parent_id !== parent.id) return remembered(deps, ctx, key, print, api_error('agents.not_direct_agent', `Account ${found.id} is an agent of account ${found.account.parent_id}: money moves only between it and that account.`));
-        const request = { actor: parent, environment: ctx.environment, key, fingerprint: print, request_id: ctx.request_id, now_ms: clock.now_ms() };
-        // A replay, or a repeat of a request in flight, costs no PIN check.
-        const earlier = peek_idempotent(request);
-        if (earlier !== null) return earlier;
-        let awaited = false;
-        for (let attempt = 0; attempt < pin_attempts_max; attempt++) {
-          const account = parent.account;
-          const generation = account.pin_generation;
-          let correct = false;
-          if (account.pin_hash !== null && parent.pin_lock_remaining_ms(clock.now_ms()) === 0) {
-            const verdict = engine.pin_cache.verify(parent.id, generation, body.pin, account.pin_hash);
-            let answer: boolean | 'busy';
-            if (verdict instanceof Promise) {
-              awaited = true;
-              answer = await verdict;
-            } else answer = verdict;
-            if (answer === 'busy') return refusal_reply(ctx.request_id, { refusal: 'pin_check_busy' });
-            correct = answer;
-          }
-          if (parent.account.pin_generation !== generation) continue;
-          return run_idempotent({ ...request, now_ms: clock.now_ms() }, () => {
-            // The caller's actor is the one the PIN was judged against (as purchases do): if a failed commit
-            // replaced it meanwhile, staging through it throws that failure, answered 503 "nothing was changed".
-            // The agent as it is now.
-            const sender = parent;
-            const agent = engine.accounts.get(found.id) ?? fail('an agent vanished');
-            // A key revoked, or the caller suspended, while the PIN was checked moves nothing (docs/api.md "Limits").
-            const denied = authority_refusal(sender, ctx.authority ?? fail('a change without an authority'), clock.now_ms());
-            if (denied !== null) return refusal_reply(ctx.request_id, denied);
-            const verdict = engine.run(sender, { kind: 'pin_verdict', correct, generation, now_ms: clock.now_ms() });
-            if (verdict === 'stale') fail('PIN verdict went stale inside one command');
-            if (verdict !== 'ok') return refusal_reply(ctx.request_id, verdict);
-            const outcome = engine.run_across([sender, agent], {
-              kind: 'transfer', environment: body.environment, direction: body.direction, amount_kobo: amount.kobo, reference: body.reference,
-            }, clock.now_us());
-            if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
-            const reply = success_reply(ctx.request_id, 201, transfer_view(outcome.value.transfer), 'Transfer made.');
-            return outcome.value.created ? reply : replayed(reply);
-          }, undefined, !awaited);
-        }
-        return error_reply(ctx.request_id, api_error('service.unavailable', 'The transaction PIN kept changing during this request; retry.', { headers: { 'Retry-After': '1' } }));
-      },
-    },
+    ...agent_transfer_routes(deps, below_caller),
   ];
 }

@@ -5,9 +5,8 @@ import { kobo_to_naira } from '../../lib/money.js';
 import { Amount, AmountCharged, Commission, LocalPhone, Pin, Ported, PurchaseNetwork, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import { Naira, Network } from '../../schemas/common.js';
 import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
-import type { ProviderResult } from '../provider.js';
 import {
-  amount_in, international_phone, sandbox_reference, vtpass_network,
+  amount_in, international_phone, sandbox_delivered, vtpass_network,
   type FlutterwaveBill, type PlanContext, type ProductFamily, type PurchasePlan,
 } from './family.js';
 import type { ApiError } from '../../errors.js';
@@ -54,9 +53,6 @@ function airtime_result_view(order: OrderRecord) {
   };
 }
 
-function airtime_sandbox_delivered(order: OrderRecord): ProviderResult {
-  return { outcome: 'delivered', customer_name: null, provider_reference: sandbox_reference(order) };
-}
 
 export const airtime_family: ProductFamily = {
   service_type: 'airtime',
@@ -69,7 +65,7 @@ export const airtime_family: ProductFamily = {
     plan: airtime_plan,
   },
   result_view: airtime_result_view,
-  sandbox_delivered: airtime_sandbox_delivered,
+  sandbox_delivered,
   upstream: {
     vtpass_service_id: (order) => vtpass_network(order.network!),
     vtpass_pay_fields: (order) => ({ billersCode: order.recipient, variation_code: undefined, phone: order.recipient }),

@@ -9,11 +9,9 @@ import { api_error, invalid, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Network, Timestamp } from '../../schemas/common.js';
 import { Amount, AmountCharged, Commission, LocalPhone, Pin, Ported, PurchaseNetwork, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import { networks, plan_types, upstream_code, type DataPlan, type Network as NetworkName, type PlanType } from '../catalog.js';
-import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
-import type { ProviderResult } from '../provider.js';
-import { iso_us } from '../../lib/time-format.js';
+import { purchase_tail_view, type OrderRecord } from '../order.js';
 import {
-  chosen_plan_code, international_phone, sandbox_reference, vtpass_network,
+  chosen_plan_code, international_phone, sandbox_delivered, vtpass_network,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan,
 } from './family.js';
 import { purchase_errors } from './purchase-errors.js';
@@ -100,16 +98,10 @@ function data_plan(raw: unknown, context: PlanContext): PurchasePlan | ApiError 
 function data_result_view(order: OrderRecord) {
   return {
     reference: order.reference, status: order.status, network: order.network, phone: order.recipient, plan: order.plan,
-    plan_code: order.plan_code, amount: kobo_to_naira(order.amount_kobo), amount_charged: kobo_to_naira(charged_kobo(order)),
-    commission: kobo_to_naira(commission_of(order)), wallet_balance_after: kobo_to_naira(order.wallet_balance_after_kobo),
-    delivered_at: order.delivered_us === null ? null : iso_us(order.delivered_us),
-    client_reference: client_reference_of(order), metadata: metadata_of(order),
+    plan_code: order.plan_code, ...purchase_tail_view(order),
   };
 }
 
-function data_sandbox_delivered(order: OrderRecord): ProviderResult {
-  return { outcome: 'delivered', customer_name: null, provider_reference: sandbox_reference(order) };
-}
 
 export const data_family: ProductFamily = {
   service_type: 'data',
@@ -139,7 +131,7 @@ export const data_family: ProductFamily = {
     plan: data_plan,
   },
   result_view: data_result_view,
-  sandbox_delivered: data_sandbox_delivered,
+  sandbox_delivered,
   upstream: {
     // The plan's own VTpass serviceID and variation_code (data/catalog/data-plans.json, or learned by the
     // catalog sync); a plan VTpass has no code for is not sent to it.

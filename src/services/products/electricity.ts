@@ -10,10 +10,9 @@ import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
 import {
   Amount, AmountCharged, Commission, MeterNumber, MeterType, Pin, Status, VerifyResultView, extras_view, promised_view, purchase_extras,
 } from '../../schemas/service-schemas.js';
-import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
+import { purchase_tail_view, type OrderRecord } from '../order.js';
 import type { ProviderResult } from '../provider.js';
 import { format_units } from '../units.js';
-import { iso_us } from '../../lib/time-format.js';
 import {
   amount_in, naira_or_null, sandbox_reference, sandbox_token, verify_reply,
   type FlutterwaveBill, type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan, type ValidVerification,
@@ -134,13 +133,7 @@ function electricity_result_view(order: OrderRecord) {
     meter_type: order.meter_type,
     disco: order.disco,
     customer_name: order.customer_name,
-    amount: kobo_to_naira(order.amount_kobo),
-    amount_charged: kobo_to_naira(charged_kobo(order)),
-    commission: kobo_to_naira(commission_of(order)),
-    wallet_balance_after: kobo_to_naira(order.wallet_balance_after_kobo),
-    delivered_at: order.delivered_us === null ? null : iso_us(order.delivered_us),
-    client_reference: client_reference_of(order),
-    metadata: metadata_of(order),
+    ...purchase_tail_view(order),
   };
 }
 

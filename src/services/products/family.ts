@@ -213,6 +213,11 @@ export function sandbox_reference(order: OrderRecord): string {
   return `SBX-${order.provider_request_id}`;
 }
 
+/** The sandbox's answer for a family that delivers nothing but the top-up itself (no name, token or PIN). */
+export function sandbox_delivered(order: OrderRecord): ProviderResult {
+  return { outcome: 'delivered', customer_name: null, provider_reference: sandbox_reference(order) };
+}
+
 /** VTpass names 9mobile "etisalat". */
 export function vtpass_network(network: string): string {
   return network === '9mobile' ? 'etisalat' : network;

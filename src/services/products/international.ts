@@ -9,17 +9,17 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import { kobo_to_naira } from '../../lib/money.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
-import { iso_ms, iso_us } from '../../lib/time-format.js';
+import { iso_ms } from '../../lib/time-format.js';
 import { api_error, invalid, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
 import { AmountCharged, Commission, ForeignOrderView, Pin, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
-import { charged_kobo, client_reference_of, commission_of, foreign_view, metadata_of, type OrderRecord } from '../order.js';
-import { provider_unavailable, type Provider, type ProviderResult } from '../provider.js';
+import { foreign_view, purchase_tail_view, type OrderRecord } from '../order.js';
+import { provider_unavailable, type Provider } from '../provider.js';
 import {
   format_minor, format_rate, kobo_at_rate, parse_minor, parse_rate_micro, type ForeignQuote,
 } from '../foreign-quotes.js';
 import {
-  sandbox_reference,
+  sandbox_delivered,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan,
 } from './family.js';
 import { purchase_errors } from './purchase-errors.js';
@@ -463,19 +463,10 @@ function international_result_view(order: OrderRecord) {
     product_code: order.plan_code ?? '',
     product: order.plan,
     international: foreign_view(order.foreign!),
-    amount: kobo_to_naira(order.amount_kobo),
-    amount_charged: kobo_to_naira(charged_kobo(order)),
-    commission: kobo_to_naira(commission_of(order)),
-    wallet_balance_after: kobo_to_naira(order.wallet_balance_after_kobo),
-    delivered_at: order.delivered_us === null ? null : iso_us(order.delivered_us),
-    client_reference: client_reference_of(order),
-    metadata: metadata_of(order),
+    ...purchase_tail_view(order),
   };
 }
 
-function international_sandbox_delivered(order: OrderRecord): ProviderResult {
-  return { outcome: 'delivered', customer_name: null, provider_reference: sandbox_reference(order) };
-}
 
 export const international_family: ProductFamily = {
   service_type: 'international',
@@ -546,7 +537,7 @@ export const international_family: ProductFamily = {
     plan: international_plan,
   },
   result_view: international_result_view,
-  sandbox_delivered: international_sandbox_delivered,
+  sandbox_delivered,
   upstream: {
     vtpass_service_id: () => international_provider,
     // VTpass's purchase payload for foreign-airtime (docs/upstreams.md "International airtime and data"): the

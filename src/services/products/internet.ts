@@ -10,10 +10,9 @@ import { api_error, invalid, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
 import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import type { Catalog } from '../catalog.js';
-import { charged_kobo, client_reference_of, commission_of, metadata_of, pins_of, type OrderRecord } from '../order.js';
+import { pins_of, purchase_tail_view, type OrderRecord } from '../order.js';
 import type { CustomerCheck, ProviderResult, VerifyResult } from '../provider.js';
 import { provider_unavailable } from '../provider.js';
-import { iso_us } from '../../lib/time-format.js';
 import { upstream_code } from '../upstream-codes.js';
 import {
   chosen_plan_code, sandbox_reference,
@@ -139,13 +138,7 @@ function internet_result_view(order: OrderRecord, secrets: Unsealer) {
     phone: order.recipient,
     customer_name: order.customer_name,
     pins: pins_of(order, secrets),
-    amount: kobo_to_naira(order.amount_kobo),
-    amount_charged: kobo_to_naira(charged_kobo(order)),
-    commission: kobo_to_naira(commission_of(order)),
-    wallet_balance_after: kobo_to_naira(order.wallet_balance_after_kobo),
-    delivered_at: order.delivered_us === null ? null : iso_us(order.delivered_us),
-    client_reference: client_reference_of(order),
-    metadata: metadata_of(order),
+    ...purchase_tail_view(order),
   };
 }
 

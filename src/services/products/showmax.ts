@@ -10,12 +10,10 @@ import { api_error, invalid, type ApiError } from '../../errors.js';
 import { FreeText, Naira, Timestamp } from '../../schemas/common.js';
 import { Amount, AmountCharged, Commission, LocalPhone, Pin, Status, extras_view, promised_view, purchase_extras } from '../../schemas/service-schemas.js';
 import type { Catalog } from '../catalog.js';
-import { charged_kobo, client_reference_of, commission_of, metadata_of, type OrderRecord } from '../order.js';
-import type { ProviderResult } from '../provider.js';
-import { iso_us } from '../../lib/time-format.js';
+import { purchase_tail_view, type OrderRecord } from '../order.js';
 import { upstream_code } from '../upstream-codes.js';
 import {
-  sandbox_reference,
+  sandbox_delivered,
   type PlanContext, type ProductFamily, type ProductRequest, type PurchasePlan,
 } from './family.js';
 import { purchase_errors } from './purchase-errors.js';
@@ -86,19 +84,10 @@ function showmax_result_view(order: OrderRecord) {
     phone: order.recipient,
     plan_code: order.plan_code,
     plan: order.plan,
-    amount: kobo_to_naira(order.amount_kobo),
-    amount_charged: kobo_to_naira(charged_kobo(order)),
-    commission: kobo_to_naira(commission_of(order)),
-    wallet_balance_after: kobo_to_naira(order.wallet_balance_after_kobo),
-    delivered_at: order.delivered_us === null ? null : iso_us(order.delivered_us),
-    client_reference: client_reference_of(order),
-    metadata: metadata_of(order),
+    ...purchase_tail_view(order),
   };
 }
 
-function showmax_sandbox_delivered(order: OrderRecord): ProviderResult {
-  return { outcome: 'delivered', customer_name: null, provider_reference: sandbox_reference(order) };
-}
 
 export const showmax_family: ProductFamily = {
   service_type: 'showmax',
@@ -131,7 +120,7 @@ export const showmax_family: ProductFamily = {
     plan: showmax_plan,
   },
   result_view: showmax_result_view,
-  sandbox_delivered: showmax_sandbox_delivered,
+  sandbox_delivered,
   upstream: {
     // VTpass: serviceID showmax, the phone as billersCode and as phone (docs/upstreams.md "Showmax").
     vtpass_service_id: (order) => upstream_code(order, 'vtpass')?.service_id ?? 'showmax',

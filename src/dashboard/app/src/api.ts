@@ -1,4 +1,4 @@
-// The dashboard's client of /dashboard/api (src/dashboard/session-routes.ts). Every call rides on the
+// The dashboard's client of /dashboard/api (src/dashboard/session-routes.ts and the files it lists). Every call rides on the
 // session cookie (HttpOnly, so this code never sees it) and names the environment; every change
 // carries the session's CSRF token in X-CSRF-Token. Answers use the API's envelope: data on success,
 // error.code and error.message on failure, which the pages show as they are.

@@ -14,7 +14,7 @@ export type OrderFilterName = 'q' | 'service' | 'status' | 'from' | 'to';
 
 export const order_filter_fields: readonly FilterField<OrderFilterName>[] = [
   // The search takes our reference, the reseller's own client_reference, or a phone, meter or
-  // smartcard number (src/dashboard/session-routes.ts, search_orders).
+  // smartcard number (src/dashboard/order-search.ts, search_orders).
   { kind: 'search', name: 'q', label: 'Search', placeholder: 'Reference, your reference, phone, meter or smartcard number', length_max: 64 },
   // Every family the API sells, from the session (format.ts service_types): none listed here.
   { kind: 'select', name: 'service', label: 'Service', get choices() { return [['', 'All services'] as const, ...service_types().map((name) => [name, service_name(name)] as const)]; } },
