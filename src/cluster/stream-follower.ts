@@ -176,27 +176,39 @@ export abstract class StreamFollower extends StreamAppender {
     let position = this.applied;
     let parts = this.parts;
     const changes: StagedChange[] = [];
-    for (const { seq, headers, data } of messages) {
-      const expected = position.seq + parts.length + 1;
-      if (seq < expected) continue; // delivered again after a consumer reset
-      if (seq > expected) {
-        // The stream was trimmed past what this store holds: only a snapshot can bring it back.
-        throw new Behind(`the stream jumped from ${expected - 1} to ${seq} (trimmed below this standby)`);
+    try {
+      for (const { seq, headers, data } of messages) {
+        const expected = position.seq + parts.length + 1;
+        if (seq < expected) continue; // delivered again after a consumer reset
+        if (seq > expected) {
+          // The stream was trimmed past what this store holds: only a snapshot can bring it back.
+          throw new Behind(`the stream jumped from ${expected - 1} to ${seq} (trimmed below this standby)`);
+        }
+        const digest = headers?.get(digest_header) ?? '';
+        const [index, count] = (headers?.get(part_header) ?? '1/1').split('/').map(Number);
+        if (index !== parts.length + 1) fail(`part ${index} of a batch at seq ${seq} after ${parts.length} parts`);
+        const follows = headers?.get(follows_header) ?? '';
+        if (index === 1 && follows !== '' && position.seq > 0 && follows !== position.digest) {
+          throw new Diverged(`the batch at seq ${seq} follows ${follows}, but the batch this store applied at seq ${position.seq} is ${position.digest}`);
+        }
+        const with_part = [...parts, data];
+        if (index < count) {
+          parts = with_part;
+          continue;
+        }
+        const bytes = with_part.length === 1 ? with_part[0] : Buffer.concat(with_part);
+        if (digest_of(bytes) !== digest) fail(`the batch at seq ${seq} does not match its digest`);
+        changes.push(...staged_changes(this.names!, decode_message(bytes)));
+        parts = [];
+        position = { seq, digest };
       }
-      const digest = headers?.get(digest_header) ?? '';
-      const [index, count] = (headers?.get(part_header) ?? '1/1').split('/').map(Number);
-      if (index !== parts.length + 1) fail(`part ${index} of a batch at seq ${seq} after ${parts.length} parts`);
-      const follows = headers?.get(follows_header) ?? '';
-      if (index === 1 && follows !== '' && position.seq > 0 && follows !== position.digest) {
-        throw new Diverged(`the batch at seq ${seq} follows ${follows}, but the batch this store applied at seq ${position.seq} is ${position.digest}`);
-      }
-      parts = [...parts, data];
-      if (index < count) continue;
-      const bytes = parts.length === 1 ? parts[0] : Buffer.concat(parts);
-      parts = [];
-      if (digest_of(bytes) !== digest) fail(`the batch at seq ${seq} does not match its digest`);
-      changes.push(...staged_changes(this.names!, decode_message(bytes)));
-      position = { seq, digest };
+    } catch (error) {
+      // The batches of the run before the one that failed its check passed theirs: they are applied, as one
+      // message at a time would have applied them, so that a repair starts from the last batch that
+      // followed the chain (test/cluster-chain) rather than from the run's start.
+      if (position !== this.applied) await this.write_batches(changes, position);
+      this.parts = parts;
+      throw error;
     }
     if (position !== this.applied) await this.write_batches(changes, position);
     this.parts = parts;
