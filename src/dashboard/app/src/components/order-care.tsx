@@ -14,7 +14,7 @@ function span(ms: number): string {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
-export function OrderCare({ order, environment, reload }: { order: Order; environment: Environment; reload: () => void }) {
+export function OrderCare({ order, environment, reload, on_answer }: { order: Order; environment: Environment; reload: () => void; on_answer: (message: string) => void }) {
   const action = use_action();
   const [message, set_message] = useState<string | null>(null);
   const [now, set_now] = useState(Date.now());
@@ -25,6 +25,7 @@ export function OrderCare({ order, environment, reload }: { order: Order; enviro
   const act = (what: 'requery' | 'cancel') => action.run(async () => {
     const answer = await call<Order>('POST', `/orders/${encodeURIComponent(order.reference)}/${what}`, { environment });
     set_message(answer.message);
+    on_answer(answer.message);
     reload();
   });
   const expected_ms = order.expected_final_at === null ? null : Date.parse(order.expected_final_at);

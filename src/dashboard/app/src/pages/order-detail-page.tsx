@@ -2,6 +2,7 @@
 // and the status history. An order still moving refreshes itself every few seconds.
 // An agent's order (agent_id: read by its parent with Billvend-Account, docs/api.md "Agents in the
 // dashboard") is shown read-only: no order care, no receipt link (a plain link cannot carry the header).
+import { useState } from 'preact/hooks';
 import { api_href, type Environment, type Order } from '../api.js';
 import { use_api } from '../use-api.js';
 import { lagos_time, lagos_time_seconds, naira, provider_label, service_name } from '../format.js';
@@ -20,6 +21,9 @@ function open(order: Order): boolean {
 }
 
 export function OrderDetailPage({ reference, environment, agent_id }: { reference: string; environment: Environment; agent_id?: number }) {
+  // The care card's last answer (a cancel's "refunded"), kept here: a cancel makes the order final, and the
+  // card, shown for open orders only, goes with the reload that follows, taking its own notice with it.
+  const [care_answer, set_care_answer] = useState<string | null>(null);
   const order = use_api<Order>(`/orders/${encodeURIComponent(reference)}`, { environment, account: agent_id }, { every_ms: open_order_refresh_ms, while_data: open });
   const data = order.data;
   const mine = agent_id === undefined;
@@ -51,7 +55,8 @@ export function OrderDetailPage({ reference, environment, agent_id }: { referenc
         <>
           {open(data) && <Notice kind="info">The provider is still working on this order; this page updates by itself.</Notice>}
           {data.needs_review && <Notice kind="warning">The provider has not answered by the expected time; our operators are looking into this order.</Notice>}
-          {open(data) && mine && <OrderCare order={data} environment={environment} reload={order.reload} />}
+          {open(data) && mine && <OrderCare order={data} environment={environment} reload={order.reload} on_answer={set_care_answer} />}
+          {!open(data) && care_answer && <Notice kind="info">{care_answer}</Notice>}
           {data.token && (
             <section class="card token-card" aria-label="Electricity token">
               <span class="wallet-label">Token</span>
