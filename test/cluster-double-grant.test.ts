@@ -11,63 +11,26 @@
 // follows the stream, and its appends are refused; the stream is one chain; every acknowledged batch is in
 // it once and in the standby's store.
 import t from 'tap';
-import { rmSync } from 'node:fs';
-import { pino } from 'pino';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager, type StoredMsg } from '@nats-io/jetstream';
 import { NatsCluster, test_lease_ms, wait_until } from './helpers/nats-cluster.js';
-import { temp_dir } from './helpers/server.js';
-import { ClusterNode } from '../src/cluster/cluster-node.js';
+import { in_process_nodes, type Member } from './helpers/in-process-nodes.js';
 import { stream_name } from '../src/cluster/codec.js';
-import { open_store, type Store } from '../src/journal/store.js';
+import { open_store } from '../src/journal/store.js';
 import { write_changes, type StagedChange } from '../src/journal/journal.js';
-import type { ClusterConfig } from '../src/config.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Member {
-  name: string;
-  node: ClusterNode;
-  dir: string;
-  logs: string[];
-  exits: string[];
-  store: Store | null;
-}
-
 t.test('two nodes granted the lease at once: exactly one appends, the other stands down cleanly, nothing acknowledged is lost or doubled', async (t) => {
   const nats = await NatsCluster.start(3);
-  const members: Member[] = [];
+  const nodes = in_process_nodes(nats);
   const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
   t.teardown(async () => {
-    for (const member of members) {
-      await member.node.stop().catch(() => {});
-      await member.node.current_store()?.root.close().catch(() => {});
-      rmSync(member.dir, { recursive: true, force: true });
-    }
+    await nodes.stop_all();
     await nc.close();
     await nats.stop();
   });
-
-  const join = async (name: string, server: number): Promise<Member> => {
-    const dir = temp_dir(`billvend-${name}-`);
-    const logs: string[] = [];
-    const exits: string[] = [];
-    const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
-    const config: ClusterConfig = {
-      nats_urls: [`nats://127.0.0.1:${nats.nodes[server].client_port}`],
-      node_name: name,
-      lease_ms: test_lease_ms,
-      replicas: 3,
-      snapshot_batches_max: 100_000,
-      snapshot_interval_ms: 15 * 60_000,
-      start_wait_ms_max: 30_000,
-    };
-    const node = await ClusterNode.connect(config, dir, log, (reason, code) => void exits.push(`${code}: ${reason}`));
-    await node.prepare_store(() => open_store(dir));
-    const member = { name, node, dir, logs, exits, store: null };
-    members.push(member);
-    return member;
-  };
+  const join = (name: string, server: number) => nodes.join(name, server);
   const a = await join('a', 0);
   const b = await join('b', 1);
 

@@ -13,65 +13,27 @@
 // still deliver until it is stopped). Then: the standby leads on the stream's history, without exiting, the phantom
 // is not in its store, and the stream holds its epoch where the phantom claimed to be.
 import t from 'tap';
-import { rmSync } from 'node:fs';
-import { pino } from 'pino';
 import { connect, headers as nats_headers } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { NatsCluster, test_lease_ms, wait_until } from './helpers/nats-cluster.js';
-import { temp_dir } from './helpers/server.js';
-import { ClusterNode } from '../src/cluster/cluster-node.js';
+import { NatsCluster, wait_until } from './helpers/nats-cluster.js';
+import { in_process_nodes, type Member } from './helpers/in-process-nodes.js';
 import { digest_of, encode_message, stream_name } from '../src/cluster/codec.js';
 import { digest_header, follows_header, part_header } from '../src/cluster/stream-headers.js';
 import { open_store, type Store } from '../src/journal/store.js';
 import { write_changes, type StagedChange } from '../src/journal/journal.js';
-import type { ClusterConfig } from '../src/config.js';
-
-interface Member {
-  name: string;
-  node: ClusterNode;
-  dir: string;
-  logs: string[];
-  exits: string[];
-  store: Store | null;
-}
 
 for (const when of ['before its take-over reads the lease', 'after the server granted it the lease'] as const) {
   t.test(`a standby served a batch the stream never committed (${when}) gives it up and leads on the stream's history, without exiting`, async (t) => {
     const nats = await NatsCluster.start(3);
-    const members: Member[] = [];
+    const nodes = in_process_nodes(nats);
     const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
     t.teardown(async () => {
-      for (const member of members) {
-        await member.node.stop().catch(() => {});
-        await member.node.current_store()?.root.close().catch(() => {});
-        rmSync(member.dir, { recursive: true, force: true });
-      }
+      await nodes.stop_all();
       await nc.close();
       await nats.stop();
     });
-
-    const join = async (name: string, server: number): Promise<Member> => {
-      const dir = temp_dir(`billvend-${name}-`);
-      const logs: string[] = [];
-      const exits: string[] = [];
-      const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
-      const config: ClusterConfig = {
-        nats_urls: [`nats://127.0.0.1:${nats.nodes[server].client_port}`],
-        node_name: name,
-        lease_ms: test_lease_ms,
-        replicas: 3,
-        snapshot_batches_max: 100_000,
-        snapshot_interval_ms: 15 * 60_000,
-        start_wait_ms_max: 30_000,
-      };
-      const node = await ClusterNode.connect(config, dir, log, (reason, code) => void exits.push(`${code}: ${reason}`));
-      await node.prepare_store(() => open_store(dir));
-      // No snapshots: the repair then rebuilds from an empty store and the whole stream, which the test reads.
-      node.snapshots.stop();
-      const member = { name, node, dir, logs, exits, store: null };
-      members.push(member);
-      return member;
-    };
+    // No snapshots: the repair then rebuilds from an empty store and the whole stream, which the test reads.
+    const join = (name: string, server: number) => nodes.join(name, server, { snapshots: false });
     const lead = (member: Member): Promise<void> => member.node.follow(() => open_store(member.dir)).then((store) => {
       member.store = store;
     });

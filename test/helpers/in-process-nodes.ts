@@ -1,0 +1,61 @@
+// Billvend cluster nodes whose lease, take-over and journal code runs in the test's own process, on real
+// NATS servers (test/cluster-double-grant, test/cluster-phantom-batch): each joins through the server given,
+// with its own store folder and its logs and exit requests kept for the test to read.
+import { rmSync } from 'node:fs';
+import { pino } from 'pino';
+import { test_lease_ms, type NatsCluster } from './nats-cluster.js';
+import { temp_dir } from './server.js';
+import { ClusterNode } from '../../src/cluster/cluster-node.js';
+import type { Store } from '../../src/journal/store.js';
+import { open_store } from '../../src/journal/store.js';
+import type { ClusterConfig } from '../../src/config.js';
+
+export interface Member {
+  name: string;
+  node: ClusterNode;
+  dir: string;
+  logs: string[];
+  exits: string[];
+  store: Store | null;
+}
+
+export interface InProcessNodes {
+  /** A node named `name` on NATS server `server`, its store prepared. snapshots: false stops its snapshots. */
+  join(name: string, server: number, options?: { snapshots?: boolean }): Promise<Member>;
+  /** Stops every node, closes its store and removes its folder (call it before the NATS servers stop). */
+  stop_all(): Promise<void>;
+}
+
+export function in_process_nodes(nats: NatsCluster): InProcessNodes {
+  const members: Member[] = [];
+  return {
+    async join(name, server, options = {}) {
+      const dir = temp_dir(`billvend-${name}-`);
+      const logs: string[] = [];
+      const exits: string[] = [];
+      const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
+      const config: ClusterConfig = {
+        nats_urls: [`nats://127.0.0.1:${nats.nodes[server].client_port}`],
+        node_name: name,
+        lease_ms: test_lease_ms,
+        replicas: 3,
+        snapshot_batches_max: 100_000,
+        snapshot_interval_ms: 15 * 60_000,
+        start_wait_ms_max: 30_000,
+      };
+      const node = await ClusterNode.connect(config, dir, log, (reason, code) => void exits.push(`${code}: ${reason}`));
+      await node.prepare_store(() => open_store(dir));
+      if (options.snapshots === false) node.snapshots.stop();
+      const member: Member = { name, node, dir, logs, exits, store: null };
+      members.push(member);
+      return member;
+    },
+    async stop_all() {
+      for (const member of members) {
+        await member.node.stop().catch(() => {});
+        await member.node.current_store()?.root.close().catch(() => {});
+        rmSync(member.dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
