@@ -7,7 +7,7 @@
 // lease: 4 minutes with no node serving, until the run gave up ("no node led within 60 s of the kill").
 //
 // The test plays the cut-off replica at the edge of the node: the lease and take-over code of two nodes runs in this
-// process on real NATS servers (as test/cluster-double-grant.test.ts does), and the phantom is handed to the
+// process on real NATS servers (test/helpers/in-process-nodes.ts, as in test/cluster-double-grant.test.ts), and the phantom is handed to the
 // standby through the path its consumer's deliveries take (apply_part, with the headers the leader writes), either
 // before the standby's take-over reads the lease key, or just after the server granted it the lease (the tail may
 // still deliver until it is stopped). Then: the standby leads on the stream's history, without exiting, the phantom
