@@ -69,12 +69,15 @@ export class IdempotencySweeper {
     for (const { key, value } of store.getRange(range)) {
       seen++;
       last = key as (string | number)[];
-      const record = value as IdempotencyRecord;
-      if (record.expires_ms <= now_ms) {
-        const [account_id] = key as [number];
-        this.engine.journal.remove(account_id, store, key as (number | string)[]);
-        removed++;
-      }
+      if ((value as IdempotencyRecord).expires_ms > now_ms) continue;
+      // The store holds what is durable; a request that found this record expired may have staged its
+      // key's new record since, in a batch not yet durable. Removing by key would then erase the new
+      // record (its retry would buy again), so the newest staged value decides, not the store's.
+      const newest = this.engine.journal.read(store, key as (number | string)[]) as IdempotencyRecord | undefined;
+      if (newest === undefined || newest.expires_ms > now_ms) continue;
+      const [account_id] = key as [number];
+      this.engine.journal.remove(account_id, store, key as (number | string)[]);
+      removed++;
     }
     this.resume_after = seen >= this.slice_max ? last : null;
     return removed;
