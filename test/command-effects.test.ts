@@ -136,7 +136,7 @@ t.test('the events of a command carry the command\'s now, not the clock\'s when 
   const a = new_account(engine);
   const heard: { kind: string; now_us: number }[] = [];
   const sink = engine.event_sink;
-  engine.event_sink = { emit: (actor, environment, kind, subject, now_us) => { heard.push({ kind, now_us }); sink?.emit(actor, environment, kind, subject, now_us); } };
+  engine.event_sink = { emit: (actor, environment, kind, subject, now_us, stage) => { heard.push({ kind, now_us }); sink?.emit(actor, environment, kind, subject, now_us, stage); } };
   t.teardown(() => { engine.event_sink = sink; });
   const then_us = clock.now_us() - 3_600_000_000;
   const credited = engine.run(a, { kind: 'credit', environment: 'test', amount_kobo: 50_00, reference: 'EFFECTS-NOW-1', description: 'Funding' }, then_us);

@@ -126,6 +126,11 @@ export class AccountActor {
     return this.retired_by !== null;
   }
 
+  /** Throws the failure that retired this actor, if one did: nothing may be staged through it any more. */
+  check_current(): void {
+    if (this.retired_by !== null) throw this.retired_by;
+  }
+
   // ---- Commands -----------------------------------------------------------------------------------
 
   /**

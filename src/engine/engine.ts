@@ -15,7 +15,7 @@ import type { EventKind, EventSubject } from './engine-events.js';
 
 export type { EventKind, BatchSubject, ProductStatusSubject, EventSubject } from './engine-events.js';
 import { ok, refused, type Outcome } from './refusal.js';
-import type { AccountCommand, CommandOutcome } from './account-command.js';
+import type { AccountCommand, CommandOutcome, RecordChange } from './account-command.js';
 import type { AccountChange } from '../journal/journal.js';
 import { CommandEffects, type Executed } from './command-effects.js';
 import { execute_across, type CrossCommand, type CrossOutcome } from './agent-commands.js';
@@ -61,10 +61,19 @@ function funding_key(environment: Environment, reference: string, owner: number 
   return owner === null ? [environment, reference] : [environment, reference, owner];
 }
 
-/** Receives every event in the command that causes it, so it can stage it in the same commit. */
+/**
+ * Stages the records an event adds (its feed entry, its webhook deliveries) in the group of the command
+ * that emitted it, beside the account's own changes: one commit, no command of its own.
+ */
+export type StageEventRecords = (records: readonly RecordChange[]) => void;
+
+/** Receives every event in the command that causes it, so it can stage its records in the same commit. */
 export interface EventSink {
-  /** now_us: when the event happened, read once from the engine's clock; the sink reads no clock of its own. */
-  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: EventSubject, now_us: number): void;
+  /**
+   * now_us: when the event happened, read once from the engine's clock; the sink reads no clock of its own.
+   * stage: where the event's records go (StageEventRecords); the sink runs no command.
+   */
+  emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: EventSubject, now_us: number, stage: StageEventRecords): void;
 }
 
 /** Hooks for the parts built on the engine (orders, webhooks): recovery and reloads call them. */
@@ -392,7 +401,10 @@ export class Engine {
     return ancestors;
   }
 
-  /** Stages an executed command's changes and hands its events to the sink, as one journal group. */
+  /**
+   * Stages an executed command's changes and hands its events to the sink, as one journal group: each
+   * event's records (StageEventRecords) go in after the changes the command made before it.
+   */
   private stage_executed(actors: readonly AccountActor[], { changes, events, moved }: Executed<unknown, AccountActor>): void {
     this.journal.begin_group();
     try {
@@ -400,8 +412,8 @@ export class Engine {
       for (const event of events) {
         this.stage_changes(actors, changes, staged, event.after_changes);
         staged = event.after_changes;
-        // The sink may run commands of its own (their records beside the account): this one has returned.
-        this.event_sink?.emit(event.actor, event.environment, event.kind, event.subject, event.now_us);
+        const sink = this.event_sink;
+        if (sink !== null) sink.emit(event.actor, event.environment, event.kind, event.subject, event.now_us, (records) => this.stage_event_records(event.actor, records));
       }
       this.stage_changes(actors, changes, staged, changes.length);
     } finally {
@@ -432,7 +444,30 @@ export class Engine {
    */
   emit(actor: AccountActor, environment: Environment, kind: EventKind, subject: Parameters<EventSink['emit']>[3]): void {
     if (actor.in_command) fail(`an event of account ${actor.id} emitted beside its running command, not in it`);
-    this.event_sink?.emit(actor, environment, kind, subject, this.clock.now_us());
+    const sink = this.event_sink;
+    if (sink === null) return;
+    this.journal.begin_group();
+    try {
+      sink.emit(actor, environment, kind, subject, this.clock.now_us(), (records) => this.stage_event_records(actor, records));
+    } finally {
+      this.journal.end_group();
+    }
+  }
+
+  /**
+   * Stages records of an account's event beside its changes (StageEventRecords), never inside a running
+   * command (its effects are staged when it returns), and marks the actor pending so that its reads wait
+   * for them. A retired actor throws its failure, as staging through it in a command would.
+   */
+  stage_event_records(actor: AccountActor, records: readonly RecordChange[]): void {
+    if (actor.in_command) fail(`records of account ${actor.id}'s event staged while its command runs`);
+    actor.check_current();
+    if (records.length === 0) return;
+    for (const { db, key, value } of records) {
+      if (value === undefined) this.journal.remove(actor.id, db, key);
+      else this.journal.put(actor.id, db, key, value);
+    }
+    actor.mark_pending();
   }
 
   // ---- Indexes and counters ---------------------------------------------------------------------

@@ -263,7 +263,7 @@ export class Journal {
    * records of the events it emitted are committed together or not at all (Engine.run, Engine.run_across).
    * Only batch_changes_max can seal a batch in the middle of a synchronous run (the end of a turn and a
    * commit's completion come on later turns); inside a group it waits for end_group, so a batch may pass
-   * the bound by one command's changes. Groups nest (the event sink runs commands of its own).
+   * the bound by one command's changes. Groups nest (an event outside a command, Engine.emit, opens its own inside a bulk batch's completion).
    */
   begin_group(): void {
     this.group_depth++;

@@ -555,7 +555,7 @@ export class Metrics implements JournalObserver, WebhookObserver {
  */
 export function counting_sink(metrics: Metrics, next: EventSink): EventSink {
   return {
-    emit(actor, environment, kind, subject, now_us) {
+    emit(actor, environment, kind, subject, now_us, stage) {
       const order = subject.order;
       if (kind === 'wallet.credited' || kind === 'wallet.debited' || kind === 'wallet.reversed') {
         if (subject.entry !== undefined) metrics.wallet_entry(environment, subject.entry.type, subject.entry.amount_kobo);
@@ -567,7 +567,7 @@ export function counting_sink(metrics: Metrics, next: EventSink): EventSink {
         else if (kind === 'transaction.failed') metrics.purchase(order.service_type, environment, 'failed');
         else if (kind === 'wallet.reversed') metrics.refund(order.service_type, environment, subject.entry?.amount_kobo ?? order.amount_kobo);
       }
-      next.emit(actor, environment, kind, subject, now_us);
+      next.emit(actor, environment, kind, subject, now_us, stage);
     },
   };
 }

@@ -144,7 +144,7 @@ export async function serve_store(config: Config, log: Logger, basis: Basis, sto
   const item_purchaser: RegistryItemPurchaser = new RegistryItemPurchaser(catalog, desk, batches.capture_placed);
   engine.extensions.push(dispatcher, desk, batches, callbacks);
   const event_feed = new EventFeed(engine);
-  const outbox = new Outbox(dispatcher, event_feed);
+  const outbox = new Outbox(engine, dispatcher, event_feed);
   engine.event_sink = batches.sink(counting_sink(metrics, outbox));
   const sessions = new SessionStore(engine, wheel, clock);
   const dashboard_limits = new DashboardRateLimit(config.dashboard_rate);

@@ -7,7 +7,7 @@
 // carries its seq (evt_ + 8 base62 characters of seq + 16 random ones), so `after` is found with one
 // read and no index of ids (an index keyed by random ids would write to a random page per event).
 import type { AccountActor } from '../engine/account-actor.js';
-import type { Engine, EventKind } from '../engine/engine.js';
+import type { Engine, EventKind, StageEventRecords } from '../engine/engine.js';
 import type { Environment } from '../engine/records.js';
 import { random_base62 } from '../lib/ids.js';
 import type { RandomSource } from '../lib/random.js';
@@ -61,10 +61,11 @@ export class EventFeed {
   constructor(private readonly engine: Engine) {}
 
   /**
-   * Stages an event in the feed in the command that causes it: one put of a small record. Its seq is
-   * the next of its account and environment (read from the store the first time, then kept here).
+   * Stages an event in the feed in the group of the command that causes it (stage): one put of a small
+   * record. Its seq is the next of its account and environment (read from the store the first time, then
+   * kept here).
    */
-  append(actor: AccountActor, environment: Environment, kind: EventKind, created_us: number, make_body: (id: string) => string): string {
+  append(actor: AccountActor, environment: Environment, kind: EventKind, created_us: number, stage: StageEventRecords, make_body: (id: string) => string): string {
     const name = `${actor.id}/${environment}`;
     let seq = this.last_seq.get(name);
     if (seq === undefined) seq = this.stored_last_seq(actor.id, environment);
@@ -74,7 +75,7 @@ export class EventFeed {
     const id = feed_event_id(this.engine.random, seq);
     const event: FeedEvent = { id, kind, created_us, body: make_body(id) };
     assert_feed_event(event);
-    this.engine.run(actor, { kind: 'stage_records', records: [{ db: this.engine.store.event_feed, key: [actor.id, environment, seq], value: event }] });
+    stage([{ db: this.engine.store.event_feed, key: [actor.id, environment, seq], value: event }]);
     return id;
   }
 

@@ -132,8 +132,8 @@ export class BatchDesk implements EngineExtension {
    */
   sink(next: EventSink): EventSink {
     return {
-      emit: (actor, environment, kind, subject, now_us) => {
-        next.emit(actor, environment, kind, subject, now_us);
+      emit: (actor, environment, kind, subject, now_us, stage) => {
+        next.emit(actor, environment, kind, subject, now_us, stage);
         if (kind === 'wallet.debited' && this.capturing !== null && subject.order !== undefined) {
           if (this.capturing.reference !== null) fail(`one item placed orders ${this.capturing.reference} and ${subject.order.reference}`);
           this.capturing.reference = subject.order.reference;
