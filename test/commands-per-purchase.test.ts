@@ -1,14 +1,19 @@
 // How many commands one purchase runs (issue 31, ARCHITECTURE.md "One purchase, walked"): an in-process
 // server, a warm account with its PIN verdict cached, one keyed sandbox airtime purchase, and every
-// Engine.run / Engine.run_across counted by kind. The events' records (feed entries, webhook deliveries)
-// are staged in the group of the command that emitted them, so no `stage_records` command runs for them;
-// with a webhook endpoint subscribed, the deliveries are in the same commit as the debit, still without
-// a command of their own.
+// Engine.run / Engine.run_across counted by kind. A correct PIN with no failed attempt to reset changes
+// nothing, so no pin_verdict command runs for it (one after a wrong PIN does: it resets the count). The
+// events' records (feed entries) are staged in the group of the command that emitted them, so no
+// `stage_records` command runs for them.
 import t from 'tap';
 import { start_in_process } from './helpers/in-process.js';
 import { Engine } from '../src/engine/engine.js';
 
 t.setTimeout(60_000);
+
+/** The PIN with its last digit changed: well formed, and wrong. */
+function wrong_pin(pin: string): string {
+  return pin.slice(0, -1) + (pin.endsWith('0') ? '1' : '0');
+}
 
 /** Counts every command run while `during` runs, by kind (an agent's order counted as its inner command). */
 async function commands_of(during: () => Promise<unknown>): Promise<string[]> {
@@ -32,7 +37,7 @@ async function commands_of(during: () => Promise<unknown>): Promise<string[]> {
   return seen;
 }
 
-t.test('a keyed sandbox purchase runs four commands, none to stage its events', async (t) => {
+t.test('a keyed sandbox purchase runs three commands, none for a PIN with nothing to reset nor to stage its events', async (t) => {
   const server = await start_in_process(t);
   const reseller = await server.reseller(10_000, {}, { rate_limit_per_minute: 1_000_000 });
   const buy = (n: number) => server.api('POST', '/v1/services/airtime', {
@@ -45,7 +50,7 @@ t.test('a keyed sandbox purchase runs four commands, none to stage its events', 
     second = await buy(2);
   });
   t.equal(second!.status, 201, 'the counted purchase is delivered');
-  t.same(kinds, ['pin_verdict', 'place_order', 'provider_result', 'remember_answer'], 'the PIN verdict, the debit, the provider\'s answer and the remembered answer');
+  t.same(kinds, ['place_order', 'provider_result', 'remember_answer'], 'the debit, the provider\'s answer and the remembered answer');
   t.notOk(kinds.includes('stage_records'), 'its events (wallet.debited, transaction.completed) run no command of their own');
 
   const feed = await server.api('GET', '/v1/events?limit=100', { key: reseller.key });
@@ -54,4 +59,14 @@ t.test('a keyed sandbox purchase runs four commands, none to stage its events', 
   const events = (feed.body as { data: { events: { event: string; data: { reference?: string } }[] } }).data.events
     .filter((e) => e.data.reference === reference).map((e) => e.event);
   t.same(events, ['wallet.debited', 'transaction.completed'], 'both of its events are in the feed');
+
+  // A wrong PIN is counted by a command; the next correct one resets the count, by a command too.
+  const wrong = await server.api('POST', '/v1/services/airtime', {
+    key: reseller.key, idempotency_key: 'commands-wrong', body: { network: 'mtn', phone: '08011111111', amount: 100, pin: wrong_pin(reseller.pin) },
+  });
+  t.equal(wrong.body.error?.code, 'pin.incorrect', 'a wrong PIN is refused');
+  const after_wrong = await commands_of(() => buy(3));
+  t.same(after_wrong, ['pin_verdict', 'place_order', 'provider_result', 'remember_answer'], 'the correct PIN after a wrong one resets the count in a pin_verdict command');
+  const again = await commands_of(() => buy(4));
+  t.same(again, ['place_order', 'provider_result', 'remember_answer'], 'and the next purchase has nothing to reset');
 });

@@ -570,19 +570,27 @@ export class AccountActor {
   }
 
   /**
-   * Applies a PIN verdict computed outside the actor (scrypt runs on the thread pool). A verdict made
-   * against an older PIN generation is stale and must be computed again.
+   * What a PIN verdict computed outside the actor (scrypt runs on the thread pool) comes to, read only: a
+   * refusal (no PIN set, locked), 'stale' (made against an older PIN generation: compute it again), 'ok'
+   * (correct, and no failed attempt to reset: applying it changes nothing), or 'changes' (the pin_verdict
+   * command must apply it: a count reset or a wrong PIN counted). The caller runs the command only for
+   * 'changes', so a purchase with a correct PIN runs no command for it (one Engine.run per state change).
    */
-  private apply_pin_verdict(correct: boolean, generation: number, now_ms: number): 'ok' | 'stale' | Refusal {
+  judge_pin_verdict(correct: boolean, generation: number, now_ms: number): 'ok' | 'stale' | 'changes' | Refusal {
     if (this.account.pin_hash === null) return { refusal: 'pin_not_set' };
     const locked_ms = this.pin_lock_remaining_ms(now_ms);
     if (locked_ms > 0) return { refusal: 'pin_locked', remaining_ms: locked_ms };
     if (generation !== this.account.pin_generation) return 'stale';
+    return correct && this.account.pin_failures === 0 ? 'ok' : 'changes';
+  }
+
+  /** Applies a PIN verdict (judge_pin_verdict): a correct one resets the failed attempts, a wrong one counts. */
+  private apply_pin_verdict(correct: boolean, generation: number, now_ms: number): 'ok' | 'stale' | Refusal {
+    const judged = this.judge_pin_verdict(correct, generation, now_ms);
+    if (judged !== 'changes') return judged;
     if (correct) {
-      if (this.account.pin_failures !== 0) {
-        this.account = { ...this.account, pin_failures: 0 };
-        this.stage_account();
-      }
+      this.account = { ...this.account, pin_failures: 0 };
+      this.stage_account();
       return 'ok';
     }
     const failures = this.account.pin_failures + 1;

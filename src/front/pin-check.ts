@@ -3,8 +3,9 @@
 // toward the same lock-out.
 // The verdict is computed outside the account's command (a PIN's scrypt may wait in its lane), with the
 // work that only a correct PIN may start (recipient verification: a wrong PIN must not make us ask the
-// provider); it is applied inside the command that places the order, where the pin_verdict command counts
-// a wrong PIN toward the lock-out and a correct one resets the count.
+// provider); it is applied just before the command that places the order, where the pin_verdict command
+// counts a wrong PIN toward the lock-out and a correct one resets the count (a correct PIN with no count to
+// reset runs no command: AccountActor.judge_pin_verdict).
 import type { Deps } from './deps.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import { authority_refusal, type Authority } from '../engine/authority.js';
@@ -90,7 +91,10 @@ function settle<T>(run: PinRun<T>, attempt: number, generation: number, correct:
 export function apply_pin_verdict(deps: Deps, actor: AccountActor, authority: Authority, request_id: string, checked: PinChecked<unknown>): Reply | null {
   const denied = authority_refusal(actor, authority, deps.clock.now_ms());
   if (denied !== null) return refusal_reply(request_id, denied);
-  const verdict = deps.engine.run(actor, { kind: 'pin_verdict', correct: checked.correct, generation: checked.generation, now_ms: deps.clock.now_ms() });
+  const now_ms = deps.clock.now_ms();
+  // A correct PIN with no failed attempt to reset changes nothing: judged without a command.
+  const judged = actor.judge_pin_verdict(checked.correct, checked.generation, now_ms);
+  const verdict = judged === 'changes' ? deps.engine.run(actor, { kind: 'pin_verdict', correct: checked.correct, generation: checked.generation, now_ms }) : judged;
   if (verdict === 'stale') fail('PIN verdict went stale inside one command');
   if (verdict !== 'ok') return refusal_reply(request_id, verdict);
   return null;
