@@ -4,7 +4,9 @@
 // command reads through, the guards that keep one collector to one command and commands from nesting, and
 // the events' time, the command's now.
 import t from 'tap';
+import { createHash } from 'node:crypto';
 import { CommandEffects } from '../src/engine/command-effects.js';
+import { JournalFailure } from '../src/journal/journal.js';
 import type { AccountActor } from '../src/engine/account-actor.js';
 import type { Engine } from '../src/engine/engine.js';
 import { open_in_process } from './helpers/engine-in-process.js';
@@ -108,19 +110,42 @@ t.test('two commands cannot share a collector', async (t) => {
 t.test('a command cannot run inside another, and the guard lets the next command run', async (t) => {
   const a = new_account(engine);
   const b = new_account(engine);
-  const forget = engine.pin_cache.forget;
-  // set_pin forgets the account's cached PIN inside its command: the one hook a test can reach there.
-  engine.pin_cache.forget = () => {
+  const next_key_id = engine.next_key_id;
+  const key_input = (text: string) => ({ name: text, environment: 'test' as const, scopes: ['*' as const], ip_allowlist: [], rate_limit_per_minute: 60, expires_ms: null, key_hash: createHash('sha256').update(text).digest('hex'), key_hint: 'bv_test_…nest' });
+  const before = engine.run(a, { kind: 'create_key', input: key_input('key before') });
+  if (!before.ok) throw new Error('create_key refused');
+  const counted = engine.counts.api_keys_active;
+  const input = key_input('nested command key');
+  const key_hash = input.key_hash;
+  // create_key takes its id from the engine inside its command: the one hook a test can reach there.
+  engine.next_key_id = (effects) => {
+    const id = next_key_id.call(engine, effects);
     engine.run(b, { kind: 'set_password', password_hash: 'nested' });
+    return id;
   };
   try {
-    t.throws(() => engine.run(a, { kind: 'set_pin', pin_hash: 'pin-hash' }), /an account command ran inside another one/, 'a command run inside a command throws');
+    t.throws(() => engine.run(a, { kind: 'create_key', input }), /an account command ran inside another one/, 'a command run inside a command throws');
   } finally {
-    engine.pin_cache.forget = forget;
+    engine.next_key_id = next_key_id;
   }
   t.equal(a.in_command, false, 'the outer account left its command');
   t.equal(b.account.password_hash, 'password-hash-placeholder', 'the inner command changed nothing');
-  t.equal((engine.journal.read(store.accounts, a.id) as { pin_hash: string | null }).pin_hash, null, 'nothing of the outer command reached the journal');
+  t.equal(engine.journal.read(store.key_hashes, key_hash), undefined, 'nothing of the outer command reached the journal');
+  // What the process holds beside the accounts moves only once a command is staged (CommandEffects.afterwards).
+  t.equal(engine.key_by_hash(key_hash), undefined, 'the key of the command that threw is not found by its hash');
+  t.equal(engine.counts.api_keys_active, counted, 'nor counted among the active keys');
+  const made = engine.run(a, { kind: 'create_key', input: key_input('next key') });
+  if (!made.ok) throw new Error('create_key refused');
+  t.equal(made.value.id, before.value.id + 1, 'the next key takes the id the command that threw did not use');
+  t.equal(engine.counts.api_keys_active, counted + 1, 'and is counted once staged');
+  // A retired actor (replaced after a failed commit) throws its failure at its first staged change: nothing
+  // of the key it was making is found by its hash or counted.
+  const retired = new_account(engine);
+  retired.retire(new JournalFailure(new Error('a failed commit'), new Set([retired.id])));
+  const orphan = key_input('key of a retired actor');
+  t.throws(() => engine.run(retired, { kind: 'create_key', input: orphan }), /a failed commit/, 'a retired actor\'s command throws its failure');
+  t.equal(engine.key_by_hash(orphan.key_hash), undefined, 'and the key it was making is not found by its hash');
+  t.equal(engine.counts.api_keys_active, counted + 1, 'nor counted');
   const outcome = engine.run(a, { kind: 'set_password', password_hash: 'after' });
   t.equal(outcome, undefined, 'the next command runs');
   await engine.journal.durable();

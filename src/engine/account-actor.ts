@@ -525,7 +525,9 @@ export class AccountActor {
       pin_failures: 0,
       pin_locked_until_ms: 0,
     };
-    this.engine.pin_cache.forget(this.id);
+    const id = this.id;
+    const cache = this.engine.pin_cache;
+    this.effects.afterwards(() => cache.forget(id));
     this.stage_account();
     return ok(this.account);
   }

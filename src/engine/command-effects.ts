@@ -1,5 +1,6 @@
-// What one command did, as data (docs/design.md "Engine"): the changes it made, the events it emitted and
-// the balances it moved, kept while it runs and handed back with its outcome. Engine.run and
+// What one command did, as data (docs/design.md "Engine"): the changes it made, the events it emitted, the
+// balances it moved and the changes of process-wide state it asks for afterwards, kept while it runs and
+// handed back with its outcome. Engine.run and
 // Engine.run_across make one per command and hand it to the command's actors for the command's duration
 // (AccountActor.enter_command); once the command has returned, Engine.run stages its changes and hands its
 // events to the sink, in the order the command made them. Nothing of a running command reaches the
@@ -51,6 +52,8 @@ export interface Executed<T, Actor extends EffectsActor = EffectsActor> {
   events: CommandEvent<Actor>[];
   /** The balances the command moved, per account, in kobo (the wallet totals of /metrics). */
   moved: Map<Actor, BalanceMoves>;
+  /** What the process holds beside the accounts, to change once the changes are staged (CommandEffects.afterwards). */
+  afterwards: (() => void)[];
 }
 
 /** Two keys the same, as the journal tells them apart: the string 1, the number 1 and the tuple [1] are three. */
@@ -65,6 +68,7 @@ export class CommandEffects<Actor extends EffectsActor> {
   readonly changes: AccountChange[] = [];
   readonly events: CommandEvent<Actor>[] = [];
   readonly moved = new Map<Actor, BalanceMoves>();
+  private readonly after_staged: (() => void)[] = [];
   /** Set once the command has returned (finish): its effects are handed back, and nothing joins them after. */
   private finished = false;
 
@@ -107,6 +111,17 @@ export class CommandEffects<Actor extends EffectsActor> {
     moves[environment] += delta_kobo;
   }
 
+  /**
+   * A change of what the process holds beside the accounts (the engine's key index, its counters, the PIN
+   * cache), made by Engine.run once the command's changes are staged, in the order asked: a command that
+   * throws halfway (a retired actor's staging) leaves none of it behind, and nothing outside the command
+   * moves while it runs.
+   */
+  afterwards(change: () => void): void {
+    this.check_running();
+    this.after_staged.push(change);
+  }
+
   /** An account of the command (an agent's order reaches its ancestors through it). */
   held(id: number): Actor {
     for (const actor of this.actors) if (actor.id === id) return actor;
@@ -135,7 +150,7 @@ export class CommandEffects<Actor extends EffectsActor> {
   finish<T>(outcome: T): Executed<T, Actor> {
     this.check_running();
     this.finished = true;
-    return { outcome, changes: this.changes, events: this.events, moved: this.moved };
+    return { outcome, changes: this.changes, events: this.events, moved: this.moved, afterwards: this.after_staged };
   }
 
   private check_running(): void {

@@ -405,7 +405,7 @@ export class Engine {
    * Stages an executed command's changes and hands its events to the sink, as one journal group: each
    * event's records (StageEventRecords) go in after the changes the command made before it.
    */
-  private stage_executed(actors: readonly AccountActor[], { changes, events, moved }: Executed<unknown, AccountActor>): void {
+  private stage_executed(actors: readonly AccountActor[], { changes, events, moved, afterwards }: Executed<unknown, AccountActor>): void {
     this.journal.begin_group();
     try {
       let staged = 0;
@@ -419,6 +419,7 @@ export class Engine {
     } finally {
       this.journal.end_group();
     }
+    for (const change of afterwards) change();
     // After staging: durable() is now the promise of the batch that holds the command's wallet writes.
     for (const [actor, delta] of moved) {
       if (delta.live !== 0 || delta.test !== 0) this.wallet_totals.moved(actor.id, delta.live, delta.test, this.journal.durable());
@@ -491,25 +492,37 @@ export class Engine {
     return state;
   }
 
-  /** A new key: findable by its hash and listed under its account, in the same commit as its record. */
+  /**
+   * A new key: findable by its hash and listed under its account, in the same commit as its record; in
+   * memory once the command is staged (CommandEffects.afterwards).
+   */
   index_key(actor: AccountActor, state: KeyState): void {
-    this.resident_keys.set(state.record.key_hash, state);
     actor.stage_put(this.store.key_hashes, state.record.key_hash, [actor.id, state.record.id]);
     actor.stage_put(this.store.account_keys, [actor.id, state.record.id], true);
     this.count_active_keys(actor.effects, +1);
+    actor.effects.afterwards(() => this.resident_keys.set(state.record.key_hash, state));
   }
 
-  /** A revoked key leaves the hash lookup at once; it stays listed under its account. */
+  /** A revoked key leaves the hash lookup as soon as its command is staged; it stays listed under its account. */
   unindex_key(actor: AccountActor, state: KeyState): void {
-    if (this.resident_keys.get(state.record.key_hash) === state) this.resident_keys.delete(state.record.key_hash);
     actor.stage_remove(this.store.key_hashes, state.record.key_hash);
     this.count_active_keys(actor.effects, -1);
+    actor.effects.afterwards(() => {
+      if (this.resident_keys.get(state.record.key_hash) === state) this.resident_keys.delete(state.record.key_hash);
+    });
   }
 
-  /** The count of active keys, staged with the command that changes it (a key created or revoked). */
+  /**
+   * The count of active keys, staged with the command that changes it (a key created or revoked; an agent
+   * closed revokes several in one command): counted on from what the command staged before, and in
+   * memory for /metrics once it is staged.
+   */
   private count_active_keys(effects: CommandEffects<AccountActor>, delta: number): void {
-    this.counts.api_keys_active += delta;
-    effects.put(0, this.store.meta, 'api_keys_active', this.counts.api_keys_active);
+    const count = ((effects.read(this.store.meta, 'api_keys_active') as number | undefined) ?? 0) + delta;
+    effects.put(0, this.store.meta, 'api_keys_active', count);
+    effects.afterwards(() => {
+      this.counts.api_keys_active = count;
+    });
   }
 
   /** The next value of a named id counter, staged in the same batch as whatever uses it. */
@@ -525,10 +538,16 @@ export class Engine {
     return current;
   }
 
-  /** A new key's id, taken in the command that creates the key (AccountActor.create_key) and staged with it. */
+  /**
+   * A new key's id, taken in the command that creates the key (AccountActor.create_key) and staged with it;
+   * the engine's counter moves once the command is staged (a command that throws takes no id).
+   */
   next_key_id(effects: CommandEffects<AccountActor>): number {
-    const id = this.next_key++;
-    effects.put(0, this.store.meta, 'next_key_id', this.next_key);
+    const id = (effects.read(this.store.meta, 'next_key_id') as number | undefined) ?? this.next_key;
+    effects.put(0, this.store.meta, 'next_key_id', id + 1);
+    effects.afterwards(() => {
+      this.next_key = id + 1;
+    });
     return id;
   }
 
