@@ -50,7 +50,7 @@ t.test('a keyed sandbox purchase runs three commands, none for a PIN with nothin
     second = await buy(2);
   });
   t.equal(second!.status, 201, 'the counted purchase is delivered');
-  t.same(kinds, ['place_order', 'provider_result', 'remember_answer'], 'the debit, the provider\'s answer and the remembered answer');
+  t.same(kinds, ['purchase_now'], 'one command: the debit, the provider\'s answer and the remembered answer');
   t.notOk(kinds.includes('stage_records'), 'its events (wallet.debited, transaction.completed) run no command of their own');
 
   const feed = await server.api('GET', '/v1/events?limit=100', { key: reseller.key });
@@ -66,7 +66,7 @@ t.test('a keyed sandbox purchase runs three commands, none for a PIN with nothin
   });
   t.equal(wrong.body.error?.code, 'pin.incorrect', 'a wrong PIN is refused');
   const after_wrong = await commands_of(() => buy(3));
-  t.same(after_wrong, ['pin_verdict', 'place_order', 'provider_result', 'remember_answer'], 'the correct PIN after a wrong one resets the count in a pin_verdict command');
+  t.same(after_wrong, ['pin_verdict', 'purchase_now'], 'the correct PIN after a wrong one resets the count in a pin_verdict command');
   const again = await commands_of(() => buy(4));
-  t.same(again, ['place_order', 'provider_result', 'remember_answer'], 'and the next purchase has nothing to reset');
+  t.same(again, ['purchase_now'], 'and the next purchase has nothing to reset');
 });

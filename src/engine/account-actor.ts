@@ -35,7 +35,7 @@ import type { PinCache } from './pin-cache.js';
 import type { Clock } from '../lib/clock.js';
 import { OpenOrders } from './open-orders.js';
 import { KeyState, key_is_active } from './key-state.js';
-import { apply_provider_result, cancel_order, close_reversal_check, escalate_order, mark_processing, move_order_upstream, place_order, resolve_order, reverse_delivered_order, schedule_order_requery } from './account-orders.js';
+import { apply_provider_result, cancel_order, close_reversal_check, escalate_order, mark_processing, move_order_upstream, place_order, resolve_order, reverse_delivered_order, schedule_order_requery, purchase_now } from './account-orders.js';
 import { set_low_balance_threshold } from './low-balance.js';
 import { stage_record } from './idempotency.js';
 
@@ -212,6 +212,7 @@ export class AccountActor {
       case 'password_verdict': return this.apply_password_verdict(command.correct, command.now_ms);
       case 'set_low_balance_threshold': return set_low_balance_threshold(this, command.environment, command.threshold_kobo);
       case 'place_order': return place_order(this, command.input, command.placement, now_us, command.stage_pending);
+      case 'purchase_now': return purchase_now(this, command.input, command.placement, command.answer, command.remember, now_us);
       case 'provider_result': return apply_provider_result(this, command.reference, command.result, now_us, command.not_found_is_final, command.unstaged);
       case 'mark_processing': return mark_processing(this, command.order, now_us, command.provider_reference);
       case 'move_order_upstream': return move_order_upstream(this, command.order, command.refusal, command.upstream, command.request_id, now_us);

@@ -48,6 +48,13 @@ export interface CommandFields {
   set_low_balance_threshold: { environment: Environment; threshold_kobo: number | null };
   /** Debits and places an order; stage_pending false: paid in the same turn, the provider result stages it. */
   place_order: { input: OrderRequest; placement: OrderPlacement; stage_pending: boolean };
+  /**
+   * A purchase whose provider answers in the same turn (the sandbox): the debit and the order, the
+   * provider's answer, and the idempotency record of the reply, in one command and one record
+   * (account-orders.ts purchase_now). answer and remember are the desk's, given the order as placed and as
+   * answered: they read it and change nothing of the account.
+   */
+  purchase_now: { input: OrderRequest; placement: OrderPlacement; answer: (placed: OrderRecord) => ProviderResult; remember: ((answered: OrderRecord) => IdempotencyRecord) | null };
   /** A provider's answer to an open order (or to the unstaged order just placed: the sandbox). */
   provider_result: { reference: string; result: ProviderResult; not_found_is_final: boolean; unstaged?: OrderRecord };
   mark_processing: { order: OrderRecord; provider_reference: string | null };
@@ -93,6 +100,8 @@ export interface CommandOutcomes {
   password_verdict: 'ok' | Refusal;
   set_low_balance_threshold: void;
   place_order: Outcome<OrderRecord>;
+  /** The order as placed and as the provider's answer left it. */
+  purchase_now: Outcome<{ placed: OrderRecord; answered: OrderRecord }>;
   /** The order as it now stands; null when no open order has the reference (a late answer). */
   provider_result: OrderRecord | null;
   mark_processing: OrderRecord;

@@ -10,7 +10,8 @@
 import { purchase_description, refund_description } from './entry-descriptions.js';
 import type { CommandActor } from './command-actor.js';
 import { ok, refused, type Outcome } from './refusal.js';
-import type { Environment } from './records.js';
+import type { Environment, IdempotencyRecord } from './records.js';
+import { stage_record } from './idempotency.js';
 import { lagos_day } from '../lib/time-format.js';
 import { assert_order, charged_kobo, is_final, type OrderCommission, type OrderRecord, type OrderStatus, type ProviderResult, type UpstreamAttempt } from './order-record.js';
 import { fail } from '../lib/assert.js';
@@ -179,6 +180,28 @@ export function place_order(actor: CommandActor, input: OrderRequest, placement:
   check_low_balance(actor, order.environment, entry);
   if (order.commissions !== undefined) credit_commissions(actor, order, now_us);
   return ok(order);
+}
+
+/**
+ * A purchase whose provider answers at once (the sandbox), as one command: placed (place_order, the order
+ * not staged yet), answered (apply_provider_result: the order is staged once, as it ends up), and the
+ * reply remembered under the request's idempotency key (engine/idempotency.ts), so the debit, the order,
+ * its index, its events and the remembered answer are one record. A refused placement asks the provider
+ * nothing. The order the answer completes is a copy of the one placed: the wallet.debited event holds the
+ * order as placed, and its body is built after the command returns.
+ */
+export function purchase_now(actor: CommandActor, input: OrderRequest, placement: OrderPlacement, answer: (placed: OrderRecord) => ProviderResult, remember: ((answered: OrderRecord) => IdempotencyRecord) | null, now_us: number): Outcome<{ placed: OrderRecord; answered: OrderRecord }> {
+  const placed = place_order(actor, input, placement, now_us, false);
+  if (!placed.ok) return placed;
+  const order = placed.value;
+  const unstaged: OrderRecord = { ...order, status_history: [...order.status_history] };
+  const answered = apply_provider_result(actor, order.reference, answer(order), now_us, false, unstaged);
+  if (answered === null) fail(`order ${order.reference} placed and not found by its answer`);
+  if (remember !== null) {
+    if (placement.idempotency_key === null) fail(`order ${order.reference} remembered without an idempotency key`);
+    stage_record(actor, placement.environment, placement.idempotency_key, remember(answered));
+  }
+  return ok({ placed: order, answered });
 }
 
 /**

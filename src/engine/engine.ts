@@ -97,7 +97,7 @@ export interface EngineExtension {
 }
 
 /** The order commands that may debit or refund: an agent's run over it and its ancestors (Engine.run). */
-const commission_commands: ReadonlySet<AccountCommand['kind']> = new Set(['place_order', 'provider_result', 'resolve_order', 'reverse_delivered_order', 'cancel_order']);
+const commission_commands: ReadonlySet<AccountCommand['kind']> = new Set(['place_order', 'purchase_now', 'provider_result', 'resolve_order', 'reverse_delivered_order', 'cancel_order']);
 
 /** Version of the lookup databases (account_emails, key_hashes, account_keys): a change rebuilds them at start. */
 export const lookup_index_version = 1;

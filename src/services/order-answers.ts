@@ -100,7 +100,18 @@ export abstract class OrderAnswers extends RequeryPlanning {
     if (result.outcome === 'unknown') this.deps.log.warn({ reference, reason: result.reason }, 'provider answer unclear; the order stays processing');
     const order = this.engine.run(actor, { kind: 'provider_result', reference, result, not_found_is_final, unstaged }, this.deps.clock.now_us());
     if (order === null) return null;
-    if (order.reversed && !before.reversed) this.time_refund(actor, order, now_ms);
+    this.answered(actor, before, order, now_ms);
+    return order;
+  }
+
+  /**
+   * What follows an answer applied to an order (apply, or a purchase answered in its own command: the
+   * sandbox's): its refund timed from known_ms, the ported-number record, the waiters woken, the next
+   * re-query planned.
+   */
+  protected answered(actor: AccountActor, before: OrderRecord, order: OrderRecord, known_ms: number): void {
+    const reference = order.reference;
+    if (order.reversed && !before.reversed) this.time_refund(actor, order, known_ms);
     if (is_final(order.status)) {
       // Outside the command: a platform-wide record, not the account's (docs/decisions.md "Ported numbers").
       this.numbers.delivered(order);
@@ -110,7 +121,6 @@ export abstract class OrderAnswers extends RequeryPlanning {
     } else if (!this.requery_timers.has(reference)) {
       this.plan_requery(actor, order);
     }
-    return order;
   }
 
   /**

@@ -17,7 +17,7 @@
 //   order-desk.ts         (this file) placing a purchase, recovery after a restart, an operator's resolution
 import type { EngineContext } from '../engine/context.js';
 import type { AccountActor } from '../engine/account-actor.js';
-import type { Environment } from '../engine/records.js';
+import type { Environment, IdempotencyRecord } from '../engine/records.js';
 import type { Engine, EngineExtension } from '../engine/engine.js';
 import type { OrderRequest } from '../engine/account-orders.js';
 import type { Authority } from '../engine/authority.js';
@@ -89,25 +89,31 @@ export class OrderDesk extends BulkSendLane implements EngineExtension {
     }
     const expected = expected_final_us(input.service_type, environment, now_us, requery_delays_ms, (ms) => this.deps.clock.scaled(ms));
     const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, commissions, upstream, authority, expected_final_us: expected };
-    const placed = this.engine.run(actor, { kind: 'place_order', input, placement: order_placement, stage_pending: !provider.instant }, now_us);
-    if (!placed.ok) return this.refusal_reply(request_id, placed.refused);
-    if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
-    let order = placed.value;
+    // Under an idempotency key the key names the order from its first commit, so a retry after a crash
+    // finds it (resume) instead of buying again: with the final answer, or incomplete (no answer yet) for
+    // finish() to complete.
+    let final_reply: Reply | null = null;
+    const remember = idempotency_key === null ? null : (order: OrderRecord): IdempotencyRecord => {
+      if (!is_final(order.status)) return make_record(actor, fingerprint, { status: 0, body: '{}', headers: [] }, now_ms, order.reference, false);
+      final_reply = this.reply_for(request_id, order);
+      return make_record(actor, fingerprint, final_reply, now_ms, order.reference, true);
+    };
+    let order: OrderRecord;
     if (provider.instant) {
-      // Nothing leaves the process: pay in the same command, one commit for the debit and the
-      // answer, and the order is written once, as it ends up.
-      const result = provider.pay(order) as ProviderResult;
-      order = this.apply(actor, order.reference, result, order) ?? order;
-      if (is_final(order.status)) {
-        const reply = this.reply_for(request_id, order);
-        if (idempotency_key !== null) this.engine.run(actor, { kind: 'remember_answer', environment, key: idempotency_key, record: make_record(actor, fingerprint, reply, now_ms, order.reference, true) });
-        return settle_after(actor, reply);
-      }
-    }
-    if (idempotency_key !== null) {
-      // The key now names this order, so a retry after a crash finds it (resume) instead of buying
-      // again. The record is incomplete (no answer yet); finish() completes it.
-      this.engine.run(actor, { kind: 'remember_answer', environment, key: idempotency_key, record: make_record(actor, fingerprint, { status: 0, body: '{}', headers: [] }, now_ms, order.reference, false) });
+      // Nothing leaves the process: the debit, the provider's answer and the remembered reply are one
+      // command, one commit, and the order is written once, as it ends up.
+      const bought = this.engine.run(actor, { kind: 'purchase_now', input, placement: order_placement, answer: (placed) => provider.pay(placed) as ProviderResult, remember }, now_us);
+      if (!bought.ok) return this.refusal_reply(request_id, bought.refused);
+      if (seq !== null && bought.value.placed.seq !== seq) fail(`order ${reference} took seq ${bought.value.placed.seq}, its reference names ${seq}`);
+      order = bought.value.answered;
+      this.answered(actor, bought.value.placed, order, now_ms);
+      if (is_final(order.status)) return settle_after(actor, final_reply ?? this.reply_for(request_id, order));
+    } else {
+      const placed = this.engine.run(actor, { kind: 'place_order', input, placement: order_placement, stage_pending: true }, now_us);
+      if (!placed.ok) return this.refusal_reply(request_id, placed.refused);
+      if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
+      order = placed.value;
+      if (remember !== null) this.engine.run(actor, { kind: 'remember_answer', environment, key: idempotency_key!, record: remember(order) });
     }
     // The commit holding the debit and the order. Once it is durable, a later commit that fails (the
     // disk filled while the order waited for its answer) must not be answered "nothing was changed".
