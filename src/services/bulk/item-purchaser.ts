@@ -12,11 +12,12 @@
 import Type, { type TSchema } from 'typebox';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
-import type { OrderDesk } from '../order-desk.js';
+import type { OrderDesk, Placement } from '../order-desk.js';
 import { provider_unavailable } from '../order-desk.js';
 import type { OrderStatus } from '../order.js';
 import type { OrderRequest } from '../../engine/account-orders.js';
 import type { Authority } from '../../engine/authority.js';
+import type { Refusal } from '../../engine/refusal.js';
 import type { VerifyResult } from '../provider.js';
 import type { Catalog } from '../catalog.js';
 import type { PurchasePlan } from '../products/family.js';
@@ -56,7 +57,10 @@ export interface ItemPurchaser {
 }
 
 /** Calls a placing command and returns the reference of the order it placed (from its wallet.debited event). */
-export type PlacedOrderCapture = (place: () => Reply | Promise<Reply>) => { reply: Reply | Promise<Reply>; reference: string | null };
+export type PlacedOrderCapture = (place: () => Placement) => { placed: Placement; reference: string | null };
+
+/** The API's error for a refusal of the engine: the front end's refusal_error (front/outcome-errors.ts), wired in server/serve-store.ts. */
+export type RefusalError = (refusal: Refusal) => ApiError;
 
 
 function field_error(index: number, field: string, message: string): ApiError {
@@ -75,7 +79,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
   /** Each family's item validator, compiled once at start-up. */
   private readonly validators = new Map<string, CompiledSchema>();
 
-  constructor(private readonly catalog: Catalog, private readonly desk: OrderDesk, private readonly capture: PlacedOrderCapture) {
+  constructor(private readonly catalog: Catalog, private readonly desk: OrderDesk, private readonly capture: PlacedOrderCapture, private readonly refusal_error: RefusalError) {
     this.service_types = product_families.map((family) => family.service_type);
     this.item_schemas = this.service_types.map((service_type) => item_schema(service_type));
     this.service_types.forEach((service_type, i) => this.validators.set(service_type, compile_schema(this.item_schemas[i])));
@@ -126,21 +130,21 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     }
     // No idempotency key of its own: the batch's key covers it, and its record is in the same commit.
     // desk.place checks the provider's availability before place_order claims the client_reference.
-    const { reply, reference } = this.capture(() => this.desk.place(actor, environment, request_id, null, '', {
+    const { placed, reference } = this.capture(() => this.desk.place(actor, environment, null, '', {
       ...plan.order, ...decided, customer_name: customer_name ?? plan.order.customer_name, client_reference: item.client_reference, metadata,
     }, authority, true));
-    if (reply instanceof Promise) {
-      // The item's own answer (the order's first outcome) is not awaited: the batch answers 202 once its
-      // commit is durable, and GET /v1/services/bulk/{id} shows the order as it goes on. A failed
-      // commit is the batch's answer (503, nothing kept), through the batch's own settle.
-      reply.catch(() => {});
-      if (reference === null) fail(`item ${item.index} placed no order yet answered later`);
-      const status = this.status_of(reference);
-      if (status === null) fail(`item ${item.index}'s order ${reference} cannot be found`);
-      return { reference, status };
+    if (placed.kind === 'unavailable' || placed.kind === 'refused') {
+      if (reference !== null) fail(`item ${item.index} placed order ${reference} yet was refused`);
+      return { error: placed.kind === 'refused' ? this.refusal_error(placed.refusal) : error_of(provider_unavailable(request_id, placed.retry_after_s)) };
     }
-    if (reference !== null) fail(`item ${item.index} placed order ${reference} yet was refused`);
-    return { error: error_of(reply) };
+    // The item's own answer (the order's first outcome) is not awaited: the batch answers 202 once its
+    // commit is durable, and GET /v1/services/bulk/{id} shows the order as it goes on. A failed commit is
+    // the batch's answer (503, nothing kept), through the batch's own settle.
+    if (placed.kind === 'sent') placed.answered.catch(() => {});
+    if (reference !== placed.order.reference) fail(`item ${item.index} placed order ${placed.order.reference}, its debit named ${reference}`);
+    const status = this.status_of(reference);
+    if (status === null) fail(`item ${item.index}'s order ${reference} cannot be found`);
+    return { reference, status };
   }
 
   status_of(reference: string): OrderStatus | null {
@@ -148,7 +152,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
   }
 }
 
-/** The error of a refusal the order desk answered, as the item's error. */
+/** The error of a refusal answered as a reply (provider_unavailable), as the item's error. */
 function error_of(reply: Reply): ApiError {
   const body = JSON.parse(reply.body as string) as { error: { code: string; message: string; details?: { field: string; message: string }[] } & Record<string, unknown> };
   const { code, message, details, ...extra } = body.error;
