@@ -13,7 +13,7 @@ import Type, { type TSchema } from 'typebox';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
 import type { OrderDesk, Placement } from '../order-desk.js';
-import { provider_unavailable } from '../order-desk.js';
+import { provider_unavailable_error } from '../provider.js';
 import type { OrderStatus } from '../order.js';
 import type { OrderRequest } from '../../engine/account-orders.js';
 import type { Authority } from '../../engine/authority.js';
@@ -24,7 +24,6 @@ import type { PurchasePlan } from '../products/family.js';
 import { family_of, is_service_type, product_families, purchase_item_schema } from '../products/registry.js';
 import { compile_schema, type CompiledSchema } from '../../lib/validation.js';
 import { api_error, invalid_fields, invalid, type ApiError } from '../../errors.js';
-import type { Reply } from '../../lib/reply.js';
 import { fail } from '../../lib/assert.js';
 
 /** An item that passed its own validation: its plan, opaque to the batch. */
@@ -51,7 +50,7 @@ export interface ItemPurchaser {
    * Runs inside the batch's synchronous command, after the PIN: the catalog check, the verification's
    * verdict, then the debit and the order, exactly as a single purchase would.
    */
-  place(actor: AccountActor, environment: Environment, request_id: string, item: PreparedItem, verification: VerifyResult | null, authority: Authority): PlacedItem;
+  place(actor: AccountActor, environment: Environment, item: PreparedItem, verification: VerifyResult | null, authority: Authority): PlacedItem;
   /** An order's status as it stands (memory for open orders, else the store), or null when unknown. */
   status_of(reference: string): OrderStatus | null;
 }
@@ -111,7 +110,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     };
   }
 
-  place(actor: AccountActor, environment: Environment, request_id: string, item: PreparedItem, verification: VerifyResult | null, authority: Authority): PlacedItem {
+  place(actor: AccountActor, environment: Environment, item: PreparedItem, verification: VerifyResult | null, authority: Authority): PlacedItem {
     const { plan, metadata } = item.plan as { plan: PurchasePlan; metadata: Record<string, string> | null };
     const refused = plan.check ? plan.check() : null;
     if (refused !== null) return { error: refused };
@@ -120,7 +119,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     if (plan.verify !== undefined) {
       if (verification === null) fail(`item ${item.index} placed without its verification`);
       if (verification.outcome === 'invalid') return { error: api_error(plan.invalid_code!) };
-      if (verification.outcome === 'unavailable') return { error: error_of(provider_unavailable(request_id, 60)) };
+      if (verification.outcome === 'unavailable') return { error: provider_unavailable_error(60) };
       customer_name = verification.customer_name;
       // What the provider said may refuse the item or complete its order (a meter's minimum or can_vend,
       // a TV renewal's amount: docs/api.md "Deeper verification"), as for a single purchase.
@@ -135,7 +134,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     }, authority, true));
     if (placed.kind === 'unavailable' || placed.kind === 'refused') {
       if (reference !== null) fail(`item ${item.index} placed order ${reference} yet was refused`);
-      return { error: placed.kind === 'refused' ? this.refusal_error(placed.refusal) : error_of(provider_unavailable(request_id, placed.retry_after_s)) };
+      return { error: placed.kind === 'refused' ? this.refusal_error(placed.refusal) : provider_unavailable_error(placed.retry_after_s) };
     }
     // The item's own answer (the order's first outcome) is not awaited: the batch answers 202 once its
     // commit is durable, and GET /v1/services/bulk/{id} shows the order as it goes on. A failed commit is
@@ -150,11 +149,4 @@ export class RegistryItemPurchaser implements ItemPurchaser {
   status_of(reference: string): OrderStatus | null {
     return this.desk.find(reference)?.status ?? null;
   }
-}
-
-/** The error of a refusal answered as a reply (provider_unavailable), as the item's error. */
-function error_of(reply: Reply): ApiError {
-  const body = JSON.parse(reply.body as string) as { error: { code: string; message: string; details?: { field: string; message: string }[] } & Record<string, unknown> };
-  const { code, message, details, ...extra } = body.error;
-  return api_error(code as Parameters<typeof api_error>[0], message, { ...(details !== undefined ? { details } : {}), ...(Object.keys(extra).length > 0 ? { extra } : {}) });
 }
