@@ -2,7 +2,6 @@
 // refusal and the plain facts that explain it, never an HTTP status, an error code or a header. The front
 // end alone turns a refusal into the API's error (front/outcome-errors.ts, one case per kind), so the
 // engine says what happened and the front end says how the spec answers it.
-import type { Reply } from '../lib/reply.js';
 export { ok } from '../lib/outcome.js';
 
 export type Refusal =
@@ -78,6 +77,3 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; refused: Refusal 
 export function refused(refusal: Refusal): { ok: false; refused: Refusal } {
   return { ok: false, refused: refusal };
 }
-
-/** How a service answers a refusal without naming the front end: the front end's refusal_reply, wired in server/serve-store.ts. */
-export type RefusalReply = (request_id: string, refusal: Refusal) => Reply;

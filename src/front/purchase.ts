@@ -1,12 +1,12 @@
 // The purchase runner every product family shares (docs/decisions.md "Product families"): validation →
 // idempotency → PIN → catalog check → recipient verification → provider availability → daily limit →
-// balance → debit; the order desk takes it from there. A family only makes the plan
-// (src/services/products/); bulk orders check the PIN once and then run each item here with the PIN
+// balance → debit; the order desk takes it from there, and purchase-reply.ts answers what it did. A
+// family only makes the plan (src/services/products/); bulk orders check the PIN once and then run each item here with the PIN
 // already verified.
 import type { Deps } from './deps.js';
 import type { RequestContext } from './route.js';
 import type { AccountActor } from '../engine/account-actor.js';
-import type { Environment } from '../engine/records.js';
+import type { Environment, IdempotencyRecord } from '../engine/records.js';
 import { error_reply, type Reply } from '../lib/reply.js';
 import { fingerprint, idempotency_key } from './request-helpers.js';
 import { api_error, type ApiError } from '../errors.js';
@@ -19,6 +19,7 @@ import type { PurchasePlan } from '../services/products/family.js';
 import type { OrderRequest } from '../engine/account-orders.js';
 import type { Authority } from '../engine/authority.js';
 import { apply_pin_verdict, check_pin } from './pin-check.js';
+import { placement_reply, resumed_reply, AnswerRecorder } from './purchase-reply.js';
 import { fail } from '../lib/assert.js';
 
 /** One placement: who buys, under which idempotency key, with which of the reseller's references. */
@@ -64,7 +65,8 @@ export async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext,
 export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun, plan: PurchasePlan, proof: PinProof): Promise<Reply> {
   const { actor, environment, key, request_id } = run;
   const request = { actor, environment, key, fingerprint: run.fingerprint, request_id, now_ms: deps.clock.now_ms() };
-  const resume = (record: Parameters<OrderDesk['resume']>[4]) => desk.resume(actor, environment, request_id, key!, record);
+  const answer = { actor, environment, request_id, key, fingerprint: run.fingerprint };
+  const resume = (record: IdempotencyRecord) => resumed_reply(deps, answer, record, desk.resume(actor, record));
   // A replay, or a repeat of a request in flight, costs neither a PIN check nor a provider call.
   const earlier = peek_idempotent(request, resume);
   if (earlier !== null) return earlier;
@@ -82,9 +84,11 @@ export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun
       if (outcome !== null && 'code' in outcome) return error_reply(request_id, outcome);
       decided = outcome;
     }
-    return desk.place(actor, environment, request_id, key, run.fingerprint, {
+    // With a key, the answer of an order final at once is remembered in the command that places it.
+    const recorder = key === null ? null : new AnswerRecorder(deps, answer);
+    return placement_reply(deps, answer, desk.place(actor, environment, key, run.fingerprint, {
       ...plan.order, ...decided, customer_name: customer_name ?? plan.order.customer_name, client_reference: run.client_reference, metadata: run.metadata,
-    }, run.authority);
+    }, run.authority, false, recorder?.record ?? null), recorder);
   };
   if ('verified' in proof) {
     const catalog_error = plan.check ? plan.check() : null;

@@ -73,7 +73,7 @@ import type { ClusterNode } from '../cluster/cluster-node.js';
 import { cluster_routes } from '../operator/probe-routes.js';
 import type { Store } from '../journal/store.js';
 import { fail } from '../lib/assert.js';
-import { refusal_reply } from '../front/outcome-errors.js';
+import { refusal_error } from '../front/outcome-errors.js';
 import { StatementSigner } from '../services/statement-key.js';
 import { warm_up_pdf } from '../services/pdf-document.js';
 import { StatementBuilds, statement_admin_routes, statement_routes } from '../front/routes/statement-routes.js';
@@ -130,7 +130,7 @@ export async function serve_store(config: Config, log: Logger, basis: Basis, sto
   const desk = new OrderDesk(deps, {
     test: new SandboxProvider(wheel, clock),
     live: router ?? new UnconfiguredProvider(),
-  }, pricing, refusal_reply, PhoneNetworks.load(engine.journal, store, config.ported_numbers_max));
+  }, pricing, PhoneNetworks.load(engine.journal, store, config.ported_numbers_max));
   // Late changes from the upstreams: callbacks and the 24 h re-query of delivered orders (docs/upstreams.md).
   const callbacks = new UpstreamCallbacks(deps, desk, router, config.upstreams, metrics);
   desk.refund_observer = (environment, duration_ms) => metrics.refund_took(environment, duration_ms);
@@ -141,7 +141,7 @@ export async function serve_store(config: Config, log: Logger, basis: Basis, sto
   // Bulk orders (src/services/bulk/): the batch desk follows the orders' final events, so it resumes
   // after the order desk has loaded the open orders.
   const batches: BatchDesk = new BatchDesk(engine, (reference) => item_purchaser.status_of(reference));
-  const item_purchaser: RegistryItemPurchaser = new RegistryItemPurchaser(catalog, desk, batches.capture_placed);
+  const item_purchaser: RegistryItemPurchaser = new RegistryItemPurchaser(catalog, desk, batches.capture_placed, refusal_error);
   engine.extensions.push(dispatcher, desk, batches, callbacks);
   const event_feed = new EventFeed(engine);
   const outbox = new Outbox(engine, dispatcher, event_feed);

@@ -1,14 +1,10 @@
 // An order's answers (docs/decisions.md "Transactions"): a provider's answer applied to the open order in
-// one command (a failure refunded in it, its refund timed), the requests waiting on it woken (a purchase
-// waits up to 5 s), and the purchase's reply built and remembered for its idempotency key. A layer of the
-// order desk (order-desk.ts).
+// one command (a failure refunded in it, its refund timed), and the requests waiting on it woken (a
+// purchase waits up to 5 s). A layer of the order desk (order-desk.ts); the purchase's reply is built from
+// the order by the front end (front/purchase-reply.ts).
 import type { AccountActor } from '../engine/account-actor.js';
-import type { Environment, IdempotencyRecord } from '../engine/records.js';
-import { make_record } from '../engine/idempotency.js';
-import { error_reply, success_reply, type Reply } from '../lib/reply.js';
-import { api_error } from '../errors.js';
+import type { Environment } from '../engine/records.js';
 import { is_final, type OrderRecord } from './order.js';
-import { family_of, purchase_result_view } from './products/registry.js';
 import type { ProviderResult } from './provider.js';
 import { fail } from '../lib/assert.js';
 import { RequeryPlanning } from './requery-planning.js';
@@ -49,42 +45,6 @@ export abstract class OrderAnswers extends RequeryPlanning {
       if (set === undefined) this.waiters.set(reference, (set = new Set()));
       set.add(finish);
     });
-  }
-
-  /** Remembers the first answer for the idempotency key and replies once it is durable. */
-  protected finish(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, order: OrderRecord, created_ms: number): Promise<Reply> {
-    const reply = this.reply_for(request_id, order);
-    if (idempotency_key !== null) {
-      const record = make_record(actor, fingerprint, reply, created_ms, order.reference, true);
-      this.engine.run(actor, { kind: 'remember_answer', environment, key: idempotency_key, record });
-    }
-    return settle_after(actor, reply);
-  }
-
-  reply_for(request_id: string, order: OrderRecord): Reply {
-    if (order.status === 'failed') {
-      return error_reply(request_id, api_error('transaction.failed', `Transaction failed and the wallet was refunded: ${(order.failure_reason ?? 'the provider could not deliver').replace(/\.$/, '')}.`, {
-        extra: { reference: order.reference },
-      }));
-    }
-    const { delivered: done, processing } = family_of(order.service_type).messages;
-    // A purchase answers delivered or processing (docs/decisions.md); an order not yet handed over counts as
-    // processing for the client, since its outcome will come the same way.
-    const shown = order.status === 'pending' ? { ...order, status: 'processing' as const } : order;
-    const reply = success_reply(request_id, 201, purchase_result_view(shown, this.deps.engine.secret_box), order.status === 'delivered' ? done : processing);
-    // Purchased PINs are a secret: the answer remembered for a replay is sealed like a new API key.
-    if (order.pins_sealed !== undefined && order.pins_sealed !== null) reply.secret = true;
-    return reply;
-  }
-
-  /**
-   * A retry of a purchase whose first answer a crash lost: the key names the order, so its answer is
-   * built from the order as it stands (waiting up to 5 s if it is still open) and remembered.
-   */
-  resume(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string, record: IdempotencyRecord): Promise<Reply> {
-    if (record.reference === null) fail('incomplete idempotency record without an order');
-    const reference = record.reference;
-    return this.wait_for_answer(actor, reference).then((order) => this.finish(actor, environment, request_id, idempotency_key, record.fingerprint, order, record.created_ms));
   }
 
   /** Applies an answer to an open order, wakes its waiters and plans its next re-query. */
@@ -147,9 +107,4 @@ export abstract class OrderAnswers extends RequeryPlanning {
     if (actor === undefined || this.engine.degraded) return;
     this.apply(actor, order.reference, result);
   }
-}
-
-export function settle_after(actor: AccountActor, reply: Reply): Promise<Reply> {
-  const pending = actor.settled();
-  return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
 }

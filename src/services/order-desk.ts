@@ -4,14 +4,16 @@
 // the request waits up to 5 s for an answer; open orders are re-queried on a schedule from the timer
 // wheel (30 s, 1 min, 2 min, then every 5 min); a failure is refunded in the command that learns
 // it; after 24 h without an answer the order waits for the operator. A restart re-queries every
-// open order: none is sent twice, lost, or refunded twice.
+// open order: none is sent twice, lost, or refunded twice. The desk says what happened to a purchase
+// (Placement, the order as it stands); its HTTP reply, the idempotency record of that reply and the wait
+// for durability before it leaves are the front end's (front/purchase-reply.ts).
 //
 // The desk is one object (one set of timers and waiters, shared by every concept), built as a chain of
 // classes, one concept per file, each using the ones listed before it (the re-query planning names the
 // answer's application, which the next layer defines):
 //   order-references.ts   a new order's reference; the order a reference names
 //   requery-planning.ts   re-queries on the wheel, escalation past the promised time, review after 24 h, requery-now
-//   order-answers.ts      an answer applied, its waiters woken, the purchase's reply built and remembered
+//   order-answers.ts      an answer applied, its waiters woken (a purchase waits up to 5 s), its refund timed
 //   order-sending.ts      a live order sent once its debit is durable; failover to the next upstream
 //   bulk-send-lane.ts     bulk items sent a few at a time per account; cancel before sending
 //   order-desk.ts         (this file) placing a purchase, recovery after a restart, an operator's resolution
@@ -22,10 +24,7 @@ import type { Engine, EngineExtension } from '../engine/engine.js';
 import type { OrderRequest } from '../engine/account-orders.js';
 import type { Authority } from '../engine/authority.js';
 import { make_record } from '../engine/idempotency.js';
-import type { RefusalReply } from '../engine/refusal.js';
-import { error_reply, type Reply } from '../lib/reply.js';
-import { api_error, type ApiError } from '../errors.js';
-import { JournalFailure } from '../journal/journal.js';
+import type { Refusal } from '../engine/refusal.js';
 import { assert_order, is_final, type OrderRecord } from './order.js';
 import { provider_unavailable, type Provider, type ProviderResult } from './provider.js';
 import { fail } from '../lib/assert.js';
@@ -37,7 +36,35 @@ import { ForeignQuotes } from './foreign-quotes.js';
 import { BulkSendLane } from './bulk-send-lane.js';
 import { provider_request_id } from './provider-request-id.js';
 import { requery_delays_ms } from './requery-planning.js';
-import { settle_after } from './order-answers.js';
+
+/**
+ * What placing a purchase did, as data (docs/style.md "Business outcomes are data"): the front end turns
+ * it into the purchase's reply (front/purchase-reply.ts), a bulk order into its item (bulk/item-purchaser.ts).
+ */
+export type Placement =
+  /** The provider takes no order for this now: nothing was debited; a retry may succeed after retry_after_s. */
+  | { kind: 'unavailable'; retry_after_s: number }
+  /** The command that debits refused (balance, daily limit, client reference, authority): nothing was debited. */
+  | { kind: 'refused'; refusal: Refusal }
+  /**
+   * The order was answered in the command that placed it (the sandbox) and is final. remembered: its
+   * answer's record (AnswerRecord) was staged in that command under the idempotency key; false without a
+   * key, or without a record builder (then the caller remembers it in this same synchronous run).
+   */
+  | { kind: 'final'; order: OrderRecord; placed_ms: number; remembered: boolean }
+  /**
+   * The order was placed (with an idempotency key, under an incomplete record naming it) and sent, or
+   * queued in the bulk send lane. `answered` resolves with the order once it is final, or as it stands
+   * after 5 s (purchase_wait_ms); `placement` is the commit holding the debit and the order (null: durable).
+   */
+  | { kind: 'sent'; order: OrderRecord; placed_ms: number; placement: Promise<void> | null; answered: Promise<OrderRecord> };
+
+/**
+ * The complete idempotency record of a purchase's answer, given the order final and when it was placed:
+ * built by whoever answers the purchase (front/purchase-reply.ts), staged by the desk in the command that
+ * places and answers it (purchase_now), so the debit and the remembered answer are one record.
+ */
+export type AnswerRecord = (order: OrderRecord, placed_ms: number) => IdempotencyRecord;
 
 export class OrderDesk extends BulkSendLane implements EngineExtension {
   /** International airtime's quotes (docs/api.md "International airtime and data"): in memory, bounded. */
@@ -47,10 +74,9 @@ export class OrderDesk extends BulkSendLane implements EngineExtension {
     deps: EngineContext,
     providers: Record<Environment, Provider>,
     pricing: PriceLists,
-    refusal_reply: RefusalReply,
     numbers: PhoneNetworks,
   ) {
-    super(deps, providers, pricing, refusal_reply, numbers);
+    super(deps, providers, pricing, numbers);
     this.foreign_quotes = new ForeignQuotes(deps.clock, deps.random);
     for (const provider of Object.values(providers)) {
       provider.on_update((order, result) => this.on_provider_update(order, result));
@@ -61,16 +87,17 @@ export class OrderDesk extends BulkSendLane implements EngineExtension {
 
   /**
    * Debits and places an order, then drives it to its first answer. Runs synchronously up to the
-   * debit (it is called inside run_idempotent); returns the reply, or a promise of it.
+   * debit (it is called inside run_idempotent) and says what happened (Placement); the front end
+   * answers it (front/purchase-reply.ts).
    */
-  place(actor: AccountActor, environment: Environment, request_id: string, idempotency_key: string | null, fingerprint: string, input: OrderRequest, authority: Authority, bulk_item = false): Reply | Promise<Reply> {
+  place(actor: AccountActor, environment: Environment, idempotency_key: string | null, fingerprint: string, input: OrderRequest, authority: Authority, bulk_item = false, answer_record: AnswerRecord | null = null): Placement {
     const provider = this.providers[environment];
     const intent = { service_type: input.service_type, recipient: input.recipient, network: input.network, disco: input.disco, provider: input.provider };
     const down = provider.unavailable(intent);
-    if (down !== null) return provider_unavailable(request_id, down.retry_after_s);
+    if (down !== null) return { kind: 'unavailable', retry_after_s: down.retry_after_s };
     // A routed provider names the upstream the order goes to first: its first attempt, durable with the debit.
     const upstream = provider.first_upstream?.(intent) ?? undefined;
-    if (upstream === null) return provider_unavailable(request_id, 60);
+    if (upstream === null) return { kind: 'unavailable', retry_after_s: 60 };
     const now_ms = this.deps.clock.now_ms();
     const now_us = this.deps.clock.now_us();
     const { reference, seq } = this.new_reference(actor, environment, now_ms);
@@ -90,27 +117,32 @@ export class OrderDesk extends BulkSendLane implements EngineExtension {
     const expected = expected_final_us(input.service_type, environment, now_us, requery_delays_ms, (ms) => this.deps.clock.scaled(ms));
     const order_placement = { environment, reference, idempotency_key, provider_request_id: provider_request_id(this.deps.random, now_ms), indexed, commission_kobo: commission, commissions, upstream, authority, expected_final_us: expected };
     // Under an idempotency key the key names the order from its first commit, so a retry after a crash
-    // finds it (resume) instead of buying again: with the final answer, or incomplete (no answer yet) for
-    // finish() to complete.
-    let final_reply: Reply | null = null;
+    // finds it (resume) instead of buying again: with the answer's record when the order is final at once
+    // and the caller gave its builder, else incomplete (no answer yet), for the front end to complete.
+    let remembered = false;
     const remember = idempotency_key === null ? null : (order: OrderRecord): IdempotencyRecord => {
-      if (!is_final(order.status)) return make_record(actor, fingerprint, { status: 0, body: '{}', headers: [] }, now_ms, order.reference, false);
-      final_reply = this.reply_for(request_id, order);
-      return make_record(actor, fingerprint, final_reply, now_ms, order.reference, true);
+      if (answer_record !== null && is_final(order.status)) {
+        remembered = true;
+        return answer_record(order, now_ms);
+      }
+      return make_record(actor, fingerprint, { status: 0, body: '{}', headers: [] }, now_ms, order.reference, false);
     };
     let order: OrderRecord;
     if (provider.instant) {
-      // Nothing leaves the process: the debit, the provider's answer and the remembered reply are one
+      // Nothing leaves the process: the debit, the provider's answer and the remembered answer are one
       // command, one commit, and the order is written once, as it ends up.
       const bought = this.engine.run(actor, { kind: 'purchase_now', input, placement: order_placement, answer: (placed) => provider.pay(placed) as ProviderResult, remember }, now_us);
-      if (!bought.ok) return this.refusal_reply(request_id, bought.refused);
+      if (!bought.ok) return { kind: 'refused', refusal: bought.refused };
       if (seq !== null && bought.value.placed.seq !== seq) fail(`order ${reference} took seq ${bought.value.placed.seq}, its reference names ${seq}`);
       order = bought.value.answered;
       this.answered(actor, bought.value.placed, order, now_ms);
-      if (is_final(order.status)) return settle_after(actor, final_reply ?? this.reply_for(request_id, order));
+      if (is_final(order.status)) {
+        // Without a builder the record staged is the incomplete one: the caller completes it now.
+        return { kind: 'final', order, placed_ms: now_ms, remembered };
+      }
     } else {
       const placed = this.engine.run(actor, { kind: 'place_order', input, placement: order_placement, stage_pending: true }, now_us);
-      if (!placed.ok) return this.refusal_reply(request_id, placed.refused);
+      if (!placed.ok) return { kind: 'refused', refusal: placed.refused };
       if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
       order = placed.value;
       if (remember !== null) this.engine.run(actor, { kind: 'remember_answer', environment, key: idempotency_key!, record: remember(order) });
@@ -118,41 +150,18 @@ export class OrderDesk extends BulkSendLane implements EngineExtension {
     // The commit holding the debit and the order. Once it is durable, a later commit that fails (the
     // disk filled while the order waited for its answer) must not be answered "nothing was changed".
     const placement = actor.settled();
-    const placed_order = order;
     // A bulk item waits its turn in the account's send lane, and may be cancelled until then.
     const answered = provider.instant ? this.wait_for_answer(actor, reference) : bulk_item ? this.send_queued(actor, reference) : this.send(actor, reference);
-    return answered
-      .then(async (final_order) => {
-        // A later commit says nothing of an earlier one that failed: if the disk filled under the
-        // debit's commit, the account was reloaded without this order, and answering from the wait
-        // (which still held it) acknowledged an order that was never saved and whose reference the
-        // account then handed out again (fault-disk-full). The order must be durable first.
-        if (placement !== null) await placement;
-        return this.finish(actor, environment, request_id, idempotency_key, fingerprint, final_order, now_ms);
-      })
-      .catch((error: unknown) => this.answer_as_placed(error, placement, request_id, idempotency_key, placed_order));
+    return { kind: 'sent', order, placed_ms: now_ms, placement, answered };
   }
 
   /**
-   * A purchase whose answer could not be saved (the disk filled, or in cluster mode this node lost its
-   * lease) while its order was saved before. If the order itself was not saved, nothing was: the error
-   * stands. With an idempotency key, the answer is 503 with the order's reference: the key's record was
-   * saved with the order, so a retry with the key finds the order and answers its outcome, and that
-   * answer is the one remembered. A 201 "processing" here would be contradicted by that retry, which
-   * answers the order as it ends (found by the cluster crash campaign: leaders deposed mid-purchase
-   * answered 201 processing, and the same key then answered 422 transaction.failed). Without a key no
-   * answer is remembered, so nothing can contradict the 201 "processing" with the order as saved.
+   * A retry of a purchase whose first answer a crash lost: the key names the order, so its answer is
+   * the order as it stands (waited for up to 5 s if it is still open).
    */
-  private async answer_as_placed(error: unknown, placement: Promise<void> | null, request_id: string, idempotency_key: string | null, placed_order: OrderRecord): Promise<Reply> {
-    if (!(error instanceof JournalFailure) || placement === null) throw error;
-    const saved = await placement.then(() => true, () => false);
-    if (!saved) throw error;
-    this.deps.log.warn({ reference: placed_order.reference, request_id, with_key: idempotency_key !== null }, 'the answer of a saved order could not be saved');
-    if (idempotency_key === null) return this.reply_for(request_id, placed_order);
-    return error_reply(request_id, api_error('service.unavailable', 'The purchase was placed, but its answer could not be saved; retry with the same X-Idempotency-Key for its outcome.', {
-      extra: { reference: placed_order.reference },
-      headers: { 'Retry-After': '1' },
-    }));
+  resume(actor: AccountActor, record: IdempotencyRecord): Promise<OrderRecord> {
+    if (record.reference === null) fail('incomplete idempotency record without an order');
+    return this.wait_for_answer(actor, record.reference);
   }
 
   // ---- Recovery and an operator's resolution ----------------------------------------------------
@@ -215,5 +224,3 @@ export class OrderDesk extends BulkSendLane implements EngineExtension {
 }
 
 export { provider_unavailable };
-
-export type { ApiError };

@@ -6,7 +6,6 @@ import type { EngineContext } from '../engine/context.js';
 import type { AccountActor } from '../engine/account-actor.js';
 import type { Environment } from '../engine/records.js';
 import type { Engine } from '../engine/engine.js';
-import type { RefusalReply } from '../engine/refusal.js';
 import { random_reference_code, reference_codec, ReferenceCodec } from './references.js';
 import { utc_yyyymmdd } from '../lib/time-format.js';
 import type { OrderRecord } from './order.js';
@@ -29,8 +28,6 @@ export abstract class OrderReferences {
     protected readonly deps: EngineContext,
     readonly providers: Record<Environment, Provider>,
     readonly pricing: PriceLists,
-    /** The front end's answer to a refusal of the engine (front/outcome-errors.ts), wired in server/serve-store.ts: the desk answers purchases itself. */
-    protected readonly refusal_reply: RefusalReply,
     /** The network of a phone number (docs/api.md "Phone lookup"): live deliveries teach its ported numbers. */
     readonly numbers: PhoneNetworks,
   ) {

@@ -3,7 +3,7 @@
 import type { OrderRecord } from './order.js';
 import type { ProviderResult } from '../engine/order-record.js';
 import { error_reply, type Reply } from '../lib/reply.js';
-import { api_error } from '../errors.js';
+import { api_error, type ApiError } from '../errors.js';
 
 // The result type lives with the order record in engine/, which applies it; providers produce it.
 export type { ProviderResult } from '../engine/order-record.js';
@@ -91,9 +91,14 @@ export interface Provider {
 /** The answer of a catalog GET: the body with its HTTP status, or why there is none. */
 export type CatalogAnswer = { body: unknown; status: number } | { error: string };
 
-/** A purchase or verification refused because the provider is down: nothing was debited (503). */
-export function provider_unavailable(request_id: string, retry_after_s: number): Reply {
-  return error_reply(request_id, api_error('transaction.provider_unavailable', `Provider temporarily unavailable; nothing was debited. Retry in ${retry_after_s} seconds.`, {
+/** The error of a purchase or verification refused because the provider is down: nothing was debited (503). */
+export function provider_unavailable_error(retry_after_s: number): ApiError {
+  return api_error('transaction.provider_unavailable', `Provider temporarily unavailable; nothing was debited. Retry in ${retry_after_s} seconds.`, {
     headers: { 'Retry-After': String(retry_after_s) },
-  }));
+  });
+}
+
+/** A purchase or verification refused because the provider is down, as the reply. */
+export function provider_unavailable(request_id: string, retry_after_s: number): Reply {
+  return error_reply(request_id, provider_unavailable_error(retry_after_s));
 }

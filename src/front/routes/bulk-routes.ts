@@ -113,7 +113,7 @@ export function bulk_routes(deps: Deps, batches: BatchDesk, purchaser: ItemPurch
         // Shown only when valid: an item refused for a bad one does not get it stored and echoed.
         const client_reference = typeof given.client_reference === 'string' && client_reference_pattern.test(given.client_reference) ? given.client_reference : null;
         if ('code' in item) return { index, service_type, reference: null, status: 'refused', client_reference, error: item_error(item) };
-        const placed = purchaser.place(actor, environment, ctx.request_id, item, verifications[index], authority);
+        const placed = purchaser.place(actor, environment, item, verifications[index], authority);
         if ('error' in placed) return { index, service_type, reference: null, status: 'refused', client_reference, error: item_error(placed.error) };
         return { index, service_type, reference: placed.reference, status: item_status(placed.status), client_reference, error: null };
       });

@@ -59,8 +59,8 @@ export class BatchDesk implements EngineExtension {
     const capturing: { reference: string | null } = { reference: null };
     this.capturing = capturing;
     try {
-      const reply = place();
-      return { reply, reference: capturing.reference };
+      const placed = place();
+      return { placed, reference: capturing.reference };
     } finally {
       this.capturing = null;
     }

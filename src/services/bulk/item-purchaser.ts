@@ -12,18 +12,18 @@
 import Type, { type TSchema } from 'typebox';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
-import type { OrderDesk } from '../order-desk.js';
-import { provider_unavailable } from '../order-desk.js';
+import type { OrderDesk, Placement } from '../order-desk.js';
+import { provider_unavailable_error } from '../provider.js';
 import type { OrderStatus } from '../order.js';
 import type { OrderRequest } from '../../engine/account-orders.js';
 import type { Authority } from '../../engine/authority.js';
+import type { Refusal } from '../../engine/refusal.js';
 import type { VerifyResult } from '../provider.js';
 import type { Catalog } from '../catalog.js';
 import type { PurchasePlan } from '../products/family.js';
 import { family_of, is_service_type, product_families, purchase_item_schema } from '../products/registry.js';
 import { compile_schema, type CompiledSchema } from '../../lib/validation.js';
 import { api_error, invalid_fields, invalid, type ApiError } from '../../errors.js';
-import type { Reply } from '../../lib/reply.js';
 import { fail } from '../../lib/assert.js';
 
 /** An item that passed its own validation: its plan, opaque to the batch. */
@@ -50,13 +50,16 @@ export interface ItemPurchaser {
    * Runs inside the batch's synchronous command, after the PIN: the catalog check, the verification's
    * verdict, then the debit and the order, exactly as a single purchase would.
    */
-  place(actor: AccountActor, environment: Environment, request_id: string, item: PreparedItem, verification: VerifyResult | null, authority: Authority): PlacedItem;
+  place(actor: AccountActor, environment: Environment, item: PreparedItem, verification: VerifyResult | null, authority: Authority): PlacedItem;
   /** An order's status as it stands (memory for open orders, else the store), or null when unknown. */
   status_of(reference: string): OrderStatus | null;
 }
 
 /** Calls a placing command and returns the reference of the order it placed (from its wallet.debited event). */
-export type PlacedOrderCapture = (place: () => Reply | Promise<Reply>) => { reply: Reply | Promise<Reply>; reference: string | null };
+export type PlacedOrderCapture = (place: () => Placement) => { placed: Placement; reference: string | null };
+
+/** The API's error for a refusal of the engine: the front end's refusal_error (front/outcome-errors.ts), wired in server/serve-store.ts. */
+export type RefusalError = (refusal: Refusal) => ApiError;
 
 
 function field_error(index: number, field: string, message: string): ApiError {
@@ -75,7 +78,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
   /** Each family's item validator, compiled once at start-up. */
   private readonly validators = new Map<string, CompiledSchema>();
 
-  constructor(private readonly catalog: Catalog, private readonly desk: OrderDesk, private readonly capture: PlacedOrderCapture) {
+  constructor(private readonly catalog: Catalog, private readonly desk: OrderDesk, private readonly capture: PlacedOrderCapture, private readonly refusal_error: RefusalError) {
     this.service_types = product_families.map((family) => family.service_type);
     this.item_schemas = this.service_types.map((service_type) => item_schema(service_type));
     this.service_types.forEach((service_type, i) => this.validators.set(service_type, compile_schema(this.item_schemas[i])));
@@ -107,7 +110,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     };
   }
 
-  place(actor: AccountActor, environment: Environment, request_id: string, item: PreparedItem, verification: VerifyResult | null, authority: Authority): PlacedItem {
+  place(actor: AccountActor, environment: Environment, item: PreparedItem, verification: VerifyResult | null, authority: Authority): PlacedItem {
     const { plan, metadata } = item.plan as { plan: PurchasePlan; metadata: Record<string, string> | null };
     const refused = plan.check ? plan.check() : null;
     if (refused !== null) return { error: refused };
@@ -116,7 +119,7 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     if (plan.verify !== undefined) {
       if (verification === null) fail(`item ${item.index} placed without its verification`);
       if (verification.outcome === 'invalid') return { error: api_error(plan.invalid_code!) };
-      if (verification.outcome === 'unavailable') return { error: error_of(provider_unavailable(request_id, 60)) };
+      if (verification.outcome === 'unavailable') return { error: provider_unavailable_error(60) };
       customer_name = verification.customer_name;
       // What the provider said may refuse the item or complete its order (a meter's minimum or can_vend,
       // a TV renewal's amount: docs/api.md "Deeper verification"), as for a single purchase.
@@ -126,31 +129,24 @@ export class RegistryItemPurchaser implements ItemPurchaser {
     }
     // No idempotency key of its own: the batch's key covers it, and its record is in the same commit.
     // desk.place checks the provider's availability before place_order claims the client_reference.
-    const { reply, reference } = this.capture(() => this.desk.place(actor, environment, request_id, null, '', {
+    const { placed, reference } = this.capture(() => this.desk.place(actor, environment, null, '', {
       ...plan.order, ...decided, customer_name: customer_name ?? plan.order.customer_name, client_reference: item.client_reference, metadata,
     }, authority, true));
-    if (reply instanceof Promise) {
-      // The item's own answer (the order's first outcome) is not awaited: the batch answers 202 once its
-      // commit is durable, and GET /v1/services/bulk/{id} shows the order as it goes on. A failed
-      // commit is the batch's answer (503, nothing kept), through the batch's own settle.
-      reply.catch(() => {});
-      if (reference === null) fail(`item ${item.index} placed no order yet answered later`);
-      const status = this.status_of(reference);
-      if (status === null) fail(`item ${item.index}'s order ${reference} cannot be found`);
-      return { reference, status };
+    if (placed.kind === 'unavailable' || placed.kind === 'refused') {
+      if (reference !== null) fail(`item ${item.index} placed order ${reference} yet was refused`);
+      return { error: placed.kind === 'refused' ? this.refusal_error(placed.refusal) : provider_unavailable_error(placed.retry_after_s) };
     }
-    if (reference !== null) fail(`item ${item.index} placed order ${reference} yet was refused`);
-    return { error: error_of(reply) };
+    // The item's own answer (the order's first outcome) is not awaited: the batch answers 202 once its
+    // commit is durable, and GET /v1/services/bulk/{id} shows the order as it goes on. A failed commit is
+    // the batch's answer (503, nothing kept), through the batch's own settle.
+    if (placed.kind === 'sent') placed.answered.catch(() => {});
+    if (reference !== placed.order.reference) fail(`item ${item.index} placed order ${placed.order.reference}, its debit named ${reference}`);
+    const status = this.status_of(reference);
+    if (status === null) fail(`item ${item.index}'s order ${reference} cannot be found`);
+    return { reference, status };
   }
 
   status_of(reference: string): OrderStatus | null {
     return this.desk.find(reference)?.status ?? null;
   }
-}
-
-/** The error of a refusal the order desk answered, as the item's error. */
-function error_of(reply: Reply): ApiError {
-  const body = JSON.parse(reply.body as string) as { error: { code: string; message: string; details?: { field: string; message: string }[] } & Record<string, unknown> };
-  const { code, message, details, ...extra } = body.error;
-  return api_error(code as Parameters<typeof api_error>[0], message, { ...(details !== undefined ? { details } : {}), ...(Object.keys(extra).length > 0 ? { extra } : {}) });
 }
