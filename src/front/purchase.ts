@@ -1,8 +1,8 @@
 // The purchase runner every product family shares (docs/decisions.md "Product families"): validation →
 // idempotency → PIN → catalog check → recipient verification → provider availability → daily limit →
 // balance → debit; the order desk takes it from there, and purchase-reply.ts answers what it did. A
-// family only makes the plan (src/services/products/); bulk orders check the PIN once and then run each item here with the PIN
-// already verified.
+// family only makes the plan (src/services/products/). Bulk orders check the PIN once and place their
+// items through services/bulk/item-purchaser.ts, in one command.
 import type { Deps } from './deps.js';
 import type { RequestContext } from './route.js';
 import type { AccountActor } from '../engine/account-actor.js';
@@ -37,12 +37,6 @@ export interface PurchaseRun {
   authority: Authority;
 }
 
-/**
- * The PIN: checked here (`{ pin }`, with lock-out and attempts counted), or already checked by the caller
- * in this request (`{ verified: true }`: a bulk order checks it once for all its items).
- */
-export type PinProof = { pin: string } | { verified: true };
-
 /** The POST of a family's purchase route: the body's idempotency key, PIN and references. */
 export async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext, plan: PurchasePlan | ApiError): Promise<Reply> {
   const key = idempotency_key(ctx);
@@ -59,10 +53,11 @@ export async function purchase(deps: Deps, desk: OrderDesk, ctx: RequestContext,
     client_reference: body.client_reference ?? null,
     metadata: body.metadata ?? null,
     authority: ctx.authority ?? fail(`purchase route ${ctx.route?.name} ran without an authority`),
-  }, plan, { pin: body.pin });
+  }, plan, body.pin);
 }
 
-export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun, plan: PurchasePlan, proof: PinProof): Promise<Reply> {
+/** A purchase under its PIN (checked here, with lock-out and attempts counted) and idempotency key. */
+export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun, plan: PurchasePlan, pin: string): Promise<Reply> {
   const { actor, environment, key, request_id } = run;
   const request = { actor, environment, key, fingerprint: run.fingerprint, request_id, now_ms: deps.clock.now_ms() };
   const answer = { actor, environment, request_id, key, fingerprint: run.fingerprint };
@@ -90,21 +85,8 @@ export async function run_purchase(deps: Deps, desk: OrderDesk, run: PurchaseRun
       ...plan.order, ...decided, customer_name: customer_name ?? plan.order.customer_name, client_reference: run.client_reference, metadata: run.metadata,
     }, run.authority, false, recorder?.record ?? null), recorder);
   };
-  if ('verified' in proof) {
-    const catalog_error = plan.check ? plan.check() : null;
-    let verification: VerifyResult | null = null;
-    let awaited = false;
-    if (catalog_error === null && plan.verify) {
-      const result = plan.verify();
-      if (result instanceof Promise) {
-        awaited = true;
-        verification = await result;
-      } else verification = result;
-    }
-    return run_idempotent({ ...request, now_ms: deps.clock.now_ms() }, () => place(verification), resume, !awaited);
-  }
   // The recipient is verified only behind a correct PIN that the catalog does not refuse.
-  const checking = check_pin(deps, actor, request_id, proof.pin, (correct) => {
+  const checking = check_pin(deps, actor, request_id, pin, (correct) => {
     const catalog_error = correct && plan.check ? plan.check() : null;
     return correct && catalog_error === null && plan.verify ? plan.verify() : null;
   });

@@ -5,10 +5,10 @@
 // This implementation sits on the product registry (src/services/products/registry.ts): every family
 // registered there can be an item, with its purchase body without pin (purchase_item_schema), its plan,
 // catalog check and recipient verification exactly as its single purchase, and the order desk's place()
-// for the debit, so an item is an ordinary order. It does not use the shared runner's per-item path
-// (run_purchase with a verified PIN): that places each item under its own run_idempotent and commit,
-// while a batch places all its items in one command and one commit (see batch-desk.ts); what the runner
-// does after the PIN (check, verification verdict, place) is repeated in place() below.
+// for the debit, so an item is an ordinary order. It does not use the single purchase's runner
+// (front/purchase.ts run_purchase): that places one purchase under its own run_idempotent and commit, while
+// a batch places all its items in one command and one commit (see batch-desk.ts); what the runner does
+// after the PIN (check, verification verdict, place) is repeated in place() below.
 import Type, { type TSchema } from 'typebox';
 import type { AccountActor } from '../../engine/account-actor.js';
 import type { Environment } from '../../engine/records.js';
