@@ -48,17 +48,17 @@ export abstract class OrderAnswers extends RequeryPlanning {
   }
 
   /** Applies an answer to an open order, wakes its waiters and plans its next re-query. */
-  protected apply(held: AccountActor, reference: string, result: ProviderResult, unstaged?: OrderRecord): OrderRecord | null {
+  protected apply(held: AccountActor, reference: string, result: ProviderResult): OrderRecord | null {
     // A provider's answer can arrive after a failed commit replaced the account's actor: it goes to the
     // reloaded one, which holds the order only if its debit was saved (AccountActor.retired_by).
-    const actor = held.retired && unstaged === undefined ? this.engine.accounts.get(held.id) : held;
+    const actor = held.retired ? this.engine.accounts.get(held.id) : held;
     if (actor === undefined || actor.retired) return null;
-    const before = unstaged ?? actor.open_orders.get(reference);
+    const before = actor.open_orders.get(reference);
     if (before === undefined) return null;
     const now_ms = this.deps.clock.now_ms();
     const not_found_is_final = now_ms - before.created_us / 1000 >= this.deps.wheel.scaled(not_found_grace_ms);
     if (result.outcome === 'unknown') this.deps.log.warn({ reference, reason: result.reason }, 'provider answer unclear; the order stays processing');
-    const order = this.engine.run(actor, { kind: 'provider_result', reference, result, not_found_is_final, unstaged }, this.deps.clock.now_us());
+    const order = this.engine.run(actor, { kind: 'provider_result', reference, result, not_found_is_final }, this.deps.clock.now_us());
     if (order === null) return null;
     this.answered(actor, before, order, now_ms);
     return order;

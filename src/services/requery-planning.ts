@@ -34,7 +34,7 @@ export abstract class RequeryPlanning extends OrderReferences {
   protected readonly requery_now_at = new Map<string, number>();
 
   /** Applies an answer to an open order, wakes its waiters and plans its next re-query (order-answers.ts). */
-  protected abstract apply(held: AccountActor, reference: string, result: ProviderResult, unstaged?: OrderRecord): OrderRecord | null;
+  protected abstract apply(held: AccountActor, reference: string, result: ProviderResult): OrderRecord | null;
 
   /**
    * Schedules the next re-query, or hands the order to the operator after 24 h. An override is a
