@@ -6,7 +6,7 @@
 // the reason; closed, its session leads to the sign-in page. Screenshots at desktop and phone width.
 import t from 'tap';
 import { start_server, type TestServer } from './helpers/server.js';
-import { api_response, launch_browser, open_page, page_fetch, screenshot, settled, sign_in, unnamed_controls, wait_for_count } from './helpers/browser.js';
+import { api_response, launch_browser, open_page, page_fetch, screenshot, settled, sign_in, unnamed_controls, wait_for_count, wait_for_value } from './helpers/browser.js';
 
 const fast_key = { rate_limit_per_minute: 1_000_000 };
 
@@ -285,7 +285,7 @@ t.test('a parent reads its agent\'s orders on the agent\'s page, opens one, and 
   t.same(stored.map((r: { network: string; rate_bp: number }) => [r.network, r.rate_bp]), [['mtn', 250], ['glo', 100]], 'the agent\'s price list is what the page shows');
   const charged = await agent_buys();
   t.equal(charged.amount_charged, 97.5, 'the agent\'s next MTN purchase is charged at 2.5% off');
-  t.equal(await mtn.inputValue(), '2.50', 'the page shows the saved rate');
+  t.equal(await wait_for_value(mtn, '2.50'), '2.50', 'the page shows the saved rate, once it has reloaded the agent');
 
   // Removing a rule: the GLO discount is cleared and the list saved again.
   await editor.getByRole('button', { name: 'Remove the discount for Airtime · GLO' }).click();

@@ -197,6 +197,20 @@ export async function wait_for_count(locator: Locator, count: number, timeout_ms
   return seen;
 }
 
+/**
+ * Waits until a form field holds `value` (a field re-filled once the page reloads what was saved) and
+ * returns what it holds in the end, for the caller's assertion.
+ */
+export async function wait_for_value(locator: Locator, value: string, timeout_ms = 10_000): Promise<string> {
+  const deadline = Date.now() + timeout_ms;
+  let seen = await locator.inputValue();
+  while (seen !== value && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen = await locator.inputValue();
+  }
+  return seen;
+}
+
 /** Waits for the app's answer to one dashboard API call. */
 export function api_response(page: Page, method: string, path_part: string): Promise<Response> {
   return page.waitForResponse((response) => response.request().method() === method && new URL(response.url()).pathname.startsWith(`/dashboard/api${path_part}`));
