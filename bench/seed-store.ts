@@ -170,7 +170,8 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
     const now_us = start_us + Math.floor(i * step_us);
     const service_type = services[i % 10];
     const day = new Date(Math.floor(now_us / 1000)).toISOString().slice(0, 10).replaceAll('-', '');
-    const placed = engine.run(actor, { kind: 'place_order', input: {
+    const result = i % 20 === 13 ? { outcome: 'failed', reason: 'Seeded failure.' } : { outcome: 'delivered' };
+    const placed = engine.run(actor, { kind: 'purchase_now', input: {
       service_type, network: service_type === 'electricity' ? null : 'mtn', disco: service_type === 'electricity' ? 'ikeja-electric' : null, provider: null,
       recipient: service_type === 'electricity' ? '11111' + history_phone(i).slice(3) : history_phone(i),
       plan_code: null, plan: null, package_code: null, meter_type: service_type === 'electricity' ? 'prepaid' : null,
@@ -180,10 +181,8 @@ async function seed_history(data_dir: string, orders: number): Promise<void> {
       authority: { kind: 'internal' },
       environment: 'test', reference: `BV-${day}-${random_crockford(crypto_random, 12)}`, idempotency_key: null,
       provider_request_id: `${day}0000${randomBytes(6).toString('hex')}`, indexed: true, commission_kobo: 0,
-    }, stage_pending: false }, now_us);
+    }, answer: () => result, remember: null }, now_us);
     if (!placed.ok) throw new Error(`order ${i}: ${placed.refused.refusal}`);
-    const result = i % 20 === 13 ? { outcome: 'failed', reason: 'Seeded failure.' } : { outcome: 'delivered' };
-    engine.run(actor, { kind: 'provider_result', reference: placed.value.reference, result, not_found_is_final: false, unstaged: placed.value }, now_us);
     if ((i + 1) % orders_per_flush === 0) {
       await flushes.point();
       if ((i + 1) % 100_000 === 0) process.stderr.write(`  seeded ${i + 1} orders (${Math.round(performance.now() - started)} ms)\n`);
@@ -282,7 +281,7 @@ async function main(): Promise<void> {
       const place = { account_id: actor.id, environment: 'test', seq: actor.wallets.test.orders_count + 1 };
       const reference = codec.reference(utc_yyyymmdd(now_ms), place);
       const minute = lagos_minute(now_ms);
-      const placed = engine.run(actor, { kind: 'place_order', input: {
+      const placed = engine.run(actor, { kind: 'purchase_now', input: {
         service_type: 'airtime', network: 'mtn', disco: null, provider: null, recipient: '08011111111',
         plan_code: null, plan: null, package_code: null, meter_type: null, amount_kobo: order_kobo, customer_name: null,
       }, placement: {
@@ -292,10 +291,10 @@ async function main(): Promise<void> {
         provider_request_id: minute + random_text(crypto_random, 'abcdefghijklmnopqrstuvwxyz0123456789', 12), indexed: false,
         // The standard tier: no commission (docs/api.md "Pricing").
         commission_kobo: 0,
-      }, stage_pending: false }, now_us);
+      }, answer: (order: unknown) => sandbox.pay(order), remember: null }, now_us);
       if (!placed.ok) throw new Error(`order ${j + 1} of account ${actor.id}: ${placed.refused.refusal}`);
-      const paid = engine.run(actor, { kind: 'provider_result', reference, result: sandbox.pay(placed.value), not_found_is_final: false, unstaged: placed.value }, now_us);
-      if (paid?.status !== 'delivered') throw new Error(`order ${reference} ended ${paid?.status}`);
+      const paid = placed.value.answered;
+      if (paid.status !== 'delivered') throw new Error(`order ${reference} ended ${paid.status}`);
       if (++staged_orders % orders_per_flush === 0) await flushes.point();
     }
     if ((i + 1) % accounts_per_flush === 0) await flushes.point();

@@ -19,7 +19,7 @@ import type { NewKeyInput } from '../src/engine/account-command.js';
 import type { Outcome, Refusal, RefusalKind } from '../src/engine/refusal.js';
 import { refusal_reply } from '../src/front/outcome-errors.js';
 import { claim_of } from '../src/engine/client-reference-claims.js';
-import type { OrderRequest } from '../src/engine/account-orders.js';
+import type { OrderPlacement, OrderRequest } from '../src/engine/account-orders.js';
 import type { Authority } from '../src/engine/authority.js';
 import { idempotency_ttl_ms } from '../src/engine/idempotency.js';
 import { run_idempotent, type IdempotentRequest } from '../src/front/idempotent-run.js';
@@ -127,29 +127,31 @@ interface PlaceOptions {
   environment?: Environment;
   client_reference?: string;
   commission_kobo?: number;
-  stage_pending?: boolean;
   /** When the order is placed (default: the clock's now). */
   at_us?: number;
   /** Who places it (default: no caller, engine/authority.ts). */
   authority?: Authority;
 }
 
-function place(a: Account, amount_kobo: number, options: PlaceOptions = {}): Outcome<OrderRecord> {
+/** The request and placement of the table's next airtime order. */
+function order_of(amount_kobo: number, options: PlaceOptions): { input: OrderRequest; placement: OrderPlacement } {
   orders_made++;
-  const request: OrderRequest = {
+  const input: OrderRequest = {
     service_type: 'airtime', network: 'mtn', disco: null, provider: null, recipient: '08031234567', plan_code: null, plan: null,
     package_code: null, meter_type: null, amount_kobo, customer_name: null, client_reference: options.client_reference ?? null,
   };
-  return engine.run(a.actor, {
-    kind: 'place_order',
-    input: request,
+  return {
+    input,
     placement: {
       environment: options.environment ?? 'test', reference: `BV-TABLE-${String(orders_made).padStart(6, '0')}`, idempotency_key: null,
       provider_request_id: `table-request-${orders_made}`, indexed: true, commission_kobo: options.commission_kobo ?? 0,
       authority: options.authority ?? { kind: 'internal' },
     },
-    stage_pending: options.stage_pending ?? true,
-  }, options.at_us ?? now_us());
+  };
+}
+
+function place(a: Account, amount_kobo: number, options: PlaceOptions = {}): Outcome<OrderRecord> {
+  return engine.run(a.actor, { kind: 'place_order', ...order_of(amount_kobo, options) }, options.at_us ?? now_us());
 }
 
 function placed(a: Account, amount_kobo: number, options: PlaceOptions = {}): OrderRecord {
@@ -681,9 +683,8 @@ table('a provider\'s answer settles an open order', [
     name: 'a sandbox order paid in the command that places it is written once, delivered',
     given: (a) => fund(a, 100_00),
     when: (a) => {
-      const outcome = place(a, 25_00, { stage_pending: false });
-      if (!outcome.ok) return from_outcome(outcome);
-      return from_order(engine.run(a.actor, { kind: 'provider_result', reference: outcome.value.reference, result: { outcome: 'delivered' }, not_found_is_final: false, unstaged: outcome.value }, now_us()));
+      const outcome = engine.run(a.actor, { kind: 'purchase_now', ...order_of(25_00, {}), answer: () => ({ outcome: 'delivered' }), remember: null }, now_us());
+      return outcome.ok ? from_order(outcome.value.answered) : from_outcome(outcome);
     },
     outcome: 'ok',
     balances: { test: 75_00 },

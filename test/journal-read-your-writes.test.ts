@@ -264,7 +264,6 @@ function place(engine: Engine, account_id: number, client_reference: string) {
     kind: 'place_order',
     input: airtime(client_reference),
     placement: { environment: 'test', reference: `BV-RYW-${references_made}`, idempotency_key: null, provider_request_id: `ryw-${references_made}`, indexed: true, commission_kobo: 0, authority: { kind: 'internal' } },
-    stage_pending: true,
   }, engine.clock.now_us());
 }
 

@@ -70,7 +70,6 @@ function buy_then_refund(engine: Engine, account_id: number, amount_kobo: number
     kind: 'place_order',
     input: airtime(amount_kobo),
     placement: { environment: 'test', reference, idempotency_key: null, provider_request_id: `totals-${references_made}`, indexed: true, commission_kobo: 0, authority: { kind: 'internal' } },
-    stage_pending: true,
   }, engine.clock.now_us());
   if (!placed.ok) throw new Error(`purchase refused: ${placed.refused.refusal}`);
   if (!refund) return;

@@ -109,7 +109,7 @@ export class AccountActor {
     test: WalletRecord,
   ) {
     this.wallets = { live, test };
-    this.open_orders = new OpenOrders(engine.counts);
+    this.open_orders = new OpenOrders(engine.counts, () => this.running);
   }
 
   get id(): number {
@@ -211,9 +211,9 @@ export class AccountActor {
       case 'pin_verdict': return this.apply_pin_verdict(command.correct, command.generation, command.now_ms);
       case 'password_verdict': return this.apply_password_verdict(command.correct, command.now_ms);
       case 'set_low_balance_threshold': return set_low_balance_threshold(this, command.environment, command.threshold_kobo);
-      case 'place_order': return place_order(this, command.input, command.placement, now_us, command.stage_pending);
+      case 'place_order': return place_order(this, command.input, command.placement, now_us);
       case 'purchase_now': return purchase_now(this, command.input, command.placement, command.answer, command.remember, now_us);
-      case 'provider_result': return apply_provider_result(this, command.reference, command.result, now_us, command.not_found_is_final, command.unstaged);
+      case 'provider_result': return apply_provider_result(this, command.reference, command.result, now_us, command.not_found_is_final);
       case 'mark_processing': return mark_processing(this, command.order, now_us, command.provider_reference);
       case 'move_order_upstream': return move_order_upstream(this, command.order, command.refusal, command.upstream, command.request_id, now_us);
       case 'schedule_requery': return schedule_order_requery(this, command.order, command.next_requery_ms, command.needs_review);

@@ -46,8 +46,8 @@ export interface CommandFields {
   pin_verdict: { correct: boolean; generation: number; now_ms: number };
   password_verdict: { correct: boolean; now_ms: number };
   set_low_balance_threshold: { environment: Environment; threshold_kobo: number | null };
-  /** Debits and places an order; stage_pending false: paid in the same turn, the provider result stages it. */
-  place_order: { input: OrderRequest; placement: OrderPlacement; stage_pending: boolean };
+  /** Debits and places an order, pending until its provider answers (a provider_result of its own). */
+  place_order: { input: OrderRequest; placement: OrderPlacement };
   /**
    * A purchase whose provider answers in the same turn (the sandbox): the debit and the order, the
    * provider's answer, and the idempotency record of the reply, in one command and one record
@@ -55,8 +55,8 @@ export interface CommandFields {
    * answered: they read it and change nothing of the account.
    */
   purchase_now: { input: OrderRequest; placement: OrderPlacement; answer: (placed: OrderRecord) => ProviderResult; remember: ((answered: OrderRecord) => IdempotencyRecord) | null };
-  /** A provider's answer to an open order (or to the unstaged order just placed: the sandbox). */
-  provider_result: { reference: string; result: ProviderResult; not_found_is_final: boolean; unstaged?: OrderRecord };
+  /** A provider's answer to an open order. */
+  provider_result: { reference: string; result: ProviderResult; not_found_is_final: boolean };
   mark_processing: { order: OrderRecord; provider_reference: string | null };
   move_order_upstream: { order: OrderRecord; refusal: 'failed' | 'refused'; upstream: string; request_id: string };
   schedule_requery: { order: OrderRecord; next_requery_ms: number; needs_review: boolean };

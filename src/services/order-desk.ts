@@ -141,7 +141,7 @@ export class OrderDesk extends BulkSendLane implements EngineExtension {
         return { kind: 'final', order, placed_ms: now_ms, remembered };
       }
     } else {
-      const placed = this.engine.run(actor, { kind: 'place_order', input, placement: order_placement, stage_pending: true }, now_us);
+      const placed = this.engine.run(actor, { kind: 'place_order', input, placement: order_placement }, now_us);
       if (!placed.ok) return { kind: 'refused', refusal: placed.refused };
       if (seq !== null && placed.value.seq !== seq) fail(`order ${reference} took seq ${placed.value.seq}, its reference names ${seq}`);
       order = placed.value;
