@@ -7,6 +7,8 @@ import t from 'tap';
 import { createHash } from 'node:crypto';
 import { CommandEffects } from '../src/engine/command-effects.js';
 import { JournalFailure } from '../src/journal/journal.js';
+import { OpenOrders } from '../src/engine/open-orders.js';
+import type { OrderRecord } from '../src/engine/order-record.js';
 import type { AccountActor } from '../src/engine/account-actor.js';
 import type { Engine } from '../src/engine/engine.js';
 import { open_in_process } from './helpers/engine-in-process.js';
@@ -171,4 +173,51 @@ t.test('the events of a command carry the command\'s now, not the clock\'s when 
   heard.length = 0;
   engine.emit(a, 'live', 'service.status_changed', { status: { product: 'mtn-airtime', service_type: 'airtime', status: 'available', retry_after_s: null } });
   t.same(heard, [{ kind: 'service.status_changed', now_us: clock.now_us() }], 'an event outside any command goes to the sink at once, at the clock\'s now');
+});
+
+t.test('the open orders\' count moves once a command is staged, never from inside it', async (t) => {
+  // The map alone: inside a command, a change of the count waits for the command's afterwards.
+  const counts = { open_orders: 0 };
+  let command: { afterwards(change: () => void): void } | null = null;
+  const orders = new OpenOrders(counts, () => command);
+  const order = {} as OrderRecord;
+  orders.set('BV-OUTSIDE', order);
+  t.equal(counts.open_orders, 1, 'outside a command (an actor loading its orders) the count moves at once');
+  const later: (() => void)[] = [];
+  command = { afterwards: (change) => later.push(change) };
+  orders.set('BV-INSIDE', order);
+  orders.set('BV-INSIDE', order);
+  orders.delete('BV-OUTSIDE');
+  t.equal(counts.open_orders, 1, 'inside a command the map changes and the count does not');
+  t.equal(orders.size, 1, 'the map holds what the command left');
+  for (const change of later) change();
+  command = null;
+  t.equal(counts.open_orders, 1, 'once staged, the count is the map\'s size (+1 -1)');
+  command = { afterwards: () => {} };
+  orders.set('BV-THROWN', order);
+  command = null;
+  t.equal(counts.open_orders, 1, 'a command that throws before it is staged leaves the count as it was');
+  orders.detach();
+  t.equal(counts.open_orders, 0, 'a replaced actor\'s map takes back what it added, not its size');
+  orders.set('BV-DETACHED', order);
+  t.equal(counts.open_orders, 0, 'and counts no more');
+
+  // Through the engine: placing an order counts it once run returns; a sandbox purchase answered in its own
+  // command never counts.
+  const a = new_account(engine);
+  const funded = engine.run(a, { kind: 'credit', environment: 'test', amount_kobo: 500_00, reference: 'EFFECTS-OPEN-1', description: 'Funding' });
+  if (!funded.ok) throw new Error('credit refused');
+  const before = engine.counts.open_orders;
+  const order_of = (n: number) => ({
+    input: { service_type: 'airtime' as const, network: 'mtn', disco: null, provider: null, recipient: '08031234567', plan_code: null, plan: null, package_code: null, meter_type: null, amount_kobo: 100_00, customer_name: null, client_reference: null },
+    placement: { environment: 'test' as const, reference: `BV-EFFECTS-OPEN-${n}`, idempotency_key: null, provider_request_id: `effects-open-${n}`, indexed: true, commission_kobo: 0, authority: { kind: 'internal' as const } },
+  });
+  const placed = engine.run(a, { kind: 'place_order', ...order_of(1) });
+  t.ok(placed.ok, 'an order is placed');
+  t.equal(engine.counts.open_orders, before + 1, 'and counted open');
+  const bought = engine.run(a, { kind: 'purchase_now', ...order_of(2), answer: () => ({ outcome: 'delivered' }), remember: null });
+  t.ok(bought.ok, 'a purchase answered at once is made');
+  t.equal(engine.counts.open_orders, before + 1, 'and never counted open');
+  engine.run(a, { kind: 'provider_result', reference: 'BV-EFFECTS-OPEN-1', result: { outcome: 'delivered' }, not_found_is_final: false });
+  t.equal(engine.counts.open_orders, before, 'the placed order, answered, is counted no more');
 });
