@@ -65,7 +65,8 @@ export interface Store {
   agent_transfer_index: Database<any, Key>;
 }
 
-const database_names = [
+/** Every database of the store, by name: open_store opens each (and test/helpers/memory-store.ts builds each in memory). */
+export const database_names = [
   'meta', 'accounts', 'wallets', 'wallet_entries', 'keys', 'idempotency',
   'funding_refs', 'orders', 'order_index', 'order_refs', 'open_orders', 'catalog', 'webhook_endpoints', 'events',
   'deliveries', 'delivery_queue', 'dead_letters', 'sessions', 'event_feed',

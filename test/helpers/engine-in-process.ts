@@ -1,6 +1,7 @@
 // The account engine in this process, with no HTTP in between (test/actor-table.test.ts): a real LMDB
-// store in a temp folder, the engine built as src/server/serve-store.ts builds it (minus the order desk, the webhooks
-// and the front end), a manual clock, and a sink that records the events each command emits. Commands
+// store in a temp folder (open_in_process) or a store in memory (open_in_memory, no LMDB at all), the
+// engine built as src/server/serve-store.ts builds it (minus the order desk, the webhooks and the front
+// end), a manual clock, and a sink that records the events each command emits. Commands
 // are called on the actors directly; read_back() builds the account again from the store through a
 // second engine, which is what a restart does.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { TimerWheel } from '../../src/lib/timer-wheel.js';
 import { SeededRandom } from '../../src/lib/random.js';
 import { SecretBox } from '../../src/lib/secrets.js';
+import { MemoryDisk, open_memory_store } from './memory-store.js';
 import type { AccountActor } from '../../src/engine/account-actor.js';
 import type { Environment, KeyRecord, WalletEntry } from '../../src/engine/records.js';
 import type { OrderRecord } from '../../src/services/order.js';
@@ -34,11 +36,11 @@ export interface InProcessEngine {
   /** Every event emitted since start, oldest first. */
   events: RecordedEvent[];
   /**
-   * Commits what is staged, closes the store and opens its folder again, as a restart does: the store
-   * returned is read from disk, not through the handle the engine wrote with. The engine is done with.
+   * Commits what is staged, closes the store and opens its folder (or memory) again, as a restart does:
+   * the store returned is read anew, not through the handle the engine wrote with. The engine is done with.
    */
   reopen(): Promise<Store>;
-  /** Closes the store (the reopened one, if any) and removes its folder. */
+  /** Closes the store (the reopened one, if any) and removes its folder, if it has one. */
   close(): Promise<void>;
 }
 
@@ -55,10 +57,35 @@ export function build_engine(store: Store, clock: ManualClock, master_key: Buffe
   return engine;
 }
 
+/** Where an in-process engine's store lives: a temp folder (LMDB) or memory. */
+interface StoreHome {
+  /** Opens the store over what is there (again, after a reopen). */
+  open(): Store;
+  /** Removes what the store left behind, once it is closed. */
+  remove(): void;
+}
+
 /** A fresh store in a temp folder and the engine on it, the clock standing at start_ms. */
 export function open_in_process(start_ms: number, space?: FreeSpace): InProcessEngine & { master_key: Buffer } {
   const data_dir = mkdtempSync(join(tmpdir(), 'billvend-actor-'));
-  const store = open_store(data_dir);
+  return start_in_process(start_ms, space, {
+    open: () => open_store(data_dir),
+    remove: () => rmSync(data_dir, { recursive: true, force: true }),
+  });
+}
+
+/**
+ * A fresh store in memory (test/helpers/memory-store.ts: no LMDB opened) and the engine on it, the clock
+ * standing at start_ms. reopen() opens a new store over the same memory once the journal has drained,
+ * as a restart reads the disk: new databases, new encoders, only what was written.
+ */
+export function open_in_memory(start_ms: number, space?: FreeSpace): InProcessEngine & { master_key: Buffer } {
+  const disk = new MemoryDisk();
+  return start_in_process(start_ms, space, { open: () => open_memory_store(disk), remove() {} });
+}
+
+function start_in_process(start_ms: number, space: FreeSpace | undefined, home: StoreHome): InProcessEngine & { master_key: Buffer } {
+  const store = home.open();
   // As the server does before recovery (src/server/serve-store.ts): an empty store gets the current index version.
   ensure_order_index(store);
   const clock = new ManualClock(start_ms);
@@ -80,13 +107,13 @@ export function open_in_process(start_ms: number, space?: FreeSpace): InProcessE
     async reopen() {
       await engine.journal.drain();
       await current.root.close();
-      current = open_store(data_dir);
+      current = home.open();
       return current;
     },
     async close() {
       await engine.journal.drain();
       await current.root.close();
-      rmSync(data_dir, { recursive: true, force: true });
+      home.remove();
     },
   };
 }
