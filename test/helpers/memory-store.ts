@@ -20,12 +20,13 @@
 //   by byte as LMDB compares them: numbers before strings, tuples element by element, and the order is
 //   LMDB's by construction (test/memory-store.test.ts compares it with a real store).
 // - Values are stored encoded, by one msgpackr Packr per database made as lmdb-js makes it for a database
-//   opened with sharedStructuresKey (node_modules/lmdb/open.js setupSharedStructures): the shared
+//   opened with sharedStructuresKey (lmdb-js open.js, setupSharedStructures): the shared
 //   structures are kept in the database itself under that key, and buffers inside values are copied. A
 //   read decodes anew, so it returns a fresh object; a store opened again over the same memory starts
 //   with new Packrs that read the structures saved, as a restart reads them from disk.
 // - A range without `start` begins at lmdb-js's default beginning key (the byte 5), after the symbol
-//   keys: the structures entry is never listed. A reverse range without `end` stops there too.
+//   keys: the structures entry is not listed. A reverse range without `end` stops there too. A start
+//   or end given as undefined is no bound at all, as in lmdb-js (the structures entry is then listed).
 // - getCount and getKeysCount skip `offset` and ignore `limit`, as lmdb-js 3 does.
 // - A transactionSync that throws leaves the databases as they were (LMDB aborts the transaction).
 // Unlike LMDB: a put or remove is applied when it is called, not when its transaction commits; its
@@ -68,10 +69,11 @@ const beginning_key = Buffer.from([5]);
 /** The property asBinary wraps bytes in, read from lmdb-js itself rather than written again here. */
 const binary_marker = Object.keys(lmdb.asBinary(new Uint8Array(0)))[0];
 /** The range options implemented; any other is refused (see the top of this file). */
-const range_options = new Set(['start', 'end', 'reverse', 'offset', 'limit', 'values', 'snapshot']);
+const range_options = new Set(['start', 'end', 'reverse', 'offset', 'limit']);
 
 type StoreWrite = Promise<boolean> & { flushed: Promise<void> };
-type Range<T> = ReturnType<Database<T, Key>['getKeys']>;
+/** lmdb-js's RangeIterable<T>, which its types declare but do not export. */
+type Range<T> = ReturnType<Database<T, Key>['getValues']>;
 
 /** A write's promise as lmdb-js gives it with separateFlushed: committed on a later turn, then flushed. */
 function written_later(): StoreWrite {
@@ -191,9 +193,6 @@ export class MemoryDatabase {
 
   /** The entries of a range as they stand when it is iterated, each read as `read` makes it. */
   private range<T>(options: RangeOptions, read: (entry: Entry) => T): Range<T> {
-    for (const option of Object.keys(options)) {
-      if (!range_options.has(option)) throw new Error(`the memory store does not implement the range option ${option}`);
-    }
     const offset = options.offset ?? 0;
     const limit = options.limit ?? Infinity;
     const source = {
@@ -209,6 +208,9 @@ export class MemoryDatabase {
   /** The entries from start to end, in the range's direction (lmdb-js read.js getRange). */
   private in_range(options: RangeOptions): Entries {
     this.check_open();
+    for (const option of Object.keys(options)) {
+      if (!range_options.has(option)) throw new Error(`the memory store does not implement the range option ${option}`);
+    }
     const { start, end } = options as { start?: Key; end?: Key };
     if (options.reverse) {
       // From the last key at or before start, down to the first key after end.
