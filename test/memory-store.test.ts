@@ -31,7 +31,7 @@ const tuples: Key[] = [
   [3, 'test', 'client_reference', 'INV-9', 4], [3, 'test', 'client_reference', 'INV-10', 5], [1, 'tes'], [1, 'test\u{10FFFF}'],
 ];
 
-/** A different order from the sorted one on each run of the same input: writes arrive in any order. */
+/** The same keys in a fixed order that is not the sorted one: the store, not the writer, puts them in order. */
 function shuffled<T>(values: readonly T[]): T[] {
   const out = [...values];
   for (let i = out.length - 1; i > 0; i--) {
