@@ -222,10 +222,18 @@ t.test('the cluster stays available and keeps every acknowledged write through p
     t.ok(one_leader_ms !== null && one_leader_ms <= 30_000, `${label}: one leader within 30 s of the heal (${one_leader_ms} ms)`);
     t.equal(new Set(exited).size, exited.length, `${label}: no node exited more than once (${JSON.stringify(exited.map((name, i) => `${name}:${exits[i]}`))})`);
     // Both nodes up again (a node started again after an exit is a standby) before the next fault.
+    let last_statuses: unknown[] = [];
     await wait_until(`both nodes answering after ${label}`, async () => {
       const statuses = await Promise.all(nodes.map((node) => cluster_status(node).catch(() => null)));
+      last_statuses = statuses;
       return statuses.every((status) => status !== null && (status.role === 'leader' || (status.role === 'standby' && status.lag === 0)));
-    }, 60_000).catch(() => t.fail(`${label}: a node did not come back as leader or caught-up standby within 60 s`));
+    }, 60_000).catch(() => {
+      // What each node said last, and its last log lines: enough to tell a stuck tail from a slow one.
+      t.fail(`${label}: a node did not come back as leader or caught-up standby within 60 s`, {
+        statuses: last_statuses,
+        logs: Object.fromEntries(nodes.map((node) => [names.get(node)!, node.logs.slice(-15)])),
+      });
+    });
     return { pause_ms: pause.pause_ms, majority_left };
   };
 

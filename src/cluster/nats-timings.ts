@@ -30,6 +30,15 @@ export interface NatsTimings {
   check_timeout_ms: number;
   /** An append tried again (the first attempt timed out: NATS electing, or the server gone) waits this long for its answer. */
   append_retry_timeout_ms: number;
+  /**
+   * How long each pull of the standby's tail stays open. The client expects the server's heartbeats at half
+   * this and resets its consumer after two missed (nats.js ConsumeOptions: `expires`, `idle_heartbeat`
+   * defaulting to expires / 2): the default pull of 30 s left a tail whose pull the server dropped (a cut
+   * link) idle for 30 s before it asked again.
+   */
+  tail_pull_expires_ms: number;
+  /** A standby whose tail applied nothing for this long while the stream held more restarts it (StreamFollower.restart_stalled_tail). */
+  tail_stall_ms: number;
 }
 
 /**
@@ -49,5 +58,8 @@ export function nats_timings(lease_ms: number): NatsTimings {
     probe_after_ms: Math.max(100, Math.floor(lease_ms / 6)),
     check_timeout_ms: Math.max(300, Math.floor(lease_ms / 3)),
     append_retry_timeout_ms: Math.max(250, Math.floor(lease_ms / 6)),
+    // nats.js refuses a pull shorter than 1 s.
+    tail_pull_expires_ms: Math.max(1000, lease_ms),
+    tail_stall_ms: Math.max(2000, 2 * lease_ms),
   };
 }

@@ -111,7 +111,7 @@ export abstract class StreamFollower extends StreamAppender {
         }
       }
       if (consumer === null) return;
-      const messages = await consumer.consume();
+      const messages = await consumer.consume({ expires: this.timings.tail_pull_expires_ms });
       tail.messages = messages;
       if (tail.stopped) messages.stop();
       for await (const message of messages) {
@@ -134,6 +134,33 @@ export abstract class StreamFollower extends StreamAppender {
       }
       this.depose(`the standby could not apply the stream: ${(error as Error).message}`);
     });
+  }
+
+  /** The tail's progress as the standby's lease checks last saw it (restart_stalled_tail). */
+  private tail_seen = { seq: -1, since_ms: 0 };
+
+  /**
+   * Called by each lease check of a standby that follows a live leader, with the stream's last sequence: a
+   * tail that applied nothing for timings.tail_stall_ms while the stream held more is stopped and started
+   * again from the store's position. The client resets a consumer whose heartbeats stop, but a consumer
+   * whose pulls the server keeps answering with nothing (its host lost the stream after a partition) never
+   * misses one, and the standby then stayed behind for as long as its leader lived.
+   */
+  protected async restart_stalled_tail(stream_last_seq: number, now_ms: number): Promise<void> {
+    if (this.tail === null || this.behind || this.diverged !== null) return;
+    const reached = this.applied.seq + this.parts.length;
+    if (reached >= stream_last_seq || reached !== this.tail_seen.seq) {
+      this.tail_seen = { seq: reached, since_ms: now_ms };
+      return;
+    }
+    const still_ms = now_ms - this.tail_seen.since_ms;
+    if (still_ms < this.timings.tail_stall_ms) return;
+    this.log.warn({ applied_seq: this.applied.seq, stream_seq: stream_last_seq, still_ms: Math.round(still_ms) }, 'cluster: the standby\'s tail applied nothing while the stream held more; restarting it');
+    this.tail_seen = { seq: reached, since_ms: now_ms };
+    await this.stop_tail();
+    await this.applying;
+    this.parts = [];
+    this.start_tail();
   }
 
   protected async stop_tail(): Promise<void> {

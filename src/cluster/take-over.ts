@@ -35,7 +35,10 @@ export abstract class TakeOver extends DivergenceRepair {
       if (this.lease_seen === null || this.lease_seen.revision !== entry.revision) {
         this.lease_seen = { revision: entry.revision, since_ms: this.renewals_sent_by(entry, now_ms), tenure: entry.tenure, renewals: entry.renewals };
       }
-      if (now_ms - this.lease_seen.since_ms < this.config.lease_ms * (1 + lease_takeover_margin)) return false;
+      if (now_ms - this.lease_seen.since_ms < this.config.lease_ms * (1 + lease_takeover_margin)) {
+        await this.restart_stalled_tail(info.state.last_seq, now_ms);
+        return false;
+      }
       this.log.info({ holder: entry.node, revision: entry.revision, still_ms: Math.round(now_ms - this.lease_seen.since_ms) }, 'cluster: the lease was not renewed for a whole lease; taking it over');
     }
     this.leader = null;
