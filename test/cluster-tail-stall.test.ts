@@ -6,26 +6,16 @@
 // for two leases while the stream held more is restarted). With the client's default 30 s pull, the same
 // standby stayed behind for 30 s or more.
 import t from 'tap';
-import { rmSync } from 'node:fs';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { NatsCluster, cluster_status, start_node, test_lease_ms, wait_leading, wait_until } from './helpers/nats-cluster.js';
+import { cluster_lab, cluster_status, start_node, test_lease_ms, wait_leading, wait_until } from './helpers/nats-cluster.js';
 import { fast_reseller, idem } from './helpers/purchases.js';
 import { stream_name } from '../src/cluster/codec.js';
-import type { TestServer } from './helpers/server.js';
 
 t.test('a standby whose consumer is taken away on the server follows the leader again within a few leases', async (t) => {
-  const nats = await NatsCluster.start(3);
-  const nodes: TestServer[] = [];
+  const { nats, nodes } = await cluster_lab(t);
   const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
-  t.teardown(async () => {
-    await nc.close();
-    for (const node of nodes) {
-      await node.kill();
-      rmSync(node.data_dir, { recursive: true, force: true });
-    }
-    await nats.stop();
-  });
+  t.teardown(() => nc.close());
   const a = await start_node(nats, 'a');
   nodes.push(a);
   await wait_leading(a);
