@@ -23,6 +23,8 @@ function dump(data_dir: string): Record<string, string> {
       // A node's own marker of its derived order index, written when it recovers as a leader
       // (ensure_order_index), not replicated: a standby writes its own when it takes over.
       if (name === 'meta' && key === 'order_index_version') continue;
+      // A leader's own mark of what the stream acknowledged to it (src/cluster/codec.ts acked_key), not replicated.
+      if (name === 'meta' && key === 'cluster_acked') continue;
       rows.push([key, value]);
     }
     out[name] = JSON.stringify(rows);

@@ -123,3 +123,20 @@ export function applied_change(store: Store, position: AppliedPosition): StagedC
 export function applied_position(store: Store): AppliedPosition | null {
   return (store.meta.get(applied_key) as AppliedPosition | undefined) ?? null;
 }
+
+/**
+ * The last sequence the stream had acknowledged to this node as leader when it committed its latest batch: a
+ * node-local marker (never replicated), written in the same LMDB transaction as each batch it appends. It lags
+ * the acknowledgements by the batches in flight, so it never claims more than the stream acknowledged. At
+ * start-up, a stream whose last sequence is below it has lost batches it acknowledged (store-preparation.ts).
+ */
+export const acked_key = 'cluster_acked';
+
+export function acked_change(store: Store, seq: number): StagedChange {
+  return { db: store.meta, key: acked_key, encoded: (store.meta as unknown as Codec).encoder.encode(seq) as Buffer };
+}
+
+export function acked_seq_of(store: Store): number | null {
+  const seq = store.meta.get(acked_key);
+  return typeof seq === 'number' ? seq : null;
+}

@@ -3,9 +3,11 @@
 // emptied); a store that held a batch the stream's leader lacks is marked diverged, so the standby
 // repairs it before it tails (divergence-repair.ts). Not here: following the stream (stream-follower.ts)
 // nor the snapshots themselves (snapshots.ts).
+import { existsSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Store } from '../journal/store.js';
 import type { Snapshots } from './snapshots.js';
-import { applied_position, stream_name } from './codec.js';
+import { acked_seq_of, applied_position, stream_name } from './codec.js';
 import { StartRefused } from './cluster-errors.js';
 import { digest_header } from './stream-headers.js';
 import { NatsLink } from './nats-link.js';
@@ -25,9 +27,25 @@ export abstract class StorePreparation extends NatsLink {
     await NatsLink.retrying(this.config, this.log, this.start_deadline_ms, 'the stream and the snapshot store to answer the start-up check', () => this.prepare_store_once(open));
   }
 
+  /**
+   * The stream ends before a batch it acknowledged to this node as leader: NATS lost acknowledged batches (the
+   * partition campaign of 2026-11-28 saw nats-server 2.9.10 elect as the journal's leader a server restarted a few
+   * seconds before, which lacked 500 batches the other two had acknowledged; docs/cluster.md "What survives which
+   * failure"). The node cannot put them back (the other node may already lead on the shorter history), so it does
+   * not destroy them either: the store is kept beside the new one, under a name that says what it holds, and an
+   * error names it for the operator. The node then rebuilds and goes on, as for any store that cannot follow.
+   */
+  private keep_lost_store(acked: number, last: number): void {
+    const kept = `data.lost-acknowledged-${last + 1}-${acked}-${Date.now()}.mdb`;
+    if (existsSync(join(this.data_dir, 'data.mdb'))) renameSync(join(this.data_dir, 'data.mdb'), join(this.data_dir, kept));
+    this.log.error({ acked_seq: acked, stream_last_seq: last, lost_batches: acked - last, kept: join(this.data_dir, kept) },
+      'cluster: the stream lost batches it had acknowledged to this node (NATS lost acknowledged messages); this node\'s store, which holds them, is kept for the operator and the node rebuilds from the stream');
+  }
+
   private async prepare_store_once(open: () => Store): Promise<void> {
     const store = open();
     const local = applied_position(store);
+    const acked = acked_seq_of(store);
     // One key read: getKeysCount counts every account (1.2 s at a million, docs/benchmarks.md "Scale").
     let empty = local === null;
     if (empty) for (const _ of store.accounts.getKeys({ limit: 1 })) empty = false;
@@ -62,6 +80,7 @@ export abstract class StorePreparation extends NatsLink {
     // replica: the rebuilt store catches up from the leader before it tails (see follow).
     if (local !== null && local.seq >= first) this.diverged = `at start-up this store stood at seq ${local.seq} (${local.digest}), which the stream's leader does not hold`;
     this.log.warn({ local, stream_first_seq: first, stream_last_seq: last, snapshot }, 'cluster: the local store cannot follow the stream (behind its start, or holding batches it lacks); rebuilding it');
+    if (acked !== null && acked > last) this.keep_lost_store(acked, last);
     if (snapshot !== null) {
       if (snapshot.seq < first - 1) throw new StartRefused(`cluster: the latest snapshot (seq ${snapshot.seq}) is older than the stream's first message (${first}); cannot rebuild`);
       await this.snapshots.install();

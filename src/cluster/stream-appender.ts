@@ -5,7 +5,7 @@
 // (journal/journal.ts, through JournalAppender), the standby's side of the stream (stream-follower.ts).
 import { headers as nats_headers } from '@nats-io/transport-node';
 import type { StagedChange } from '../journal/journal.js';
-import { applied_change, digest_of, encode_message, stream_name, stream_subject } from './codec.js';
+import { acked_change, applied_change, digest_of, encode_message, stream_name, stream_subject } from './codec.js';
 import { Deposed, api_code, wrong_last_sequence } from './cluster-errors.js';
 import { digest_header, follows_header, part_header } from './stream-headers.js';
 import { AssertionError, fail } from '../lib/assert.js';
@@ -57,7 +57,11 @@ export abstract class StreamAppender extends LeaseHolder {
     });
     appended.catch((error) => this.depose((error as Error).message));
     this.chain = appended;
-    return { changes: [applied_change(this.store, { seq, digest })], appended };
+    // What the stream has acknowledged so far goes with the batch too (codec.ts acked_key): the start-up check
+    // tells from it a stream that lost acknowledged batches.
+    const position = [applied_change(this.store, { seq, digest })];
+    if (this.acked_seq > 0) position.push(acked_change(this.store, this.acked_seq));
+    return { changes: position, appended };
   }
 
   /**

@@ -1,0 +1,56 @@
+// A stream that lost batches it had acknowledged (nats-server 2.9.10 did, in the partition campaign of
+// 2026-11-28: it elected as the journal's leader a server restarted seconds before, which lacked 500 batches
+// the two others had acknowledged; docs/cluster.md "What survives which failure"). A deposed leader's store
+// holds them, and it used to rebuild over them in silence. Now the leader writes, with each batch, the last
+// sequence the stream had acknowledged to it (src/cluster/codec.ts acked_key); at start-up a stream that ends
+// before that mark makes the node keep its store beside the rebuilt one and say so, as an error, for the
+// operator. The test plays NATS's part: with the leader killed, it rewrites the stream without its last batches.
+import t from 'tap';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { cluster_lab, cluster_status, start_node, wait_leading } from './helpers/nats-cluster.js';
+import { fast_reseller, idem } from './helpers/purchases.js';
+import { stream_name } from '../src/cluster/codec.js';
+
+t.test('a leader whose acknowledged batches the stream lost keeps its store for the operator, says so, and leads again on the stream', async (t) => {
+  const { nats, nodes } = await cluster_lab(t);
+  const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
+  t.teardown(() => nc.close());
+  const a = await start_node(nats, 'a');
+  nodes.push(a);
+  await wait_leading(a);
+  const reseller = await fast_reseller(a, 1_000);
+  for (let i = 0; i < 10; i++) {
+    const funded = await a.api('POST', '/v1/sandbox/wallet/fund', { key: reseller.key, body: { amount: 100, reference: `LOST-${i}` }, idempotency_key: idem('lost') });
+    t.equal(funded.status, 201, `top-up ${i} is acknowledged`);
+  }
+  const acked = (await cluster_status(a)).applied_seq as number;
+  await a.kill();
+
+  // NATS's part: the stream again, without its last four batches (each top-up is one batch of one message).
+  const jsm = await jetstreamManager(nc, { timeout: 5000 });
+  const js = jetstream(nc, { timeout: 5000 });
+  const { config } = await jsm.streams.info(stream_name);
+  const kept = acked - 4;
+  const messages = [];
+  for (let seq = 1; seq <= kept; seq++) messages.push(await jsm.streams.getMessage(stream_name, { seq }));
+  await jsm.streams.delete(stream_name);
+  await jsm.streams.add(config);
+  for (const message of messages) await js.publish(message!.subject, message!.data, { headers: message!.header });
+  t.equal((await jsm.streams.info(stream_name)).state.last_seq, kept, `the stream ends at ${kept}, 4 batches before the ${acked} it acknowledged`);
+
+  const again = await start_node(nats, 'a', { data_dir: a.data_dir });
+  nodes.push(again);
+  const said = again.logs.find((line) => line.includes('the stream lost batches it had acknowledged'));
+  t.ok(said, 'the node says the stream lost batches it had acknowledged');
+  t.match(JSON.parse(said ?? '{}'), { level: 50, stream_last_seq: kept, lost_batches: Number }, 'as an error, with where the stream ends and how many batches it lacks');
+  const files = readdirSync(again.data_dir).filter((name) => name.startsWith('data.lost-acknowledged-'));
+  t.equal(files.length, 1, `the old store is kept beside the new one (${files.join(', ')})`);
+  t.ok(files.length === 1 && statSync(join(again.data_dir, files[0])).size > 0, 'and is not empty');
+  t.ok(JSON.parse(said ?? '{}').kept?.endsWith(files[0] ?? '-'), 'the error names the kept file');
+  await wait_leading(again);
+  const wallet = await again.api('GET', '/v1/wallet', { key: reseller.key });
+  t.equal(wallet.status, 200, 'the node leads again, on the stream as it is');
+});
