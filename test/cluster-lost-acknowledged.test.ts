@@ -8,19 +8,13 @@
 import t from 'tap';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { cluster_lab, cluster_status, start_node, wait_leading } from './helpers/nats-cluster.js';
+import { cluster_status, lab_with_leader, start_node, wait_leading } from './helpers/nats-cluster.js';
 import { fast_reseller, idem } from './helpers/purchases.js';
 import { stream_name } from '../src/cluster/codec.js';
 
 t.test('a leader whose acknowledged batches the stream lost keeps its store for the operator, says so, and leads again on the stream', async (t) => {
-  const { nats, nodes } = await cluster_lab(t);
-  const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
-  t.teardown(() => nc.close());
-  const a = await start_node(nats, 'a');
-  nodes.push(a);
-  await wait_leading(a);
+  const { nats, nodes, nc, a } = await lab_with_leader(t);
   const reseller = await fast_reseller(a, 1_000);
   for (let i = 0; i < 10; i++) {
     const funded = await a.api('POST', '/v1/sandbox/wallet/fund', { key: reseller.key, body: { amount: 100, reference: `LOST-${i}` }, idempotency_key: idem('lost') });

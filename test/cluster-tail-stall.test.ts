@@ -6,19 +6,13 @@
 // for two leases while the stream held more is restarted). With the client's default 30 s pull, the same
 // standby stayed behind for 30 s or more.
 import t from 'tap';
-import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { cluster_lab, cluster_status, start_node, test_lease_ms, wait_leading, wait_until } from './helpers/nats-cluster.js';
+import { cluster_status, lab_with_leader, start_node, test_lease_ms, wait_until } from './helpers/nats-cluster.js';
 import { fast_reseller, idem } from './helpers/purchases.js';
 import { stream_name } from '../src/cluster/codec.js';
 
 t.test('a standby whose consumer is taken away on the server follows the leader again within a few leases', async (t) => {
-  const { nats, nodes } = await cluster_lab(t);
-  const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
-  t.teardown(() => nc.close());
-  const a = await start_node(nats, 'a');
-  nodes.push(a);
-  await wait_leading(a);
+  const { nats, nodes, nc, a } = await lab_with_leader(t);
   const b = await start_node(nats, 'b');
   nodes.push(b);
   const reseller = await fast_reseller(a, 1_000);

@@ -3,6 +3,7 @@
 export { NatsCluster, free_port, nats_server_path } from '../../bench/nats-process.js';
 import { NatsCluster } from '../../bench/nats-process.js';
 import type { ChildProcess } from 'node:child_process';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 
 /**
  * NATS servers as a test drives them: NatsCluster's on loopback, or NetnsLab.nats_servers()'s, each in a
@@ -84,6 +85,20 @@ export async function wait_until<T>(what: string, probe: () => Promise<T | null 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * A cluster lab (cluster_lab) with a NATS client of the test's own (to play NATS's part: delete a consumer,
+ * rewrite the stream) and its first node, `a`, leading.
+ */
+export async function lab_with_leader(t: { teardown(fn: () => Promise<void>): void }): Promise<{ nats: NatsCluster; nodes: TestServer[]; nc: NatsConnection; a: TestServer }> {
+  const { nats, nodes } = await cluster_lab(t);
+  const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
+  t.teardown(() => nc.close());
+  const a = await start_node(nats, 'a');
+  nodes.push(a);
+  await wait_leading(a);
+  return { nats, nodes, nc, a };
 }
 
 /** Waits until this node leads and its public API takes requests (/readyz 200). */
