@@ -2,7 +2,7 @@
 // the old leader is resumed. Fencing by the stream's expected sequence and the lease's local expiry
 // mean the old leader acknowledges no write from then on, and the two never disagree on a balance.
 import t from 'tap';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { NatsCluster, cluster_status, start_node, test_lease_ms, wait_leading, wait_until } from './helpers/nats-cluster.js';
 import { check_wallets, run_load } from './helpers/cluster-load.js';
 import { fast_reseller, idem } from './helpers/purchases.js';
@@ -71,6 +71,8 @@ t.test('a leader paused past its lease and resumed acknowledges no write, and no
     const [sa, sb] = [await cluster_status(a), await cluster_status(b)];
     return sa.role === 'standby' && sa.applied_seq === sb.applied_seq;
   });
+  // Its unreplicated tail was never acknowledged, so nothing of it is kept as lost (test/cluster-lost-acknowledged has the other side).
+  t.same(readdirSync(a.data_dir).filter((name) => name.startsWith('data.lost-acknowledged-')), [], 'the old leader kept no store as lost: the stream holds everything it acknowledged');
   // Hand over back to it (SIGTERM gives the lease back): it serves the same balances.
   await b.stop();
   await wait_leading(a, 30_000);
