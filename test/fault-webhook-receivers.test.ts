@@ -30,8 +30,14 @@ const rounds = 3;
 const purchases_per_round = 100;
 /** Events each bad endpoint subscribes to: two per purchase. */
 const bad_events = ['wallet.debited', 'transaction.completed'];
-/** Resident memory may grow while deliveries pile up, but not without bound. */
-const rss_growth_max_bytes = 96 * 1024 * 1024;
+/**
+ * Resident memory may grow while deliveries pile up, but not without bound. Most of the growth is the
+ * collector's, not what the server holds: on Node.js 22 V8 lets the old space reach ~140 MiB before its
+ * first full collection here. Measured (2026-11-29, this test at 12 rounds): Node.js 22 rose 100-115 MiB by
+ * round 7 and stayed flat to round 12 (a full collection took the heap from 139 to 95 MiB); Node.js 20 rose
+ * ~40 MiB in 3 rounds. CI on Node.js 22 saw +98 MiB at the peak and +107 MiB after recovery.
+ */
+const rss_growth_max_bytes = 160 * 1024 * 1024;
 const rss_growth_late_max_bytes = 48 * 1024 * 1024;
 
 async function receiver_for(t: Test, otherwise: Behaviour): Promise<WebhookReceiver> {

@@ -91,11 +91,11 @@ export async function wait_until<T>(what: string, probe: () => Promise<T | null 
  * A cluster lab (cluster_lab) with a NATS client of the test's own (to play NATS's part: delete a consumer,
  * rewrite the stream) and its first node, `a`, leading.
  */
-export async function lab_with_leader(t: { teardown(fn: () => Promise<void>): void }): Promise<{ nats: NatsCluster; nodes: TestServer[]; nc: NatsConnection; a: TestServer }> {
+export async function lab_with_leader(t: { teardown(fn: () => Promise<void>): void }, options: ClusterNodeOptions = {}): Promise<{ nats: NatsCluster; nodes: TestServer[]; nc: NatsConnection; a: TestServer }> {
   const { nats, nodes } = await cluster_lab(t);
   const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
   t.teardown(() => nc.close());
-  const a = await start_node(nats, 'a');
+  const a = await start_node(nats, 'a', options);
   nodes.push(a);
   await wait_leading(a);
   return { nats, nodes, nc, a };
