@@ -4,19 +4,29 @@
 // holds them, and it used to rebuild over them in silence. Now the leader writes, with each batch, the last
 // sequence the stream had acknowledged to it (src/cluster/codec.ts acked_key); at start-up a stream that ends
 // before that mark makes the node keep its store beside the rebuilt one and say so, as an error, for the
-// operator. The test plays NATS's part: with the leader killed, it rewrites the stream without its last batches.
-import t from 'tap';
+// operator. The lease key carries the same mark (src/cluster/lease.ts lease_value), so a standby that finds the
+// stream's leader short of it does not lead on it: it asks that leader to step down, for a replica holding the
+// batches to be elected, and leads once the stream holds them again, or after a bounded wait, on the stream
+// as it is (src/cluster/take-over.ts stream_lacks_acknowledged). The tests play NATS's part: with the leader
+// killed, they rewrite the stream without its last batches (and, in the second, give them back).
+import t, { type Test } from 'tap';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { cluster_status, lab_with_leader, start_node, wait_leading, wait_until } from './helpers/nats-cluster.js';
+import { jetstream, jetstreamManager, type StoredMsg } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { cluster_status, lab_with_leader, start_node, test_lease_ms, wait_leading, wait_until } from './helpers/nats-cluster.js';
 import { fast_reseller, idem } from './helpers/purchases.js';
 import { stream_name } from '../src/cluster/codec.js';
+import { lease_bucket, lease_key, parse_lease_value } from '../src/cluster/lease.js';
+import { nats_timings } from '../src/cluster/nats-timings.js';
+import type { TestServer } from './helpers/server.js';
 
-t.test('a leader whose acknowledged batches the stream lost keeps its store for the operator, says so, and leads again on the stream', async (t) => {
-  // A snapshot every 6 batches: one trims the stream before the lost batches, as in a store that has run a
-  // while, so the rebuild below must keep the stream's numbering (CI once found it shifted).
-  const { nats, nodes, nc, a } = await lab_with_leader(t, { env: { CLUSTER_SNAPSHOT_BATCHES_MAX: '6' } });
+/**
+ * A leader acknowledged 11 top-ups after a snapshot that trimmed the stream, and wrote the stream's last
+ * acknowledged sequence into the lease key; then it was killed. Returns the leader's figures.
+ */
+async function acknowledged_then_killed(t: Test, a: TestServer, nc: NatsConnection) {
   const reseller = await fast_reseller(a, 1_000);
   const top_up = async (i: number) => {
     const funded = await a.api('POST', '/v1/sandbox/wallet/fund', { key: reseller.key, body: { amount: 100, reference: `LOST-${i}` }, idempotency_key: idem('lost') });
@@ -36,18 +46,29 @@ t.test('a leader whose acknowledged batches the stream lost keeps its store for 
   }
   for (let last = i + 5; i < last; i++) await top_up(i);
   const acked = (await cluster_status(a)).applied_seq as number;
+  const balance = (await a.api('GET', '/v1/wallet', { key: reseller.key })).body.data.balance;
+  const kv = await new Kvm(nc).open(lease_bucket);
+  const mark = await wait_until('a lease renewal carrying the last acknowledged sequence', async () => {
+    const value = (await kv.get(lease_key))?.string() ?? '';
+    return parse_lease_value(value).acked_seq === acked ? value : null;
+  }, 5000);
+  t.pass(`the lease key carries the last sequence the stream acknowledged: "${mark}"`);
   await a.kill();
+  return { reseller, acked, balance };
+}
 
-  // NATS's part: the stream again, without its last four batches (each top-up is one batch of one message),
-  // each kept message at its own sequence. A snapshot trimmed what precedes its batch (first_seq): fillers
-  // take those numbers and are purged again, as the snapshot had done.
+/** NATS's part: the stream again without its last `lose` batches, each kept message at its own sequence. Returns the lost ones. */
+async function stream_without_last(t: Test, nc: NatsConnection, acked: number, lose: number): Promise<StoredMsg[]> {
+  // A snapshot trimmed what precedes its batch (first_seq): fillers take those numbers and are purged again,
+  // as the snapshot had done.
   const jsm = await jetstreamManager(nc, { timeout: 5000 });
   const js = jetstream(nc, { timeout: 5000 });
   const { config, state } = await jsm.streams.info(stream_name);
-  const kept = acked - 4;
+  t.equal(state.last_seq, acked, `the stream ends at ${acked}, the last sequence acknowledged`);
+  const kept = acked - lose;
   t.ok(state.first_seq <= kept, `the stream still holds the batches from ${state.first_seq} to ${kept}`);
-  const messages = [];
-  for (let seq = state.first_seq; seq <= kept; seq++) {
+  const messages: StoredMsg[] = [];
+  for (let seq = state.first_seq; seq <= acked; seq++) {
     const message = await jsm.streams.getMessage(stream_name, { seq });
     if (message === null) throw new Error(`the stream lacks message ${seq} (first ${state.first_seq}, last ${state.last_seq})`);
     messages.push(message);
@@ -58,10 +79,24 @@ t.test('a leader whose acknowledged batches the stream lost keeps its store for 
     for (let seq = 1; seq < state.first_seq; seq++) await js.publish(messages[0]!.subject, new Uint8Array(0));
     await jsm.streams.purge(stream_name, { seq: state.first_seq });
   }
-  for (const message of messages) await js.publish(message.subject, message.data, { headers: message.header });
-  t.equal((await jsm.streams.info(stream_name)).state.first_seq, state.first_seq, `the stream starts at ${state.first_seq} again`);
-  t.equal((await jsm.streams.info(stream_name)).state.last_seq, kept, `the stream ends at ${kept}, 4 batches before the ${acked} it acknowledged`);
+  for (const message of messages.slice(0, messages.length - lose)) await js.publish(message.subject, message.data, { headers: message.header });
+  const info = await jsm.streams.info(stream_name);
+  t.equal(info.state.first_seq, state.first_seq, `the stream starts at ${state.first_seq} again`);
+  t.equal(info.state.last_seq, kept, `the stream ends at ${kept}, ${lose} batches before the ${acked} it acknowledged`);
+  return messages.slice(messages.length - lose);
+}
 
+const timings = nats_timings(test_lease_ms);
+
+t.test('a leader whose acknowledged batches the stream lost keeps its store for the operator, says so, and leads again on the stream after asking for a replica that holds them', async (t) => {
+  // A snapshot every 6 batches: one trims the stream before the lost batches, as in a store that has run a
+  // while, so the rebuild must keep the stream's numbering (CI once found it shifted).
+  const { nats, nodes, nc, a } = await lab_with_leader(t, { env: { CLUSTER_SNAPSHOT_BATCHES_MAX: '6' } });
+  const { reseller, acked } = await acknowledged_then_killed(t, a, nc);
+  const kept = acked - 4;
+  await stream_without_last(t, nc, acked, 4);
+
+  const started = Date.now();
   const again = await start_node(nats, 'a', { data_dir: a.data_dir });
   nodes.push(again);
   const said = again.logs.find((line) => line.includes('the stream lost batches it had acknowledged'));
@@ -71,7 +106,44 @@ t.test('a leader whose acknowledged batches the stream lost keeps its store for 
   t.equal(files.length, 1, `the old store is kept beside the new one (${files.join(', ')})`);
   t.ok(files.length === 1 && statSync(join(again.data_dir, files[0])).size > 0, 'and is not empty');
   t.ok(JSON.parse(said ?? '{}').kept?.endsWith(files[0] ?? '-'), 'the error names the kept file');
-  await wait_leading(again);
+  await wait_leading(again, timings.lost_acknowledged_wait_ms + 30_000);
+  const led_after_ms = Date.now() - started;
+  const waiting = again.logs.find((line) => line.includes('lacks batches the stream acknowledged'));
+  t.match(JSON.parse(waiting ?? '{}'), { level: 'error', stream_last_seq: kept, acked_seq: acked, lost_batches: 4 }, 'before leading, the node says the journal\'s leader lacks acknowledged batches, per the lease');
+  const gave_up = again.logs.find((line) => line.includes('no replica of the journal holds the acknowledged batches'));
+  const gave_up_fields = JSON.parse(gave_up ?? '{}');
+  t.match(gave_up_fields, { level: 'error', stream_last_seq: kept, acked_seq: acked }, 'and, no replica holding them, that it leads on the stream as it is');
+  t.ok(gave_up_fields.stepdowns >= 2, `having asked the journal's leader to step down ${gave_up_fields.stepdowns} times`);
+  t.ok(gave_up_fields.waited_ms >= timings.lost_acknowledged_wait_ms && led_after_ms >= timings.lost_acknowledged_wait_ms, `after waiting ${gave_up_fields.waited_ms} ms (${timings.lost_acknowledged_wait_ms} ms the bound); it led ${led_after_ms} ms after its start`);
   const wallet = await again.api('GET', '/v1/wallet', { key: reseller.key });
   t.equal(wallet.status, 200, 'the node leads again, on the stream as it is');
+});
+
+t.test('a standby that finds the journal short of the lease\'s acknowledged mark waits for the batches, and leads with every one once a replica has them', async (t) => {
+  const { nats, nodes, nc, a } = await lab_with_leader(t, { env: { CLUSTER_SNAPSHOT_BATCHES_MAX: '6' } });
+  const { reseller, acked, balance } = await acknowledged_then_killed(t, a, nc);
+  const lost = await stream_without_last(t, nc, acked, 3);
+
+  const b = await start_node(nats, 'b');
+  nodes.push(b);
+  await wait_until('the standby to say the journal lacks acknowledged batches', async () => b.logs.some((line) => line.includes('lacks batches the stream acknowledged')), 20_000);
+  await new Promise((resolve) => setTimeout(resolve, 2 * test_lease_ms));
+  t.not((await cluster_status(b)).role, 'leader', 'the standby does not lead on the short stream');
+  // NATS's part again: a replica holding the batches is elected (here: they are appended as they were).
+  // Tried again while the stream elects the leader the standby's step-down asked for (no JetStream answer meanwhile).
+  const js = jetstream(nc, { timeout: 2000 });
+  const jsm = await jetstreamManager(nc, { timeout: 2000 });
+  for (const message of lost) {
+    await wait_until('the stream to take a lost batch back', () => js.publish(message.subject, message.data, { headers: message.header, expect: { lastSequence: message.seq - 1 } }).then(
+      () => true,
+      // A publish whose answer was lost may have landed.
+      () => jsm.streams.info(stream_name).then((info) => info.state.last_seq >= message.seq, () => false),
+    ), 20_000);
+  }
+  await wait_leading(b, 30_000);
+  t.ok(b.logs.some((line) => line.includes('holds every acknowledged batch again')), 'the standby says the journal holds every acknowledged batch again');
+  t.notOk(b.logs.some((line) => line.includes('no replica of the journal holds')), 'and never led without them');
+  t.equal((await cluster_status(b)).applied_seq > acked, true, 'it leads past every acknowledged batch (its epoch follows them)');
+  const wallet = await b.api('GET', '/v1/wallet', { key: reseller.key });
+  t.equal(wallet.body.data.balance, balance, `the wallet holds every acknowledged top-up (${balance})`);
 });

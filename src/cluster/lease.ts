@@ -27,22 +27,31 @@ export interface LeaseEntry {
   revision: number;
   tenure: string | null;
   renewals: number | null;
+  /** The last journal sequence the stream had acknowledged to the holder when it wrote the key; null in older keys. */
+  acked_seq: number | null;
 }
 
 /**
- * The lease key's value: `<node> <tenure> <renewals>`. A take-over writes a new tenure and 0; each renewal of
- * that tenure writes the next count. Node names hold no space (config.ts), so the node stays the first word.
- * The count lets a standby that missed renewals (its reads failed during a partition) bound when the holder
- * sent the last one (see renewals_sent_by).
+ * The lease key's value: `<node> <tenure> <renewals> <acked_seq>`. A take-over writes a new tenure and 0; each
+ * renewal of that tenure writes the next count. Node names hold no space (config.ts), so the node stays the first
+ * word. The count lets a standby that missed renewals (its reads failed during a partition) bound when the holder
+ * sent the last one (see renewals_sent_by). `acked_seq` is the last journal sequence the stream had acknowledged
+ * to the holder when it wrote the key: a standby finding the stream shorter than that knows the stream's leader
+ * lacks acknowledged batches (TakeOver.stream_lacks_acknowledged). Keys of three words (written before
+ * 2026-11-29) carry no mark; an older node reads a key of four words as a node's name, which only costs it
+ * the renewal count's bound.
  */
-export function lease_value(node: string, tenure: string, renewals: number): string {
-  return `${node} ${tenure} ${renewals}`;
+export function lease_value(node: string, tenure: string, renewals: number, acked_seq: number): string {
+  return `${node} ${tenure} ${renewals} ${acked_seq}`;
 }
 
-function parse_lease_value(value: string): Omit<LeaseEntry, 'revision'> {
-  const [node, tenure, renewals, ...rest] = value.split(' ');
-  if (tenure === undefined || renewals === undefined || rest.length > 0 || !/^\d{1,15}$/.test(renewals)) return { node: value, tenure: null, renewals: null };
-  return { node, tenure, renewals: Number(renewals) };
+export function parse_lease_value(value: string): Omit<LeaseEntry, 'revision'> {
+  const [node, tenure, renewals, acked_seq, ...rest] = value.split(' ');
+  const count = /^\d{1,15}$/;
+  if (tenure === undefined || renewals === undefined || rest.length > 0 || !count.test(renewals) || (acked_seq !== undefined && !count.test(acked_seq))) {
+    return { node: value, tenure: null, renewals: null, acked_seq: null };
+  }
+  return { node, tenure, renewals: Number(renewals), acked_seq: acked_seq === undefined ? null : Number(acked_seq) };
 }
 
 /** How soon a failed lease renewal is tried again (the lease keeps running meanwhile). */
@@ -82,7 +91,7 @@ export abstract class LeaseHolder extends StorePreparation {
     });
     if (stored === null) return null;
     const operation = stored.header?.get('KV-Operation') ?? '';
-    if (operation === 'DEL' || operation === 'PURGE') return { node: null, revision: stored.seq, tenure: null, renewals: null };
+    if (operation === 'DEL' || operation === 'PURGE') return { node: null, revision: stored.seq, tenure: null, renewals: null, acked_seq: null };
     return { ...parse_lease_value(stored.string()), revision: stored.seq };
   }
 
@@ -116,7 +125,7 @@ export abstract class LeaseHolder extends StorePreparation {
       const renewals = this.lease_renewals + 1;
       const disconnects = this.disconnects;
       try {
-        this.lease_revision = await this.watched(this.kv.update(lease_key, lease_value(this.node, this.lease_tenure, renewals), this.lease_revision, timeout_ms));
+        this.lease_revision = await this.watched(this.kv.update(lease_key, lease_value(this.node, this.lease_tenure, renewals, this.acked_seq), this.lease_revision, timeout_ms));
         this.lease_renewals = renewals;
         if (this.role === 'leader') this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
         return 'renewed';

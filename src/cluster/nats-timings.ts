@@ -39,6 +39,13 @@ export interface NatsTimings {
   tail_pull_expires_ms: number;
   /** A standby whose tail applied nothing for this long while the stream held more restarts it (StreamFollower.restart_stalled_tail). */
   tail_stall_ms: number;
+  /**
+   * A standby finding the journal shorter than the lease's acknowledged mark (TakeOver.stream_lacks_acknowledged)
+   * asks the stream's Raft leader to step down at most this often, so that a replica holding the batches can
+   * be elected, and after lost_acknowledged_wait_ms leads on the stream as it is.
+   */
+  stepdown_interval_ms: number;
+  lost_acknowledged_wait_ms: number;
 }
 
 /**
@@ -61,5 +68,8 @@ export function nats_timings(lease_ms: number): NatsTimings {
     // nats.js refuses a pull shorter than 1 s.
     tail_pull_expires_ms: Math.max(1000, lease_ms),
     tail_stall_ms: Math.max(2000, 2 * lease_ms),
+    // A JetStream election takes a few seconds on nats-server 2.9 (its Raft's election timeout is 2-5 s).
+    stepdown_interval_ms: Math.max(3000, lease_ms),
+    lost_acknowledged_wait_ms: Math.max(15_000, 5 * lease_ms),
   };
 }
