@@ -67,6 +67,9 @@ export abstract class TakeOver extends DivergenceRepair {
     }
     this.lease_seen = null;
     this.lease_valid_until_ms = sent_ms + this.config.lease_ms;
+    // What the renewals write as acknowledged until this tenure's first append: the stream's end, which
+    // this store reached (an earlier tenure's figure could lie past a stream that lost batches since).
+    this.acked_seq = this.applied.seq;
     this.leader = this.node;
     this.role = 'leader';
     this.log.info({ applied_seq: this.applied.seq }, 'cluster: took the lease; fencing off the previous leader');
