@@ -11,23 +11,30 @@
 // stream leader's word) for messages on that subject go through the same rewrite. That is what the second
 // partition finding saw: the new stream leader itself held, where an epoch message had been acknowledged,
 // the one batch a deposed leader had in flight there (docs/cluster.md "Partitions, measured").
+//
+// A rewrite may also drop a delivery: the node then gets the consumer's heartbeats and nothing else, as from a
+// consumer whose host lost the stream (test/cluster-tail-stall.test.ts).
 import { createServer, connect as tcp_connect, type Server, type Socket } from 'node:net';
 
 /** A delivery as the consumer would send it: its stream sequence, its headers (name → value) and its payload. */
 export interface Delivery {
+  /** The consumer that delivered it ('' for a message-get answer). */
+  consumer: string;
   stream_seq: number;
   headers: Map<string, string>;
   payload: Buffer;
 }
 
-/** Returns the delivery to send instead, or null to let the real one through. */
-export type Rewrite = (delivery: Delivery) => { headers: Map<string, string>; payload: Buffer } | null;
+/** Returns the delivery to send instead, null to let the real one through, or 'drop' to send nothing (deliveries only). */
+export type Rewrite = (delivery: Delivery) => { headers: Map<string, string>; payload: Buffer } | 'drop' | null;
 
 export class NatsReplicaProxy {
   port = 0;
   rewrite: Rewrite = () => null;
   /** Deliveries rewritten so far. */
   rewritten = 0;
+  /** Deliveries dropped so far. */
+  dropped = 0;
   /** The subject whose message-get answers are rewritten too (the stream leader's copy); null: only deliveries. */
   gets_subject: string | null = null;
   /** Message-get answers rewritten so far. */
@@ -110,8 +117,8 @@ export class NatsReplicaProxy {
       const colon = line.indexOf(':');
       if (colon > 0) headers.set(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
     }
-    const replaced = this.rewrite({ stream_seq: message.seq, headers, payload: Buffer.from(message.data ?? '', 'base64') });
-    if (replaced === null) return null;
+    const replaced = this.rewrite({ consumer: '', stream_seq: message.seq, headers, payload: Buffer.from(message.data ?? '', 'base64') });
+    if (replaced === null || replaced === 'drop') return null;
     this.gets_rewritten++;
     let head = 'NATS/1.0\r\n';
     for (const [name, value] of replaced.headers) head += `${name}: ${value}\r\n`;
@@ -129,6 +136,7 @@ export class NatsReplicaProxy {
     // $JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.… (v1), or with a domain and account hash first (v2).
     const v2 = tokens.length >= 12;
     const stream = tokens[v2 ? 4 : 2];
+    const consumer = tokens[v2 ? 5 : 3];
     const stream_seq = Number(tokens[v2 ? 7 : 5]);
     if (stream !== this.stream) return null;
     const header_bytes = Number(args[4]);
@@ -139,8 +147,12 @@ export class NatsReplicaProxy {
       const colon = line.indexOf(':');
       if (colon > 0) headers.set(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
     }
-    const replaced = this.rewrite({ stream_seq, headers, payload: Buffer.from(body.subarray(header_bytes)) });
+    const replaced = this.rewrite({ consumer, stream_seq, headers, payload: Buffer.from(body.subarray(header_bytes)) });
     if (replaced === null) return null;
+    if (replaced === 'drop') {
+      this.dropped++;
+      return Buffer.alloc(0);
+    }
     this.rewritten++;
     let head = 'NATS/1.0\r\n';
     for (const [name, value] of replaced.headers) head += `${name}: ${value}\r\n`;
