@@ -21,6 +21,7 @@ import { stream_name } from '../src/cluster/codec.js';
 import { lease_bucket, lease_key, parse_lease_value } from '../src/cluster/lease.js';
 import { nats_timings } from '../src/cluster/nats-timings.js';
 import type { TestServer } from './helpers/server.js';
+import { NatsReplicaProxy } from './helpers/nats-replica-proxy.js';
 
 /**
  * A leader acknowledged 11 top-ups after a snapshot that trimmed the stream, and wrote the stream's last
@@ -146,4 +147,29 @@ t.test('a standby that finds the journal short of the lease\'s acknowledged mark
   t.equal((await cluster_status(b)).applied_seq > acked, true, 'it leads past every acknowledged batch (its epoch follows them)');
   const wallet = await b.api('GET', '/v1/wallet', { key: reseller.key });
   t.equal(wallet.body.data.balance, balance, `the wallet holds every acknowledged top-up (${balance})`);
+});
+
+t.test('a start-up that reads the journal while it has no leader waits for one, rather than take a lagging replica\'s end for lost batches', async (t) => {
+  const { nats, nodes, nc, a } = await lab_with_leader(t, { env: { CLUSTER_SNAPSHOT_BATCHES_MAX: '6' } });
+  const { reseller, acked, balance } = await acknowledged_then_killed(t, a, nc);
+  // The node's only NATS server is the proxy, which answers its first three stream infos of the journal as a
+  // server does while JetStream elects the stream's leader: no leader named, and its own replica's state,
+  // lagging (seen in the partition campaign of 2026-11-29; src/cluster/nats-link.ts led_stream_info).
+  const proxy = new NatsReplicaProxy(nats.nodes[0].client_port, stream_name);
+  await proxy.start();
+  t.teardown(() => proxy.stop());
+  proxy.info_rewrite = (answer) => {
+    if (proxy.infos_rewritten >= 3) return null;
+    return { ...answer, state: { ...answer.state, last_seq: acked - 4 }, cluster: { ...answer.cluster, leader: undefined } };
+  };
+  const again = await start_node(nats, 'a', { data_dir: a.data_dir, env: { CLUSTER_NATS_URL: proxy.url } });
+  nodes.push(again);
+  await wait_leading(again, 30_000);
+  t.equal(proxy.infos_rewritten, 3, 'the node was answered three times without a leader');
+  t.ok(again.logs.some((line) => line.includes('start-up is waiting for') && line.includes('no leader now')), 'and its start-up waited for JetStream to name the journal\'s leader');
+  t.notOk(again.logs.some((line) => line.includes('the stream lost batches')), 'it did not take the lagging answer for lost batches');
+  t.same(readdirSync(again.data_dir).filter((name) => name.startsWith('data.lost-acknowledged-')), [], 'and kept no store aside');
+  t.equal((await cluster_status(again)).applied_seq > acked, true, 'it leads on its own store, past every acknowledged batch');
+  const wallet = await again.api('GET', '/v1/wallet', { key: reseller.key });
+  t.equal(wallet.body.data.balance, balance, `with every acknowledged top-up (${balance})`);
 });

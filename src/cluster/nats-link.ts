@@ -6,11 +6,12 @@
 // nor the creation of the stream and the lease bucket (ClusterNode.connect).
 import type { Logger } from 'pino';
 import type { NatsConnection, Server, ServerInfo } from '@nats-io/transport-node';
-import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { JetStreamClient, JetStreamManager, StreamInfo } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { ClusterConfig } from '../config.js';
 import { nats_timings, type NatsTimings } from './nats-timings.js';
-import { StartRefused } from './cluster-errors.js';
+import { NoAgreedLeader, StartRefused } from './cluster-errors.js';
+import { stream_name } from './codec.js';
 import { monotonic_ms, sleep } from './monotonic.js';
 import { NodeState } from './node-state.js';
 
@@ -57,6 +58,19 @@ export abstract class NatsLink extends NodeState {
     on_deposed: (reason: string, exit_code: number) => void,
   ) {
     super(config, data_dir, log, on_deposed);
+  }
+
+  /**
+   * The journal's info as a stream leader gave it. While JetStream elects one, a server answers with its own
+   * replica's state, which may lag far behind: the partition campaign of 2026-11-29 saw a journal that ended at
+   * 13,975 reported as ending at 12,439 in such an answer, and a node starting then kept its store as lost
+   * (keep_lost_store) and a standby waited for batches the journal held (stream_lacks_acknowledged). Throws
+   * NoAgreedLeader then: the callers retry. A single server without a cluster names no leader and needs none.
+   */
+  protected async led_stream_info(jsm: JetStreamManager = this.jsm): Promise<StreamInfo> {
+    const info = await jsm.streams.info(stream_name);
+    if (info.cluster?.name !== undefined && !info.cluster.leader) throw new NoAgreedLeader('the journal stream has no leader now (JetStream is electing one)');
+    return info;
   }
 
   /** The NATS server the connection is on now (host:port), null while it reconnects; kept by watch_connection. */

@@ -35,10 +35,10 @@ export abstract class StorePreparation extends NatsLink {
    * not destroy them either: the store is kept beside the new one, under a name that says what it holds, and an
    * error names it for the operator. The node then rebuilds and goes on, as for any store that cannot follow.
    */
-  private keep_lost_store(acked: number, last: number): void {
+  private keep_lost_store(acked: number, last: number, stream_leader: string | null): void {
     const kept = `data.lost-acknowledged-${last + 1}-${acked}-${Date.now()}.mdb`;
     if (existsSync(join(this.data_dir, 'data.mdb'))) renameSync(join(this.data_dir, 'data.mdb'), join(this.data_dir, kept));
-    this.log.error({ acked_seq: acked, stream_last_seq: last, lost_batches: acked - last, kept: join(this.data_dir, kept) },
+    this.log.error({ acked_seq: acked, stream_last_seq: last, stream_leader, lost_batches: acked - last, kept: join(this.data_dir, kept) },
       'cluster: the stream lost batches it had acknowledged to this node (NATS lost acknowledged messages); this node\'s store, which holds them, is kept for the operator and the node rebuilds from the stream');
   }
 
@@ -50,7 +50,7 @@ export abstract class StorePreparation extends NatsLink {
     let empty = local === null;
     if (empty) for (const _ of store.accounts.getKeys({ limit: 1 })) empty = false;
     await store.root.close();
-    const info = await this.jsm.streams.info(stream_name);
+    const info = await this.led_stream_info();
     const first = info.state.first_seq;
     const last = info.state.last_seq;
     this.stream_seq = last;
@@ -80,7 +80,7 @@ export abstract class StorePreparation extends NatsLink {
     // replica: the rebuilt store catches up from the leader before it tails (see follow).
     if (local !== null && local.seq >= first) this.diverged = `at start-up this store stood at seq ${local.seq} (${local.digest}), which the stream's leader does not hold`;
     this.log.warn({ local, stream_first_seq: first, stream_last_seq: last, snapshot }, 'cluster: the local store cannot follow the stream (behind its start, or holding batches it lacks); rebuilding it');
-    if (acked !== null && acked > last) this.keep_lost_store(acked, last);
+    if (acked !== null && acked > last) this.keep_lost_store(acked, last, info.cluster?.leader ?? null);
     if (snapshot !== null) {
       if (snapshot.seq < first - 1) throw new StartRefused(`cluster: the latest snapshot (seq ${snapshot.seq}) is older than the stream's first message (${first}); cannot rebuild`);
       await this.snapshots.install();

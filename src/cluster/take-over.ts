@@ -28,7 +28,7 @@ export abstract class TakeOver extends DivergenceRepair {
     const check = this.jsm_check ?? this.jsm;
     const entry = await this.lease_entry(check);
     const now_ms = monotonic_ms();
-    const info = await check.streams.info(stream_name);
+    const info = await this.led_stream_info(check);
     this.stream_seq = info.state.last_seq;
     if (entry !== null && entry.node !== null) {
       this.leader = entry.node;
@@ -42,7 +42,7 @@ export abstract class TakeOver extends DivergenceRepair {
       this.log.info({ holder: entry.node, revision: entry.revision, still_ms: Math.round(now_ms - this.lease_seen.since_ms) }, 'cluster: the lease was not renewed for a whole lease; taking it over');
     }
     this.leader = null;
-    if (entry !== null && await this.stream_lacks_acknowledged(entry.acked_seq, info.state.last_seq, now_ms)) return false;
+    if (entry !== null && await this.stream_lacks_acknowledged(entry.acked_seq, info.state.last_seq, info.cluster?.leader ?? null, now_ms)) return false;
     // Only a standby that has applied the stream to its end takes over.
     if (this.applied.seq < info.state.last_seq || this.parts.length > 0) {
       // The lease is free but the tail is behind: fetch the rest directly rather than wait for it.
@@ -127,7 +127,7 @@ export abstract class TakeOver extends DivergenceRepair {
    * on the stream as it is, with an error for the operator (no replica had them: a cluster that stopped for
    * good would be worse; the old leader keeps its store as lost, StorePreparation.keep_lost_store).
    */
-  private async stream_lacks_acknowledged(mark: number | null, stream_last_seq: number, now_ms: number): Promise<boolean> {
+  private async stream_lacks_acknowledged(mark: number | null, stream_last_seq: number, stream_leader: string | null, now_ms: number): Promise<boolean> {
     if (mark === null || stream_last_seq >= mark) {
       if (this.lacking !== null) {
         this.log.warn({ stream_last_seq, acked_seq: this.lacking.mark, stepdowns: this.lacking.stepdowns, waited_ms: Math.round(now_ms - this.lacking.since_ms) }, 'cluster: the journal\'s leader holds every acknowledged batch again');
@@ -138,7 +138,7 @@ export abstract class TakeOver extends DivergenceRepair {
     if (this.lacking === null || this.lacking.mark !== mark) {
       // A leader just elected may not have applied what its log commits yet: a step-down waits one interval.
       this.lacking = { mark, since_ms: now_ms, stepdown_ms: now_ms, stepdowns: 0 };
-      this.log.warn({ stream_last_seq, acked_seq: mark }, 'cluster: the journal ends before the last sequence it acknowledged to the last leader; waiting for it');
+      this.log.warn({ stream_last_seq, stream_leader, acked_seq: mark }, 'cluster: the journal ends before the last sequence it acknowledged to the last leader; waiting for it');
     }
     const waited_ms = now_ms - this.lacking.since_ms;
     if (waited_ms >= this.timings.lost_acknowledged_wait_ms) {
@@ -150,7 +150,7 @@ export abstract class TakeOver extends DivergenceRepair {
     if (now_ms - this.lacking.stepdown_ms >= this.timings.stepdown_interval_ms) {
       this.lacking.stepdown_ms = now_ms;
       this.lacking.stepdowns++;
-      this.log.error({ stream_last_seq, acked_seq: mark, lost_batches: mark - stream_last_seq, stepdowns: this.lacking.stepdowns, waited_ms: Math.round(waited_ms) },
+      this.log.error({ stream_last_seq, stream_leader, acked_seq: mark, lost_batches: mark - stream_last_seq, stepdowns: this.lacking.stepdowns, waited_ms: Math.round(waited_ms) },
         'cluster: the journal\'s leader lacks batches the stream acknowledged to the last leader; asking it to step down rather than lead without them');
       // JetStream's API (no nats.js helper): the stream's Raft leader steps down and its replicas elect another.
       await this.nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream_name}`, undefined, { timeout: this.timings.check_timeout_ms })

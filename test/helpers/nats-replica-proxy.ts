@@ -39,6 +39,13 @@ export class NatsReplicaProxy {
   gets_subject: string | null = null;
   /** Message-get answers rewritten so far. */
   gets_rewritten = 0;
+  /**
+   * Rewrites the JetStream API's stream info answers for `stream` (the parsed answer; null keeps it): to play
+   * a server that answers while the stream has no leader, with its own lagging replica's state.
+   */
+  info_rewrite: (answer: { state: { last_seq: number }; cluster?: { leader?: string } }) => object | null = () => null;
+  /** Stream info answers rewritten so far. */
+  infos_rewritten = 0;
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
 
@@ -105,6 +112,14 @@ export class NatsReplicaProxy {
    * payload in base64 (`message.hdrs`, `message.data`).
    */
   private maybe_rewrite_get(args: string[], body: Buffer): Buffer | null {
+    if (args.length === 4 && body.subarray(0, 200).toString('latin1').includes('"type":"io.nats.jetstream.api.v1.stream_info_response"')) {
+      const answer = JSON.parse(body.toString('utf8'));
+      const replaced = answer.config?.name === this.stream ? this.info_rewrite(answer) : null;
+      if (replaced === null) return null;
+      this.infos_rewritten++;
+      const rewritten = Buffer.from(JSON.stringify(replaced), 'utf8');
+      return Buffer.concat([Buffer.from(`MSG ${args[1]} ${args[2]} ${rewritten.length}\r\n`, 'latin1'), rewritten, Buffer.from('\r\n')]);
+    }
     if (this.gets_subject === null || args.length !== 4) return null;
     const marker = '"type":"io.nats.jetstream.api.v1.stream_msg_get_response"';
     if (!body.subarray(0, 200).toString('latin1').includes(marker)) return null;
