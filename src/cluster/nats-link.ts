@@ -61,11 +61,11 @@ export abstract class NatsLink extends NodeState {
   }
 
   /**
-   * The journal's info as a stream leader gave it. While JetStream elects one, a server answers with its own
-   * replica's state, which may lag far behind: the partition campaign of 2026-11-29 saw a journal that ended at
-   * 13,975 reported as ending at 12,439 in such an answer, and a node starting then kept its store as lost
-   * (keep_lost_store) and a standby waited for batches the journal held (stream_lacks_acknowledged). Throws
-   * NoAgreedLeader then: the callers retry. A single server without a cluster names no leader and needs none.
+   * The journal's info as a stream leader gave it. While JetStream elects one, an answer names no leader and
+   * carries one server's own replica, which may lag: the start-up check would take its end for lost batches
+   * and a take-over for a journal short of the lease's mark. Throws NoAgreedLeader then: the callers retry.
+   * (The short journals of the partition campaign of 2026-11-29 came from named leaders that lacked batches,
+   * StorePreparation.stream_lacks_acknowledged.) A single server without a cluster names no leader and needs none.
    */
   protected async led_stream_info(jsm: JetStreamManager = this.jsm): Promise<StreamInfo> {
     const info = await jsm.streams.info(stream_name);

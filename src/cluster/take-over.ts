@@ -111,54 +111,6 @@ export abstract class TakeOver extends DivergenceRepair {
     return true;
   }
 
-  /** Since when this standby has found the stream shorter than the lease's acknowledged mark (stream_lacks_acknowledged). */
-  private lacking: { mark: number; since_ms: number; stepdown_ms: number; stepdowns: number } | null = null;
-
-  /**
-   * True while the take-over must wait: the lease's holder was acknowledged batches up to `mark`
-   * (lease_value), and the stream's leader ends before it. JetStream acknowledges a batch once a majority of
-   * its replicas hold it, so a leader without it lost it (nats-server 2.9.10 elected a server that had lost
-   * its last 500 messages to a kill -9, in the partition campaign of 2026-11-28; docs/cluster.md "What
-   * survives which failure"). Leading then would serve a history without acknowledged answers, and this
-   * standby's repair would discard them from its own store. So the standby waits, and asks the stream's leader
-   * to step down every timings.stepdown_interval_ms (the first after one interval: a leader just elected may
-   * not have applied all its log commits yet), for a replica that holds the batches to be elected; once
-   * the stream holds the mark again the take-over goes on. After timings.lost_acknowledged_wait_ms it leads
-   * on the stream as it is, with an error for the operator (no replica had them: a cluster that stopped for
-   * good would be worse; the old leader keeps its store as lost, StorePreparation.keep_lost_store).
-   */
-  private async stream_lacks_acknowledged(mark: number | null, stream_last_seq: number, stream_leader: string | null, now_ms: number): Promise<boolean> {
-    if (mark === null || stream_last_seq >= mark) {
-      if (this.lacking !== null) {
-        this.log.warn({ stream_last_seq, acked_seq: this.lacking.mark, stepdowns: this.lacking.stepdowns, waited_ms: Math.round(now_ms - this.lacking.since_ms) }, 'cluster: the journal\'s leader holds every acknowledged batch again');
-        this.lacking = null;
-      }
-      return false;
-    }
-    if (this.lacking === null || this.lacking.mark !== mark) {
-      // A leader just elected may not have applied what its log commits yet: a step-down waits one interval.
-      this.lacking = { mark, since_ms: now_ms, stepdown_ms: now_ms, stepdowns: 0 };
-      this.log.warn({ stream_last_seq, stream_leader, acked_seq: mark }, 'cluster: the journal ends before the last sequence it acknowledged to the last leader; waiting for it');
-    }
-    const waited_ms = now_ms - this.lacking.since_ms;
-    if (waited_ms >= this.timings.lost_acknowledged_wait_ms) {
-      this.log.error({ stream_last_seq, acked_seq: mark, lost_batches: mark - stream_last_seq, stepdowns: this.lacking.stepdowns, waited_ms: Math.round(waited_ms) },
-        'cluster: no replica of the journal holds the acknowledged batches; leading on the stream as it is (the last leader keeps its store as lost when it starts again)');
-      this.lacking = null;
-      return false;
-    }
-    if (now_ms - this.lacking.stepdown_ms >= this.timings.stepdown_interval_ms) {
-      this.lacking.stepdown_ms = now_ms;
-      this.lacking.stepdowns++;
-      this.log.error({ stream_last_seq, stream_leader, acked_seq: mark, lost_batches: mark - stream_last_seq, stepdowns: this.lacking.stepdowns, waited_ms: Math.round(waited_ms) },
-        'cluster: the journal\'s leader lacks batches the stream acknowledged to the last leader; asking it to step down rather than lead without them');
-      // JetStream's API (no nats.js helper): the stream's Raft leader steps down and its replicas elect another.
-      await this.nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream_name}`, undefined, { timeout: this.timings.check_timeout_ms })
-        .catch((error) => this.log.warn({ err: error }, 'cluster: asking the journal\'s leader to step down failed; trying again'));
-    }
-    return true;
-  }
-
   /**
    * A take-over that found, after it took the lease and before it appended anything, that its store holds a batch
    * the stream's leader does not: the lease is given back (deleted from the revision this node wrote, so a key
