@@ -87,6 +87,22 @@ async function stream_without_last(t: Test, nc: NatsConnection, acked: number, l
   return messages.slice(messages.length - lose);
 }
 
+/**
+ * NATS's part when a replica holding the lost batches is elected: here they are appended again, each at its own
+ * sequence. Tried again while the stream elects the leader a step-down asked for (no JetStream answer meanwhile).
+ */
+async function give_back(nc: NatsConnection, lost: StoredMsg[]): Promise<void> {
+  const js = jetstream(nc, { timeout: 2000 });
+  const jsm = await jetstreamManager(nc, { timeout: 2000 });
+  for (const message of lost) {
+    await wait_until('the stream to take a lost batch back', () => js.publish(message.subject, message.data, { headers: message.header, expect: { lastSequence: message.seq - 1 } }).then(
+      () => true,
+      // A publish whose answer was lost may have landed.
+      () => jsm.streams.info(stream_name).then((info) => info.state.last_seq >= message.seq, () => false),
+    ), 20_000);
+  }
+}
+
 const timings = nats_timings(test_lease_ms);
 
 t.test('a leader whose acknowledged batches the stream lost keeps its store for the operator, says so, and leads again on the stream after asking for a replica that holds them', async (t) => {
@@ -133,17 +149,7 @@ t.test('a standby that finds the journal short of the lease\'s acknowledged mark
   await wait_until('the standby to say the journal lacks acknowledged batches', async () => b.logs.some((line) => line.includes('lacks batches the stream acknowledged')), 20_000);
   await new Promise((resolve) => setTimeout(resolve, 2 * test_lease_ms));
   t.not((await cluster_status(b)).role, 'leader', 'the standby does not lead on the short stream');
-  // NATS's part again: a replica holding the batches is elected (here: they are appended as they were).
-  // Tried again while the stream elects the leader the standby's step-down asked for (no JetStream answer meanwhile).
-  const js = jetstream(nc, { timeout: 2000 });
-  const jsm = await jetstreamManager(nc, { timeout: 2000 });
-  for (const message of lost) {
-    await wait_until('the stream to take a lost batch back', () => js.publish(message.subject, message.data, { headers: message.header, expect: { lastSequence: message.seq - 1 } }).then(
-      () => true,
-      // A publish whose answer was lost may have landed.
-      () => jsm.streams.info(stream_name).then((info) => info.state.last_seq >= message.seq, () => false),
-    ), 20_000);
-  }
+  await give_back(nc, lost);
   await wait_leading(b, 30_000);
   t.ok(b.logs.some((line) => line.includes('holds every acknowledged batch again')), 'the standby says the journal holds every acknowledged batch again');
   t.notOk(b.logs.some((line) => line.includes('no replica of the journal holds')), 'and never led without them');
@@ -194,14 +200,7 @@ t.test('a leader restarting on a journal whose leader lacks what it acknowledged
   };
   const restoring = (async () => {
     await wait_until('the restarting node to read the short journal', async () => short_answers >= 3, 30_000);
-    const js = jetstream(nc, { timeout: 2000 });
-    const jsm = await jetstreamManager(nc, { timeout: 2000 });
-    for (const message of lost) {
-      await wait_until('the stream to take a lost batch back', () => js.publish(message.subject, message.data, { headers: message.header, expect: { lastSequence: message.seq - 1 } }).then(
-        () => true,
-        () => jsm.streams.info(stream_name).then((info) => info.state.last_seq >= message.seq, () => false),
-      ), 20_000);
-    }
+    await give_back(nc, lost);
   })();
   const again = await start_node(nats, 'a', { data_dir: a.data_dir, env: { CLUSTER_NATS_URL: proxy.url } });
   nodes.push(again);

@@ -15,22 +15,32 @@ import { nats_timings } from '../src/cluster/nats-timings.js';
 import { cluster_status, lab_with_leader, start_node, test_lease_ms, wait_until } from './helpers/nats-cluster.js';
 import { fast_reseller, idem } from './helpers/purchases.js';
 import { stream_name } from '../src/cluster/codec.js';
+import type { TestServer } from './helpers/server.js';
 
-t.test('a standby whose consumer is taken away on the server follows the leader again within a few leases', async (t) => {
-  const { nats, nodes, nc, a } = await lab_with_leader(t);
-  const b = await start_node(nats, 'b');
-  nodes.push(b);
+/**
+ * Three top-ups on the leader `a`, then waits for the standby `b` to have applied them. Returns a top-up of the
+ * test's own and the probe that says whether `b` stands where `a` does (its status then).
+ */
+async function standby_following(a: TestServer, b: TestServer, prefix: string) {
   const reseller = await fast_reseller(a, 1_000);
   const fund = async (label: string) => {
-    const funded = await a.api('POST', '/v1/sandbox/wallet/fund', { key: reseller.key, body: { amount: 100, reference: label }, idempotency_key: idem('stall') });
+    const funded = await a.api('POST', '/v1/sandbox/wallet/fund', { key: reseller.key, body: { amount: 100, reference: label }, idempotency_key: idem(prefix.toLowerCase()) });
     if (funded.status !== 201) throw new Error(`top-up ${label}: ${funded.status}`);
   };
-  for (let i = 0; i < 3; i++) await fund(`STALL-BEFORE-${i}`);
+  for (let i = 0; i < 3; i++) await fund(`${prefix}-BEFORE-${i}`);
   const caught_up = async () => {
     const [sa, sb] = [await cluster_status(a), await cluster_status(b)];
     return sb.role === 'standby' && sb.applied_seq === sa.applied_seq ? sb : null;
   };
   await wait_until('the standby to follow the leader', caught_up, 30_000);
+  return { fund, caught_up };
+}
+
+t.test('a standby whose consumer is taken away on the server follows the leader again within a few leases', async (t) => {
+  const { nats, nodes, nc, a } = await lab_with_leader(t);
+  const b = await start_node(nats, 'b');
+  nodes.push(b);
+  const { fund, caught_up } = await standby_following(a, b, 'STALL');
 
   const jsm = await jetstreamManager(nc, { timeout: 5000 });
   const consumers: string[] = [];
@@ -60,17 +70,7 @@ t.test('a standby whose consumer keeps its heartbeats but delivers nothing resta
   // The standby's only NATS server is the proxy.
   const b = await start_node(nats, 'b', { env: { CLUSTER_NATS_URL: proxy.url } });
   nodes.push(b);
-  const reseller = await fast_reseller(a, 1_000);
-  const fund = async (label: string) => {
-    const funded = await a.api('POST', '/v1/sandbox/wallet/fund', { key: reseller.key, body: { amount: 100, reference: label }, idempotency_key: idem('silent') });
-    if (funded.status !== 201) throw new Error(`top-up ${label}: ${funded.status}`);
-  };
-  for (let i = 0; i < 3; i++) await fund(`SILENT-BEFORE-${i}`);
-  const caught_up = async () => {
-    const [sa, sb] = [await cluster_status(a), await cluster_status(b)];
-    return sb.role === 'standby' && sb.applied_seq === sa.applied_seq ? sb : null;
-  };
-  await wait_until('the standby to follow the leader', caught_up, 30_000);
+  const { fund, caught_up } = await standby_following(a, b, 'SILENT');
 
   // From now on the consumer that delivers next (the standby's tail) delivers into the void; a consumer made
   // after it (a restarted tail) is served as before.
