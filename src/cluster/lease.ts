@@ -37,7 +37,7 @@ export interface LeaseEntry {
  * word. The count lets a standby that missed renewals (its reads failed during a partition) bound when the holder
  * sent the last one (see renewals_sent_by). `acked_seq` is the last journal sequence the stream had acknowledged
  * to the holder when it wrote the key: a standby finding the stream shorter than that knows the stream's leader
- * lacks acknowledged batches (TakeOver.stream_lacks_acknowledged). Keys of three words (written before
+ * lacks acknowledged batches (StorePreparation.stream_lacks_acknowledged). Keys of three words (written before
  * 2026-11-29) carry no mark; an older node reads a key of four words as a node's name, which only costs it
  * the renewal count's bound.
  */

@@ -115,7 +115,6 @@ export abstract class StorePreparation extends NatsLink {
     if (acked !== null && await this.stream_lacks_acknowledged(acked, last, info.cluster?.leader ?? null, monotonic_ms())) {
       throw new NoAgreedLeader(`the journal's leader ${info.cluster?.leader ?? '(none)'} ends at ${last}, before the ${acked} it acknowledged to this node`);
     }
-    if (acked !== null && acked > last) this.keep_lost_store(acked, last, info.cluster?.leader ?? null);
     const snapshot = await this.snapshots.latest();
     let verdict: 'follow' | 'rebuild';
     if (local === null) {
@@ -142,6 +141,8 @@ export abstract class StorePreparation extends NatsLink {
     // replica: the rebuilt store catches up from the leader before it tails (see follow).
     if (local !== null && local.seq >= first) this.diverged = `at start-up this store stood at seq ${local.seq} (${local.digest}), which the stream's leader does not hold`;
     this.log.warn({ local, stream_first_seq: first, stream_last_seq: last, snapshot }, 'cluster: the local store cannot follow the stream (behind its start, or holding batches it lacks); rebuilding it');
+    // Only a store that is rebuilt is kept: one that follows (standing exactly at the latest snapshot) keeps its file.
+    if (acked !== null && acked > last) this.keep_lost_store(acked, last, info.cluster?.leader ?? null);
     if (snapshot !== null) {
       if (snapshot.seq < first - 1) throw new StartRefused(`cluster: the latest snapshot (seq ${snapshot.seq}) is older than the stream's first message (${first}); cannot rebuild`);
       await this.snapshots.install();
