@@ -40,9 +40,10 @@ export interface NatsTimings {
   /** A standby whose tail applied nothing for this long while the stream held more restarts it (StreamFollower.restart_stalled_tail). */
   tail_stall_ms: number;
   /**
-   * A standby finding the journal shorter than the lease's acknowledged mark (TakeOver.stream_lacks_acknowledged)
-   * asks the stream's Raft leader to step down at most this often, so that a replica holding the batches can
-   * be elected, and after lost_acknowledged_wait_ms leads on the stream as it is.
+   * A node finding the journal shorter than a sequence it knows was acknowledged (the lease's mark at a take-over,
+   * its own at start-up; StorePreparation.stream_lacks_acknowledged) asks the stream's Raft leader to step down at
+   * most this often, so that a replica holding the batches can be elected, and after lost_acknowledged_wait_ms
+   * goes on with the journal as it is.
    */
   stepdown_interval_ms: number;
   lost_acknowledged_wait_ms: number;

@@ -100,7 +100,7 @@ export class NatsReplicaProxy {
         const body = pending.subarray(line_end + 2, line_end + 2 + total);
         const frame = pending.subarray(0, line_end + 2 + total + 2);
         pending = pending.subarray(line_end + 2 + total + 2);
-        out.push((op === 'HMSG' ? this.maybe_rewrite(args, body) : this.maybe_rewrite_get(args, body)) ?? frame);
+        out.push((op === 'HMSG' ? this.maybe_rewrite(args, body) : this.maybe_rewrite_info(args, body) ?? this.maybe_rewrite_get(args, body)) ?? frame);
       }
       if (out.length > 0) client.write(Buffer.concat(out));
     });
@@ -112,14 +112,6 @@ export class NatsReplicaProxy {
    * payload in base64 (`message.hdrs`, `message.data`).
    */
   private maybe_rewrite_get(args: string[], body: Buffer): Buffer | null {
-    if (args.length === 4 && body.subarray(0, 200).toString('latin1').includes('"type":"io.nats.jetstream.api.v1.stream_info_response"')) {
-      const answer = JSON.parse(body.toString('utf8'));
-      const replaced = answer.config?.name === this.stream ? this.info_rewrite(answer) : null;
-      if (replaced === null) return null;
-      this.infos_rewritten++;
-      const rewritten = Buffer.from(JSON.stringify(replaced), 'utf8');
-      return Buffer.concat([Buffer.from(`MSG ${args[1]} ${args[2]} ${rewritten.length}\r\n`, 'latin1'), rewritten, Buffer.from('\r\n')]);
-    }
     if (this.gets_subject === null || args.length !== 4) return null;
     const marker = '"type":"io.nats.jetstream.api.v1.stream_msg_get_response"';
     if (!body.subarray(0, 200).toString('latin1').includes(marker)) return null;
@@ -139,7 +131,17 @@ export class NatsReplicaProxy {
     for (const [name, value] of replaced.headers) head += `${name}: ${value}\r\n`;
     head += '\r\n';
     const rewritten = Buffer.from(JSON.stringify({ ...answer, message: { ...message, hdrs: Buffer.from(head, 'latin1').toString('base64'), data: replaced.payload.toString('base64') } }), 'utf8');
-    return Buffer.concat([Buffer.from(`MSG ${args[1]} ${args[2]} ${rewritten.length}\r\n`, 'latin1'), rewritten, Buffer.from('\r\n')]);
+    return api_answer_frame(args, rewritten);
+  }
+
+  /** MSG <subject> <sid> <total bytes>: a JetStream API answer to a stream info of `stream`, as info_rewrite has it; null to keep the frame. */
+  private maybe_rewrite_info(args: string[], body: Buffer): Buffer | null {
+    if (args.length !== 4 || !body.subarray(0, 200).toString('latin1').includes('"type":"io.nats.jetstream.api.v1.stream_info_response"')) return null;
+    const answer = JSON.parse(body.toString('utf8'));
+    const replaced = answer.config?.name === this.stream ? this.info_rewrite(answer) : null;
+    if (replaced === null) return null;
+    this.infos_rewritten++;
+    return api_answer_frame(args, Buffer.from(JSON.stringify(replaced), 'utf8'));
   }
 
   /** HMSG <subject> <sid> [reply] <header bytes> <total bytes>: a rewritten frame, or null to keep it. */
@@ -176,4 +178,9 @@ export class NatsReplicaProxy {
     const control = `HMSG ${args[1]} ${args[2]} ${reply} ${head_bytes.length} ${head_bytes.length + replaced.payload.length}\r\n`;
     return Buffer.concat([Buffer.from(control, 'latin1'), head_bytes, replaced.payload, Buffer.from('\r\n')]);
   }
+}
+
+/** A MSG frame (MSG <subject> <sid> <total bytes>) carrying another answer to the same request. */
+function api_answer_frame(args: string[], body: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`MSG ${args[1]} ${args[2]} ${body.length}\r\n`, 'latin1'), body, Buffer.from('\r\n')]);
 }
