@@ -8,7 +8,7 @@ import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type Stored
 import type { Store } from '../journal/store.js';
 import { write_changes, type StagedChange } from '../journal/journal.js';
 import { StoreNames, applied_change, applied_position, decode_message, digest_of, staged_changes, stream_name, type AppliedPosition } from './codec.js';
-import { Behind, Diverged } from './cluster-errors.js';
+import { Behind, Diverged, api_code, no_message } from './cluster-errors.js';
 import { digest_header, follows_header, part_header } from './stream-headers.js';
 import { fail } from '../lib/assert.js';
 import { sleep } from './monotonic.js';
@@ -24,6 +24,9 @@ import { StreamAppender } from './stream-appender.js';
  * read-ahead alone left it at ~145-230 a second (the commit per batch was the cost); with runs, 600-1,850 a second.
  */
 export const catch_up_gets_in_flight_max = 32;
+
+/** How often a tail holding a message past the stream leader's end looks again (see leader_copy_of). */
+const held_message_poll_ms = 20;
 
 /** One message of the stream as the tail or a catch-up hands it to apply_parts. */
 export interface StreamPart {
@@ -116,7 +119,10 @@ export abstract class StreamFollower extends StreamAppender {
       if (tail.stopped) messages.stop();
       for await (const message of messages) {
         if (tail.stopped) break;
-        await this.apply_part(message.seq, message.headers, message.data);
+        const leader_copy = await this.leader_copy_of(tail, message.seq);
+        if (leader_copy === 'stopped') break;
+        if (leader_copy === null) await this.apply_part(message.seq, message.headers, message.data);
+        else await this.apply_part(leader_copy.seq, leader_copy.header, leader_copy.data);
       }
     })();
     this.tail = tail;
@@ -134,6 +140,54 @@ export abstract class StreamFollower extends StreamAppender {
       }
       this.depose(`the standby could not apply the stream: ${(error as Error).message}`);
     });
+  }
+
+  /** The last sequence the stream's leader reported to the standby's lease check (try_to_lead), and the reports so far. */
+  private leader_seq = 0;
+  private leader_reports = 0;
+
+  /** Each lease check of a standby hands over the journal's end as a stream leader gave it (see leader_copy_of). */
+  protected leader_reported(last_seq: number): void {
+    this.leader_seq = last_seq;
+    this.leader_reports++;
+  }
+
+  /**
+   * The tail applies no message past the stream leader's end. A NATS server that stored a deposed leader's
+   * append the stream never committed (it led the stream when a partition cut it off) serves that batch to a
+   * consumer it hosts, past the leader's last sequence, and went on serving it after the heal. Applied, it made
+   * the standby repair its store before a take-over (a rebuild from the latest snapshot), and the tail started
+   * after the repair applied it again: in the partition campaign of 2026-11-29 (seed 9294, round 41) both nodes
+   * went round that loop for 82 s with no node leading.
+   *
+   * So a message past the last sequence the leader reported waits for the next report (a lease check, every
+   * tenth of a lease): usually the leader holds it by then, and the consumer's copy is applied (null). Else it
+   * waits for the leader to reach that sequence and applies the leader's own copy (a message get, which only the
+   * stream's leader answers): the batch a new leader appended there, never the phantom. 'stopped': the tail was.
+   */
+  private async leader_copy_of(tail: Tail, seq: number): Promise<StoredMsg | null | 'stopped'> {
+    if (seq <= this.leader_seq) return null;
+    const reports = this.leader_reports;
+    while (this.leader_reports === reports) {
+      if (tail.stopped) return 'stopped';
+      await sleep(held_message_poll_ms);
+    }
+    if (seq <= this.leader_seq) return null;
+    this.log.warn({ seq, stream_leader_seq: this.leader_seq }, 'cluster: the standby\'s consumer delivered a message past the stream leader\'s end (a replica holds a batch the stream never committed); waiting for the leader\'s own copy');
+    for (;;) {
+      if (tail.stopped) return 'stopped';
+      if (seq <= this.leader_seq) {
+        const stored = await this.jsm.streams.getMessage(stream_name, { seq }).catch((error) => {
+          if (api_code(error) !== no_message) this.log.warn({ err: error, seq }, 'cluster: reading the stream leader\'s copy of a held message failed; retrying');
+          return null;
+        });
+        if (stored !== null) {
+          this.log.info({ seq, digest: stored.header?.get(digest_header) ?? '' }, 'cluster: the stream\'s leader reached the held message\'s sequence; applying its copy');
+          return stored;
+        }
+      }
+      await sleep(held_message_poll_ms);
+    }
   }
 
   /** The tail's progress as the standby's lease checks last saw it (restart_stalled_tail). */

@@ -30,6 +30,7 @@ export abstract class TakeOver extends DivergenceRepair {
     const now_ms = monotonic_ms();
     const info = await this.led_stream_info(check);
     this.stream_seq = info.state.last_seq;
+    this.leader_reported(info.state.last_seq);
     if (entry !== null && entry.node !== null) {
       this.leader = entry.node;
       if (this.lease_seen === null || this.lease_seen.revision !== entry.revision) {

@@ -22,9 +22,9 @@ export interface Member {
 export interface InProcessNodes {
   /**
    * A node named `name` dialling NATS server `server` (null: every server), its store prepared. snapshots:
-   * false stops its snapshots.
+   * false stops its snapshots; url dials that address instead (a proxy in front of a server).
    */
-  join(name: string, server: number | null, options?: { snapshots?: boolean }): Promise<Member>;
+  join(name: string, server: number | null, options?: { snapshots?: boolean; url?: string }): Promise<Member>;
   /** Stops every node, closes its store and removes its folder (call it before the NATS servers stop). */
   stop_all(): Promise<void>;
 }
@@ -38,7 +38,7 @@ export function in_process_nodes(nats: NatsCluster): InProcessNodes {
       const exits: string[] = [];
       const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
       const config: ClusterConfig = {
-        nats_urls: server === null ? nats.url.split(',') : [`nats://127.0.0.1:${nats.nodes[server].client_port}`],
+        nats_urls: options.url !== undefined ? [options.url] : server === null ? nats.url.split(',') : [`nats://127.0.0.1:${nats.nodes[server].client_port}`],
         node_name: name,
         lease_ms: test_lease_ms,
         replicas: 3,
