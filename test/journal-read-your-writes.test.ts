@@ -1,7 +1,8 @@
 // The journal answers reads with what is staged (read-your-writes), in process against a real LMDB
 // store: a staged put or removal is what `read` answers until its batch is durable, a newer batch
 // wins over an older one, and a batch that is durable, refused or failed leaves the answer to the
-// store. A controlled cluster appender holds a committed batch short of durable, so that reads can be
+// store. A controlled cluster appender holds a batch short of durable (not written until its append is
+// acknowledged), so that reads can be
 // checked while it is in flight; a full disk (the disk guard) makes a batch fail. The engine's checks
 // that used to keep their own copy of what they staged (emails, funding references, client references)
 // are checked here too, in the same commit and after a failed one.
@@ -69,13 +70,13 @@ class HeldAppender implements JournalAppender {
   }
 }
 
-/** Resolves once the journal's scheduled commit has been handed to LMDB and committed there. */
-async function until_committed(store: Store, key: string, value: unknown): Promise<void> {
+/** Resolves once the journal handed its `count`th batch to the appender. */
+async function until_appended(appender: HeldAppender, count: number): Promise<void> {
   for (let i = 0; i < 2000; i++) {
-    if (JSON.stringify(store.catalog.get(key)) === JSON.stringify(value)) return;
+    if (appender.held.length >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  throw new Error(`${key} never reached the store`);
+  throw new Error(`batch ${count} never reached the appender`);
 }
 
 t.test('a staged put is read back before it is durable, as it was when staged', async (t) => {
@@ -126,24 +127,26 @@ t.test('with two batches not yet durable, the newer one answers first and the ol
   journal.put(0, store.catalog, 'shared', 'first');
   journal.put(0, store.catalog, 'older only', 'older');
   const first_durable = journal.durable();
-  await until_committed(store, 'shared', 'first');
-  t.equal(appender.held.length, 1, 'the first batch is committed and waits for its append');
-  // The store is written behind the journal's back: while the batch is not durable, its staged value answers.
-  store.catalog.putSync('older only', 'written directly');
+  await until_appended(appender, 1);
+  t.equal(store.catalog.get('shared'), undefined, 'the first batch waits for its append before anything of it is written');
   journal.put(0, store.catalog, 'shared', 'second');
-  t.equal(journal.read(store.catalog, 'shared'), 'second', 'the open batch answers before the committing one');
-  t.equal(journal.read(store.catalog, 'older only'), 'older', 'the committing batch answers for a key only it holds');
+  t.equal(journal.read(store.catalog, 'shared'), 'second', 'the open batch answers before the appending one');
+  t.equal(journal.read(store.catalog, 'older only'), 'older', 'the appending batch answers for a key only it holds');
   const second_durable = journal.durable();
-  await until_committed(store, 'shared', 'second');
-  t.equal(appender.held.length, 2, 'the second batch is committed and waits for its append');
-  t.equal(journal.read(store.catalog, 'shared'), 'second', 'the newer of two unsettled batches answers');
+  t.equal(appender.held.length, 1, 'the second batch waits behind the first');
   appender.held[0].release();
   await first_durable;
+  t.equal(store.catalog.get('shared'), 'first', 'once the stream took the first batch it is written');
+  // The store is written behind the journal's back: once a batch is durable, the store answers for its keys.
+  store.catalog.putSync('older only', 'written directly');
   t.equal(journal.read(store.catalog, 'older only'), 'written directly', 'once the first batch is durable the store answers for its keys');
   t.equal(journal.read(store.catalog, 'shared'), 'second', 'the second batch, not durable yet, still answers');
-  store.catalog.putSync('shared', 'written directly');
+  await until_appended(appender, 2);
+  t.equal(store.catalog.get('shared'), 'first', 'the second batch is not written before its append is acknowledged');
   appender.held[1].release();
   await second_durable;
+  t.equal(store.catalog.get('shared'), 'second', 'then it is');
+  store.catalog.putSync('shared', 'written directly');
   t.equal(journal.read(store.catalog, 'shared'), 'written directly', 'once every batch is durable the store alone answers');
   journal.appender = null;
 });
@@ -175,29 +178,30 @@ t.test('a failed batch is dropped before the failure is reported: reads answer w
   room.ok = true;
 });
 
-t.test('a batch refused by the cluster (its append failed) is dropped with every later one', async (t) => {
+t.test('a batch refused by the cluster (its append failed) is dropped with every later one, and nothing of them is written', async (t) => {
   const { store, journal } = open_world(t);
   const appender = new HeldAppender();
   journal.appender = appender;
   journal.put(0, store.catalog, 'item:f', 'refused');
   const refused = journal.durable();
-  await until_committed(store, 'item:f', 'refused');
+  await until_appended(appender, 1);
   journal.put(0, store.catalog, 'item:g', 'behind it');
   const behind = journal.durable();
-  await until_committed(store, 'item:g', 'behind it');
-  store.catalog.putSync('item:f', 'written directly');
-  store.catalog.putSync('item:g', 'written directly');
+  t.equal(journal.read(store.catalog, 'item:f'), 'refused', 'the appending batch answers while it waits');
   t.equal(journal.read(store.catalog, 'item:g'), 'behind it', 'the batch behind it answers while it waits');
   appender.held[0].refuse(new Error('lease lost'));
   // The appender's contract: once an append fails, every later one fails too.
   for (const later of appender.held.slice(1)) later.refuse(new Error('lease lost'));
   await t.rejects(refused, 'the batch is refused');
   await t.rejects(behind, 'the batch behind it is refused');
-  t.equal(journal.read(store.catalog, 'item:f'), 'written directly', 'the refused batch no longer answers');
-  t.equal(journal.read(store.catalog, 'item:g'), 'written directly', 'the batch behind it no longer answers either');
+  t.equal(store.catalog.get('item:f'), undefined, 'nothing of the refused batch was written');
+  t.equal(store.catalog.get('item:g'), undefined, 'nor of the batch behind it');
+  t.equal(journal.read(store.catalog, 'item:f'), undefined, 'the refused batch no longer answers');
+  t.equal(journal.read(store.catalog, 'item:g'), undefined, 'the batch behind it no longer answers either');
   journal.put(0, store.catalog, 'item:h', 'after the refusal');
   await t.rejects(journal.durable(), 'a batch staged after the refusal is refused');
   t.equal(journal.read(store.catalog, 'item:h'), undefined, 'and no longer answers');
+  t.equal(store.catalog.get('item:h'), undefined, 'and was not written');
 });
 
 t.test('the first key under a tuple prefix counts staged puts and staged removals', async (t) => {

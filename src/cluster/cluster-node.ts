@@ -7,8 +7,9 @@
 // (an "epoch" message) therefore makes any append of an older leader fail with "wrong last
 // sequence" (JetStream err_code 10071), and a leader acknowledges a batch only once the stream took
 // it. A leader that cannot append, or whose lease runs out, is deposed: it refuses every later write
-// and the process exits (deposed_exit_code) so that its supervisor restarts it as a standby, which
-// discards whatever local tail the stream lacks (see prepare_store).
+// and the process exits (deposed_exit_code) so that its supervisor restarts it as a standby. Its store
+// holds only batches the stream took (the journal writes a batch once its append is acknowledged); a
+// store that holds more (an older version's, or a stream that lost batches) is rebuilt (see prepare_store).
 //
 // The node is one object (one role, one store, one position in the stream, shared by every concept),
 // built as a chain of classes, one concept per file, each layer using only the ones listed before it,

@@ -19,8 +19,9 @@ export abstract class StorePreparation extends NatsLink {
 
   /**
    * Decides, before the store is opened for good, whether the local store can follow the stream from
-   * where it stands. It cannot when it holds a batch the stream does not (a deposed leader's
-   * unreplicated tail: the batch at its position is missing or has another digest), or when the
+   * where it stands. It cannot when it holds a batch the stream does not (the batch at its position is
+   * missing or has another digest: a store an older version's deposed leader wrote ahead of the stream,
+   * or a stream that lost acknowledged batches), or when the
    * stream no longer holds the batches after it. Then it is replaced by the latest snapshot (or
    * emptied, while the stream still starts at 1), and follows from there.
    */

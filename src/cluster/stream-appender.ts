@@ -25,13 +25,8 @@ export abstract class StreamAppender extends LeaseHolder {
     if (this.role !== 'leader' || this.store === null) {
       const refused = Promise.reject(new Deposed('this node does not lead the cluster'));
       refused.catch(() => {});
-      // The journal still writes the refused batch to the local store (it learns of the refusal
-      // only from `appended`), so the batch records a position the stream cannot hold: the
-      // start-up check then finds the store diverged and rebuilds it. Recording none would leave
-      // the last replicated position in place, and the restarted node would follow the stream
-      // on a store holding writes that were never replicated.
-      const changes = this.store === null ? [] : [applied_change(this.store, { seq: this.last_seq + 1, digest: 'unreplicated' })];
-      return { changes, appended: refused };
+      // The journal writes nothing of a refused batch (it writes a batch once the stream took it).
+      return { changes: [], appended: refused };
     }
     const bytes = encode_message(this.names!, 'batch', this.node, changes);
     const digest = digest_of(bytes);

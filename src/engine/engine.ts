@@ -174,10 +174,10 @@ export class Engine {
   /**
    * Stops every effect of this process on the world: the timer wheel (re-queries, webhook retries
    * and sweeps, expiries) and each extension (the dispatcher drops what it holds). Called when the
-   * journal refuses a batch and when the cluster deposes this node, whichever comes first: a leader
-   * writes each batch to its store before the stream acknowledges it, so a deposed leader's store
-   * may hold a tail the cluster never took, and a webhook read from it would announce a change the
-   * next leader does not have (docs/cluster.md "A deposed leader's local tail").
+   * journal refuses a batch and when the cluster deposes this node, whichever comes first: the accounts
+   * in memory still hold what the refused batches staged (a delivery, a bulk item in its send lane), and
+   * acting on it would announce or pay for a change the next leader does not have (docs/cluster.md
+   * "A deposed leader's local tail").
    */
   fence(reason: string): void {
     if (this.fenced) return;

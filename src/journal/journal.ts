@@ -44,10 +44,11 @@ export interface AccountChange {
 
 /**
  * Cluster mode's hook (src/cluster/ supplies it; the journal knows nothing of NATS). Called once per
- * batch, in commit order, just before the batch's LMDB transaction: `changes` are written in that
- * same transaction (the stream position the store now stands at), and the batch counts as durable
- * only when both its LMDB flush and `appended` are done. Once an append fails, every later one must
- * fail too: a batch never counts as replicated after one before it did not.
+ * batch, in commit order. The batch goes to LMDB only once `appended` is done (the stream took it), with
+ * `changes` in the same transaction (the stream position the store then stands at), and counts as durable
+ * once that transaction is flushed. A refused append writes nothing: the local store never holds a batch
+ * the stream did not take (docs/cluster.md "A deposed leader's local tail"). Once an append fails, every
+ * later one must fail too: a batch never counts as replicated after one before it did not.
  */
 export interface JournalAppender {
   append(changes: readonly StagedChange[]): { changes: StagedChange[]; appended: Promise<void> };
@@ -210,9 +211,8 @@ export class Journal {
     private readonly on_fatal: (error: unknown) => void,
     private readonly space: FreeSpace = { room_for: () => true },
     /**
-     * Called once, at the first refused batch: from then on the store holds batches the cluster may
-     * never have taken (each is written locally before its append is acknowledged), so nothing may
-     * act on what it reads there (Engine.fence).
+     * Called once, at the first refused batch: from then on the accounts in memory hold changes the
+     * cluster never took (staged, then refused), so nothing may act on them (Engine.fence).
      */
     private readonly on_refused: (failure: JournalFailure) => void = () => {},
   ) {}
@@ -406,7 +406,9 @@ export class Journal {
   /**
    * Commits waiting batches one at a time. The next batch goes to LMDB only once the previous one has
    * committed (not flushed: with overlappingSync its flush overlaps the next commit), so a commit that
-   * fails never has later batches that built on its lost changes already written behind it.
+   * fails never has later batches that built on its lost changes already written behind it. In cluster
+   * mode a batch is appended to the stream first and written once the stream took it (JournalAppender);
+   * the next batch waits for that too, and grows meanwhile.
    */
   private pump(): void {
     if (this.committing) return;
@@ -425,16 +427,30 @@ export class Journal {
     }
     this.committing = true;
     const started = performance.now();
-    let changes: readonly Change[] = batch.changes;
-    let appended: Promise<void> | null = null;
+    if (this.appender === null) {
+      this.write(batch, batch.changes, started);
+      return;
+    }
+    let append: ReturnType<JournalAppender['append']>;
+    try {
+      append = this.appender.append(batch.changes);
+    } catch (error) {
+      this.on_fatal(error);
+      return;
+    }
+    append.appended.then(
+      () => this.write(batch, append.changes.length === 0 ? batch.changes : [...batch.changes, ...append.changes], started),
+      (error) => {
+        this.committing = false;
+        this.refuse(batch, error);
+      },
+    );
+  }
+
+  /** Writes a batch as one LMDB transaction; it is durable once flushed (see pump). */
+  private write(batch: Batch, changes: readonly Change[], started: number): void {
     let last: StoreWrite;
     try {
-      if (this.appender !== null) {
-        const append = this.appender.append(batch.changes);
-        changes = append.changes.length === 0 ? batch.changes : [...batch.changes, ...append.changes];
-        appended = append.appended;
-        appended.catch(ignore);
-      }
       last = write_changes(changes);
     } catch (error) {
       // lmdb-js refused a write outright: its environment cannot be trusted any more.
@@ -451,15 +467,14 @@ export class Journal {
         // and let recovery start from what LMDB knows is on disk.
         on_disk.catch((error) => this.on_fatal(error));
         this.previous_flush = on_disk;
-        const durable = appended === null ? on_disk : Promise.all([on_disk, appended]);
-        durable.then(
+        on_disk.then(
           () => {
             this.observer.on_commit(batch.changes.length, performance.now() - started);
             // Durable: the store answers for its keys from now on.
             this.settle(batch);
             batch.resolve();
           },
-          (error) => this.refuse(batch, error),
+          () => {},
         );
         this.committing = false;
         // Whatever was staged during this commit goes next, as one batch.
@@ -486,7 +501,7 @@ export class Journal {
     const first = this.refused === null;
     this.refused ??= new JournalFailure(error, new Set());
     // Before the batches' waiters hear of it: a delivery no longer awaiting its commit must not be
-    // picked up from the store by then (docs/cluster.md "A deposed leader's local tail").
+    // sent from what the accounts hold in memory (docs/cluster.md "A deposed leader's local tail").
     if (first) this.on_refused(this.refused);
     const refused = [batch, ...this.waiting.splice(0)];
     if (this.batch.changes.length > 0) {
