@@ -474,7 +474,7 @@ export class Journal {
             this.settle(batch);
             batch.resolve();
           },
-          () => {},
+          (error) => this.refuse(batch, error),
         );
         this.committing = false;
         // Whatever was staged during this commit goes next, as one batch.
