@@ -10,7 +10,8 @@
 // while the stream info answers say the leader has not reached that sequence yet. The standby must hold the phantom
 // unapplied; once the leader reports the sequence, it must apply the leader's own copy (a message get) and follow on
 // without a repair. On the code before, the standby applied the phantom at once (red: the first two assertions after
-// the delivery), and its chain broke at the next batch.
+// the delivery), and its chain broke at the next batch. The second test: a tail's first message is checked against the
+// leader's copy even when the leader's end is past it.
 import t from 'tap';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -94,3 +95,65 @@ t.test('a standby\'s tail holds a batch served past the stream leader\'s end, th
   t.same(b.logs.filter((line) => /repair|does not follow/.test(line)).map((line) => JSON.parse(line).msg), [], 'b repaired nothing: its chain never broke');
   t.same(b.exits, [], 'b did not exit');
 });
+
+t.test('a standby\'s tail checks the first message it applies against the stream leader\'s copy', async (t) => {
+  // Found by the partition campaign of 2026-11-29 (seed 9296, rounds 85 and one before): a deposed leader restarted,
+  // and the first message its tail was served was its own refused append, held by the server cut off with it, where
+  // the new leader's epoch stood; the next message broke the chain and the store was rebuilt from the snapshot.
+  const nats = await NatsCluster.start(3);
+  const nodes = in_process_nodes(nats);
+  const proxy = new NatsReplicaProxy(nats.nodes[1].client_port, stream_name);
+  await proxy.start();
+  const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
+  t.teardown(async () => {
+    await nodes.stop_all();
+    await proxy.stop();
+    await nc.close();
+    await nats.stop();
+  });
+  const lead = (member: Member): Promise<void> => member.node.follow(() => open_store(member.dir)).then((store) => {
+    member.store = store;
+  });
+  const a = await nodes.join('a', 0, { snapshots: false });
+  await lead(a);
+  const b = await nodes.join('b', null, { snapshots: false, url: proxy.url });
+  const b_following = lead(b);
+  b_following.catch(() => {});
+  const encode = (store: Store, value: string) => (store.meta as any).encoder.encode(value);
+  const append = async (key: string, value: string) => {
+    const changes: StagedChange[] = [{ db: a.store!.meta, key, encoded: encode(a.store!, value) }];
+    const appended = a.node.append(changes);
+    await write_changes([...changes, ...appended.changes]);
+    await appended.appended;
+  };
+  for (let i = 0; i < 5; i++) await append(`before-${i}`, `b${i}`);
+  const jsm = await jetstreamManager(nc, { timeout: 5000 });
+  const last = (await jsm.streams.info(stream_name)).state.last_seq;
+  await wait_until('b to apply the stream to its end', async () => b.node.position().seq === last, 10_000);
+
+  // b's tail stops, as a restarted node's has not started yet; its consumer will deliver a phantom at last + 1.
+  const b_inner = b.node as any;
+  await b_inner.stop_tail();
+  const b_store = b.node.current_store()!;
+  const phantom = Buffer.from(encode_message(b_inner.names, 'batch', 'a', [{ db: b_store.meta, key: 'phantom', encoded: encode(b_store, 'never committed') }]));
+  const phantom_headers = new Map([[digest_header, digest_of(phantom)], [part_header, '1/1'], [follows_header, b.node.position().digest]]);
+  proxy.rewrite = (delivery) => (delivery.consumer !== '' && delivery.stream_seq === last + 1 ? { headers: phantom_headers, payload: phantom } : null);
+  await append('real', 'committed');
+  for (let i = 0; i < 3; i++) await append(`after-${i}`, `a${i}`);
+  const end = (await jsm.streams.info(stream_name)).state.last_seq;
+  // The leader's end reaches b's lease checks (a tenth of a lease each) before its tail starts: nothing is held.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  b_inner.start_tail();
+  await wait_until('b to follow on to the stream\'s end', async () => b.node.position().seq === end, 10_000).catch(() => {});
+  t.ok(proxy.rewritten >= 1, `b's consumer delivered the phantom (${proxy.rewritten})`);
+  t.equal(b.node.position().seq, end, `b followed on to seq ${end}`);
+  const store = b.node.current_store()!;
+  t.equal(store.meta.get('real'), 'committed', 'b applied the leader\'s batch at the phantom\'s sequence');
+  t.equal(store.meta.get('phantom'), undefined, 'not the phantom');
+  t.same([0, 1, 2].map((i) => store.meta.get(`after-${i}`)), ['a0', 'a1', 'a2'], 'and every later batch');
+  const said = b.logs.filter((line) => /is not the stream leader's/.test(line));
+  t.ok(said.length > 0, `b says it applied the leader's copy: ${said.map((line) => JSON.parse(line).msg).join('; ')}`);
+  t.same(b.logs.filter((line) => /repair|does not follow/.test(line)).map((line) => JSON.parse(line).msg), [], 'b repaired nothing: its chain never broke');
+  t.same(b.exits, [], 'b did not exit');
+});
+

@@ -117,10 +117,12 @@ export abstract class StreamFollower extends StreamAppender {
       const messages = await consumer.consume({ expires: this.timings.tail_pull_expires_ms });
       tail.messages = messages;
       if (tail.stopped) messages.stop();
+      let first = true;
       for await (const message of messages) {
         if (tail.stopped) break;
-        const leader_copy = await this.leader_copy_of(tail, message.seq);
+        const leader_copy = await this.leader_copy_of(tail, message.seq, first ? message.headers?.get(digest_header) ?? '' : null);
         if (leader_copy === 'stopped') break;
+        first = false;
         if (leader_copy === null) await this.apply_part(message.seq, message.headers, message.data);
         else await this.apply_part(leader_copy.seq, leader_copy.header, leader_copy.data);
       }
@@ -164,16 +166,26 @@ export abstract class StreamFollower extends StreamAppender {
    * tenth of a lease): usually the leader holds it by then, and the consumer's copy is applied (null). Else it
    * waits for the leader to reach that sequence and applies the leader's own copy (a message get, which only the
    * stream's leader answers): the batch a new leader appended there, never the phantom. 'stopped': the tail was.
+   *
+   * `first_digest` (the digest the consumer's copy carries) is given for the first message a tail applies, which is
+   * checked against the leader's copy in any case. A node restarted after a deposition starts its tail right after
+   * the last batch the stream acknowledged to it, where the server cut off with it may hold its own refused append:
+   * the partition campaign of 2026-11-29 (seed 9296) saw the restarted node's consumer deliver exactly that batch,
+   * twice, while the new leader's epoch stood at that sequence, and each time the next batch broke the chain and
+   * the store was rebuilt from the latest snapshot (116,000 batches; round 85 then ended by availability).
    */
-  private async leader_copy_of(tail: Tail, seq: number): Promise<StoredMsg | null | 'stopped'> {
-    if (seq <= this.leader_seq) return null;
-    const reports = this.leader_reports;
-    while (this.leader_reports === reports) {
-      if (tail.stopped) return 'stopped';
-      await sleep(held_message_poll_ms);
+  private async leader_copy_of(tail: Tail, seq: number, first_digest: string | null): Promise<StoredMsg | null | 'stopped'> {
+    let held = seq > this.leader_seq;
+    if (held) {
+      const reports = this.leader_reports;
+      while (this.leader_reports === reports) {
+        if (tail.stopped) return 'stopped';
+        await sleep(held_message_poll_ms);
+      }
+      held = seq > this.leader_seq;
     }
-    if (seq <= this.leader_seq) return null;
-    this.log.warn({ seq, stream_leader_seq: this.leader_seq }, 'cluster: the standby\'s consumer delivered a message past the stream leader\'s end (a replica holds a batch the stream never committed); waiting for the leader\'s own copy');
+    if (!held && first_digest === null) return null;
+    if (held) this.log.warn({ seq, stream_leader_seq: this.leader_seq }, 'cluster: the standby\'s consumer delivered a message past the stream leader\'s end (a replica holds a batch the stream never committed); waiting for the leader\'s own copy');
     for (;;) {
       if (tail.stopped) return 'stopped';
       if (seq <= this.leader_seq) {
@@ -182,7 +194,10 @@ export abstract class StreamFollower extends StreamAppender {
           return null;
         });
         if (stored !== null) {
-          this.log.info({ seq, digest: stored.header?.get(digest_header) ?? '' }, 'cluster: the stream\'s leader reached the held message\'s sequence; applying its copy');
+          const digest = stored.header?.get(digest_header) ?? '';
+          if (!held && digest === first_digest) return null;
+          if (held) this.log.info({ seq, digest }, 'cluster: the stream\'s leader reached the held message\'s sequence; applying its copy');
+          else this.log.warn({ seq, digest, delivered: first_digest }, 'cluster: the first message the standby\'s consumer delivered is not the stream leader\'s (a replica holds a batch the stream never committed); applying the leader\'s copy');
           return stored;
         }
       }
