@@ -23,7 +23,6 @@ export abstract class NodeState {
   acked_seq = 0;
   protected stream_seq = 0;
   protected stopped = false;
-  batches_since_snapshot = 0;
   /** Why this standby's store must be repaired from the stream leader's history (see repair); null when it need not. */
   protected diverged: string | null = null;
 

@@ -26,7 +26,6 @@ export class Snapshots {
   private bucket: ObjectStore | null = null;
   private timer: NodeJS.Timeout | null = null;
   private taking = false;
-  private last_taken_ms = 0;
   private stopped = false;
 
   constructor(
@@ -43,9 +42,17 @@ export class Snapshots {
 
   /** The latest snapshot's position, or null when none was taken yet. */
   async latest(): Promise<AppliedPosition | null> {
+    return (await this.latest_taken())?.position ?? null;
+  }
+
+  /** The latest snapshot's position and when it was uploaded (the object's modification time), or null. */
+  private async latest_taken(): Promise<{ position: AppliedPosition; taken_ms: number } | null> {
     const info = await this.bucket!.info(snapshot_object);
     if (info === null || info.deleted) return null;
-    return JSON.parse(info.description ?? 'null') as AppliedPosition | null;
+    const position = JSON.parse(info.description ?? 'null') as AppliedPosition | null;
+    if (position === null) return null;
+    const taken_ms = Date.parse(info.mtime);
+    return { position, taken_ms: Number.isFinite(taken_ms) ? taken_ms : Date.now() };
   }
 
   // ---- Installing -------------------------------------------------------------------------------
@@ -75,19 +82,27 @@ export class Snapshots {
 
   // ---- Taking (leader) ----------------------------------------------------------------------------
 
+  /**
+   * Checks every second whether a snapshot is due: none exists yet (the first leader of a cluster: a node joining
+   * later needs a base), or the stream acknowledged CLUSTER_SNAPSHOT_BATCHES_MAX batches past the latest one, or it
+   * is CLUSTER_SNAPSHOT_INTERVAL_MS old and batches came since. Both are counted from the latest snapshot, whoever
+   * took it: counted from this leader's take-over, as they were, a cluster whose leader changed more often than that
+   * never took one after its first (the partition campaign of 2026-11-29: 116,000 batches in 45 minutes, every
+   * rebuild replaying them all from the first snapshot).
+   */
   start_leading(store: Store): void {
     const config = this.node.config;
-    this.last_taken_ms = Date.now();
-    const check = async (first: boolean): Promise<void> => {
+    const check = async (): Promise<void> => {
       if (this.stopped || this.node.role !== 'leader') return;
-      const due = first
-        ? (await this.latest()) === null // the first leader of a cluster: a node joining later needs a base
-        : this.node.batches_since_snapshot >= config.snapshot_batches_max || Date.now() - this.last_taken_ms >= config.snapshot_interval_ms;
-      if (due && this.node.batches_since_snapshot + (first ? 1 : 0) > 0) await this.take(store);
+      const latest = await this.latest_taken();
+      const acked = this.node.acked_seq;
+      const due = latest === null
+        || (acked > latest.position.seq && (acked - latest.position.seq >= config.snapshot_batches_max || Date.now() - latest.taken_ms >= config.snapshot_interval_ms));
+      if (due) await this.take(store);
     };
     const tick = (first: boolean) => {
       this.timer = setTimeout(() => {
-        check(first).catch((error) => this.log.error({ err: error }, 'cluster: snapshot failed; the stream keeps its messages until the next one'))
+        check().catch((error) => this.log.error({ err: error }, 'cluster: snapshot failed; the stream keeps its messages until the next one'))
           .finally(() => { if (!this.stopped) tick(false); });
       }, first ? 0 : Math.min(check_interval_ms_max, config.snapshot_interval_ms));
     };
@@ -101,7 +116,6 @@ export class Snapshots {
     const dir = join(this.data_dir, 'cluster-snapshot-out');
     try {
       const started = performance.now();
-      const batches = this.node.batches_since_snapshot;
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const path = join(dir, 'data.mdb');
@@ -125,8 +139,6 @@ export class Snapshots {
       // nats-server reads a purge up to sequence 0 or 1 as "purge everything" (filestore PurgeEx), which
       // would also take the snapshot's own batch and any acknowledged after it: at 1 nothing precedes it.
       const purged = position.seq > 1 ? await this.jsm.streams.purge(stream_name, { seq: position.seq }) : { purged: 0 };
-      this.node.batches_since_snapshot = Math.max(0, this.node.batches_since_snapshot - batches);
-      this.last_taken_ms = Date.now();
       this.log.info({ seq: position.seq, bytes: info.size, purged: purged.purged, duration_ms: Math.round(performance.now() - started) }, 'cluster: snapshot taken; stream trimmed');
       return position;
     } finally {

@@ -38,7 +38,6 @@ export abstract class StreamAppender extends LeaseHolder {
     const follows = this.applied.digest;
     this.last_seq = seq;
     this.applied = { seq, digest };
-    this.batches_since_snapshot++;
     const appended = this.chain.then(async () => {
       for (let i = 0; i < parts.length; i++) {
         const outcome = await this.publish_part(parts[i], first - 1 + i, digest, `${i + 1}/${parts.length}`, follows, true);

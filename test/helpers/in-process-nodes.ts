@@ -22,9 +22,10 @@ export interface Member {
 export interface InProcessNodes {
   /**
    * A node named `name` dialling NATS server `server` (null: every server), its store prepared. snapshots:
-   * false stops its snapshots; url dials that address instead (a proxy in front of a server).
+   * false stops its snapshots; url dials that address instead (a proxy in front of a server); snapshot_batches_max is
+   * its CLUSTER_SNAPSHOT_BATCHES_MAX (default 100,000).
    */
-  join(name: string, server: number | null, options?: { snapshots?: boolean; url?: string }): Promise<Member>;
+  join(name: string, server: number | null, options?: { snapshots?: boolean; url?: string; snapshot_batches_max?: number }): Promise<Member>;
   /** Stops every node, closes its store and removes its folder (call it before the NATS servers stop). */
   stop_all(): Promise<void>;
 }
@@ -42,7 +43,7 @@ export function in_process_nodes(nats: NatsCluster): InProcessNodes {
         node_name: name,
         lease_ms: test_lease_ms,
         replicas: 3,
-        snapshot_batches_max: 100_000,
+        snapshot_batches_max: options.snapshot_batches_max ?? 100_000,
         snapshot_interval_ms: 15 * 60_000,
         start_wait_ms_max: 30_000,
       };
