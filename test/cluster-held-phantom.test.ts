@@ -12,7 +12,7 @@
 // without a repair. On the code before, the standby applied the phantom at once (red: the first two assertions after
 // the delivery), and its chain broke at the next batch. The second test: a tail's first message is checked against the
 // leader's copy even when the leader's end is past it.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { NatsCluster, wait_until } from './helpers/nats-cluster.js';
@@ -23,7 +23,11 @@ import { digest_header, follows_header, part_header } from '../src/cluster/strea
 import { open_store, type Store } from '../src/journal/store.js';
 import { write_changes, type StagedChange } from '../src/journal/journal.js';
 
-t.test('a standby\'s tail holds a batch served past the stream leader\'s end, then applies the leader\'s own copy', async (t) => {
+/**
+ * Three NATS servers, a leading in process on the first and b following through a proxy in front of the second, both
+ * without snapshots; a has appended 5 batches and b applied them (`last`, the stream's end).
+ */
+async function two_nodes(t: Test) {
   const nats = await NatsCluster.start(3);
   const nodes = in_process_nodes(nats);
   const proxy = new NatsReplicaProxy(nats.nodes[1].client_port, stream_name);
@@ -42,20 +46,24 @@ t.test('a standby\'s tail holds a batch served past the stream leader\'s end, th
   await lead(a);
   // The standby reaches NATS only through the proxy.
   const b = await nodes.join('b', null, { snapshots: false, url: proxy.url });
-  const b_following = lead(b);
-  b_following.catch(() => {});
-
-  const encode = (store: Store, value: string) => (store.meta as any).encoder.encode(value);
+  lead(b).catch(() => {});
   const append = async (key: string, value: string) => {
     const changes: StagedChange[] = [{ db: a.store!.meta, key, encoded: encode(a.store!, value) }];
     const appended = a.node.append(changes);
-    await write_changes([...changes, ...appended.changes]);
     await appended.appended;
+    await write_changes([...changes, ...appended.changes]);
   };
   for (let i = 0; i < 5; i++) await append(`before-${i}`, `b${i}`);
   const jsm = await jetstreamManager(nc, { timeout: 5000 });
   const last = (await jsm.streams.info(stream_name)).state.last_seq;
   await wait_until('b to apply the stream to its end', async () => b.node.position().seq === last, 10_000);
+  return { proxy, b, append, jsm, last };
+}
+
+const encode = (store: Store, value: string) => (store.meta as any).encoder.encode(value);
+
+t.test('a standby\'s tail holds a batch served past the stream leader\'s end, then applies the leader\'s own copy', async (t) => {
+  const { proxy, b, append, jsm, last } = await two_nodes(t);
 
   // The diverged server: its consumer delivers a phantom at last + 1, and the stream info answers say the
   // leader's journal ends at `last` until the test lets them through.
@@ -100,36 +108,7 @@ t.test('a standby\'s tail checks the first message it applies against the stream
   // Found by the partition campaign of 2026-11-29 (seed 9296, rounds 85 and one before): a deposed leader restarted,
   // and the first message its tail was served was its own refused append, held by the server cut off with it, where
   // the new leader's epoch stood; the next message broke the chain and the store was rebuilt from the snapshot.
-  const nats = await NatsCluster.start(3);
-  const nodes = in_process_nodes(nats);
-  const proxy = new NatsReplicaProxy(nats.nodes[1].client_port, stream_name);
-  await proxy.start();
-  const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
-  t.teardown(async () => {
-    await nodes.stop_all();
-    await proxy.stop();
-    await nc.close();
-    await nats.stop();
-  });
-  const lead = (member: Member): Promise<void> => member.node.follow(() => open_store(member.dir)).then((store) => {
-    member.store = store;
-  });
-  const a = await nodes.join('a', 0, { snapshots: false });
-  await lead(a);
-  const b = await nodes.join('b', null, { snapshots: false, url: proxy.url });
-  const b_following = lead(b);
-  b_following.catch(() => {});
-  const encode = (store: Store, value: string) => (store.meta as any).encoder.encode(value);
-  const append = async (key: string, value: string) => {
-    const changes: StagedChange[] = [{ db: a.store!.meta, key, encoded: encode(a.store!, value) }];
-    const appended = a.node.append(changes);
-    await write_changes([...changes, ...appended.changes]);
-    await appended.appended;
-  };
-  for (let i = 0; i < 5; i++) await append(`before-${i}`, `b${i}`);
-  const jsm = await jetstreamManager(nc, { timeout: 5000 });
-  const last = (await jsm.streams.info(stream_name)).state.last_seq;
-  await wait_until('b to apply the stream to its end', async () => b.node.position().seq === last, 10_000);
+  const { proxy, b, append, jsm, last } = await two_nodes(t);
 
   // b's tail stops, as a restarted node's has not started yet; its consumer will deliver a phantom at last + 1.
   const b_inner = b.node as any;
