@@ -126,9 +126,10 @@ export function applied_position(store: Store): AppliedPosition | null {
 
 /**
  * The last sequence the stream had acknowledged to this node as leader when it committed its latest batch: a
- * node-local marker (never replicated), written in the same LMDB transaction as each batch it appends. It lags
- * the acknowledgements by the batches in flight, so it never claims more than the stream acknowledged. At
- * start-up, a stream whose last sequence is below it has lost batches it acknowledged (store-preparation.ts).
+ * node-local marker (never replicated), written in the same LMDB transaction as each batch it appends, which the
+ * journal writes only once the stream acknowledged it (so the marker is that batch's sequence; stores of versions
+ * before 2026-11-29 wrote it lagging by the batches in flight). At start-up, a stream whose last sequence is below
+ * it has lost batches it acknowledged (store-preparation.ts).
  */
 export const acked_key = 'cluster_acked';
 

@@ -51,11 +51,10 @@ export abstract class StreamAppender extends LeaseHolder {
     });
     appended.catch((error) => this.depose((error as Error).message));
     this.chain = appended;
-    // What the stream has acknowledged so far goes with the batch too (codec.ts acked_key): the start-up check
-    // tells from it a stream that lost acknowledged batches.
-    const position = [applied_change(this.store, { seq, digest })];
-    if (this.acked_seq > 0) position.push(acked_change(this.store, this.acked_seq));
-    return { changes: position, appended };
+    // The journal writes these once the stream acknowledged the batch, so the batch's own sequence is what the
+    // stream has acknowledged by then (codec.ts acked_key): the start-up check tells from it a stream that lost
+    // acknowledged batches.
+    return { changes: [applied_change(this.store, { seq, digest }), acked_change(this.store, seq)], appended };
   }
 
   /**

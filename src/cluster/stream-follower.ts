@@ -190,10 +190,14 @@ export abstract class StreamFollower extends StreamAppender {
       if (tail.stopped) return 'stopped';
       if (seq <= this.leader_seq) {
         const stored = await this.jsm.streams.getMessage(stream_name, { seq }).catch((error) => {
-          if (api_code(error) !== no_message) this.log.warn({ err: error, seq }, 'cluster: reading the stream leader\'s copy of a held message failed; retrying');
+          if (api_code(error) === no_message) return 'none' as const;
+          this.log.warn({ err: error, seq }, 'cluster: reading the stream leader\'s copy of a held message failed; retrying');
           return null;
         });
-        if (stored !== null) {
+        // The leader holds nothing there though its end lies past it: trimmed by a snapshot, which the consumer's
+        // copy then shows (apply_parts: Behind). A held message waits on: the leader may not have stored it yet.
+        if (stored === 'none' && !held) return null;
+        if (stored !== null && stored !== 'none') {
           const digest = stored.header?.get(digest_header) ?? '';
           if (!held && digest === first_digest) return null;
           if (held) this.log.info({ seq, digest }, 'cluster: the stream\'s leader reached the held message\'s sequence; applying its copy');
