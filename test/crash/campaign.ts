@@ -489,7 +489,7 @@ export class Campaign {
         const tag = `a${created.id}-${environment}`;
         const endpoint = await this.server.api('POST', '/v1/webhooks', { key: key.api_key, body: { url: this.receiver.url(tag), description: 'crash campaign' } });
         if (endpoint.status !== 201) throw new Error(`webhook endpoint: ${endpoint.status} ${endpoint.text}`);
-        this.receiver.set_secret(tag, endpoint.body.data.secret);
+        await this.receiver.set_secret(tag, endpoint.body.data.secret);
         wallets[environment] = { account_id: created.id, environment, key: key.api_key, key_id: key.id, endpoint_id: endpoint.body.data.id, tag };
       }
       this.model.accounts.push({ id: created.id, tier, wallets, funding_numbers: {} });
