@@ -11,14 +11,16 @@
 // unapplied; once the leader reports the sequence, it must apply the leader's own copy (a message get) and follow on
 // without a repair. On the code before, the standby applied the phantom at once (red: the first two assertions after
 // the delivery), and its chain broke at the next batch. The second test: a tail's first message is checked against the
-// leader's copy even when the leader's end is past it.
+// leader's copy even when the leader's end is past it. The third: the leader's copy of a held message is asked for again
+// while JetStream refuses message gets (as nats-server 2.9 does while it sees no meta-group leader), never the
+// consumer's copy applied meanwhile.
 import t, { type Test } from 'tap';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { NatsCluster, wait_until } from './helpers/nats-cluster.js';
 import { NatsReplicaProxy } from './helpers/nats-replica-proxy.js';
 import { in_process_nodes, type Member } from './helpers/in-process-nodes.js';
-import { digest_of, encode_message, stream_name } from '../src/cluster/codec.js';
+import { digest_of, encode_message, stream_name, stream_subject } from '../src/cluster/codec.js';
 import { digest_header, follows_header, part_header } from '../src/cluster/stream-headers.js';
 import { open_store, type Store } from '../src/journal/store.js';
 import { write_changes, type StagedChange } from '../src/journal/journal.js';
@@ -136,3 +138,41 @@ t.test('a standby\'s tail checks the first message it applies against the stream
   t.same(b.exits, [], 'b did not exit');
 });
 
+
+t.test('a standby asks again for the leader\'s copy of a held message while JetStream refuses message gets', async (t) => {
+  const { proxy, b, append, jsm, last } = await two_nodes(t);
+  let hold = true;
+  proxy.info_rewrite = (answer) => (hold ? { ...answer, state: { ...answer.state, last_seq: last } } : null);
+  const b_inner = b.node as any;
+  const b_store = b.node.current_store()!;
+  const phantom = Buffer.from(encode_message(b_inner.names, 'batch', 'a', [{ db: b_store.meta, key: 'phantom', encoded: encode(b_store, 'never committed') }]));
+  const phantom_headers = new Map([[digest_header, digest_of(phantom)], [part_header, '1/1'], [follows_header, b.node.position().digest]]);
+  proxy.rewrite = (delivery) => (delivery.consumer !== '' && delivery.stream_seq === last + 1 ? { headers: phantom_headers, payload: phantom } : null);
+  await append('real', 'committed');
+  const real_digest = (await jsm.streams.getMessage(stream_name, { seq: last + 1 }))!.header.get(digest_header);
+  await wait_until('the proxy to deliver the phantom', async () => proxy.rewritten >= 1, 10_000);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  t.equal(b.node.position().seq, last, 'b holds the phantom while the leader reports an end before it');
+
+  // The leader now reports the sequence, but every message get of the journal is refused for 1.5 s.
+  proxy.gets_unavailable = stream_subject;
+  hold = false;
+  await wait_until('b to ask for the leader\'s copy', async () => proxy.gets_refused >= 3, 10_000).catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  t.ok(proxy.gets_refused >= 3, `b asked again and again while refused (${proxy.gets_refused} refusals)`);
+  t.equal(b.node.position().seq, last, 'and applied nothing meanwhile: neither the consumer\'s copy nor anything else');
+  t.equal(b.node.current_store()!.meta.get('phantom'), undefined, 'the phantom is not in b\'s store');
+  const retried = b.logs.filter((line) => /reading the stream leader's copy of a held message failed/.test(line));
+  t.ok(retried.length >= 1 && retried.length <= 3, `b says it retries, about once a second (${retried.length} lines for ${proxy.gets_refused} refusals)`);
+
+  proxy.gets_unavailable = null;
+  await wait_until('b to apply seq last + 1', async () => b.node.position().seq === last + 1, 10_000).catch(() => {});
+  t.equal(b.node.position().digest, real_digest, 'once answered, b applied the leader\'s copy');
+  t.equal(b.node.current_store()!.meta.get('real'), 'committed', 'the real batch\'s change is in b\'s store');
+  await append('after', 'a');
+  const end = (await jsm.streams.info(stream_name)).state.last_seq;
+  await wait_until('b to follow on', async () => b.node.position().seq === end, 10_000).catch(() => {});
+  t.equal(b.node.position().seq, end, `b followed on to seq ${end}`);
+  t.same(b.logs.filter((line) => /repair|does not follow/.test(line)).map((line) => JSON.parse(line).msg), [], 'b repaired nothing');
+  t.same(b.exits, [], 'b did not exit');
+});

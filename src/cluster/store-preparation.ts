@@ -78,8 +78,12 @@ export abstract class StorePreparation extends NatsLink {
       this.log.error({ stream_last_seq, stream_leader, acked_seq: mark, lost_batches: mark - stream_last_seq, stepdowns: this.lacking.stepdowns, waited_ms: Math.round(waited_ms) },
         'cluster: the journal\'s leader lacks batches the stream acknowledged; asking it to step down rather than go on without them');
       // JetStream's API (no nats.js helper): the stream's Raft leader steps down and its replicas elect another.
-      await this.nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream_name}`, undefined, { timeout: this.timings.check_timeout_ms })
-        .catch((error) => this.log.warn({ err: error }, 'cluster: asking the journal\'s leader to step down failed; trying again'));
+      // An answer may refuse it as JSON ({ error: { code, err_code, description } }: no meta-group leader, no stream
+      // leader); the request itself may time out. Either way the next interval asks again.
+      const refusal = await this.nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream_name}`, undefined, { timeout: this.timings.check_timeout_ms })
+        .then((answer) => answer.json<{ error?: unknown }>().error ?? null)
+        .catch((error: unknown) => error);
+      if (refusal !== null) this.log.warn({ err: refusal }, 'cluster: asking the journal\'s leader to step down failed; trying again');
     }
     return true;
   }

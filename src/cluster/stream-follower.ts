@@ -27,6 +27,8 @@ export const catch_up_gets_in_flight_max = 32;
 
 /** How often a tail holding a message past the stream leader's end looks again (see leader_copy_of). */
 const held_message_poll_ms = 20;
+/** A failing read of a held message's leader copy is logged once in this many tries (about a second). */
+const held_failures_per_log = 50;
 
 /** One message of the stream as the tail or a catch-up hands it to apply_parts. */
 export interface StreamPart {
@@ -186,12 +188,15 @@ export abstract class StreamFollower extends StreamAppender {
     }
     if (!held && first_digest === null) return null;
     if (held) this.log.warn({ seq, stream_leader_seq: this.leader_seq }, 'cluster: the standby\'s consumer delivered a message past the stream leader\'s end (a replica holds a batch the stream never committed); waiting for the leader\'s own copy');
+    let failures = 0;
     for (;;) {
       if (tail.stopped) return 'stopped';
       if (seq <= this.leader_seq) {
         const stored = await this.jsm.streams.getMessage(stream_name, { seq }).catch((error) => {
           if (api_code(error) === no_message) return 'none' as const;
-          this.log.warn({ err: error, seq }, 'cluster: reading the stream leader\'s copy of a held message failed; retrying');
+          // Said once a second at most: nats-server 2.9 refuses every message get while it sees no meta-group
+          // leader, for up to 19 s after a partition (docs/cluster.md "Where the seconds go").
+          if (failures++ % held_failures_per_log === 0) this.log.warn({ err: error, seq, failures }, 'cluster: reading the stream leader\'s copy of a held message failed; retrying');
           return null;
         });
         // The leader holds nothing there though its end lies past it: trimmed by a snapshot, which the consumer's

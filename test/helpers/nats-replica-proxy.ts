@@ -40,6 +40,15 @@ export class NatsReplicaProxy {
   /** Message-get answers rewritten so far. */
   gets_rewritten = 0;
   /**
+   * Message-get answers for messages on this subject are replaced by the error nats-server 2.9 answers every
+   * JetStream API request with while the server sees no meta-group leader (JSClusterNotAvailErr: 503, err_code
+   * 10008, "JetStream system temporarily unavailable"; seen for 19 s by the partition runs of 2026-11-28,
+   * docs/cluster.md "Where the seconds go"); null: none is.
+   */
+  gets_unavailable: string | null = null;
+  /** Message-get answers replaced by that error so far. */
+  gets_refused = 0;
+  /**
    * Rewrites the JetStream API's stream info answers for `stream` (the parsed answer; null keeps it): to play
    * a server that answers while the stream has no leader, with its own lagging replica's state.
    */
@@ -112,11 +121,16 @@ export class NatsReplicaProxy {
    * payload in base64 (`message.hdrs`, `message.data`).
    */
   private maybe_rewrite_get(args: string[], body: Buffer): Buffer | null {
-    if (this.gets_subject === null || args.length !== 4) return null;
+    if ((this.gets_subject === null && this.gets_unavailable === null) || args.length !== 4) return null;
     const marker = '"type":"io.nats.jetstream.api.v1.stream_msg_get_response"';
     if (!body.subarray(0, 200).toString('latin1').includes(marker)) return null;
     const answer = JSON.parse(body.toString('utf8')) as { message?: { subject: string; seq: number; hdrs?: string; data?: string } };
     const message = answer.message;
+    if (message !== undefined && message.subject === this.gets_unavailable) {
+      this.gets_refused++;
+      const refusal = { type: 'io.nats.jetstream.api.v1.stream_msg_get_response', error: { code: 503, err_code: 10008, description: 'JetStream system temporarily unavailable' } };
+      return api_answer_frame(args, Buffer.from(JSON.stringify(refusal), 'utf8'));
+    }
     if (message === undefined || message.subject !== this.gets_subject) return null;
     const headers = new Map<string, string>();
     const header_lines = Buffer.from(message.hdrs ?? '', 'base64').toString('latin1').split('\r\n');
