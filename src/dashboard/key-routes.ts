@@ -5,7 +5,6 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
-import { once_durable } from '../front/durable-reply.js';
 import { key_view } from '../front/views.js';
 import { parse_id } from '../front/request-helpers.js';
 import { check_key_request, create_key_reply } from '../front/routes/key-routes.js';
@@ -45,14 +44,14 @@ export function key_session_routes(deps: Deps): RouteDef[] {
         const checked = check_key_request(body, clock.now_ms());
         if ('code' in checked) return error_reply(ctx.request_id, checked);
         const actor = ctx.actor!;
-        return once_durable(create_key_reply(deps, actor, ctx.request_id, {
+        return create_key_reply(deps, actor, ctx.request_id, {
           name: body.name,
           environment: body.environment,
           scopes: (body.scopes ?? ['*']) as ScopeName[],
           ip_allowlist: checked.ip_allowlist,
           rate_limit_per_minute: 60,
           expires_ms: checked.expires_ms,
-        }), actor.settled());
+        });
       },
     },
     {
@@ -65,7 +64,7 @@ export function key_session_routes(deps: Deps): RouteDef[] {
         const actor = ctx.actor!;
         const outcome = id === null ? null : engine.run(actor, { kind: 'revoke_key', key_id: id }, clock.now_us());
         if (outcome === null || !outcome.ok) return refusal_reply(ctx.request_id, outcome?.ok === false ? outcome.refused : { refusal: 'key_not_found' });
-        return once_durable(success_reply(ctx.request_id, 200, null, 'API key revoked.'), actor.settled());
+        return success_reply(ctx.request_id, 200, null, 'API key revoked.');
       },
     },
   ];

@@ -5,7 +5,6 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
-import { once_durable } from '../front/durable-reply.js';
 import { api_error, invalid } from '../errors.js';
 import { refusal_reply } from '../front/outcome-errors.js';
 import { password_check_busy_error } from './sessions.js';
@@ -37,13 +36,13 @@ export function pin_session_routes(deps: Deps): RouteDef[] {
           if (correct === 'busy') return refusal_reply(ctx.request_id, { refusal: 'pin_check_busy' });
           const verdict = engine.run(actor, { kind: 'pin_verdict', correct, generation, now_ms: clock.now_ms() });
           if (verdict === 'stale') return error_reply(ctx.request_id, api_error('pin.incorrect', 'The PIN changed meanwhile; try again.'));
-          if (verdict !== 'ok') return once_durable(refusal_reply(ctx.request_id, verdict), actor.settled());
+          if (verdict !== 'ok') return refusal_reply(ctx.request_id, verdict);
         } else if (body.password !== undefined) {
           // In the password lane, as a sign-in's (regression: it ran beside the lanes, unbounded).
           const correct = actor.password_lock_remaining_ms(now_ms) > 0 ? false : await deps.hash_lanes.password.verify(body.password, actor.account.password_hash);
           if (correct === 'busy') return error_reply(ctx.request_id, password_check_busy_error());
           const verdict = engine.run(actor, { kind: 'password_verdict', correct, now_ms: clock.now_ms() });
-          if (verdict !== 'ok') return once_durable(refusal_reply(ctx.request_id, verdict), actor.settled());
+          if (verdict !== 'ok') return refusal_reply(ctx.request_id, verdict);
         } else {
           const field = actor.account.pin_hash === null ? 'password' : 'current_pin';
           return error_reply(ctx.request_id, invalid(field, 'is required'));
@@ -53,7 +52,7 @@ export function pin_session_routes(deps: Deps): RouteDef[] {
         const pin_hash = await deps.hash_lanes.pin.hash(body.new_pin);
         if (pin_hash === 'busy') return refusal_reply(ctx.request_id, { refusal: 'pin_check_busy' });
         engine.run(actor, { kind: 'set_pin', pin_hash });
-        return once_durable(success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN saved.'), actor.settled());
+        return success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN saved.');
       },
     },
   ];

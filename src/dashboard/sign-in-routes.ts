@@ -5,7 +5,6 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
-import { once_durable } from '../front/durable-reply.js';
 import { account_view } from '../front/views.js';
 import { api_error } from '../errors.js';
 import { service_type_names } from '../services/order.js';
@@ -82,7 +81,7 @@ export function sign_in_session_routes(deps: Deps, sessions: SessionStore): Rout
         const { id, record } = sessions.open(actor);
         ctx.extra_headers.push(['Set-Cookie', session_cookie_header(id, Math.floor(deps.wheel.scaled(session_absolute_ms) / 1000), secure)]);
         // The session as GET /dashboard/api/session answers it, without pin_set (as the sign-in has always answered).
-        return once_durable(success_reply(ctx.request_id, 201, { ...session_view(record, actor), account: account_view(actor.account) }, 'Signed in.'), actor.settled());
+        return success_reply(ctx.request_id, 201, { ...session_view(record, actor), account: account_view(actor.account) }, 'Signed in.');
       },
     },
     {

@@ -5,7 +5,7 @@ import type { Static } from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
-import { once_durable } from '../front/durable-reply.js';
+import { reply_waits_for } from '../front/durable-reply.js';
 import { pagination } from '../front/views.js';
 import { parse_id, parse_pagination, query_params } from '../front/request-helpers.js';
 import { api_error } from '../errors.js';
@@ -53,7 +53,7 @@ export function webhook_session_routes(deps: Deps, dispatcher: Dispatcher): Rout
         if ('error' in checked) return error_reply(ctx.request_id, checked.error);
         const outcome = create_endpoint(dispatcher.endpoints, actor, environment, checked.url, checked.events, checked.description, clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
-        return once_durable(success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record, clock.now_us()), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.'), actor.settled());
+        return success_reply(ctx.request_id, 201, { ...endpoint_view(outcome.value.record, clock.now_us()), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.');
       },
     },
     {
@@ -66,7 +66,7 @@ export function webhook_session_routes(deps: Deps, dispatcher: Dispatcher): Rout
         const actor = ctx.actor!;
         const outcome = id === null ? null : delete_endpoint(dispatcher.endpoints, actor, ctx.environment, id, clock.now_us());
         if (outcome === null || !outcome.ok) return error_reply(ctx.request_id, outcome?.ok === false ? outcome.error : api_error('webhooks.not_found'));
-        return once_durable(success_reply(ctx.request_id, 200, null, 'Webhook endpoint deleted.'), actor.settled());
+        return success_reply(ctx.request_id, 200, null, 'Webhook endpoint deleted.');
       },
     },
     {
@@ -113,7 +113,8 @@ export function webhook_session_routes(deps: Deps, dispatcher: Dispatcher): Rout
         const outcome = dispatcher.replay(actor, ctx.environment, id, delivery_id);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Replay scheduled.');
-        return once_durable(reply, dispatcher.settled(actor));
+        reply_waits_for(ctx, () => dispatcher.settled(actor));
+        return reply;
       },
     },
   ];

@@ -33,6 +33,7 @@ export class FrontRequest implements RequestContext {
   session_id?: string = undefined;
   /** Set when the key acts for an agent (Billvend-Account): the key's own account; `actor` is the agent's. */
   key_account_id?: number = undefined;
+  durable_too: RequestContext['durable_too'] = null;
   /** Bytes of the body budget (request-body.ts BodyBudget) this request holds, given back when it ends. */
   body_bytes_held = 0;
   /** Why the request's headers are refused (answered before authentication), or null. */

@@ -336,8 +336,25 @@ export class HttpFront {
       this.handler_failed(ctx, route, error, again);
       return;
     }
-    if (reply instanceof Promise) reply.then((r) => this.send(ctx, r), (e) => this.handler_failed(ctx, route, e, again));
-    else this.send(ctx, reply);
+    if (reply instanceof Promise) reply.then((r) => this.send_durable(ctx, route, r, again), (e) => this.handler_failed(ctx, route, e, again));
+    else this.send_durable(ctx, route, reply, again);
+  }
+
+  /**
+   * The one durability gate ("reply once durable", front/durable-reply.ts): a handler's reply leaves once the
+   * changes staged for the request's account are durable, as of the moment it answered, with whatever else
+   * the route declared (ctx.durable_too). A read (GET) that waits is counted (AccountActor.read_settled).
+   */
+  private send_durable(ctx: FrontRequest, route: FrontRoute, reply: Reply, again: boolean): void {
+    const actor = ctx.actor;
+    let gate = actor === null ? null : ctx.method === 'GET' ? actor.read_settled() : actor.settled();
+    if (ctx.durable_too !== null) {
+      const all = ctx.durable_too.map((pending) => pending()).filter((each) => each !== null);
+      if (gate !== null) all.push(gate);
+      gate = all.length === 0 ? null : Promise.all(all).then(() => {});
+    }
+    if (gate === null) this.send(ctx, reply);
+    else gate.then(() => this.send(ctx, reply), (e) => this.handler_failed(ctx, route, e, again));
   }
 
   /**
@@ -373,8 +390,8 @@ export class HttpFront {
       this.fail(ctx, error);
       return;
     }
-    if (reply instanceof Promise) reply.then((r) => this.send(ctx, r), (e) => this.fail(ctx, e));
-    else this.send(ctx, reply);
+    if (reply instanceof Promise) reply.then((r) => this.send_durable(ctx, route, r, true), (e) => this.fail(ctx, e));
+    else this.send_durable(ctx, route, reply, true);
   }
 
   private fail(ctx: FrontRequest, error: unknown): void {

@@ -8,7 +8,6 @@ import type { AccountActor } from '../engine/account-actor.js';
 import type { Environment, IdempotencyRecord } from '../engine/records.js';
 import { make_record, read_record, stored_reply } from '../engine/idempotency.js';
 import { error_reply, is_rememberable, type Reply } from '../lib/reply.js';
-import { once_durable } from './durable-reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { fail } from '../lib/assert.js';
 
@@ -66,8 +65,9 @@ export interface IdempotentRequest {
 
 /**
  * Runs a state-changing command under its idempotency key. `execute` runs synchronously and stages its
- * changes; its reply is remembered in the same batch. The returned promise resolves once that batch is
- * durable. `resume` answers for a record that a crash left incomplete (a purchase's first answer).
+ * changes; its reply is remembered in the same batch, and leaves once that batch is durable (the front
+ * end's gate, front/durable-reply.ts: the request's account is the actor's). `resume` answers for a record
+ * that a crash left incomplete (a purchase's first answer).
  */
 export function run_idempotent(
   request: IdempotentRequest,
@@ -77,7 +77,7 @@ export function run_idempotent(
   peeked = false,
 ): Promise<Reply> {
   const { actor, environment, key, fingerprint, request_id, now_ms } = request;
-  if (key === null) return settle(actor, execute());
+  if (key === null) return as_promise(execute());
   const earlier = peeked ? null : peek_idempotent(request, resume);
   if (earlier !== null) return earlier;
   const flights = in_flight_of(actor);
@@ -93,9 +93,9 @@ export function run_idempotent(
   // An answer that is not remembered (a wrong PIN, a 5xx, a 429) executed nothing under the key, so it
   // is not in flight either: a repeat arriving while it becomes durable runs on its own rather than being
   // handed a refusal of someone else's credentials (docs/decisions.md "Idempotency").
-  if (!is_rememberable(outcome)) return settle(actor, outcome);
+  if (!is_rememberable(outcome)) return Promise.resolve(outcome);
   actor.engine.run(actor, { kind: 'remember_answer', environment, key, record: make_record(actor, fingerprint, outcome, now_ms, null, true) });
-  return track(flights, flight_key, fingerprint, settle(actor, outcome));
+  return track(flights, flight_key, fingerprint, Promise.resolve(outcome));
 }
 
 /**
@@ -115,12 +115,7 @@ export function peek_idempotent(request: IdempotentRequest, resume?: (record: Id
   const record = read_record(actor, environment, key, now_ms);
   if (record === null) return null;
   if (record.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
-  if (record.complete) {
-    const pending = actor.settled();
-    const reply = stored_reply(actor, record);
-    // The guard reads the actor after its pending changes are durable (a revocation just staged counts).
-    return Promise.resolve(once_durable(() => replay_of(request, reply), pending));
-  }
+  if (record.complete) return Promise.resolve(replay_of(request, stored_reply(actor, record)));
   if (resume === undefined) fail('incomplete idempotency record without a resume path');
   return track(flights, flight_key, fingerprint, resume(record).then(replayed));
 }
@@ -134,10 +129,8 @@ function track(flights: Map<string, InFlight>, flight_key: string, fingerprint: 
   return reply;
 }
 
-/** Resolves with the reply once everything the actor staged is durable. */
-export function settle(actor: AccountActor, reply: Reply | Promise<Reply>): Promise<Reply> {
-  if (reply instanceof Promise) return reply;
-  return Promise.resolve(once_durable(reply, actor.settled()));
+function as_promise(reply: Reply | Promise<Reply>): Promise<Reply> {
+  return reply instanceof Promise ? reply : Promise.resolve(reply);
 }
 
 function key_reused(request_id: string): Reply {

@@ -12,7 +12,6 @@ import { error_reply, success_reply, type Reply } from '../lib/reply.js';
 import { api_error } from '../errors.js';
 import { JournalFailure } from '../journal/journal.js';
 import { refusal_reply } from './outcome-errors.js';
-import { settle } from './idempotent-run.js';
 import type { OrderRecord } from '../services/order.js';
 import { provider_unavailable, type AnswerRecord, type Placement } from '../services/order-desk.js';
 import { family_of, purchase_result_view } from '../services/products/registry.js';
@@ -74,8 +73,9 @@ export function placement_reply(deps: Deps, answer: PurchaseAnswer, placement: P
     case 'refused':
       return refusal_reply(request_id, placement.refusal);
     case 'final':
-      // Remembered in the command that placed it (AnswerRecorder): the reply it built leaves once durable.
-      if (placement.remembered) return settle(answer.actor, recorder?.reply ?? order_reply(deps, request_id, placement.order));
+      // Remembered in the command that placed it (AnswerRecorder): a promise, so run_idempotent does not remember
+      // it again; the reply it built leaves once durable (the front end's gate).
+      if (placement.remembered) return Promise.resolve(recorder?.reply ?? order_reply(deps, request_id, placement.order));
       return finish(deps, answer, placement.order, placement.placed_ms);
     case 'sent': {
       const { placement: durable, order: placed_order, placed_ms } = placement;
@@ -101,7 +101,11 @@ export function resumed_reply(deps: Deps, answer: PurchaseAnswer, record: Idempo
   return answered.then((order) => finish(deps, { ...answer, fingerprint: record.fingerprint }, order, record.created_ms));
 }
 
-/** Remembers the order's answer for the idempotency key (a complete record) and replies once it is durable. */
+/**
+ * Remembers the order's answer for the idempotency key (a complete record) and replies once it is durable.
+ * Waited for here, not only at the front end's gate: a commit refused under it is answered as the order was
+ * placed (answer_as_placed), not as a failure of the whole request.
+ */
 function finish(deps: Deps, answer: PurchaseAnswer, order: OrderRecord, created_ms: number): Promise<Reply> {
   const { actor, environment, key } = answer;
   const reply = order_reply(deps, answer.request_id, order);
@@ -109,7 +113,8 @@ function finish(deps: Deps, answer: PurchaseAnswer, order: OrderRecord, created_
     const record = make_record(actor, answer.fingerprint, reply, created_ms, order.reference, true);
     deps.engine.run(actor, { kind: 'remember_answer', environment, key, record });
   }
-  return settle(actor, reply);
+  const remembered = actor.settled();
+  return remembered === null ? Promise.resolve(reply) : remembered.then(() => reply);
 }
 
 /**

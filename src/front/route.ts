@@ -108,6 +108,11 @@ export interface RequestContext {
    * agent's. Logged as key_account beside the key id.
    */
   key_account_id?: number;
+  /**
+   * What the reply waits for besides its own account's commit (front/durable-reply.ts reply_waits_for,
+   * acts_on), asked once the handler has answered; null when nothing.
+   */
+  durable_too: (() => Promise<void> | null)[] | null;
 }
 
 export interface RequestHeaders {

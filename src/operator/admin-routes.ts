@@ -4,7 +4,7 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RequestContext, RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
-import { once_durable } from '../front/durable-reply.js';
+import { acts_on } from '../front/durable-reply.js';
 import { refusal_reply } from '../front/outcome-errors.js';
 import { account_view, key_view, pagination, wallet_entry_view, wallet_view } from '../front/views.js';
 import { parse_id, parse_pagination, query_params } from '../front/request-helpers.js';
@@ -53,7 +53,9 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
   const account_of = (ctx: RequestContext): AccountActor | ApiError => {
     const id = parse_id(ctx.params.id);
     const actor = id === null ? undefined : engine.accounts.get(id);
-    return actor ?? api_error('account.not_found');
+    if (actor === undefined) return api_error('account.not_found');
+    acts_on(ctx, actor);
+    return actor;
   };
   const tags = ['Operator'];
   return [
@@ -82,7 +84,8 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
           pin_hash,
         });
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
-        return once_durable(success_reply(ctx.request_id, 201, operator_account_view(outcome.value.account), 'Account created.'), outcome.value.settled());
+        acts_on(ctx, outcome.value);
+        return success_reply(ctx.request_id, 201, operator_account_view(outcome.value.account), 'Account created.');
       },
     },
     {
@@ -110,7 +113,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         }
         const outcome = engine.run(actor, { kind: 'update_profile', patch: { kyc_level: body.kyc_level, tier: body.tier, daily_limit_kobo, status: body.status } });
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
-        return once_durable(success_reply(ctx.request_id, 200, operator_account_view(outcome.value), 'Account updated.'), actor.settled());
+        return success_reply(ctx.request_id, 200, operator_account_view(outcome.value), 'Account updated.');
       },
     },
     {
@@ -129,9 +132,10 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         if (pin_hash === 'busy') return error_reply(ctx.request_id, hashing_busy_error());
         const actor = engine.accounts.get(found.id);
         if (actor === undefined) return error_reply(ctx.request_id, api_error('account.not_found'));
+        acts_on(ctx, actor);
         const outcome = engine.run(actor, { kind: 'set_pin', pin_hash });
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
-        return once_durable(success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.'), actor.settled());
+        return success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.');
       },
     },
     {
@@ -154,7 +158,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
           rate_limit_per_minute: body.rate_limit_per_minute ?? 60,
           expires_ms: checked.expires_ms,
         });
-        return once_durable(reply, actor.settled());
+        return reply;
       },
     },
     {
@@ -176,7 +180,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         const outcome = engine.run(actor, { kind: 'credit', environment: body.environment, amount_kobo: amount.kobo, reference: body.reference, description: body.description ?? 'Wallet funding' }, clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, 201, wallet_entry_view(outcome.value.entry), outcome.value.created ? 'Wallet credited.' : 'Already credited with this reference.');
-        return once_durable(outcome.value.created ? reply : replayed(reply), actor.settled());
+        return outcome.value.created ? reply : replayed(reply);
       },
     },
     {
@@ -270,13 +274,12 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
       handler: (ctx) => {
         const actor = account_of(ctx);
         if ('code' in actor) return error_reply(ctx.request_id, actor);
-        // Read once the account's pending writes are durable, so that what is shown is what a restart keeps.
-        const build = () => success_reply(ctx.request_id, 200, {
+        // Sent once the account's pending writes are durable (account_of: acts_on), so what is shown is what a restart keeps.
+        return success_reply(ctx.request_id, 200, {
           ...operator_account_view(actor.account),
           wallets: { live: wallet_view(actor.wallets.live), test: wallet_view(actor.wallets.test) },
           keys: actor.active_keys().map((k) => key_view(k.record)),
         });
-        return once_durable(build, actor.settled());
       },
     },
     {
@@ -297,7 +300,7 @@ export function admin_routes(deps: Deps, extra: RouteDef[]): RouteDef[] {
         const outcome = engine.run(actor, { kind: 'revoke_key', key_id }, clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const revoked = { ...key_view(outcome.value), revoked_at: iso_us(outcome.value.revoked_us!) };
-        return once_durable(success_reply(ctx.request_id, 200, revoked, 'API key revoked.'), actor.settled());
+        return success_reply(ctx.request_id, 200, revoked, 'API key revoked.');
       },
     },
     ...account_tree_routes(deps),

@@ -5,7 +5,7 @@ import Type from 'typebox';
 import type { Deps } from '../front/deps.js';
 import type { RouteDef } from '../front/route.js';
 import { error_reply, success_reply } from '../lib/reply.js';
-import { once_durable } from '../front/durable-reply.js';
+import { acts_on } from '../front/durable-reply.js';
 import { refusal_reply } from '../front/outcome-errors.js';
 import { api_error, invalid } from '../errors.js';
 import { kobo_to_naira, naira_to_kobo } from '../lib/money.js';
@@ -137,7 +137,8 @@ export function catalog_admin_routes(deps: Deps, catalog: Catalog, desk: OrderDe
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         desk.resolved(outcome.value);
         const reply = success_reply(ctx.request_id, 200, order_full_view(outcome.value), 'Order resolved.');
-        return once_durable(reply, actor.settled());
+        acts_on(ctx, actor);
+        return reply;
       },
     },
   ];

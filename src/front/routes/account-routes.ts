@@ -2,7 +2,6 @@
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
 import { error_reply, success_reply } from '../../lib/reply.js';
-import { once_durable } from '../durable-reply.js';
 import { account_view, pagination, wallet_entry_view, wallet_view } from '../views.js';
 import { parse_pagination, query_params } from '../request-helpers.js';
 import { success_envelope, page_query } from '../../schemas/common.js';
@@ -48,9 +47,7 @@ export function account_routes(deps: Deps): RouteDef[] {
       scope: null,
       doc: { summary: 'The account of the API key', description: 'low_balance_threshold is the setting of the key\'s environment.', tags: ['Account'], response: AccountView },
       handler: (ctx) => {
-        const actor = ctx.actor!;
-        const reply = () => success_reply(ctx.request_id, 200, account_settings_view(ctx));
-        return once_durable(reply, actor.read_settled());
+        return success_reply(ctx.request_id, 200, account_settings_view(ctx));
       },
     },
     {
@@ -79,7 +76,7 @@ export function account_routes(deps: Deps): RouteDef[] {
         const actor = ctx.actor!;
         deps.engine.run(actor, { kind: 'set_low_balance_threshold', environment: ctx.environment, threshold_kobo });
         const reply = success_reply(ctx.request_id, 200, account_settings_view(ctx), 'Account updated.');
-        return once_durable(reply, actor.settled());
+        return reply;
       },
     },
     {
@@ -94,10 +91,8 @@ export function account_routes(deps: Deps): RouteDef[] {
         response: Wallet,
       },
       handler: (ctx) => {
-        const actor = ctx.actor!;
-        // The balance is read now and sent once everything that produced it is durable.
-        const body = success_reply(ctx.request_id, 200, wallet_view(actor.wallets[ctx.environment]));
-        return once_durable(body, actor.read_settled());
+        // The balance is read now and sent once everything that produced it is durable (the front end's gate).
+        return success_reply(ctx.request_id, 200, wallet_view(ctx.actor!.wallets[ctx.environment]));
       },
     },
     {

@@ -25,7 +25,8 @@ import { agent_depth_max, depth_of, in_subtree, parent_of, wallets_read } from '
 import { authority_refusal } from '../../engine/authority.js';
 import { type AccountRecord, type AgentPriceRule, type Environment, type WalletRecord } from '../../engine/records.js';
 import type { Engine } from '../../engine/engine.js';
-import { peek_idempotent, run_idempotent, settle } from '../idempotent-run.js';
+import { peek_idempotent, run_idempotent } from '../idempotent-run.js';
+import { acts_on } from '../durable-reply.js';
 import { international_phone } from '../../operator/admin-routes.js';
 import { remembered_under as remembered } from '../remembered.js';
 import { agent_commission_routes } from './agent-commission-routes.js';
@@ -111,7 +112,11 @@ export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): 
     if (id === null) return not_found();
     const record = engine.account_record(id);
     if (record === undefined || !in_subtree(engine, ctx.actor!.id, record)) return not_found();
-    return engine.accounts.get(id) ?? not_found();
+    const agent = engine.accounts.get(id);
+    if (agent === undefined) return not_found();
+    // The agent's changes are the request's too: its reply waits for their commit (front/durable-reply.ts).
+    acts_on(ctx, agent);
+    return agent;
   };
 
   const view_of = (actor: AccountActor) => agent_view(actor.account, actor.wallets);
@@ -207,9 +212,7 @@ export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): 
       handler: (ctx) => {
         const agent = below_caller(ctx);
         if ('code' in agent) return error_reply(ctx.request_id, agent);
-        const build = () => success_reply(ctx.request_id, 200, view_of(agent));
-        const pending = agent.read_settled();
-        return pending === null ? build() : pending.then(build);
+        return success_reply(ctx.request_id, 200, view_of(agent));
       },
     },
     {
@@ -244,7 +247,7 @@ export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): 
         }
         const outcome = engine.run(agent, { kind: 'update_profile', patch: { status: body.status, daily_limit_kobo: limit_kobo } });
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
-        return settle(agent, success_reply(ctx.request_id, 200, view_of(agent), 'Agent updated.'));
+        return success_reply(ctx.request_id, 200, view_of(agent), 'Agent updated.');
       },
     },
     {
@@ -266,7 +269,7 @@ export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): 
         const outcome = engine.run_across([parent, agent], { kind: 'close_agent' }, clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const { swept, keys_revoked } = outcome.value;
-        return settle(agent, success_reply(ctx.request_id, 200, { agent: view_of(agent), swept: swept.map(transfer_view), keys_revoked }, 'Agent closed.'));
+        return success_reply(ctx.request_id, 200, { agent: view_of(agent), swept: swept.map(transfer_view), keys_revoked }, 'Agent closed.');
       },
     },
     {
@@ -283,9 +286,10 @@ export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): 
         const pin_hash = await deps.hash_lanes.pin.hash((ctx.body as Static<typeof AgentPinBody>).pin);
         if (pin_hash === 'busy') return error_reply(ctx.request_id, hashing_busy());
         const agent = engine.accounts.get(found.id) ?? fail('an agent vanished');
+        acts_on(ctx, agent);
         if (agent.account.status === 'closed') return error_reply(ctx.request_id, api_error('agents.closed'));
         engine.run(agent, { kind: 'set_pin', pin_hash });
-        return settle(agent, success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.'));
+        return success_reply(ctx.request_id, 200, { pin_set: true }, 'Transaction PIN set.');
       },
     },
     {
@@ -315,7 +319,7 @@ export function agent_routes(deps: Deps, pricing: PriceLists, desk: OrderDesk): 
         const rules: AgentPriceRule[] = checked.rules.map((r: PriceRule) => ({ service_type: r.service_type, network: r.network, disco: r.disco, provider: r.provider, rate_bp: r.rate_bp }));
         const outcome = engine.run(agent, { kind: 'update_profile', patch: { price_rules: rules } });
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
-        return settle(agent, success_reply(ctx.request_id, 200, { agent_id: agent.id, rules: rules.map(price_rule_view), rounding: pricing_rounding_rule }, 'Price list replaced.'));
+        return success_reply(ctx.request_id, 200, { agent_id: agent.id, rules: rules.map(price_rule_view), rounding: pricing_rounding_rule }, 'Price list replaced.');
       },
     },
     ...agent_transfer_routes(deps, below_caller),

@@ -9,7 +9,6 @@ import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
-import { once_durable } from '../durable-reply.js';
 import { api_error, invalid, type ApiError } from '../../errors.js';
 import { naira_to_kobo } from '../../lib/money.js';
 import { random_crockford } from '../../lib/ids.js';
@@ -101,8 +100,7 @@ export function dedicated_account_routes(deps: Deps, funding: FundingService, sa
       handler: (ctx) => {
         if (!funding.configured) return error_reply(ctx.request_id, not_configured('Dedicated-account funding'));
         const actor = ctx.actor!;
-        const reply = () => success_reply(ctx.request_id, 200, funding_rows_view(funding.rows(actor.id)));
-        return once_durable(reply, actor.read_settled());
+        return success_reply(ctx.request_id, 200, funding_rows_view(funding.rows(actor.id)));
       },
     },
     {

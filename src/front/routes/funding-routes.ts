@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
 import { error_reply, success_reply } from '../../lib/reply.js';
-import { once_durable } from '../durable-reply.js';
+import { acts_on } from '../durable-reply.js';
 import { refusal_reply } from '../outcome-errors.js';
 import { wallet_entry_view } from '../views.js';
 import { fingerprint, idempotency_key } from '../request-helpers.js';
@@ -110,7 +110,8 @@ export function funding_routes(deps: Deps): RouteDef[] {
         const outcome = deps.engine.run(actor, { kind: 'credit', environment: 'live', amount_kobo: amount.kobo, reference: notice.reference, description }, deps.clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, outcome.value.created ? 201 : 200, { received: true, wallet_transaction: wallet_entry_view(outcome.value.entry) }, outcome.value.created ? 'Credited.' : 'Already credited.');
-        return once_durable(reply, actor.settled());
+        acts_on(ctx, actor);
+        return reply;
       },
     },
   ];

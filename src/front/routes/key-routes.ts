@@ -5,7 +5,6 @@ import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RequestContext, RouteDef } from '../route.js';
 import { error_reply, success_reply, type Reply } from '../../lib/reply.js';
-import { once_durable } from '../durable-reply.js';
 import { refusal_reply } from '../outcome-errors.js';
 import { created_key_view, key_view } from '../views.js';
 import { fingerprint, idempotency_key, parse_id } from '../request-helpers.js';
@@ -112,8 +111,7 @@ function holds_scopes(holder: KeyState, scopes: readonly Scope[]): boolean {
 export function key_routes(deps: Deps): RouteDef[] {
   const list_handler = (ctx: RequestContext): Reply | Promise<Reply> => {
     const actor = ctx.actor!;
-    const build = () => success_reply(ctx.request_id, 200, { keys: actor.active_keys(deps.clock.now_ms()).map((k) => key_view(k.record)) });
-    return once_durable(build, actor.settled());
+    return success_reply(ctx.request_id, 200, { keys: actor.active_keys(deps.clock.now_ms()).map((k) => key_view(k.record)) });
   };
   return [
     {
@@ -208,7 +206,7 @@ export function key_routes(deps: Deps): RouteDef[] {
         const outcome = deps.engine.run(actor, { kind: 'revoke_key', key_id: id }, deps.clock.now_us());
         if (!outcome.ok) return refusal_reply(ctx.request_id, outcome.refused);
         const reply = success_reply(ctx.request_id, 200, null, 'API key revoked.');
-        return once_durable(reply, actor.settled());
+        return reply;
       },
     },
   ];

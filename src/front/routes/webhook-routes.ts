@@ -5,7 +5,7 @@ import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import type { RouteDef } from '../route.js';
 import { error_reply, success_reply } from '../../lib/reply.js';
-import { once_durable } from '../durable-reply.js';
+import { reply_waits_for } from '../durable-reply.js';
 import { pagination } from '../views.js';
 import { fingerprint, idempotency_key, parse_id, parse_pagination, query_params } from '../request-helpers.js';
 import { remembered_error } from '../remembered.js';
@@ -130,7 +130,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const outcome = delete_endpoint(dispatcher.endpoints, actor, ctx.environment, id, deps.clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 200, null, 'Webhook endpoint deleted.');
-        return once_durable(reply, actor.settled());
+        return reply;
       },
     },
     {
@@ -174,7 +174,8 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         const outcome = dispatcher.replay(actor, ctx.environment, endpoint.record.id, delivery_id);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Replay scheduled.');
-        return once_durable(reply, dispatcher.settled(actor));
+        reply_waits_for(ctx, () => dispatcher.settled(actor));
+        return reply;
       },
     },
     {
@@ -202,7 +203,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
           ...(body.include_agents !== undefined ? { include_agents: body.include_agents } : {}),
         }, deps.clock.now_us());
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
-        return once_durable(success_reply(ctx.request_id, 200, endpoint_view(outcome.value, deps.clock.now_us()), 'Webhook endpoint updated.'), actor.settled());
+        return success_reply(ctx.request_id, 200, endpoint_view(outcome.value, deps.clock.now_us()), 'Webhook endpoint updated.');
       },
     },
     {
@@ -225,7 +226,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         if (endpoint === null) return error_reply(ctx.request_id, api_error('webhooks.not_found'));
         const outcome = send_test_event(actor, dispatcher, ctx.environment, endpoint.record.id);
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
-        return once_durable(success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Test event on its way.'), actor.settled());
+        return success_reply(ctx.request_id, 202, delivery_view(outcome.value), 'Test event on its way.');
       },
     },
     {
@@ -251,7 +252,7 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const reply = success_reply(ctx.request_id, 200, { ...endpoint_view(outcome.value.record, now_us), secret: outcome.value.secret }, 'Save this webhook secret now: it is shown only once.');
         reply.secret = true;
-        return once_durable(reply, actor.settled());
+        return reply;
       },
     },
     {
@@ -278,7 +279,8 @@ export function webhook_routes(deps: Deps, dispatcher: Dispatcher): RouteDef[] {
         if (!outcome.ok) return error_reply(ctx.request_id, outcome.error);
         const message = outcome.value.status === 'delivered' ? 'Already delivered; nothing to retry.' : 'Retry scheduled.';
         const reply = success_reply(ctx.request_id, 202, delivery_view(outcome.value), message);
-        return once_durable(reply, dispatcher.settled(actor));
+        reply_waits_for(ctx, () => dispatcher.settled(actor));
+        return reply;
       },
     },
   ];
