@@ -213,3 +213,29 @@ t.test('a leader restarting on a journal whose leader lacks what it acknowledged
   const wallet = await again.api('GET', '/v1/wallet', { key: reseller.key });
   t.equal(wallet.body.data.balance, balance, `it leads with every acknowledged top-up (${balance})`);
 });
+
+t.test('a standby whose step-down requests are refused keeps waiting and asking, and leads with every batch once a replica has them', async (t) => {
+  const { nats, nodes, nc, a } = await lab_with_leader(t, { env: { CLUSTER_SNAPSHOT_BATCHES_MAX: '6' } });
+  const { reseller, acked, balance } = await acknowledged_then_killed(t, a, nc);
+  const lost = await stream_without_last(t, nc, acked, 3);
+
+  // The standby's only NATS server is a proxy that answers every step-down with the refusal of a server that sees
+  // no meta-group leader.
+  const proxy = new NatsReplicaProxy(nats.nodes[1].client_port, stream_name);
+  await proxy.start();
+  t.teardown(() => proxy.stop());
+  proxy.refuse_stepdowns = true;
+  const b = await start_node(nats, 'b', { env: { CLUSTER_NATS_URL: proxy.url } });
+  nodes.push(b);
+  await wait_until('two step-downs refused', async () => proxy.stepdowns_refused >= 2, 30_000);
+  const failed = b.logs.filter((line) => line.includes('asking the journal\'s leader to step down failed'));
+  t.ok(failed.length >= 2, `the standby says each step-down failed (${failed.length})`);
+  t.match(JSON.parse(failed[0] ?? '{}'), { level: 'warn', err: { err_code: 10008 } }, 'with JetStream\'s refusal');
+  t.not((await cluster_status(b)).role, 'leader', 'and does not lead on the short stream meanwhile');
+  t.notOk(b.logs.some((line) => line.includes('no replica of the journal holds')), 'nor gives up before its bound');
+  await give_back(nc, lost);
+  await wait_leading(b, 30_000);
+  t.ok(b.logs.some((line) => line.includes('holds every acknowledged batch again')), 'once a replica has them, the standby says the journal holds every acknowledged batch again');
+  const wallet = await b.api('GET', '/v1/wallet', { key: reseller.key });
+  t.equal(wallet.body.data.balance, balance, `and leads with every acknowledged top-up (${balance})`);
+});

@@ -164,7 +164,7 @@ export async function serve_store(config: Config, log: Logger, basis: Basis, sto
   metrics.gauge('billvend_ported_numbers', 'Numbers the ported-number table holds: learned from live deliveries on a network other than their prefix\'s (PORTED_NUMBERS_MAX).', () => desk.numbers.ported.size);
   metrics.counter('billvend_ported_numbers_refused_total', 'Ported numbers not learned since start because the table held PORTED_NUMBERS_MAX numbers.', () => desk.numbers.ported.refused);
   metrics.gauge('billvend_timers_pending', 'Timers waiting on the timer wheel (retries, re-queries, expiries).', () => wheel.size);
-  metrics.counter('billvend_reads_waited_total', 'Reads of an account (wallet, entries, profile) that waited for a commit of that account\'s changes.', () => engine.counts.reads_waited);
+  metrics.counter('billvend_reads_waited_total', 'Reads (GET requests) of an account whose answer waited for a commit of that account\'s changes.', () => engine.counts.reads_waited);
   metrics.gauge('billvend_api_keys_active', 'API keys that are not revoked, across accounts.', () => engine.counts.api_keys_active);
   // scrypt counted where it runs (lib/secrets.ts), not by lane: a route that ran it beside the lanes
   // would show as a peak above the lanes' running_max together.

@@ -48,6 +48,10 @@ export class NatsReplicaProxy {
   gets_unavailable: string | null = null;
   /** Message-get answers replaced by that error so far. */
   gets_refused = 0;
+  /** While true, the answer to a stream leader step-down is replaced by that same error (the step-down is refused). */
+  refuse_stepdowns = false;
+  /** Step-down answers replaced so far. */
+  stepdowns_refused = 0;
   /**
    * Rewrites the JetStream API's stream info answers for `stream` (the parsed answer; null keeps it): to play
    * a server that answers while the stream has no leader, with its own lagging replica's state.
@@ -109,7 +113,7 @@ export class NatsReplicaProxy {
         const body = pending.subarray(line_end + 2, line_end + 2 + total);
         const frame = pending.subarray(0, line_end + 2 + total + 2);
         pending = pending.subarray(line_end + 2 + total + 2);
-        out.push((op === 'HMSG' ? this.maybe_rewrite(args, body) : this.maybe_rewrite_info(args, body) ?? this.maybe_rewrite_get(args, body)) ?? frame);
+        out.push((op === 'HMSG' ? this.maybe_rewrite(args, body) : this.maybe_rewrite_info(args, body) ?? this.maybe_rewrite_get(args, body) ?? this.maybe_refuse_stepdown(args, body)) ?? frame);
       }
       if (out.length > 0) client.write(Buffer.concat(out));
     });
@@ -146,6 +150,20 @@ export class NatsReplicaProxy {
     head += '\r\n';
     const rewritten = Buffer.from(JSON.stringify({ ...answer, message: { ...message, hdrs: Buffer.from(head, 'latin1').toString('base64'), data: replaced.payload.toString('base64') } }), 'utf8');
     return api_answer_frame(args, rewritten);
+  }
+
+  /**
+   * MSG <subject> <sid> <total bytes>: a JetStream API answer to a stream leader step-down, replaced by the answer a
+   * server without a meta-group leader gives (see gets_unavailable) while refuse_stepdowns; null to keep the frame.
+   * The step-down itself still happens on the server: the node is told it failed, as when the answer is lost.
+   */
+  private maybe_refuse_stepdown(args: string[], body: Buffer): Buffer | null {
+    if (!this.refuse_stepdowns || args.length !== 4) return null;
+    const type = 'io.nats.jetstream.api.v1.stream_leader_stepdown_response';
+    if (!body.subarray(0, 200).toString('latin1').includes(`"type":"${type}"`)) return null;
+    this.stepdowns_refused++;
+    const refusal = { type, error: { code: 503, err_code: 10008, description: 'JetStream system temporarily unavailable' } };
+    return api_answer_frame(args, Buffer.from(JSON.stringify(refusal), 'utf8'));
   }
 
   /** MSG <subject> <sid> <total bytes>: a JetStream API answer to a stream info of `stream`, as info_rewrite has it; null to keep the frame. */
