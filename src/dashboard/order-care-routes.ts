@@ -32,7 +32,6 @@ export function order_care_session_routes(deps: Deps, desk: OrderDesk): RouteDef
           return error_reply(ctx.request_id, api_error('rate_limit.exceeded', `This order was re-queried less than ${requery_now_interval_ms / 1000} seconds ago; retry in ${asked.retry_after_s} second(s).`, { headers: { 'Retry-After': String(asked.retry_after_s) } }));
         }
         const after = await asked.order;
-        await actor.settled();
         const now = desk.find(after.reference) ?? after;
         return success_reply(ctx.request_id, 200, order_full_view(now, deps.secret_box), now.status === 'processing' ? 'Asked the provider: still processing.' : `Asked the provider: the order is ${now.status}.`);
       },
@@ -43,13 +42,12 @@ export function order_care_session_routes(deps: Deps, desk: OrderDesk): RouteDef
       auth: 'session',
       idempotent: false,
       doc: doc('Cancel a bulk item not yet sent, refunding it'),
-      handler: async (ctx) => {
+      handler: (ctx) => {
         const actor = ctx.actor!;
         const order = own(ctx.params.reference, actor.id, ctx.environment);
         if (order === null) return error_reply(ctx.request_id, api_error('transaction.not_found'));
         const cancelled = desk.cancel(actor, order.reference);
         if (!cancelled.ok) return refusal_reply(ctx.request_id, cancelled.refused);
-        await actor.settled();
         return success_reply(ctx.request_id, 200, order_full_view(cancelled.value, deps.secret_box), 'Cancelled before it was sent; the wallet was refunded.');
       },
     },

@@ -51,7 +51,6 @@ export function order_care_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
           }));
         }
         const order = await asked.order;
-        await actor.settled();
         const now = desk.find(order.reference) ?? order;
         return success_reply(ctx.request_id, 200, order_full_view(now, deps.secret_box), now.status === 'processing' ? 'Re-queried; the order is still processing.' : `The order is ${now.status}.`);
       },
@@ -71,13 +70,12 @@ export function order_care_routes(deps: Deps, desk: OrderDesk): RouteDef[] {
         success_status: 200,
         errors: ['transaction.not_found', 'transaction.not_cancellable'],
       },
-      handler: async (ctx) => {
+      handler: (ctx) => {
         const found = own_order(ctx, desk);
         if (!('reference' in found)) return found;
         const actor = ctx.actor!;
         const cancelled = desk.cancel(actor, found.reference);
         if (!cancelled.ok) return refusal_reply(ctx.request_id, cancelled.refused);
-        await actor.settled();
         return success_reply(ctx.request_id, 200, order_full_view(cancelled.value, deps.secret_box), 'Cancelled before it was sent; the wallet was refunded.');
       },
     },

@@ -69,8 +69,7 @@ export async function receipt_reply(deps: Deps, desk: OrderDesk, ctx: RequestCon
   const found = own_order(desk, ctx);
   if (found === null) return error_reply(ctx.request_id, not_found(ctx.params.reference));
   const actor = ctx.actor!;
-  await actor.settled();
-  const order = desk.find(found.reference) ?? found;
+  const order = found;
   const input = { order, reseller_name: actor.account.name, pins: pins_of(order, deps.secret_box), generated_ms: deps.clock.now_ms() };
   const name = `receipt-${order.reference}`;
   if (pdf) {
