@@ -195,7 +195,7 @@ export abstract class StreamFollower extends StreamAppender {
         const stored = await this.jsm.streams.getMessage(stream_name, { seq }).catch((error) => {
           if (api_code(error) === no_message) return 'none' as const;
           // Said once a second at most: nats-server 2.9 refuses every message get while it sees no meta-group
-          // leader, for up to 19 s after a partition (docs/cluster.md "Where the seconds go").
+          // leader, for up to 19 s after a partition (docs/cluster.md "Partitions, measured").
           if (failures++ % held_failures_per_log === 0) this.log.warn({ err: error, seq, failures }, 'cluster: reading the stream leader\'s copy of a held message failed; retrying');
           return null;
         });

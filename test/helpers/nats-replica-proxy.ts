@@ -43,7 +43,7 @@ export class NatsReplicaProxy {
    * Message-get answers for messages on this subject are replaced by the error nats-server 2.9 answers every
    * JetStream API request with while the server sees no meta-group leader (JSClusterNotAvailErr: 503, err_code
    * 10008, "JetStream system temporarily unavailable"; seen for 19 s by the partition runs of 2026-11-28,
-   * docs/cluster.md "Where the seconds go"); null: none is.
+   * docs/cluster.md "Partitions, measured"); null: none is.
    */
   gets_unavailable: string | null = null;
   /** Message-get answers replaced by that error so far. */
