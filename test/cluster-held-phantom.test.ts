@@ -64,23 +64,33 @@ async function two_nodes(t: Test) {
 
 const encode = (store: Store, value: string) => (store.meta as any).encoder.encode(value);
 
-t.test('a standby\'s tail holds a batch served past the stream leader\'s end, then applies the leader\'s own copy', async (t) => {
-  const { proxy, b, append, jsm, last } = await two_nodes(t);
-
-  // The diverged server: its consumer delivers a phantom at last + 1, and the stream info answers say the
-  // leader's journal ends at `last` until the test lets them through.
-  let hold = true;
-  proxy.info_rewrite = (answer) => (hold ? { ...answer, state: { ...answer.state, last_seq: last } } : null);
+/**
+ * The diverged server in front of b: its consumer delivers a phantom at `last + 1` (a batch chaining onto b's last,
+ * which the stream never committed); with `hold`, the stream info answers also say the leader's journal ends at
+ * `last` until `release()`.
+ */
+function serve_phantom(proxy: NatsReplicaProxy, b: Member, last: number, hold: boolean) {
+  let holding = hold;
+  if (hold) proxy.info_rewrite = (answer) => (holding ? { ...answer, state: { ...answer.state, last_seq: last } } : null);
   const b_inner = b.node as any;
   const b_store = b.node.current_store()!;
   const phantom = Buffer.from(encode_message(b_inner.names, 'batch', 'a', [{ db: b_store.meta, key: 'phantom', encoded: encode(b_store, 'never committed') }]));
   const phantom_headers = new Map([[digest_header, digest_of(phantom)], [part_header, '1/1'], [follows_header, b.node.position().digest]]);
   proxy.rewrite = (delivery) => (delivery.consumer !== '' && delivery.stream_seq === last + 1 ? { headers: phantom_headers, payload: phantom } : null);
+  return { digest: digest_of(phantom), release: () => { holding = false; } };
+}
+
+t.test('a standby\'s tail holds a batch served past the stream leader\'s end, then applies the leader\'s own copy', async (t) => {
+  const { proxy, b, append, jsm, last } = await two_nodes(t);
+
+  // The diverged server: its consumer delivers a phantom at last + 1, and the stream info answers say the
+  // leader's journal ends at `last` until the test lets them through.
+  const phantom = serve_phantom(proxy, b, last, true);
 
   await append('real', 'committed');
   const real = await jsm.streams.getMessage(stream_name, { seq: last + 1 });
   const real_digest = real!.header.get(digest_header);
-  t.not(real_digest, digest_of(phantom), 'the stream holds the real batch at the phantom\'s sequence');
+  t.not(real_digest, phantom.digest, 'the stream holds the real batch at the phantom\'s sequence');
   await wait_until('the proxy to deliver the phantom', async () => proxy.rewritten >= 1, 10_000);
   // Several lease checks (a tenth of a lease each) see the leader's end at `last`.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -89,7 +99,7 @@ t.test('a standby\'s tail holds a batch served past the stream leader\'s end, th
   const held = b.logs.filter((line) => /past the stream leader's end/.test(line));
   t.ok(held.length > 0, `b says why it holds the message: ${held.map((line) => JSON.parse(line).msg).join('; ')}`);
 
-  hold = false;
+  phantom.release();
   await wait_until('b to apply seq last + 1', async () => b.node.position().seq === last + 1, 10_000).catch(() => {});
   t.equal(b.node.position().seq, last + 1, 'b applied the message once the leader reported its sequence');
   t.equal(b.node.position().digest, real_digest, 'b applied the leader\'s copy, not the one its consumer delivered');
@@ -115,10 +125,7 @@ t.test('a standby\'s tail checks the first message it applies against the stream
   // b's tail stops, as a restarted node's has not started yet; its consumer will deliver a phantom at last + 1.
   const b_inner = b.node as any;
   await b_inner.stop_tail();
-  const b_store = b.node.current_store()!;
-  const phantom = Buffer.from(encode_message(b_inner.names, 'batch', 'a', [{ db: b_store.meta, key: 'phantom', encoded: encode(b_store, 'never committed') }]));
-  const phantom_headers = new Map([[digest_header, digest_of(phantom)], [part_header, '1/1'], [follows_header, b.node.position().digest]]);
-  proxy.rewrite = (delivery) => (delivery.consumer !== '' && delivery.stream_seq === last + 1 ? { headers: phantom_headers, payload: phantom } : null);
+  serve_phantom(proxy, b, last, false);
   await append('real', 'committed');
   for (let i = 0; i < 3; i++) await append(`after-${i}`, `a${i}`);
   const end = (await jsm.streams.info(stream_name)).state.last_seq;
@@ -141,13 +148,7 @@ t.test('a standby\'s tail checks the first message it applies against the stream
 
 t.test('a standby asks again for the leader\'s copy of a held message while JetStream refuses message gets', async (t) => {
   const { proxy, b, append, jsm, last } = await two_nodes(t);
-  let hold = true;
-  proxy.info_rewrite = (answer) => (hold ? { ...answer, state: { ...answer.state, last_seq: last } } : null);
-  const b_inner = b.node as any;
-  const b_store = b.node.current_store()!;
-  const phantom = Buffer.from(encode_message(b_inner.names, 'batch', 'a', [{ db: b_store.meta, key: 'phantom', encoded: encode(b_store, 'never committed') }]));
-  const phantom_headers = new Map([[digest_header, digest_of(phantom)], [part_header, '1/1'], [follows_header, b.node.position().digest]]);
-  proxy.rewrite = (delivery) => (delivery.consumer !== '' && delivery.stream_seq === last + 1 ? { headers: phantom_headers, payload: phantom } : null);
+  const phantom = serve_phantom(proxy, b, last, true);
   await append('real', 'committed');
   const real_digest = (await jsm.streams.getMessage(stream_name, { seq: last + 1 }))!.header.get(digest_header);
   await wait_until('the proxy to deliver the phantom', async () => proxy.rewritten >= 1, 10_000);
@@ -156,7 +157,7 @@ t.test('a standby asks again for the leader\'s copy of a held message while JetS
 
   // The leader now reports the sequence, but every message get of the journal is refused for 1.5 s.
   proxy.gets_unavailable = stream_subject;
-  hold = false;
+  phantom.release();
   await wait_until('b to ask for the leader\'s copy', async () => proxy.gets_refused >= 3, 10_000).catch(() => {});
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   t.ok(proxy.gets_refused >= 3, `b asked again and again while refused (${proxy.gets_refused} refusals)`);
