@@ -346,7 +346,7 @@ export class HttpFront {
    * the route declared (ctx.durable_too). A read (GET) that waits is counted (AccountActor.read_settled).
    */
   private send_durable(ctx: FrontRequest, route: FrontRoute, reply: Reply, again: boolean): void {
-    const actor = ctx.actor;
+    const actor = route.account_state === false ? null : ctx.actor;
     let gate = actor === null ? null : ctx.method === 'GET' ? actor.read_settled() : actor.settled();
     if (ctx.durable_too !== null) {
       const all = ctx.durable_too.map((pending) => pending()).filter((each) => each !== null);

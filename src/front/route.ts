@@ -59,6 +59,12 @@ export interface RouteDef {
   reads_accept?: boolean;
   /** The handler reads the funding providers' signature headers (POST /callbacks/funding/{provider}). */
   reads_funding_signatures?: boolean;
+  /**
+   * False for a read whose answer says nothing of the calling account's state (the catalog, look-ups, the
+   * services' status): its reply does not wait for the account's pending commits (HttpFront.send_durable).
+   * Only for GETs that run no command.
+   */
+  account_state?: false;
   doc: RouteDoc;
   handler: (ctx: RequestContext) => Reply | Promise<Reply>;
 }

@@ -27,6 +27,7 @@ export function lookup_routes(numbers: PhoneNetworks): RouteDef[] {
       path: '/v1/lookup/phone/:phone',
       auth: 'api_key',
       scope: null,
+      account_state: false,
       doc: {
         summary: 'The network of a Nigerian mobile number: its prefix\'s, or the one a live delivery showed it ported to',
         description: 'phone: 11 digits starting with 0 (08031234567), or 234 / +234 and 10 digits. Airtime and data purchases check their network against this answer (docs/api.md "Phone lookup").',

@@ -19,6 +19,7 @@ export function service_status_routes(deps: Deps, router: UpstreamRouter | null,
       method: 'get',
       path: '/v1/services/status',
       auth: 'api_key',
+      account_state: false,
       scope: null,
       doc: { summary: 'Whether each product can be bought now: available, degraded or unavailable', tags: ['Services'], response: ServiceStatusPage },
       handler: (ctx) => {

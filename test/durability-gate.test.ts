@@ -1,0 +1,41 @@
+// The front end's one durability gate (HttpFront.send_durable, front/durable-reply.ts): a reply leaves only once
+// what the request's account staged is durable, and a route that acts on another account waits for that one's
+// commit too; a read that reports nothing of the account (the catalog, a phone look-up) does not wait. The test
+// holds an account's commit open in memory (its actor's pending promise, as the journal's durable() would be
+// while a flush runs) and looks at which answers leave before it is released.
+import t from 'tap';
+import { start_in_process } from './helpers/in-process.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+t.test('replies wait for a commit of what they report, and only those', async (t) => {
+  const server = await start_in_process(t);
+  const account = await server.create_account();
+  const key = await server.create_key(account.id, { environment: 'test' });
+  const actor = server.engine.accounts.get(account.id)!;
+  await actor.settled();
+
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  (actor as any).pending = held;
+  const answered = new Map<string, number>();
+  const ask = (name: string, request: Promise<{ status: number }>) => request.then((r) => {
+    answered.set(name, r.status);
+    return r;
+  });
+  const wallet = ask('wallet', server.api('GET', '/v1/wallet', { key: key.api_key }));
+  const keys = ask('keys', server.api('GET', '/v1/keys', { key: key.api_key }));
+  const operator = ask('operator', server.admin('GET', `/admin/accounts/${account.id}`));
+  const discos = ask('discos', server.api('GET', '/v1/services/electricity/discos', { key: key.api_key }));
+  const lookup = ask('lookup', server.api('GET', '/v1/lookup/phone/08031234567', { key: key.api_key }));
+  await Promise.all([discos, lookup]);
+  await sleep(300);
+  t.same([...answered.keys()].sort(), ['discos', 'lookup'], 'while the commit is held, only the catalog and the look-up answered');
+  t.equal(answered.get('discos'), 200, 'the catalog answered 200');
+  t.equal(answered.get('lookup'), 200, 'the look-up answered 200');
+
+  release();
+  (actor as any).pending = null;
+  const [w, k, o] = await Promise.all([wallet, keys, operator]);
+  t.same([w.status, k.status, o.status], [200, 200, 200], 'once it is durable, the wallet, the key list and the operator\'s view of the account answer 200');
+});
