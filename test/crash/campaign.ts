@@ -198,6 +198,20 @@ function seeded(seed: number): () => number {
  * A bulk order's answer: 202, every item listed in order, each placed or refused as its number says
  * (docs/api.md "Bulk orders"); completed exactly when no item is still processing.
  */
+/**
+ * A purchase or bulk order sent again once its key's record expired, whose every placement its first send made:
+ * 409 transaction.duplicate_reference (a purchase), or every item refused so (a bulk order).
+ */
+function repeats_a_placement(op: Op, ack: Ack): boolean {
+  const duplicate = (error: any) => error?.code === 'transaction.duplicate_reference' && typeof error?.reference === 'string';
+  if (op.kind === 'purchase') return ack.status === 409 && op.purchase?.client_reference !== undefined && duplicate(ack.body?.error);
+  if (op.kind === 'bulk') {
+    const items = ack.body?.data?.items;
+    return ack.status === 202 && Array.isArray(items) && items.length === op.bulk!.items.length && items.every((item: any) => item?.status === 'refused' && item.reference === null && duplicate(item.error));
+  }
+  return false;
+}
+
 function judge_bulk(spec: BulkSpec, ack: Ack): boolean {
   const data = ack.body?.data;
   if (ack.status !== 202 || !Array.isArray(data?.items) || data.items.length !== spec.items.length) return false;
@@ -801,7 +815,10 @@ export class Campaign {
     const ack: Ack = { status: response.status, text: response.text, body: response.body, replayed: response.headers.get('idempotent-replayed') === 'true', at_ms: Date.now(), round, resent };
     op.ack = ack;
     if (!resent) this.round_acks_ms.push(ack.at_ms);
-    const at = `op ${op.n} (${op.kind} ${op.method} ${op.path}${op.idem ? ` key ${op.idem}` : ''}${resent ? ', re-sent after the restart' : ''})`;
+    const at = `op ${op.n} (${op.kind} ${op.method} ${op.path}${op.idem ? ` key ${op.idem}` : ''}${resent ? `, re-sent after the restart, answered ${ack.at_ms - op.sent_ms} ms after its first send` : ''})`;
+    // Answered once the key's record may have expired (sent_ms + the scaled TTL): the re-send ran afresh, so its
+    // client_reference names the order its first send placed (409 transaction.duplicate_reference), as documented.
+    const afresh = resent && op.idem !== null && ack.at_ms >= op.sent_ms + this.model.idempotency_ttl_ms;
     let expected: boolean;
     switch (op.kind) {
       case 'purchase':
@@ -846,6 +863,7 @@ export class Campaign {
       expected = ack.body?.error?.code === 'auth.key_not_found' && op.via_key.revoke_op !== null;
       if (expected) this.totals.race_refusals++;
     }
+    if (!expected && afresh) expected = repeats_a_placement(op, ack);
     if (!expected) violations.push(`${at}: answered ${ack.status} ${ack.text.slice(0, 300)}, which ${op.purchase ? `the ${op.purchase.expect} outcome of ${op.purchase.recipient}` : 'the operation'} does not allow`);
   }
 

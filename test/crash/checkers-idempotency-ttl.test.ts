@@ -55,3 +55,46 @@ t.test('a key sent again after its record expired may buy again; within the TTL 
   t.ok(within.some((v) => /a key processed twice/.test(v)), `with a TTL that had not run out, the same store is a key processed twice (${within.join(' | ')})`);
   t.ok(within.some((v) => /created 2 orders within its TTL/.test(v)), 'and the acknowledged answer\'s key created two orders');
 });
+
+t.test('a key sent again after its record expired, with the client_reference its first send placed, is a 409 naming that order; within the TTL it is a lost record', async (t) => {
+  // Seen in the partition campaign of 2026-11-29 (seed 9300, round 111): purchases, a bulk order and key creations sent
+  // before a stream-leader cut were answered again after the failover and a kill, past the scaled TTL: each ran afresh
+  // and found its own client_reference (409), its batch's (every item refused), or the key limit.
+  const server = await start_server(t, { env: { TIME_SCALE: String(time_scale), LOG_LEVEL: 'warn' } });
+  const owner = await server.create_account();
+  const created = await server.create_key(owner.id, { environment: 'test', rate_limit_per_minute: 1_000_000 });
+  await server.request('POST', '/v1/sandbox/wallet/fund', { key: created.api_key, body: { amount: 10_000, reference: 'TTL-FUND-2' }, idempotency_key: 'ttl-fund-2' });
+  const wallet: Wallet = { account_id: owner.id, environment: 'test', key: created.api_key, key_id: created.id, endpoint_id: 0, tag: 'a1-test' };
+  const body = { network: 'mtn', phone: '08011111111', amount: 100, pin: owner.pin, client_reference: 'ttl-ref-2' };
+  const sent_ms = Date.now();
+  const buy = () => server.request('POST', '/v1/services/airtime', { key: wallet.key, body, idempotency_key: 'ttl-key-2' });
+  const first = await buy();
+  t.equal(first.status, 201, `the first purchase is delivered (${first.text.slice(0, 200)})`);
+  const second = await wait_for_async(async () => {
+    const again = await buy();
+    return again.headers.get('idempotent-replayed') === 'true' ? null : again;
+  }, 60_000, 'the key to expire');
+  t.equal(second.status, 409, 'the key sent again after its TTL is refused');
+  t.equal(second.body?.error?.code, 'transaction.duplicate_reference', 'by its client_reference');
+  t.equal(second.body?.error?.reference, first.body.data.reference, 'naming the order its first send placed');
+  await server.stop();
+
+  const ack: Ack = { status: second.status, text: second.text, body: second.body, replayed: false, at_ms: Date.now(), round: 1, resent: true };
+  const op: Op = {
+    n: 2, kind: 'purchase', round: 1, account_id: owner.id, environment: 'test', method: 'POST', path: '/v1/services/airtime', operator: false,
+    body, idem: 'ttl-key-2', sent_ms, sends: 2, twin: false, ack, api_checked: true,
+    purchase: { service: 'airtime', recipient: body.phone, amount_kobo: 100_00, expect: 'delivered', client_reference: 'ttl-ref-2' },
+  };
+  const model = (ttl: number): Model => ({
+    run_id: 'checkers-ttl-2', time_scale, idempotency_ttl_ms: ttl,
+    accounts: [{ id: owner.id, tier: 'standard', wallets: { test: wallet, live: { ...wallet, environment: 'live' } }, funding_numbers: {} }],
+    pricing: {}, ops: [op], created_keys: [], funding: { providers: [], transfers: [], reseller_fee_tiers: [] },
+  });
+  const about_the_key = async (ttl: number) => {
+    const report = await check_store(server.data_dir, model(ttl), { snapshot_ms: Date.now(), final: false, upstream: new FakeUpstream(), other_upstreams: [], acked_before_ms: Date.now() });
+    return report.violations.filter((v) => v.includes('ttl-key-2'));
+  };
+  t.same(await about_the_key(ttl_ms), [], 'the journal check accepts the 409 answered after the key expired');
+  const within = await about_the_key(10 * 60 * 1000);
+  t.ok(within.some((v) => /nothing bought\), yet key ttl-key-2 created order/.test(v)), `with a TTL that had not run out, the same answer is a lost record (${within.join(' | ')})`);
+});
