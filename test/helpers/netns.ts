@@ -12,7 +12,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { createServer, connect as tcp_connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nats_server_path, test_master_key, type NatsServers } from './nats-cluster.js';
@@ -58,6 +57,22 @@ interface NatsMember extends Member {
   output: string[];
 }
 
+/**
+ * A TCP forwarder process: `node -e forwarder_script <listen address> <target address> <port>...` listens on each port
+ * at the first address and pipes every connection to the same port at the second; prints "ready" once listening.
+ */
+const forwarder_script = `const net = require('node:net');
+const [listen, target, ...ports] = process.argv.slice(1);
+let listening = 0;
+for (const port of ports.map(Number)) {
+  net.createServer((inbound) => {
+    const outbound = net.connect(port, target);
+    inbound.pipe(outbound).pipe(inbound);
+    inbound.on('error', () => outbound.destroy());
+    outbound.on('error', () => inbound.destroy());
+  }).listen(port, listen, () => { if (++listening === ports.length) console.log('ready'); });
+}`;
+
 export class NetnsLab {
   readonly prefix = `bv${randomBytes(3).toString('hex').slice(0, 5)}`;
   readonly hub: string;
@@ -72,7 +87,6 @@ export class NetnsLab {
   readonly cuts = new Set<string>();
   /** Loopback ports of the test's own namespace that every node reaches on its own loopback (forward_loopback). */
   private loopback_ports: number[] = [];
-  private readonly forwarders: Server[] = [];
 
   private constructor() {
     this.hub = `${this.prefix}-hub`;
@@ -255,41 +269,27 @@ export class NetnsLab {
    * localhost:port, so a TLS certificate for localhost still verifies) in a node's namespace is a forwarder
    * to the test namespace's address on the bridge, where this process forwards it on to its own loopback.
    * The bridge port of the test namespace is never cut, so the fakes stay reachable through any partition.
+   *
+   * Both ends forward in processes of their own: the test's event loop is held for seconds at a time by the crash
+   * campaign's synchronous store checks, and a forwarder on it left the nodes' webhook deliveries to the receiver
+   * (a worker thread) timing out meanwhile (partition campaign of 2026-11-29, seed 9300: two deliveries dead).
    */
   async forward_loopback(ports: number[]): Promise<void> {
     this.loopback_ports = [...new Set(ports)];
-    for (const port of this.loopback_ports) {
-      const server = createServer((inbound) => {
-        const outbound = tcp_connect(port, '127.0.0.1');
-        inbound.pipe(outbound).pipe(inbound);
-        inbound.on('error', () => outbound.destroy());
-        outbound.on('error', () => inbound.destroy());
-      });
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, `${this.subnet}.254`, () => resolve());
-      });
-      this.forwarders.push(server);
-    }
+    const child = spawn(process.execPath, ['-e', forwarder_script, `${this.subnet}.254`, '127.0.0.1', ...this.loopback_ports.map(String)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await this.forwarder_ready(child, 'the test namespace');
   }
 
   /** The forwarder of a member's loopback ports, a node process in its namespace (gone with the namespace). */
   private async start_forwarder(member: Member): Promise<void> {
-    const script = `const net = require('node:net');
-const [target, ...ports] = process.argv.slice(1);
-let listening = 0;
-for (const port of ports.map(Number)) {
-  net.createServer((inbound) => {
-    const outbound = net.connect(port, target);
-    inbound.pipe(outbound).pipe(inbound);
-    inbound.on('error', () => outbound.destroy());
-    outbound.on('error', () => inbound.destroy());
-  }).listen(port, '127.0.0.1', () => { if (++listening === ports.length) console.log('ready'); });
-}`;
-    const child = spawn('ip', ['netns', 'exec', member.ns, process.execPath, '-e', script, `${this.subnet}.254`, ...this.loopback_ports.map(String)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('ip', ['netns', 'exec', member.ns, process.execPath, '-e', forwarder_script, '127.0.0.1', `${this.subnet}.254`, ...this.loopback_ports.map(String)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await this.forwarder_ready(child, member.name);
+  }
+
+  private forwarder_ready(child: ChildProcess, name: string): Promise<void> {
     this.forwarder_children.push(child);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the loopback forwarder of ${member.name} did not start`)), 15_000);
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the loopback forwarder of ${name} did not start`)), 15_000);
       child.stdout!.on('data', (chunk) => {
         if (String(chunk).includes('ready')) {
           clearTimeout(timer);
@@ -298,7 +298,7 @@ for (const port of ports.map(Number)) {
       });
       child.once('exit', (code) => {
         clearTimeout(timer);
-        reject(new Error(`the loopback forwarder of ${member.name} exited with ${code}`));
+        reject(new Error(`the loopback forwarder of ${name} exited with ${code}`));
       });
     });
   }
@@ -365,7 +365,6 @@ for (const port of ports.map(Number)) {
     }
     for (let i = 0; i < this.nats.length; i++) await this.kill_nats(i);
     for (const child of this.forwarder_children.splice(0)) child.kill('SIGKILL');
-    for (const server of this.forwarders.splice(0)) server.close();
     this.destroy_namespaces();
     rmSync(this.root, { recursive: true, force: true });
   }
