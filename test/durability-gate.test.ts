@@ -39,3 +39,31 @@ t.test('replies wait for a commit of what they report, and only those', async (t
   const [w, k, o] = await Promise.all([wallet, keys, operator]);
   t.same([w.status, k.status, o.status], [200, 200, 200], 'once it is durable, the wallet, the key list and the operator\'s view of the account answer 200');
 });
+
+t.test('a repeat of a keyed request that arrives while the first one\'s commit is in flight replays it, and is not run again', async (t) => {
+  // Found by the single-node crash campaign of 2026-11-29 (seed 9301) on the first version of the gate: flights ended
+  // with the answer, before its commit, and a twin copy sent meanwhile found neither the flight nor the record (read
+  // from the store) and created a second key, batch or order.
+  const server = await start_in_process(t);
+  const account = await server.create_account();
+  const key = await server.create_key(account.id, { environment: 'test' });
+  const actor = server.engine.accounts.get(account.id)!;
+  await actor.settled();
+  // Every commit from here takes 400 ms longer to reach LMDB, as a slow disk's would.
+  const journal = server.engine.journal as any;
+  const write = journal.write.bind(journal);
+  journal.write = (...args: unknown[]) => setTimeout(() => write(...args), 400);
+  t.teardown(() => {
+    journal.write = write;
+  });
+  const create = () => server.api('POST', '/v1/keys', { key: key.api_key, body: { name: 'twin', environment: 'test' }, idempotency_key: 'twin-key-1' });
+  const first = create();
+  await sleep(150);
+  const second = create();
+  const [a, b] = await Promise.all([first, second]);
+  t.equal(a.status, 201, 'the first copy creates the key');
+  t.equal(b.status, 201, 'the second answers 201 too');
+  t.equal(b.headers.get('idempotent-replayed'), 'true', 'as a replay');
+  t.equal(b.body?.data?.id, a.body?.data?.id, 'of the same key');
+  t.equal(actor.active_keys().filter((k) => k.record.name === 'twin').length, 1, 'one key named twin exists');
+});

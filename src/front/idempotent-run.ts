@@ -88,14 +88,14 @@ export function run_idempotent(
   const outcome = execute();
   if (outcome instanceof Promise) {
     // The command remembers its own reply (purchases store a first, incomplete record with the debit).
-    return track(flights, flight_key, fingerprint, outcome);
+    return track(flights, flight_key, fingerprint, outcome.then((reply) => until_durable(actor, reply)));
   }
   // An answer that is not remembered (a wrong PIN, a 5xx, a 429) executed nothing under the key, so it
   // is not in flight either: a repeat arriving while it becomes durable runs on its own rather than being
   // handed a refusal of someone else's credentials (docs/decisions.md "Idempotency").
   if (!is_rememberable(outcome)) return Promise.resolve(outcome);
   actor.engine.run(actor, { kind: 'remember_answer', environment, key, record: make_record(actor, fingerprint, outcome, now_ms, null, true) });
-  return track(flights, flight_key, fingerprint, Promise.resolve(outcome));
+  return track(flights, flight_key, fingerprint, until_durable(actor, outcome));
 }
 
 /**
@@ -127,6 +127,16 @@ function track(flights: Map<string, InFlight>, flight_key: string, fingerprint: 
   };
   reply.then(clear, clear);
   return reply;
+}
+
+/**
+ * A flight stands for its key's record until that record is durable: `read_record` reads the store, so a repeat
+ * arriving between the answer and its commit must find the flight, or it would run again (the crash campaign's
+ * twin copies did, when flights ended with the answer). The reply itself leaves at the front end's gate.
+ */
+function until_durable(actor: AccountActor, reply: Reply): Promise<Reply> {
+  const pending = actor.settled();
+  return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
 }
 
 function as_promise(reply: Reply | Promise<Reply>): Promise<Reply> {
