@@ -65,9 +65,9 @@ export interface IdempotentRequest {
 
 /**
  * Runs a state-changing command under its idempotency key. `execute` runs synchronously and stages its
- * changes; its reply is remembered in the same batch, and leaves once that batch is durable (the front
- * end's gate, front/durable-reply.ts: the request's account is the actor's). `resume` answers for a record
- * that a crash left incomplete (a purchase's first answer).
+ * changes; its reply is remembered in the same batch. The returned promise resolves once that batch is
+ * durable (until_durable: the flight stands for the key until then). `resume` answers for a record that a
+ * crash left incomplete (a purchase's first answer).
  */
 export function run_idempotent(
   request: IdempotentRequest,
