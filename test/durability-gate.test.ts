@@ -8,12 +8,18 @@ import { start_in_process } from './helpers/in-process.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-t.test('replies wait for a commit of what they report, and only those', async (t) => {
+/** An in-process server with one account and a test key, nothing of it waiting for a commit. */
+async function account_at_rest(t: Parameters<typeof start_in_process>[0]) {
   const server = await start_in_process(t);
   const account = await server.create_account();
   const key = await server.create_key(account.id, { environment: 'test' });
   const actor = server.engine.accounts.get(account.id)!;
   await actor.settled();
+  return { server, account, key, actor };
+}
+
+t.test('replies wait for a commit of what they report, and only those', async (t) => {
+  const { server, account, key, actor } = await account_at_rest(t);
 
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -44,11 +50,7 @@ t.test('a repeat of a keyed request that arrives while the first one\'s commit i
   // Found by the single-node crash campaign of 2026-11-29 (seed 9301) on the first version of the gate: flights ended
   // with the answer, before its commit, and a twin copy sent meanwhile found neither the flight nor the record (read
   // from the store) and created a second key, batch or order.
-  const server = await start_in_process(t);
-  const account = await server.create_account();
-  const key = await server.create_key(account.id, { environment: 'test' });
-  const actor = server.engine.accounts.get(account.id)!;
-  await actor.settled();
+  const { server, key, actor } = await account_at_rest(t);
   // Every commit from here takes 400 ms longer to reach LMDB, as a slow disk's would.
   const journal = server.engine.journal as any;
   const write = journal.write.bind(journal);

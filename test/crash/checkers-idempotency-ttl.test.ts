@@ -4,54 +4,68 @@
 // server at TIME_SCALE 0.0001 (a TTL of 8.64 s): a keyed sandbox purchase, and its key sent again once the record
 // expired, which buys a second order. The check must accept that, and fire on the same store when the model's TTL
 // says the key was still remembered. (No live purchase: the fake VTpass is never started, its record empty.)
-import t from 'tap';
-import { start_server } from '../helpers/server.js';
+import t, { type Test } from 'tap';
+import { start_server, type ApiResponse } from '../helpers/server.js';
 import { wait_for_async } from '../helpers/purchases.js';
 import { FakeUpstream } from '../helpers/fake-upstream.js';
 import { check_store } from './checker.js';
-import type { Ack, Model, Op, Wallet } from './model.js';
+import type { Ack, Model, Op, PurchaseSpec, Wallet } from './model.js';
 
 t.setTimeout(120_000);
 
 const time_scale = 0.0001;
 const ttl_ms = 24 * 60 * 60 * 1000 * time_scale;
 
-t.test('a key sent again after its record expired may buy again; within the TTL it may not', async (t) => {
+/**
+ * A keyed airtime purchase on a funded sandbox wallet, then the same request again until its key no longer replays
+ * (its record expired and the sweep removed it); the server is stopped after. Returns both answers and, for a model
+ * of the re-send (`op`), a check of the stored journal under a given TTL: the violations naming the key or `also`.
+ */
+async function bought_then_expired(t: Test, name: string, extra: { client_reference?: string }, also: RegExp | null) {
   const server = await start_server(t, { env: { TIME_SCALE: String(time_scale), LOG_LEVEL: 'warn' } });
   const owner = await server.create_account();
   const created = await server.create_key(owner.id, { environment: 'test', rate_limit_per_minute: 1_000_000 });
-  await server.request('POST', '/v1/sandbox/wallet/fund', { key: created.api_key, body: { amount: 10_000, reference: 'TTL-FUND' }, idempotency_key: 'ttl-fund' });
+  await server.request('POST', '/v1/sandbox/wallet/fund', { key: created.api_key, body: { amount: 10_000, reference: `FUND-${name}` }, idempotency_key: `fund-${name}` });
   const wallet: Wallet = { account_id: owner.id, environment: 'test', key: created.api_key, key_id: created.id, endpoint_id: 0, tag: 'a1-test' };
-  const body = { network: 'mtn', phone: '08011111111', amount: 100, pin: owner.pin };
-  const buy = () => server.request('POST', '/v1/services/airtime', { key: wallet.key, body, idempotency_key: 'ttl-key-1' });
+  const body = { network: 'mtn', phone: '08011111111', amount: 100, pin: owner.pin, ...extra };
+  const idem = `key-${name}`;
+  const sent_ms = Date.now();
+  const buy = () => server.request('POST', '/v1/services/airtime', { key: wallet.key, body, idempotency_key: idem });
   const first = await buy();
   t.equal(first.status, 201, `the first purchase is delivered (${first.text.slice(0, 200)})`);
-  // Sent again until the key no longer replays: its record expired and the sweep removed it.
   const second = await wait_for_async(async () => {
     const again = await buy();
     return again.headers.get('idempotent-replayed') === 'true' ? null : again;
   }, 60_000, 'the key to expire');
-  t.equal(second.status, 201, 'the key sent again after its TTL buys again');
-  t.not(second.body.data.reference, first.body.data.reference, 'a second order');
   await server.stop();
 
-  const ack: Ack = { status: second.status, text: second.text, body: second.body, replayed: false, at_ms: Date.now(), round: 1, resent: true };
-  const op: Op = {
+  /** The re-send as the driver records it; `sent` when it was first sent (by default, before the first purchase). */
+  const op = (purchase: Omit<PurchaseSpec, 'service' | 'recipient' | 'amount_kobo'>, answer: ApiResponse, sent = sent_ms): Op => ({
     n: 1, kind: 'purchase', round: 1, account_id: owner.id, environment: 'test', method: 'POST', path: '/v1/services/airtime', operator: false,
-    body, idem: 'ttl-key-1', sent_ms: Date.now(), sends: 2, twin: false, ack, api_checked: true,
-    purchase: { service: 'airtime', recipient: body.phone, amount_kobo: 100_00, expect: 'delivered' },
-  };
-  const model = (ttl: number): Model => ({
-    run_id: 'checkers-ttl', time_scale, idempotency_ttl_ms: ttl,
-    accounts: [{ id: owner.id, tier: 'standard', wallets: { test: wallet, live: { ...wallet, environment: 'live' } }, funding_numbers: {} }],
-    pricing: {}, ops: [op], created_keys: [], funding: { providers: [], transfers: [], reseller_fee_tiers: [] },
+    body, idem, sent_ms: sent, sends: 2, twin: false, api_checked: true,
+    ack: { status: answer.status, text: answer.text, body: answer.body, replayed: false, at_ms: Date.now(), round: 1, resent: true } satisfies Ack,
+    purchase: { service: 'airtime', recipient: body.phone, amount_kobo: 100_00, ...purchase },
   });
-  const about_the_key = async (ttl: number) => {
-    const report = await check_store(server.data_dir, model(ttl), { snapshot_ms: Date.now(), final: false, upstream: new FakeUpstream(), other_upstreams: [], acked_before_ms: Date.now() });
-    return report.violations.filter((v) => v.includes('ttl-key-1') || /processed twice|whose record names/.test(v));
+  const about_the_key = async (resent: Op, ttl: number) => {
+    const model: Model = {
+      run_id: `checkers-ttl-${name}`, time_scale, idempotency_ttl_ms: ttl,
+      accounts: [{ id: owner.id, tier: 'standard', wallets: { test: wallet, live: { ...wallet, environment: 'live' } }, funding_numbers: {} }],
+      pricing: {}, ops: [resent], created_keys: [], funding: { providers: [], transfers: [], reseller_fee_tiers: [] },
+    };
+    const report = await check_store(server.data_dir, model, { snapshot_ms: Date.now(), final: false, upstream: new FakeUpstream(), other_upstreams: [], acked_before_ms: Date.now() });
+    return report.violations.filter((v) => v.includes(idem) || (also !== null && also.test(v)));
   };
-  t.same(await about_the_key(ttl_ms), [], 'the journal check accepts the second order bought after the key expired');
-  const within = await about_the_key(10 * 60 * 1000);
+  return { first, second, op, about_the_key };
+}
+
+t.test('a key sent again after its record expired may buy again; within the TTL it may not', async (t) => {
+  const { first, second, op, about_the_key } = await bought_then_expired(t, 'buys-again', {}, /processed twice|whose record names/);
+  t.equal(second.status, 201, 'the key sent again after its TTL buys again');
+  t.not(second.body.data.reference, first.body.data.reference, 'a second order');
+  // First sent "now": young enough for the checks of its record, which must pass as well.
+  const resent = op({ expect: 'delivered' }, second, Date.now());
+  t.same(await about_the_key(resent, ttl_ms), [], 'the journal check accepts the second order bought after the key expired');
+  const within = await about_the_key(resent, 10 * 60 * 1000);
   t.ok(within.some((v) => /a key processed twice/.test(v)), `with a TTL that had not run out, the same store is a key processed twice (${within.join(' | ')})`);
   t.ok(within.some((v) => /created 2 orders within its TTL/.test(v)), 'and the acknowledged answer\'s key created two orders');
 });
@@ -60,41 +74,12 @@ t.test('a key sent again after its record expired, with the client_reference its
   // Seen in the partition campaign of 2026-11-29 (seed 9300, round 111): purchases, a bulk order and key creations sent
   // before a stream-leader cut were answered again after the failover and a kill, past the scaled TTL: each ran afresh
   // and found its own client_reference (409), its batch's (every item refused), or the key limit.
-  const server = await start_server(t, { env: { TIME_SCALE: String(time_scale), LOG_LEVEL: 'warn' } });
-  const owner = await server.create_account();
-  const created = await server.create_key(owner.id, { environment: 'test', rate_limit_per_minute: 1_000_000 });
-  await server.request('POST', '/v1/sandbox/wallet/fund', { key: created.api_key, body: { amount: 10_000, reference: 'TTL-FUND-2' }, idempotency_key: 'ttl-fund-2' });
-  const wallet: Wallet = { account_id: owner.id, environment: 'test', key: created.api_key, key_id: created.id, endpoint_id: 0, tag: 'a1-test' };
-  const body = { network: 'mtn', phone: '08011111111', amount: 100, pin: owner.pin, client_reference: 'ttl-ref-2' };
-  const sent_ms = Date.now();
-  const buy = () => server.request('POST', '/v1/services/airtime', { key: wallet.key, body, idempotency_key: 'ttl-key-2' });
-  const first = await buy();
-  t.equal(first.status, 201, `the first purchase is delivered (${first.text.slice(0, 200)})`);
-  const second = await wait_for_async(async () => {
-    const again = await buy();
-    return again.headers.get('idempotent-replayed') === 'true' ? null : again;
-  }, 60_000, 'the key to expire');
+  const { first, second, op, about_the_key } = await bought_then_expired(t, 'refused', { client_reference: 'ttl-ref-2' }, null);
   t.equal(second.status, 409, 'the key sent again after its TTL is refused');
   t.equal(second.body?.error?.code, 'transaction.duplicate_reference', 'by its client_reference');
   t.equal(second.body?.error?.reference, first.body.data.reference, 'naming the order its first send placed');
-  await server.stop();
-
-  const ack: Ack = { status: second.status, text: second.text, body: second.body, replayed: false, at_ms: Date.now(), round: 1, resent: true };
-  const op: Op = {
-    n: 2, kind: 'purchase', round: 1, account_id: owner.id, environment: 'test', method: 'POST', path: '/v1/services/airtime', operator: false,
-    body, idem: 'ttl-key-2', sent_ms, sends: 2, twin: false, ack, api_checked: true,
-    purchase: { service: 'airtime', recipient: body.phone, amount_kobo: 100_00, expect: 'delivered', client_reference: 'ttl-ref-2' },
-  };
-  const model = (ttl: number): Model => ({
-    run_id: 'checkers-ttl-2', time_scale, idempotency_ttl_ms: ttl,
-    accounts: [{ id: owner.id, tier: 'standard', wallets: { test: wallet, live: { ...wallet, environment: 'live' } }, funding_numbers: {} }],
-    pricing: {}, ops: [op], created_keys: [], funding: { providers: [], transfers: [], reseller_fee_tiers: [] },
-  });
-  const about_the_key = async (ttl: number) => {
-    const report = await check_store(server.data_dir, model(ttl), { snapshot_ms: Date.now(), final: false, upstream: new FakeUpstream(), other_upstreams: [], acked_before_ms: Date.now() });
-    return report.violations.filter((v) => v.includes('ttl-key-2'));
-  };
-  t.same(await about_the_key(ttl_ms), [], 'the journal check accepts the 409 answered after the key expired');
-  const within = await about_the_key(10 * 60 * 1000);
-  t.ok(within.some((v) => /nothing bought\), yet key ttl-key-2 created order/.test(v)), `with a TTL that had not run out, the same answer is a lost record (${within.join(' | ')})`);
+  const resent = op({ expect: 'delivered', client_reference: 'ttl-ref-2' }, second);
+  t.same(await about_the_key(resent, ttl_ms), [], 'the journal check accepts the 409 answered after the key expired');
+  const within = await about_the_key(resent, 10 * 60 * 1000);
+  t.ok(within.some((v) => /nothing bought\), yet key key-refused created order/.test(v)), `with a TTL that had not run out, the same answer is a lost record (${within.join(' | ')})`);
 });
