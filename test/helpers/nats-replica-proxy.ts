@@ -14,6 +14,9 @@
 //
 // A rewrite may also drop a delivery: the node then gets the consumer's heartbeats and nothing else, as from a
 // consumer whose host lost the stream (test/cluster-tail-stall.test.ts).
+//
+// On the way to the server it may drop what the node publishes on some subjects (swallow_prefix): a server that
+// still answers the node's pings but no longer reaches the Raft leader of a bucket (test/cluster-renewal-redial.test.ts).
 import { createServer, connect as tcp_connect, type Server, type Socket } from 'node:net';
 
 /** A delivery as the consumer would send it: its stream sequence, its headers (name → value) and its payload. */
@@ -59,6 +62,14 @@ export class NatsReplicaProxy {
   info_rewrite: (answer: { state: { last_seq: number }; cluster?: { leader?: string } }) => object | null = () => null;
   /** Stream info answers rewritten so far. */
   infos_rewritten = 0;
+  /**
+   * While set, what the node publishes on a subject starting with this prefix never reaches the server (PUB and HPUB
+   * frames dropped), while everything else, pings included, passes: a server that answers the node but no longer
+   * reaches the Raft leader those requests need (a partition between NATS servers, not between node and server).
+   */
+  swallow_prefix: string | null = null;
+  /** Publications dropped so far. */
+  swallowed = 0;
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
 
@@ -92,7 +103,30 @@ export class NatsReplicaProxy {
     };
     client.on('error', close).on('close', close);
     upstream.on('error', close).on('close', close);
-    client.on('data', (chunk) => upstream.write(chunk));
+    let sent = Buffer.alloc(0);
+    client.on('data', (chunk) => {
+      sent = sent.length === 0 ? chunk : Buffer.concat([sent, chunk]);
+      const out: Buffer[] = [];
+      for (;;) {
+        const line_end = sent.indexOf('\r\n');
+        if (line_end < 0) break;
+        const line = sent.subarray(0, line_end).toString('latin1');
+        const args = line.split(' ').filter((arg) => arg !== '');
+        const op = (args[0] ?? '').toUpperCase();
+        if (op !== 'PUB' && op !== 'HPUB') {
+          out.push(sent.subarray(0, line_end + 2));
+          sent = sent.subarray(line_end + 2);
+          continue;
+        }
+        const total = Number(args[args.length - 1]);
+        if (sent.length < line_end + 2 + total + 2) break; // the rest of this publication is still on its way
+        const frame = sent.subarray(0, line_end + 2 + total + 2);
+        sent = sent.subarray(line_end + 2 + total + 2);
+        if (this.swallow_prefix !== null && args[1].startsWith(this.swallow_prefix)) this.swallowed++;
+        else out.push(frame);
+      }
+      if (out.length > 0) upstream.write(Buffer.concat(out));
+    });
     let pending = Buffer.alloc(0);
     upstream.on('data', (chunk) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
