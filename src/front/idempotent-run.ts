@@ -10,6 +10,7 @@ import { make_record, read_record, stored_reply } from '../engine/idempotency.js
 import { error_reply, is_rememberable, type Reply } from '../lib/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { fail } from '../lib/assert.js';
+import { settled } from './durable-reply.js';
 
 /** Requests of one account that may hold an idempotency key in flight at once. */
 export const idempotency_in_flight_max = 10_000;
@@ -132,11 +133,12 @@ function track(flights: Map<string, InFlight>, flight_key: string, fingerprint: 
 /**
  * A flight stands for its key's record until that record is durable: `read_record` reads the store, so a repeat
  * arriving between the answer and its commit must find the flight, or it would run again (the crash campaign's
- * twin copies did, when flights ended with the answer). The reply itself leaves at the front end's gate.
+ * twin copies did, when flights ended with the answer). The reply then leaves at the front end's gate without
+ * waiting for the account again (durable-reply.ts settled).
  */
 function until_durable(actor: AccountActor, reply: Reply): Promise<Reply> {
   const pending = actor.settled();
-  return pending === null ? Promise.resolve(reply) : pending.then(() => reply);
+  return pending === null ? Promise.resolve(settled(reply)) : pending.then(() => settled(reply));
 }
 
 function as_promise(reply: Reply | Promise<Reply>): Promise<Reply> {
