@@ -9,9 +9,8 @@
 // real one, except that its stop() is not passed on, so the iteration goes on as if the server never heard it.
 import t from 'tap';
 import { NatsCluster, test_lease_ms, wait_until } from './helpers/nats-cluster.js';
-import { in_process_nodes } from './helpers/in-process-nodes.js';
+import { batch_appender, in_process_nodes } from './helpers/in-process-nodes.js';
 import { open_store, type Store } from '../src/journal/store.js';
-import { write_changes, type StagedChange } from '../src/journal/journal.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,14 +47,7 @@ t.test('a standby whose consumer does not stop when asked stops its tail within 
   };
   void b.node.follow(() => open_store(b.dir)).catch(() => {});
 
-  let appended = 0;
-  const append = async () => {
-    const encoded = (a_store.meta as any).encoder.encode(`batch ${appended}`);
-    const changes: StagedChange[] = [{ db: a_store.meta, key: `batch-${appended++}`, encoded }];
-    const { changes: position, appended: acked } = a.node.append(changes);
-    await write_changes([...changes, ...position]);
-    await acked;
-  };
+  const append = batch_appender(a, a_store);
   for (let i = 0; i < 5; i++) await append();
   await wait_until('b to apply every batch', async () => b.node.position().seq === a.node.position().seq, 10_000);
 

@@ -11,12 +11,11 @@
 // since the server answers every ping and only the renewals are lost.
 import t from 'tap';
 import { NatsCluster, test_lease_ms, wait_until } from './helpers/nats-cluster.js';
-import { in_process_nodes } from './helpers/in-process-nodes.js';
+import { batch_appender, in_process_nodes } from './helpers/in-process-nodes.js';
 import { NatsReplicaProxy } from './helpers/nats-replica-proxy.js';
 import { stream_name } from '../src/cluster/codec.js';
 import { lease_bucket } from '../src/cluster/lease.js';
 import { open_store, type Store } from '../src/journal/store.js';
-import { write_changes, type StagedChange } from '../src/journal/journal.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,14 +37,7 @@ t.test('a leader whose lease renewals go nowhere through a server that answers i
   t.equal(inner.role, 'leader', 'a leads');
   t.equal(inner.nats_server, `127.0.0.1:${proxy.port}`, 'a is connected through the proxy');
 
-  let appended = 0;
-  const append = async () => {
-    const encoded = (a_store.meta as any).encoder.encode(`batch ${appended}`);
-    const changes: StagedChange[] = [{ db: a_store.meta, key: `batch-${appended++}`, encoded }];
-    const { changes: position, appended: acked } = a.node.append(changes);
-    await write_changes([...changes, ...position]);
-    await acked;
-  };
+  const append = batch_appender(a, a_store);
   await append();
   const renewals_before = inner.lease_renewals as number;
 

@@ -18,6 +18,16 @@ async function account_at_rest(t: Parameters<typeof start_in_process>[0]) {
   return { server, account, key, actor };
 }
 
+/** Every commit from here takes `ms` longer to reach LMDB, as a slow disk's would. */
+function slow_commits(t: Parameters<typeof start_in_process>[0], server: Awaited<ReturnType<typeof start_in_process>>, ms: number): void {
+  const journal = server.engine.journal as any;
+  const write = journal.write.bind(journal);
+  journal.write = (...args: unknown[]) => setTimeout(() => write(...args), ms);
+  t.teardown(() => {
+    journal.write = write;
+  });
+}
+
 t.test('replies wait for a commit of what they report, and only those', async (t) => {
   const { server, account, key, actor } = await account_at_rest(t);
 
@@ -51,13 +61,7 @@ t.test('a repeat of a keyed request that arrives while the first one\'s commit i
   // with the answer, before its commit, and a twin copy sent meanwhile found neither the flight nor the record (read
   // from the store) and created a second key, batch or order.
   const { server, key, actor } = await account_at_rest(t);
-  // Every commit from here takes 400 ms longer to reach LMDB, as a slow disk's would.
-  const journal = server.engine.journal as any;
-  const write = journal.write.bind(journal);
-  journal.write = (...args: unknown[]) => setTimeout(() => write(...args), 400);
-  t.teardown(() => {
-    journal.write = write;
-  });
+  slow_commits(t, server, 400);
   const create = () => server.api('POST', '/v1/keys', { key: key.api_key, body: { name: 'twin', environment: 'test' }, idempotency_key: 'twin-key-1' });
   const first = create();
   await sleep(150);
@@ -75,12 +79,7 @@ t.test('a keyed reply held until its own commit is durable is not held again for
   // waited for the account's pending commit again, which on a busy account is always another request's, one group
   // commit later (purchase-with-webhooks: 7,276 -> 6,709 purchases/s, p50 13 -> 14 ms).
   const { server, key, actor } = await account_at_rest(t);
-  const journal = server.engine.journal as any;
-  const write = journal.write.bind(journal);
-  journal.write = (...args: unknown[]) => setTimeout(() => write(...args), 400);
-  t.teardown(() => {
-    journal.write = write;
-  });
+  slow_commits(t, server, 400);
   const create = (name: string) => server.api('POST', '/v1/keys', { key: key.api_key, body: { name, environment: 'test' }, idempotency_key: `${name}-1` });
   let second_answered = false;
   let pending_when_first_answered: unknown = 'not answered';

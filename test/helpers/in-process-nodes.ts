@@ -9,6 +9,7 @@ import { ClusterNode } from '../../src/cluster/cluster-node.js';
 import type { Store } from '../../src/journal/store.js';
 import { open_store } from '../../src/journal/store.js';
 import type { ClusterConfig } from '../../src/config.js';
+import { write_changes, type StagedChange } from '../../src/journal/journal.js';
 
 export interface Member {
   name: string;
@@ -61,5 +62,20 @@ export function in_process_nodes(nats: NatsCluster): InProcessNodes {
         rmSync(member.dir, { recursive: true, force: true });
       }
     },
+  };
+}
+
+/**
+ * Appends batches as a leading node's journal does: each one change (`batch-<n>` in the meta database), taken by the
+ * stream, then written to the node's store; resolves once the stream acknowledged it.
+ */
+export function batch_appender(member: Member, store: Store): () => Promise<void> {
+  let appended = 0;
+  return async () => {
+    const encoded = (store.meta as any).encoder.encode(`batch ${appended}`);
+    const changes: StagedChange[] = [{ db: store.meta, key: `batch-${appended++}`, encoded }];
+    const { changes: position, appended: acked } = member.node.append(changes);
+    await write_changes([...changes, ...position]);
+    await acked;
   };
 }

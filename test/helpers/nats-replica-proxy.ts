@@ -103,51 +103,26 @@ export class NatsReplicaProxy {
     };
     client.on('error', close).on('close', close);
     upstream.on('error', close).on('close', close);
-    let sent = Buffer.alloc(0);
+    let sent: Buffer = Buffer.alloc(0);
     client.on('data', (chunk) => {
-      sent = sent.length === 0 ? chunk : Buffer.concat([sent, chunk]);
+      const { frames, rest } = split_frames(sent.length === 0 ? chunk : Buffer.concat([sent, chunk]), ['PUB', 'HPUB']);
+      sent = rest;
       const out: Buffer[] = [];
-      for (;;) {
-        const line_end = sent.indexOf('\r\n');
-        if (line_end < 0) break;
-        const line = sent.subarray(0, line_end).toString('latin1');
-        const args = line.split(' ').filter((arg) => arg !== '');
-        const op = (args[0] ?? '').toUpperCase();
-        if (op !== 'PUB' && op !== 'HPUB') {
-          out.push(sent.subarray(0, line_end + 2));
-          sent = sent.subarray(line_end + 2);
-          continue;
-        }
-        const total = Number(args[args.length - 1]);
-        if (sent.length < line_end + 2 + total + 2) break; // the rest of this publication is still on its way
-        const frame = sent.subarray(0, line_end + 2 + total + 2);
-        sent = sent.subarray(line_end + 2 + total + 2);
-        if (this.swallow_prefix !== null && args[1].startsWith(this.swallow_prefix)) this.swallowed++;
+      for (const { op, args, frame } of frames) {
+        if (op !== 'PUB' && op !== 'HPUB') out.push(frame);
+        else if (this.swallow_prefix !== null && args[1].startsWith(this.swallow_prefix)) this.swallowed++;
         else out.push(frame);
       }
       if (out.length > 0) upstream.write(Buffer.concat(out));
     });
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     upstream.on('data', (chunk) => {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      const { frames, rest } = split_frames(pending.length === 0 ? chunk : Buffer.concat([pending, chunk]), ['MSG', 'HMSG']);
+      pending = rest;
       const out: Buffer[] = [];
-      for (;;) {
-        const line_end = pending.indexOf('\r\n');
-        if (line_end < 0) break;
-        const line = pending.subarray(0, line_end).toString('latin1');
-        const op = line.slice(0, line.indexOf(' ') < 0 ? line.length : line.indexOf(' ')).toUpperCase();
-        if (op !== 'MSG' && op !== 'HMSG') {
-          out.push(pending.subarray(0, line_end + 2));
-          pending = pending.subarray(line_end + 2);
-          continue;
-        }
-        const args = line.split(' ').filter((arg) => arg !== '');
-        const total = Number(args[args.length - 1]);
-        if (pending.length < line_end + 2 + total + 2) break; // the rest of this message is still on its way
-        const body = pending.subarray(line_end + 2, line_end + 2 + total);
-        const frame = pending.subarray(0, line_end + 2 + total + 2);
-        pending = pending.subarray(line_end + 2 + total + 2);
-        out.push((op === 'HMSG' ? this.maybe_rewrite(args, body) : this.maybe_rewrite_info(args, body) ?? this.maybe_rewrite_get(args, body) ?? this.maybe_refuse_stepdown(args, body)) ?? frame);
+      for (const { op, args, frame, body } of frames) {
+        if (body === null) out.push(frame);
+        else out.push((op === 'HMSG' ? this.maybe_rewrite(args, body) : this.maybe_rewrite_info(args, body) ?? this.maybe_rewrite_get(args, body) ?? this.maybe_refuse_stepdown(args, body)) ?? frame);
       }
       if (out.length > 0) client.write(Buffer.concat(out));
     });
@@ -244,6 +219,39 @@ export class NatsReplicaProxy {
     const control = `HMSG ${args[1]} ${args[2]} ${reply} ${head_bytes.length} ${head_bytes.length + replaced.payload.length}\r\n`;
     return Buffer.concat([Buffer.from(control, 'latin1'), head_bytes, replaced.payload, Buffer.from('\r\n')]);
   }
+}
+
+/** One frame of the NATS client protocol: a control line, or a line with its payload (body, without the CRLF after it). */
+interface Frame {
+  op: string;
+  args: string[];
+  /** The whole frame as it came, line and payload. */
+  frame: Buffer;
+  body: Buffer | null;
+}
+
+/**
+ * The whole frames at the front of `pending` and what is left of a frame still on its way. `with_payload` names the
+ * operations followed by a payload whose length ends their line: PUB and HPUB from a client, MSG and HMSG from a server.
+ */
+function split_frames(pending: Buffer, with_payload: readonly string[]): { frames: Frame[]; rest: Buffer } {
+  const frames: Frame[] = [];
+  for (;;) {
+    const line_end = pending.indexOf('\r\n');
+    if (line_end < 0) break;
+    const args = pending.subarray(0, line_end).toString('latin1').split(' ').filter((arg) => arg !== '');
+    const op = (args[0] ?? '').toUpperCase();
+    if (!with_payload.includes(op)) {
+      frames.push({ op, args, frame: pending.subarray(0, line_end + 2), body: null });
+      pending = pending.subarray(line_end + 2);
+      continue;
+    }
+    const total = Number(args[args.length - 1]);
+    if (pending.length < line_end + 2 + total + 2) break; // the rest of this frame is still on its way
+    frames.push({ op, args, frame: pending.subarray(0, line_end + 2 + total + 2), body: pending.subarray(line_end + 2, line_end + 2 + total) });
+    pending = pending.subarray(line_end + 2 + total + 2);
+  }
+  return { frames, rest: pending };
 }
 
 /** A MSG frame (MSG <subject> <sid> <total bytes>) carrying another answer to the same request. */
