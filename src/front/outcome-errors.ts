@@ -1,7 +1,7 @@
 // The one place where the engine's refusals become the API's errors (docs/api.md error table,
 // src/errors.ts): the code, the message, its details and extra members, and the Retry-After header of a
 // lock or a full queue. The engine refuses with plain data (engine/refusal.ts), and so does the order desk
-// (a purchase's refusal is answered in front/purchase-reply.ts); bulk orders, whose items are placed in
+// (a purchase's refusal is answered in front/purchase.ts); bulk orders, whose items are placed in
 // services/, are handed refusal_error by server/serve-store.ts. test/outcome-errors.test.ts checks every kind.
 import { api_error, type ApiError } from '../errors.js';
 import { format_naira } from '../lib/money.js';

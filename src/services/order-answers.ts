@@ -1,7 +1,7 @@
 // An order's answers (docs/decisions.md "Transactions"): a provider's answer applied to the open order in
 // one command (a failure refunded in it, its refund timed), and the requests waiting on it woken (a
 // purchase waits up to 5 s). A layer of the order desk (order-desk.ts); the purchase's reply is built from
-// the order by the front end (front/purchase-reply.ts).
+// the order by the front end (front/purchase.ts).
 import type { AccountActor } from '../engine/account-actor.js';
 import type { Environment } from '../engine/records.js';
 import { is_final, type OrderRecord } from './order.js';

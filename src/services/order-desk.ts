@@ -6,7 +6,7 @@
 // it; after 24 h without an answer the order waits for the operator. A restart re-queries every
 // open order: none is sent twice, lost, or refunded twice. The desk says what happened to a purchase
 // (Placement, the order as it stands); its HTTP reply, the idempotency record of that reply and the wait
-// for durability before it leaves are the front end's (front/purchase-reply.ts).
+// for durability before it leaves are the front end's (front/purchase.ts).
 //
 // The desk is one object (one set of timers and waiters, shared by every concept), built as a chain of
 // classes, one concept per file, each using the ones listed before it (the re-query planning names the
@@ -39,7 +39,7 @@ import { requery_delays_ms } from './requery-planning.js';
 
 /**
  * What placing a purchase did, as data (docs/style.md "Business outcomes are data"): the front end turns
- * it into the purchase's reply (front/purchase-reply.ts), a bulk order into its item (bulk/item-purchaser.ts).
+ * it into the purchase's reply (front/purchase.ts), a bulk order into its item (bulk/item-purchaser.ts).
  */
 export type Placement =
   /** The provider takes no order for this now: nothing was debited; a retry may succeed after retry_after_s. */
@@ -61,7 +61,7 @@ export type Placement =
 
 /**
  * The complete idempotency record of a purchase's answer, given the order final and when it was placed:
- * built by whoever answers the purchase (front/purchase-reply.ts), staged by the desk in the command that
+ * built by whoever answers the purchase (front/purchase.ts), staged by the desk in the command that
  * places and answers it (purchase_now), so the debit and the remembered answer are one record.
  */
 export type AnswerRecord = (order: OrderRecord, placed_ms: number) => IdempotencyRecord;
@@ -88,7 +88,7 @@ export class OrderDesk extends BulkSendLane implements EngineExtension {
   /**
    * Debits and places an order, then drives it to its first answer. Runs synchronously up to the
    * debit (it is called inside run_idempotent) and says what happened (Placement); the front end
-   * answers it (front/purchase-reply.ts).
+   * answers it (front/purchase.ts).
    */
   place(actor: AccountActor, environment: Environment, idempotency_key: string | null, fingerprint: string, input: OrderRequest, authority: Authority, bulk_item = false, answer_record: AnswerRecord | null = null): Placement {
     const provider = this.providers[environment];
