@@ -228,7 +228,10 @@ t.test('a standby whose step-down requests are refused keeps waiting and asking,
   const b = await start_node(nats, 'b', { env: { CLUSTER_NATS_URL: proxy.url } });
   nodes.push(b);
   await wait_until('two step-downs refused', async () => proxy.stepdowns_refused >= 2, 30_000);
-  const failed = b.logs.filter((line) => line.includes('asking the journal\'s leader to step down failed'));
+  // The proxy counts a refusal as it passes; the node's line for it comes a moment later, on its output.
+  const failures = () => b.logs.filter((line) => line.includes('asking the journal\'s leader to step down failed'));
+  await wait_until('the standby to log the refusals', async () => failures().length >= 2, 10_000).catch(() => {});
+  const failed = failures();
   t.ok(failed.length >= 2, `the standby says each step-down failed (${failed.length})`);
   t.match(JSON.parse(failed[0] ?? '{}'), { level: 'warn', err: { err_code: 10008 } }, 'with JetStream\'s refusal');
   t.not((await cluster_status(b)).role, 'leader', 'and does not lead on the short stream meanwhile');
