@@ -75,9 +75,10 @@ t.test('a repeat of a keyed request that arrives while the first one\'s commit i
 });
 
 t.test('a keyed reply held until its own commit is durable is not held again for a later commit of its account', async (t) => {
-  // The bench of 2026-11-29 found it: a keyed request's flight waits for its commit (until_durable), and the gate then
-  // waited for the account's pending commit again, which on a busy account is always another request's, one group
-  // commit later (purchase-with-webhooks: 7,276 -> 6,709 purchases/s, p50 13 -> 14 ms).
+  // The bench of 2026-11-29 found it: a keyed request's flight waits for its commit, and when the flight handed the
+  // answer to the gate only then, the gate waited for the account's pending commit again, which on a busy account is
+  // always another request's, one group commit later (purchase-with-webhooks: 7,276 -> 6,709 purchases/s, p50 13 ->
+  // 14 ms). The flight now stands beside the answer (front/idempotent-run.ts track).
   const { server, key, actor } = await account_at_rest(t);
   slow_commits(t, server, 400);
   const create = (name: string) => server.api('POST', '/v1/keys', { key: key.api_key, body: { name, environment: 'test' }, idempotency_key: `${name}-1` });

@@ -25,7 +25,6 @@ import { exit_on_assertion, failure_reply, is_store_refusal } from './request-fa
 import { status_lines } from './status-lines.js';
 import { header_line, hsts_tail, json_header_block_for, raw_reply_security_tail, sets_cache_control, sets_policy } from './security-headers.js';
 import { stream_body } from './streamed-reply.js';
-import { is_settled } from './durable-reply.js';
 
 // Exported where they were before the split, for the importers of this module.
 export { body_bytes_max } from './request-body.js';
@@ -344,11 +343,11 @@ export class HttpFront {
   /**
    * The one durability gate ("reply once durable", front/durable-reply.ts): a handler's reply leaves once the
    * changes staged for the request's account are durable, as of the moment it answered, with whatever else
-   * the route declared (ctx.durable_too). A read (GET) that waits is counted (AccountActor.read_settled). A reply
-   * its keyed flight already held until durable (durable-reply.ts settled) is not held for the account again.
+   * the route declared (ctx.durable_too). A read (GET) that waits is counted (AccountActor.read_settled). A keyed
+   * answer waits here too: its flight stands for the key until the same commit (front/idempotent-run.ts track).
    */
   private send_durable(ctx: FrontRequest, route: FrontRoute, reply: Reply, again: boolean): void {
-    const actor = route.account_state === false || is_settled(reply) ? null : ctx.actor;
+    const actor = route.account_state === false ? null : ctx.actor;
     let gate = actor === null ? null : ctx.method === 'GET' ? actor.read_settled() : actor.settled();
     if (ctx.durable_too !== null) {
       const all = ctx.durable_too.map((pending) => pending()).filter((each) => each !== null);

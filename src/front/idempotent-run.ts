@@ -10,14 +10,14 @@ import { make_record, read_record, stored_reply } from '../engine/idempotency.js
 import { error_reply, is_rememberable, type Reply } from '../lib/reply.js';
 import { api_error, type ApiError } from '../errors.js';
 import { fail } from '../lib/assert.js';
-import { settled } from './durable-reply.js';
 
 /** Requests of one account that may hold an idempotency key in flight at once. */
 export const idempotency_in_flight_max = 10_000;
 
 interface InFlight {
   fingerprint: string;
-  reply: Promise<Reply>;
+  /** The first request's answer once the record remembering it is durable: what a repeat replays. */
+  durable: Promise<Reply>;
 }
 
 const in_flight_by_actor = new WeakMap<AccountActor, Map<string, InFlight>>();
@@ -53,6 +53,10 @@ function replay_of(request: IdempotentRequest, reply: Reply): Reply {
 }
 
 export interface IdempotentRequest {
+  /**
+   * The request's own account (ctx.actor), whose changes the front end's gate waits for before the answer
+   * leaves (HttpFront.send_durable): the record remembering the answer is one of them.
+   */
   actor: AccountActor;
   environment: Environment;
   /** The X-Idempotency-Key header, or null when the client sent none ("should", docs/spec.md section 4). */
@@ -66,9 +70,10 @@ export interface IdempotentRequest {
 
 /**
  * Runs a state-changing command under its idempotency key. `execute` runs synchronously and stages its
- * changes; its reply is remembered in the same batch. The returned promise resolves once that batch is
- * durable (until_durable: the flight stands for the key until then). `resume` answers for a record that a
- * crash left incomplete (a purchase's first answer).
+ * changes; its reply is remembered in the same batch. The returned promise resolves with the answer; like
+ * every answer it leaves at the front end's gate once the account's changes as of it are durable, and the
+ * flight stands for the key until then (track). `resume` answers for a record that a crash left incomplete
+ * (a purchase's first answer).
  */
 export function run_idempotent(
   request: IdempotentRequest,
@@ -89,14 +94,14 @@ export function run_idempotent(
   const outcome = execute();
   if (outcome instanceof Promise) {
     // The command remembers its own reply (purchases store a first, incomplete record with the debit).
-    return track(flights, flight_key, fingerprint, outcome.then((reply) => until_durable(actor, reply)));
+    return track(flights, flight_key, fingerprint, actor, outcome);
   }
   // An answer that is not remembered (a wrong PIN, a 5xx, a 429) executed nothing under the key, so it
   // is not in flight either: a repeat arriving while it becomes durable runs on its own rather than being
   // handed a refusal of someone else's credentials (docs/decisions.md "Idempotency").
   if (!is_rememberable(outcome)) return Promise.resolve(outcome);
   actor.engine.run(actor, { kind: 'remember_answer', environment, key, record: make_record(actor, fingerprint, outcome, now_ms, null, true) });
-  return track(flights, flight_key, fingerprint, until_durable(actor, outcome));
+  return track(flights, flight_key, fingerprint, actor, Promise.resolve(outcome));
 }
 
 /**
@@ -111,34 +116,36 @@ export function peek_idempotent(request: IdempotentRequest, resume?: (record: Id
   const flight = flights.get(flight_key);
   if (flight !== undefined) {
     if (flight.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
-    return flight.reply.then((reply) => replay_of(request, reply));
+    return flight.durable.then((reply) => replay_of(request, reply));
   }
   const record = read_record(actor, environment, key, now_ms);
   if (record === null) return null;
   if (record.fingerprint !== fingerprint) return Promise.resolve(key_reused(request_id));
   if (record.complete) return Promise.resolve(replay_of(request, stored_reply(actor, record)));
   if (resume === undefined) fail('incomplete idempotency record without a resume path');
-  return track(flights, flight_key, fingerprint, resume(record).then(replayed));
-}
-
-function track(flights: Map<string, InFlight>, flight_key: string, fingerprint: string, reply: Promise<Reply>): Promise<Reply> {
-  flights.set(flight_key, { fingerprint, reply });
-  const clear = () => {
-    if (flights.get(flight_key)?.reply === reply) flights.delete(flight_key);
-  };
-  reply.then(clear, clear);
-  return reply;
+  return track(flights, flight_key, fingerprint, actor, resume(record).then(replayed));
 }
 
 /**
- * A flight stands for its key's record until that record is durable: `read_record` reads the store, so a repeat
- * arriving between the answer and its commit must find the flight, or it would run again (the crash campaign's
- * twin copies did, when flights ended with the answer). The reply then leaves at the front end's gate without
- * waiting for the account again (durable-reply.ts settled).
+ * Stands the flight for its key until the record remembering the answer is durable: `read_record` reads the store,
+ * so a repeat arriving between the answer and its commit must find the flight, or it would run again (the crash
+ * campaign's twin copies did, when flights ended with the answer). A repeat waits for that and replays the answer.
+ * Returns the answer itself, at once: the front end's gate holds it until the same commit, the only wait of the
+ * request (a flight that handed back its durable promise made the gate wait one group commit more, for the
+ * account's next batch: bench of 2026-11-29, purchase-with-webhooks 7,276 -> 6,709 purchases/s).
  */
-function until_durable(actor: AccountActor, reply: Reply): Promise<Reply> {
-  const pending = actor.settled();
-  return pending === null ? Promise.resolve(settled(reply)) : pending.then(() => settled(reply));
+function track(flights: Map<string, InFlight>, flight_key: string, fingerprint: string, actor: AccountActor, answer: Promise<Reply>): Promise<Reply> {
+  const durable = answer.then((reply) => {
+    const pending = actor.settled();
+    return pending === null ? reply : pending.then(() => reply);
+  });
+  const flight = { fingerprint, durable };
+  flights.set(flight_key, flight);
+  const clear = () => {
+    if (flights.get(flight_key) === flight) flights.delete(flight_key);
+  };
+  durable.then(clear, clear);
+  return answer;
 }
 
 function as_promise(reply: Reply | Promise<Reply>): Promise<Reply> {
