@@ -17,6 +17,14 @@ export const diverged_exit_code = 76;
 export const wrong_last_sequence = 10071;
 /** JetStream's "no message found" (a message get at a sequence or subject that holds none). */
 export const no_message = 10037;
+/**
+ * JetStream's "JetStream system temporarily unavailable" (503): nats-server 2.9 answers every message get so while
+ * the server sees no meta-group leader (`jsMsgGetRequest`, `isLeaderless`), though the stream's own Raft leader is
+ * there and takes appends (docs/cluster.md "Reads while JetStream has no meta leader").
+ */
+export const cluster_unavailable = 10008;
+/** JetStream's "wrong last msg ID": the stream's last message is not the one a publish named (Nats-Expected-Last-Msg-Id). */
+export const wrong_last_msg_id = 10070;
 
 export function api_code(error: unknown): number | null {
   return error instanceof JetStreamApiError ? error.code : null;

@@ -102,7 +102,10 @@ export class ClusterNode extends TakeOver implements JournalAppender {
     const jsm = await ClusterNode.retrying(config, log, deadline_ms, 'JetStream to answer', () => jetstreamManager(nc, { timeout: timings.request_timeout_ms }));
     const kv = await ClusterNode.retrying(config, log, deadline_ms, 'the journal stream and the lease bucket', async () => {
       try {
-        await jsm.streams.info(stream_name);
+        const info = await jsm.streams.info(stream_name);
+        // Direct gets, for a take-over while JetStream answers no message get (NatsLink.stream_get); a stream an
+        // older billvend made has none.
+        if (info.config.allow_direct !== true) await jsm.streams.update(stream_name, { ...info.config, allow_direct: true });
       } catch (error) {
         if (api_code(error) !== 10059) throw error; // stream not found
         await jsm.streams.add({
@@ -110,6 +113,7 @@ export class ClusterNode extends TakeOver implements JournalAppender {
           subjects: [stream_subject],
           storage: StorageType.File,
           num_replicas: config.replicas,
+          allow_direct: true,
           // A batch is split below the server's max_payload, so any message size it allows will do.
         });
       }

@@ -7,7 +7,7 @@
 // (ClusterNode.follow).
 import type { StreamInfo } from '@nats-io/jetstream';
 import { decode_message, digest_of, encode_message, stream_name, type AppliedPosition } from './codec.js';
-import { Behind, Deposed, Diverged, NoAgreedLeader, api_code, no_message } from './cluster-errors.js';
+import { Behind, Deposed, Diverged, NoAgreedLeader, api_code, cluster_unavailable, no_message } from './cluster-errors.js';
 import { digest_header, follows_header, part_header } from './stream-headers.js';
 import { monotonic_ms } from './monotonic.js';
 import { StreamFollower, catch_up_gets_in_flight_max, type StreamPart } from './stream-follower.js';
@@ -219,7 +219,8 @@ export abstract class DivergenceRepair extends StreamFollower {
    * which the stream's leader answers; the tail's consumer may have been served by another replica):
    * a new leader builds every later batch on its store, and the stream's sequence alone would not
    * tell that the store holds another batch there. A mismatch does not take the lease: the standby
-   * repairs its store first (see repair).
+   * repairs its store first (see repair). While JetStream answers no message get (no meta-group leader), the
+   * check is left to the epoch, which asks the stream's leader to confirm the same batch (unconfirmed_reads).
    */
   protected async check_last_applied(stream_last_seq: number): Promise<void> {
     if (this.applied.seq > stream_last_seq) {
@@ -233,8 +234,14 @@ export abstract class DivergenceRepair extends StreamFollower {
     if (this.applied.seq === 0 || this.applied.seq === this.stand_in_seq) return;
     const stored = await this.jsm.streams.getMessage(stream_name, { seq: this.applied.seq }).catch((error) => {
       if (api_code(error) === no_message) return null; // trimmed, checked against the snapshot at start-up
+      if (api_code(error) === cluster_unavailable) return 'unanswered' as const;
       throw error;
     });
+    if (stored === 'unanswered') {
+      if (!this.unconfirmed_reads) this.log.warn({ applied: this.applied }, 'cluster: JetStream answers no message get (no meta-group leader); the epoch will ask the stream\'s leader to confirm this store\'s last batch');
+      this.unconfirmed_reads = true;
+      return;
+    }
     if (stored === null) return;
     const digest = stored.header?.get(digest_header) ?? '';
     if (digest !== '' && digest !== this.applied.digest) {
@@ -242,5 +249,6 @@ export abstract class DivergenceRepair extends StreamFollower {
       this.log.error({ reason: error.message }, 'cluster: this standby applied a batch the stream does not hold; it repairs its store before it takes over');
       throw error;
     }
+    if (digest !== '') this.unconfirmed_reads = false;
   }
 }

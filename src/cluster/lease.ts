@@ -83,9 +83,12 @@ export abstract class LeaseHolder extends StorePreparation {
    * a replica behind the leader (a loaded machine, a restarted NATS server) returns an older
    * revision; after a renewal that timed out but landed, that stale answer made a leader that still
    * held the lease depose itself ("another node holds the lease"; seen in the cluster crash campaign).
+   * A standby's take-over may read a replica while no message get is answered (`replica_ok`, see
+   * stream_get): an older revision only delays it, and its update from a revision the bucket's leader
+   * no longer holds is refused there.
    */
-  protected async lease_entry(jsm: JetStreamManager = this.jsm): Promise<LeaseEntry | null> {
-    const stored = await jsm.streams.getMessage(`KV_${lease_bucket}`, { last_by_subj: `$KV.${lease_bucket}.${lease_key}` }).catch((error) => {
+  protected async lease_entry(jsm: JetStreamManager = this.jsm, replica_ok = false): Promise<LeaseEntry | null> {
+    const stored = await this.stream_get(jsm, `KV_${lease_bucket}`, { last_by_subj: `$KV.${lease_bucket}.${lease_key}` }, replica_ok).catch((error) => {
       if (api_code(error) === no_message) return null; // never written
       throw error;
     });
@@ -193,7 +196,7 @@ export abstract class LeaseHolder extends StorePreparation {
         return;
       }
       const outcome = await this.renew_once(period_ms);
-      // Stood down while this renewal waited its turn (take-over.ts: granted_elsewhere, stand_down_diverged): a
+      // Stood down while this renewal waited its turn (take-over.ts: granted_elsewhere, give_back): a
       // standby has no lease to lose, and deposing it would end a process that serves nothing.
       if (this.role !== 'leader') return;
       if (outcome === 'lost') {

@@ -6,11 +6,11 @@
 // nor the creation of the stream and the lease bucket (ClusterNode.connect).
 import type { Logger } from 'pino';
 import type { NatsConnection, Server, ServerInfo } from '@nats-io/transport-node';
-import type { JetStreamClient, JetStreamManager, StreamInfo } from '@nats-io/jetstream';
+import type { JetStreamClient, JetStreamManager, MsgRequest, StoredMsg, StreamInfo } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { ClusterConfig } from '../config.js';
 import { nats_timings, type NatsTimings } from './nats-timings.js';
-import { NoAgreedLeader, StartRefused } from './cluster-errors.js';
+import { NoAgreedLeader, StartRefused, api_code, cluster_unavailable } from './cluster-errors.js';
 import { stream_name } from './codec.js';
 import { monotonic_ms, sleep } from './monotonic.js';
 import { NodeState } from './node-state.js';
@@ -71,6 +71,36 @@ export abstract class NatsLink extends NodeState {
     const info = await jsm.streams.info(stream_name);
     if (info.cluster?.name !== undefined && !info.cluster.leader) throw new NoAgreedLeader('the journal stream has no leader now (JetStream is electing one)');
     return info;
+  }
+
+  /**
+   * Set when a read of a standby's take-over was answered by a replica (stream_get with replica_ok), and cleared
+   * once the stream's leader confirmed this store's last batch (DivergenceRepair.check_last_applied, or the
+   * epoch's expected last message id: take-over.ts). A replica may lag or hold a batch the stream never committed.
+   */
+  protected unconfirmed_reads = false;
+
+  /**
+   * A message get, which the stream's leader answers. While nats-server 2.9 sees no meta-group leader it answers
+   * every message get "JetStream system temporarily unavailable" (cluster_unavailable), for the whole of a cut in
+   * the partition runs (14-43 s), though the streams have Raft leaders and take appends. With `replica_ok`, such a
+   * refusal is followed by a direct get, which any current replica answers: only a standby's take-over asks so. A
+   * read of the journal then sets unconfirmed_reads, and the epoch has the stream's leader confirm what was read
+   * (docs/cluster.md "Reads while JetStream has no meta leader"). Null when the stream holds no such message.
+   */
+  protected async stream_get(jsm: JetStreamManager, stream: string, query: MsgRequest, replica_ok: boolean): Promise<StoredMsg | null> {
+    try {
+      return await jsm.streams.getMessage(stream, query);
+    } catch (error) {
+      if (!replica_ok || api_code(error) !== cluster_unavailable) throw error;
+      if (stream !== stream_name) return jsm.direct.getMessage(stream, query);
+      if (!this.unconfirmed_reads) this.log.warn({ query }, 'cluster: JetStream answers no message get (no meta-group leader); reading a replica\'s copy of the journal, which the stream\'s leader confirms before this node leads');
+      this.unconfirmed_reads = true;
+      const stored = await jsm.direct.getMessage(stream, query);
+      // A replica behind the leader lacks what the leader holds: not a trimmed stream (Behind), a read to try again.
+      if (stored === null) throw new Error(`the replica that answered holds no journal message ${JSON.stringify(query)} yet`);
+      return stored;
+    }
   }
 
   /** The NATS server the connection is on now (host:port), null while it reconnects; kept by watch_connection. */

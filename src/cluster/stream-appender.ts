@@ -6,8 +6,8 @@
 import { headers as nats_headers } from '@nats-io/transport-node';
 import type { StagedChange } from '../journal/journal.js';
 import { acked_change, applied_change, digest_of, encode_message, stream_name, stream_subject } from './codec.js';
-import { Deposed, api_code, wrong_last_sequence } from './cluster-errors.js';
-import { digest_header, follows_header, part_header } from './stream-headers.js';
+import { Deposed, api_code, wrong_last_msg_id, wrong_last_sequence } from './cluster-errors.js';
+import { digest_header, follows_header, message_id, part_header } from './stream-headers.js';
 import { AssertionError, fail } from '../lib/assert.js';
 import { sleep } from './monotonic.js';
 import { LeaseHolder } from './lease.js';
@@ -41,7 +41,7 @@ export abstract class StreamAppender extends LeaseHolder {
     const appended = this.chain.then(async () => {
       for (let i = 0; i < parts.length; i++) {
         const outcome = await this.publish_part(parts[i], first - 1 + i, digest, `${i + 1}/${parts.length}`, follows, true);
-        if (outcome === 'fenced') throw new Deposed('another leader appended to the stream');
+        if (outcome !== 'appended') throw new Deposed('another leader appended to the stream');
       }
       // Acknowledged only while the lease holds: a leader paused past it answers nothing any more.
       if (!this.lease_valid()) throw new Deposed('the lease ran out while the batch was appended');
@@ -60,9 +60,11 @@ export abstract class StreamAppender extends LeaseHolder {
   /**
    * Appends one part after `after_seq`. Transient failures (a NATS node down, a timeout) are retried
    * until the lease would run out; a "wrong last sequence" answer is ours when the stream holds our
-   * part there (an earlier attempt landed), else another writer's: 'fenced'.
+   * part there (an earlier attempt landed), else another writer's: 'fenced'. With `after_id`, the stream's
+   * leader also checks that its last message is that one (Nats-Expected-Last-Msg-Id): 'unconfirmed' when it
+   * is not, or when the leader cannot tell (see take-over.ts, the epoch after reads from a replica).
    */
-  protected async publish_part(data: Uint8Array, after_seq: number, digest: string, part: string, follows: string, bounded_by_lease: boolean): Promise<'appended' | 'fenced'> {
+  protected async publish_part(data: Uint8Array, after_seq: number, digest: string, part: string, follows: string, bounded_by_lease: boolean, after_id: string | null = null): Promise<'appended' | 'fenced' | 'unconfirmed'> {
     const headers = nats_headers();
     headers.set(digest_header, digest);
     headers.set(part_header, part);
@@ -75,11 +77,13 @@ export abstract class StreamAppender extends LeaseHolder {
         // after the election must not wait out a whole first-attempt timeout (partition runs of 2026-11-28).
         // A retry that lands twice is recognised below (our part at its sequence).
         const timeout = attempt === 1 ? Math.max(1000, Math.floor(this.config.lease_ms / 2)) : this.timings.append_retry_timeout_ms;
-        const ack = await this.watched(this.js.publish(stream_subject, data, { expect: { lastSequence: after_seq }, headers, timeout }));
+        const expect = after_id === null ? { lastSequence: after_seq } : { lastSequence: after_seq, lastMsgID: after_id };
+        const ack = await this.watched(this.js.publish(stream_subject, data, { msgID: message_id(after_seq + 1, digest), expect, headers, timeout }));
         if (ack.seq !== after_seq + 1) fail(`appended at ${ack.seq}, expected ${after_seq + 1}`);
         return 'appended';
       } catch (error) {
         if (error instanceof AssertionError) throw error;
+        if (api_code(error) === wrong_last_msg_id) return 'unconfirmed';
         if (api_code(error) === wrong_last_sequence) {
           const stored = await this.jsm.streams.getMessage(stream_name, { seq: after_seq + 1 }).catch(() => null);
           if (stored !== null && stored.header.get(digest_header) === digest && stored.header.get(part_header) === part) return 'appended';

@@ -359,32 +359,36 @@ export abstract class StreamFollower extends StreamAppender {
   }
 
   /**
-   * The stream's messages up to `last`, by message get (which the stream's leader answers), read up to
-   * catch_up_gets_in_flight_max ahead of the one asked for: call it with ascending sequences. A get that fails
-   * fails the read of its own sequence only (a read ahead that nobody reads is dropped unheard).
+   * The stream's messages up to `last`, by message get (which the stream's leader answers; with `replica_ok`, a
+   * replica while none is answered, see stream_get), read up to catch_up_gets_in_flight_max ahead of the one asked
+   * for: call it with ascending sequences. A get that fails fails the read of its own sequence only (a read ahead
+   * that nobody reads is dropped unheard).
    */
-  protected read_ahead(last: number): (seq: number) => Promise<StoredMsg | null> {
+  protected read_ahead(last: number, replica_ok = false): (seq: number) => Promise<StoredMsg | null> {
     const pending = new Map<number, Promise<StoredMsg | null>>();
     let next = 0;
     return (seq: number) => {
       for (const held of pending.keys()) if (held < seq) pending.delete(held);
       next = Math.max(next, seq);
       for (; next <= Math.min(last, seq + catch_up_gets_in_flight_max - 1); next++) {
-        const get = this.jsm.streams.getMessage(stream_name, { seq: next });
+        const get = this.stream_get(this.jsm, stream_name, { seq: next }, replica_ok);
         get.catch(() => {});
         pending.set(next, get);
       }
-      const read = pending.get(seq) ?? this.jsm.streams.getMessage(stream_name, { seq });
+      const read = pending.get(seq) ?? this.stream_get(this.jsm, stream_name, { seq }, replica_ok);
       pending.delete(seq);
       return read;
     };
   }
 
-  /** Applies whatever the stream holds beyond this store (taking over, or fenced), reading ahead (read_ahead). */
+  /**
+   * Applies whatever the stream holds beyond this store (taking over, or fenced), reading ahead (read_ahead); from a
+   * replica while JetStream answers no message get (the epoch has the stream's leader confirm it: take-over.ts).
+   */
   protected async catch_up(): Promise<void> {
     const info = await this.jsm.streams.info(stream_name);
     this.stream_seq = info.state.last_seq;
-    const get = this.read_ahead(info.state.last_seq);
+    const get = this.read_ahead(info.state.last_seq, true);
     await this.catching_up(async () => {
       while (this.applied.seq + this.parts.length < info.state.last_seq) {
         const from = this.applied.seq + this.parts.length + 1;

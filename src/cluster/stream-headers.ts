@@ -12,3 +12,14 @@ export const part_header = 'Billvend-Part';
  * instead of building on it (see Diverged). Absent on messages of older versions: not checked then.
  */
 export const follows_header = 'Billvend-Follows';
+
+/**
+ * Every message's Nats-Msg-Id: its sequence and its batch's digest, so that the stream's leader itself can say
+ * whether its last message is a given batch (a publish with Nats-Expected-Last-Msg-Id, which the stream's Raft
+ * leader checks while no message get is answered: take-over.ts). Unique per position, so the server's
+ * duplicate window only ever recognises a retry of the same part at the same sequence (answered as appended
+ * there). Absent on messages of older versions.
+ */
+export function message_id(seq: number, digest: string): string {
+  return `${seq}.${digest}`;
+}

@@ -10,6 +10,7 @@ import { AssertionError } from '../lib/assert.js';
 import { monotonic_ms, sleep } from './monotonic.js';
 import { lease_key, lease_takeover_margin, lease_value } from './lease.js';
 import { DivergenceRepair } from './divergence-repair.js';
+import { message_id } from './stream-headers.js';
 
 export abstract class TakeOver extends DivergenceRepair {
   /**
@@ -26,7 +27,7 @@ export abstract class TakeOver extends DivergenceRepair {
     // leader is never answered, and the check after the election must not wait out a lease-long timeout (the
     // partition runs of 2026-11-28 saw a standby take over 2.8 s after the journal's election for that).
     const check = this.jsm_check ?? this.jsm;
-    const entry = await this.lease_entry(check);
+    const entry = await this.lease_entry(check, true);
     const now_ms = monotonic_ms();
     const info = await this.led_stream_info(check);
     this.stream_seq = info.state.last_seq;
@@ -94,14 +95,19 @@ export abstract class TakeOver extends DivergenceRepair {
       // as fenced, and be tried again for as long as the renewals hold the lease, with no node serving (partition
       // campaign of 2026-11-28, seed 3712101: 4 minutes, until the run gave up). Nothing was appended or served
       // yet, so the lease is given back and the store repaired as a standby's.
-      if (this.applied.seq > this.stream_seq) return this.stand_down_diverged(this.beyond_the_stream(this.stream_seq));
+      if (this.applied.seq > this.stream_seq) return this.give_back(this.beyond_the_stream(this.stream_seq), true);
       if (await this.granted_elsewhere()) return false;
       const bytes = encode_message(this.names!, 'epoch', this.node, []);
       const digest = digest_of(bytes);
       const seq = this.applied.seq + 1;
-      const outcome = await this.publish_part(bytes, seq - 1, digest, '1/1', this.applied.digest, false);
+      // Read from a replica (no message get answered): the stream's leader confirms, with the epoch itself, that its
+      // last message is this store's last batch, as check_last_applied would have (the id names sequence and digest).
+      const after_id = this.unconfirmed_reads && this.applied.seq > 0 ? message_id(this.applied.seq, this.applied.digest) : null;
+      const outcome = await this.publish_part(bytes, seq - 1, digest, '1/1', this.applied.digest, false, after_id);
       if (outcome === 'fenced') continue;
+      if (outcome === 'unconfirmed') return this.give_back('the stream\'s leader did not confirm this store\'s last batch as its last message', false);
       await this.apply(seq, bytes, digest);
+      this.unconfirmed_reads = false;
       break;
     }
     this.last_seq = this.applied.seq;
@@ -114,15 +120,19 @@ export abstract class TakeOver extends DivergenceRepair {
 
   /**
    * A take-over that found, after it took the lease and before it appended anything, that its store holds a batch
-   * the stream's leader does not: the lease is given back (deleted from the revision this node wrote, so a key
-   * another node wrote since stays), renewals stop, and the standby's loop repairs the store (see repair); the
-   * other node, or this one once repaired, takes the free lease at once. Returns false (not leading).
+   * the stream's leader does not (`diverged`), or that the stream's leader would not confirm its last batch (read
+   * from a replica while no message get was answered; the leader may also just not know its last message's id, after
+   * a restart): the lease is given back (deleted from the revision this node wrote, so a key another node wrote since
+   * stays), renewals stop, and the standby's loop repairs the store (see repair) or tries again, checking its last
+   * batch by a message get once JetStream answers them; the other node, or this one, takes the free lease at once.
+   * Returns false (not leading).
    */
-  private async stand_down_diverged(reason: string): Promise<false> {
+  private async give_back(reason: string, diverged: boolean): Promise<false> {
     this.renewals_held = true;
     try {
       await this.renewing;
-      this.log.error({ reason, applied: this.applied, stream_seq: this.stream_seq }, 'cluster: this node took the lease on a store that holds a batch the stream does not; it gives the lease back and repairs its store');
+      if (diverged) this.log.error({ reason, applied: this.applied, stream_seq: this.stream_seq }, 'cluster: this node took the lease on a store that holds a batch the stream does not; it gives the lease back and repairs its store');
+      else this.log.warn({ reason, applied: this.applied, stream_seq: this.stream_seq }, 'cluster: this node took the lease but could not confirm its store against the stream\'s leader; it gives the lease back and tries again');
       this.role = 'standby';
       this.leader = null;
       this.lease_valid_until_ms = 0;
@@ -130,7 +140,8 @@ export abstract class TakeOver extends DivergenceRepair {
       await this.kv.delete(lease_key, { previousSeq: this.lease_revision }).catch((error) => {
         this.log.warn({ err: error }, 'cluster: giving the lease back failed; it ends a lease after the last renewal');
       });
-      this.diverged = reason;
+      if (diverged) this.diverged = reason;
+      else this.start_tail(); // stopped by the take-over; the repair starts it again after a divergence
       return false;
     } finally {
       this.renewals_held = false;
@@ -142,7 +153,8 @@ export abstract class TakeOver extends DivergenceRepair {
    * updates from the same revision (its expected-revision check is not serialized in a cluster,
    * nats-server issue #4320); the other node may then have appended its epoch already, and this node,
    * having caught up on it, would append its own after it and fence off a leader that holds the key.
-   * The lease key, read from the bucket's stream leader, settles it: a key naming another node means
+   * The lease key, read from the bucket's stream leader (a replica while no message get is answered: then an
+   * older revision can hide the other grant, and the epoch's expected sequence still fences), settles it: a key naming another node means
    * this node stands down before it appended or served anything, and goes back to following the
    * stream; the other node's appends go on. A key naming this node lets the epoch go on: if the other
    * node believes it leads too, this epoch fences its next append and it is deposed (its renewals
@@ -153,7 +165,7 @@ export abstract class TakeOver extends DivergenceRepair {
     this.renewals_held = true;
     try {
       await this.renewing;
-      const entry = await this.lease_entry().catch(() => null);
+      const entry = await this.lease_entry(this.jsm, true).catch(() => null);
       // Ours when it holds this take-over's tenure (a key of an older version: when it names this node).
       if (entry === null || entry.node === null || (entry.tenure !== null ? entry.tenure === this.lease_tenure : entry.node === this.node)) return false;
       this.log.warn({ holder: entry.node, revision: entry.revision, ours: this.lease_revision }, 'cluster: another node was granted the lease at the same time; it leads, this node stands down and follows the stream');

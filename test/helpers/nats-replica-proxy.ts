@@ -49,6 +49,12 @@ export class NatsReplicaProxy {
    * docs/cluster.md "Partitions, measured"); null: none is.
    */
   gets_unavailable: string | null = null;
+  /**
+   * While true, every message-get answer (any stream, a message found or not) is replaced by that error: a server
+   * that sees no meta-group leader, as nats-server 2.9 answers then (`jsMsgGetRequest`); direct gets, stream info
+   * and publishes pass (test/cluster-meta-leaderless-takeover.test.ts).
+   */
+  all_gets_unavailable = false;
   /** Message-get answers replaced by that error so far. */
   gets_refused = 0;
   /** While true, the answer to a stream leader step-down is replaced by that same error (the step-down is refused). */
@@ -134,16 +140,13 @@ export class NatsReplicaProxy {
    * payload in base64 (`message.hdrs`, `message.data`).
    */
   private maybe_rewrite_get(args: string[], body: Buffer): Buffer | null {
-    if ((this.gets_subject === null && this.gets_unavailable === null) || args.length !== 4) return null;
+    if ((this.gets_subject === null && this.gets_unavailable === null && !this.all_gets_unavailable) || args.length !== 4) return null;
     const marker = '"type":"io.nats.jetstream.api.v1.stream_msg_get_response"';
     if (!body.subarray(0, 200).toString('latin1').includes(marker)) return null;
+    if (this.all_gets_unavailable) return this.refused_get(args);
     const answer = JSON.parse(body.toString('utf8')) as { message?: { subject: string; seq: number; hdrs?: string; data?: string } };
     const message = answer.message;
-    if (message !== undefined && message.subject === this.gets_unavailable) {
-      this.gets_refused++;
-      const refusal = { type: 'io.nats.jetstream.api.v1.stream_msg_get_response', error: { code: 503, err_code: 10008, description: 'JetStream system temporarily unavailable' } };
-      return api_answer_frame(args, Buffer.from(JSON.stringify(refusal), 'utf8'));
-    }
+    if (message !== undefined && message.subject === this.gets_unavailable) return this.refused_get(args);
     if (message === undefined || message.subject !== this.gets_subject) return null;
     const headers = new Map<string, string>();
     const header_lines = Buffer.from(message.hdrs ?? '', 'base64').toString('latin1').split('\r\n');
@@ -159,6 +162,13 @@ export class NatsReplicaProxy {
     head += '\r\n';
     const rewritten = Buffer.from(JSON.stringify({ ...answer, message: { ...message, hdrs: Buffer.from(head, 'latin1').toString('base64'), data: replaced.payload.toString('base64') } }), 'utf8');
     return api_answer_frame(args, rewritten);
+  }
+
+  /** The answer a server without a meta-group leader gives a message get (see gets_unavailable). */
+  private refused_get(args: string[]): Buffer {
+    this.gets_refused++;
+    const refusal = { type: 'io.nats.jetstream.api.v1.stream_msg_get_response', error: { code: 503, err_code: 10008, description: 'JetStream system temporarily unavailable' } };
+    return api_answer_frame(args, Buffer.from(JSON.stringify(refusal), 'utf8'));
   }
 
   /**
