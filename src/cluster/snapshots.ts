@@ -19,6 +19,8 @@ export const snapshot_bucket = 'billvend-snapshots';
 const snapshot_object = 'store';
 /** How often the leader checks whether a snapshot is due. */
 const check_interval_ms_max = 1000;
+/** A failing snapshot check is logged once in this many (a check a second at most: about half a minute). */
+const failures_per_log = 30;
 /** How long a snapshot waits for the stream to acknowledge the batch it holds before giving up. */
 const ack_wait_ms_max = 30_000;
 
@@ -100,10 +102,18 @@ export class Snapshots {
         || (acked > latest.position.seq && (acked - latest.position.seq >= config.snapshot_batches_max || Date.now() - latest.taken_ms >= config.snapshot_interval_ms));
       if (due) await this.take(store);
     };
+    // A check that fails is tried again at the next tick; said once, then once every failures_per_log ticks: while
+    // JetStream has no meta-group leader every check fails (24 s in the partition campaign of 2026-11-29, one error
+    // line a second before).
+    let failures = 0;
     const tick = (first: boolean) => {
       this.timer = setTimeout(() => {
-        check().catch((error) => this.log.error({ err: error }, 'cluster: snapshot failed; the stream keeps its messages until the next one'))
-          .finally(() => { if (!this.stopped) tick(false); });
+        check().then(() => {
+          if (failures > 0) this.log.info({ failures }, 'cluster: snapshot checks answered again');
+          failures = 0;
+        }, (error) => {
+          if (failures++ % failures_per_log === 0) this.log.error({ err: error, failures }, 'cluster: snapshot failed; the stream keeps its messages until the next one');
+        }).finally(() => { if (!this.stopped) tick(false); });
       }, first ? 0 : Math.min(check_interval_ms_max, config.snapshot_interval_ms));
     };
     tick(true);
