@@ -1065,16 +1065,19 @@ const request_id = 'req_actor_table';
 
 /**
  * A sandbox top-up under an idempotency key, as its route runs it: each execution is a new funding
- * reference, so a second execution would credit again and only the idempotency record prevents it.
+ * reference, so a second execution would credit again and only the idempotency record prevents it. The answer
+ * is handed on once the account's changes as of it are durable, as the front end's gate does (HttpFront.send_durable).
  */
-function top_up(a: Account, key: string, fingerprint: string, amount_kobo: number, now_ms = clock.now_ms()): Promise<Reply> {
+async function top_up(a: Account, key: string, fingerprint: string, amount_kobo: number, now_ms = clock.now_ms()): Promise<Reply> {
   const request: IdempotentRequest = { actor: a.actor, environment: 'test', key, fingerprint, request_id, now_ms };
-  return run_idempotent(request, () => {
+  const reply = await run_idempotent(request, () => {
     top_ups_made++;
     if (amount_kobo === 0) return error_reply(request_id, api_error('service.unavailable', 'The bank is down.'));
     const outcome = engine.run(a.actor, { kind: 'credit', environment: 'test', amount_kobo, reference: `TOP-UP-${top_ups_made}`, description: 'Sandbox top-up', scope: 'account' }, now_us());
     return outcome.ok ? success_reply(request_id, 201, { entry_id: outcome.value.entry.id }) : refusal_reply(request_id, outcome.refused);
   });
+  await a.actor.settled();
+  return reply;
 }
 
 function replayed(reply: unknown): boolean {
