@@ -378,6 +378,9 @@ export class Campaign {
   private readonly revocable: CreatedKey[] = [];
   /** Times of the answers acknowledged in this round's load (not re-sends), ascending: a partition's write pause. */
   private round_acks_ms: number[] = [];
+  /** The process and store the last round's kill meant (reported when its restart fails). */
+  private killed_pid: number | undefined = undefined;
+  private killed_dir = '';
 
   constructor(readonly options: CampaignOptions) {
     this.random = seeded(options.seed);
@@ -1398,6 +1401,8 @@ export class Campaign {
     if (this.partitions !== null) this.partitions.on = false;
     const child = (this.server as unknown as { child: { signalCode: string | null; exitCode: number | null } }).child;
     const pid = this.server.pid!;
+    this.killed_pid = pid;
+    this.killed_dir = this.server.data_dir;
     // A leader deposed in a NATS round has exited already: no signal to a pid that may be reused.
     const already_exited = child === null || child.exitCode !== null || child.signalCode !== null;
     if (already_exited) {
@@ -1479,7 +1484,16 @@ export class Campaign {
         await this.server.start({ LMDB_RESTORE: 'safe' });
       }
     } catch (error) {
-      report.fatal = `round ${round}: the server did not restart on the store: ${(error as Error).message.slice(0, 4_000)}`;
+      // Which process the kill meant (the partition campaign of 2026-11-29, seed 9601, round 23: the restart found the
+      // store still held by a live process; not diagnosed then).
+      let still_alive = false;
+      try {
+        if (this.killed_pid !== undefined) still_alive = process.kill(this.killed_pid, 0);
+      } catch {
+        still_alive = false;
+      }
+      const meant = `the kill (${report.kill_mode}${report.kill_detail === '' ? '' : `: ${report.kill_detail}`}) meant pid ${this.killed_pid} on ${this.killed_dir}, ${still_alive ? 'still alive' : 'gone'}`;
+      report.fatal = `round ${round}: the server did not restart on the store (${meant}): ${(error as Error).message.slice(0, 4_000)}`;
       if (this.nats !== null) {
         // What the NATS servers said last: why no node could take over (a stream without a leader?).
         const said = this.nats.nodes.map((node) => `--- NATS ${node.name}${node.child === null ? ' (dead)' : ''}:\n${node.output.join('').split('\n').slice(-25).join('\n')}`).join('\n');
