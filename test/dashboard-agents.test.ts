@@ -144,6 +144,8 @@ t.test('a parent opens and runs an agent from the Agents page; the agent signs i
   t.equal(await parent_balance(), 7_499.75, 'money comes back to the parent');
   t.equal((await agent_read(agent_id)).balances.test.balance, 2_500.25, 'from the agent');
   await page.getByTestId('agent-test-balance').filter({ hasText: '₦2,500.25' }).waitFor();
+  // The page reads the balance and the transfers apart: the list may show its second row a moment after the balance.
+  await page.getByTestId('transfers-table').locator('tbody tr').nth(1).waitFor();
   t.equal(await page.getByTestId('transfers-table').locator('tbody tr').count(), 2, 'both transfers are listed');
   await screenshot(t, page, 'agents-agent');
   t.same(await unnamed_controls(page), [], 'every control of the agent\'s page has a name');
