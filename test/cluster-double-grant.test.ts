@@ -11,10 +11,9 @@
 // follows the stream, and its appends are refused; the stream is one chain; every acknowledged batch is in
 // it once and in the standby's store.
 import t from 'tap';
-import { connect } from '@nats-io/transport-node';
 import { jetstreamManager, type StoredMsg } from '@nats-io/jetstream';
-import { NatsCluster, test_lease_ms, wait_until } from './helpers/nats-cluster.js';
-import { in_process_nodes, type Member } from './helpers/in-process-nodes.js';
+import { test_lease_ms, wait_until } from './helpers/nats-cluster.js';
+import { in_process_cluster, type Member } from './helpers/in-process-nodes.js';
 import { stream_name } from '../src/cluster/codec.js';
 import { open_store } from '../src/journal/store.js';
 import { write_changes, type StagedChange } from '../src/journal/journal.js';
@@ -22,14 +21,7 @@ import { write_changes, type StagedChange } from '../src/journal/journal.js';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test('two nodes granted the lease at once: exactly one appends, the other stands down cleanly, nothing acknowledged is lost or doubled', async (t) => {
-  const nats = await NatsCluster.start(3);
-  const nodes = in_process_nodes(nats);
-  const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
-  t.teardown(async () => {
-    await nodes.stop_all();
-    await nc.close();
-    await nats.stop();
-  });
+  const { nodes, nc } = await in_process_cluster(t, { client: true });
   const join = (name: string, server: number) => nodes.join(name, server);
   const a = await join('a', 0);
   const b = await join('b', 1);
@@ -66,7 +58,7 @@ t.test('two nodes granted the lease at once: exactly one appends, the other stan
       }
     } : Reflect.get(target, prop).bind?.(target) ?? Reflect.get(target, prop),
   });
-  const jsm = await jetstreamManager(nc, { timeout: 5000 });
+  const jsm = await jetstreamManager(nc!, { timeout: 5000 });
   const stream_last = async () => (await jsm.streams.info(stream_name)).state.last_seq;
   const start_seq = await stream_last();
   let granted_twice = 0;

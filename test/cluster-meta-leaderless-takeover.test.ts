@@ -11,26 +11,16 @@
 // through a proxy (test/helpers/nats-replica-proxy.ts) that answers every message get as such a server does.
 import t, { type Test } from 'tap';
 import { Packr } from 'msgpackr';
-import { connect } from '@nats-io/transport-node';
 import { StorageType, jetstreamManager } from '@nats-io/jetstream';
-import { NatsCluster, test_lease_ms, wait_until } from './helpers/nats-cluster.js';
-import { batch_appender, in_process_nodes, type Member } from './helpers/in-process-nodes.js';
-import { NatsReplicaProxy } from './helpers/nats-replica-proxy.js';
+import { test_lease_ms, wait_until } from './helpers/nats-cluster.js';
+import { batch_appender, in_process_cluster, type Member } from './helpers/in-process-nodes.js';
 import { digest_of, stream_name, stream_subject } from '../src/cluster/codec.js';
 import { open_store, type Store } from '../src/journal/store.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function cluster_with_standby_behind_proxy(t: Test) {
-  const nats = await NatsCluster.start(3);
-  const proxy = new NatsReplicaProxy(nats.nodes[0].client_port, stream_name);
-  await proxy.start();
-  const nodes = in_process_nodes(nats);
-  t.teardown(async () => {
-    await nodes.stop_all();
-    await proxy.stop();
-    await nats.stop();
-  });
+  const { nodes, proxy } = await in_process_cluster(t, { proxy: true });
   const a = await nodes.join('a', 1, { snapshots: false });
   const a_store: Store = await a.node.follow(() => open_store(a.dir));
   const append = batch_appender(a, a_store);
@@ -113,15 +103,8 @@ t.test('a standby whose last batch, read from a replica, is not the stream leade
 });
 
 t.test('a journal stream an older billvend made, without direct gets, has them once a node connects', async (t) => {
-  const nats = await NatsCluster.start(3);
-  const nodes = in_process_nodes(nats);
-  const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
-  t.teardown(async () => {
-    await nodes.stop_all();
-    await nc.close();
-    await nats.stop();
-  });
-  const jsm = await wait_until('JetStream to answer', async () => jetstreamManager(nc, { timeout: 2000 }).catch(() => null), 30_000);
+  const { nodes, nc } = await in_process_cluster(t, { client: true });
+  const jsm = await wait_until('JetStream to answer', async () => jetstreamManager(nc!, { timeout: 2000 }).catch(() => null), 30_000);
   await wait_until('JetStream to create the old stream', async () => jsm.streams.add({ name: stream_name, subjects: [stream_subject], storage: StorageType.File, num_replicas: 3 }).then(() => true, () => null), 20_000);
   t.equal((await jsm.streams.info(stream_name)).config.allow_direct, false, 'the stream as an older billvend made it has no direct gets');
   await nodes.join('a', null, { snapshots: false });

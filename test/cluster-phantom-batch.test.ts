@@ -13,10 +13,10 @@
 // still deliver until it is stopped). Then: the standby leads on the stream's history, without exiting, the phantom
 // is not in its store, and the stream holds its epoch where the phantom claimed to be.
 import t from 'tap';
-import { connect, headers as nats_headers } from '@nats-io/transport-node';
+import { headers as nats_headers } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { NatsCluster, wait_until } from './helpers/nats-cluster.js';
-import { in_process_nodes, type Member } from './helpers/in-process-nodes.js';
+import { wait_until } from './helpers/nats-cluster.js';
+import { in_process_cluster, type Member } from './helpers/in-process-nodes.js';
 import { digest_of, encode_message, stream_name } from '../src/cluster/codec.js';
 import { digest_header, follows_header, part_header } from '../src/cluster/stream-headers.js';
 import { open_store, type Store } from '../src/journal/store.js';
@@ -24,14 +24,7 @@ import { write_changes, type StagedChange } from '../src/journal/journal.js';
 
 for (const when of ['before its take-over reads the lease', 'after the server granted it the lease'] as const) {
   t.test(`a standby served a batch the stream never committed (${when}) gives it up and leads on the stream's history, without exiting`, async (t) => {
-    const nats = await NatsCluster.start(3);
-    const nodes = in_process_nodes(nats);
-    const nc = await connect({ servers: nats.url.split(','), timeout: 5000 });
-    t.teardown(async () => {
-      await nodes.stop_all();
-      await nc.close();
-      await nats.stop();
-    });
+    const { nodes, nc } = await in_process_cluster(t, { client: true });
     // No snapshots: the repair then rebuilds from an empty store and the whole stream, which the test reads.
     const join = (name: string, server: number) => nodes.join(name, server, { snapshots: false });
     const lead = (member: Member): Promise<void> => member.node.follow(() => open_store(member.dir)).then((store) => {
@@ -48,7 +41,7 @@ for (const when of ['before its take-over reads the lease', 'after the server gr
     b_following.catch(() => {});
 
     // The leader appends as its journal does: the batch and its position written locally, acknowledged by the stream.
-    const jsm = await jetstreamManager(nc, { timeout: 5000 });
+    const jsm = await jetstreamManager(nc!, { timeout: 5000 });
     const stream_last = async () => (await jsm.streams.info(stream_name)).state.last_seq;
     const encode = (store: Store, value: string) => (store.meta as any).encoder.encode(value);
     const acked: string[] = [];

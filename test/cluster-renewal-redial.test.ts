@@ -10,25 +10,15 @@
 // The leader must notice within a lease, dial another server, and keep its lease and its writes: deterministic,
 // since the server answers every ping and only the renewals are lost.
 import t from 'tap';
-import { NatsCluster, test_lease_ms, wait_until } from './helpers/nats-cluster.js';
-import { batch_appender, in_process_nodes } from './helpers/in-process-nodes.js';
-import { NatsReplicaProxy } from './helpers/nats-replica-proxy.js';
-import { stream_name } from '../src/cluster/codec.js';
+import { test_lease_ms, wait_until } from './helpers/nats-cluster.js';
+import { batch_appender, in_process_cluster } from './helpers/in-process-nodes.js';
 import { lease_bucket } from '../src/cluster/lease.js';
 import { open_store, type Store } from '../src/journal/store.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test('a leader whose lease renewals go nowhere through a server that answers its pings dials another server and keeps its lease', async (t) => {
-  const nats = await NatsCluster.start(3);
-  const proxy = new NatsReplicaProxy(nats.nodes[0].client_port, stream_name);
-  await proxy.start();
-  const nodes = in_process_nodes(nats);
-  t.teardown(async () => {
-    await nodes.stop_all();
-    await proxy.stop();
-    await nats.stop();
-  });
+  const { nodes, proxy } = await in_process_cluster(t, { proxy: true });
 
   // The leader dials the proxy only; the other servers it learns from the cluster (the INFO's connect_urls).
   const a = await nodes.join('a', null, { url: proxy.url, snapshots: false });

@@ -3,7 +3,11 @@
 // with its own store folder and its logs and exit requests kept for the test to read.
 import { rmSync } from 'node:fs';
 import { pino } from 'pino';
-import { test_lease_ms, type NatsCluster } from './nats-cluster.js';
+import type { Test } from 'tap';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { NatsCluster, test_lease_ms } from './nats-cluster.js';
+import { NatsReplicaProxy } from './nats-replica-proxy.js';
+import { stream_name } from '../../src/cluster/codec.js';
 import { temp_dir } from './server.js';
 import { ClusterNode } from '../../src/cluster/cluster-node.js';
 import type { Store } from '../../src/journal/store.js';
@@ -78,4 +82,25 @@ export function batch_appender(member: Member, store: Store): () => Promise<void
     await write_changes([...changes, ...position]);
     await acked;
   };
+}
+
+/**
+ * Three NATS servers and the in-process nodes on them, all stopped when the test ends; with `proxy`, a NatsReplicaProxy in
+ * front of server 0 (a node dials it by `url: proxy.url`); with `client`, a connection of the test's own to every server.
+ */
+export async function in_process_cluster(t: Test, options: { proxy?: boolean; client?: boolean } = {}): Promise<{
+  nats: NatsCluster; nodes: InProcessNodes; proxy: NatsReplicaProxy; nc: NatsConnection | null;
+}> {
+  const nats = await NatsCluster.start(3);
+  const proxy = new NatsReplicaProxy(nats.nodes[0].client_port, stream_name);
+  if (options.proxy === true) await proxy.start();
+  const nodes = in_process_nodes(nats);
+  const nc = options.client === true ? await connect({ servers: nats.url.split(','), timeout: 5000 }) : null;
+  t.teardown(async () => {
+    await nodes.stop_all();
+    await nc?.close();
+    if (options.proxy === true) await proxy.stop();
+    await nats.stop();
+  });
+  return { nats, nodes, proxy, nc };
 }
