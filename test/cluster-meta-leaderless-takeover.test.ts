@@ -48,6 +48,8 @@ t.test('a standby takes over while JetStream answers no message get, from what a
   t.equal(b.node.position().seq, seen, `b's consumer delivered nothing past seq ${seen}`);
 
   proxy.all_gets_unavailable = true;
+  // And the first replica to answer is behind: it lacks the batches b needs, twice (a read to try again, not a trimmed stream).
+  proxy.direct_misses = 2;
   const stopped_ms = Date.now();
   await a.node.stop(); // gives the lease back
   const led = await Promise.race([b_leads.then(() => true), sleep(10 * test_lease_ms).then(() => false)]);
@@ -55,6 +57,9 @@ t.test('a standby takes over while JetStream answers no message get, from what a
   if (!led) return;
   t.ok(proxy.gets_refused >= 2, `the lease key and the journal were asked for by message get and refused (${proxy.gets_refused})`);
   t.ok(b.logs.some((line) => line.includes('reading a replica\'s copy of the journal')), 'b read the batches it lacked from a replica');
+  t.equal(proxy.direct_missed, 2, 'a replica answered twice that it held no such message yet');
+  t.ok(b.logs.some((line) => line.includes('holds no journal message')), 'b read again, rather than take the stream for trimmed');
+  t.notOk(b.logs.some((line) => line.includes('installing the latest snapshot')), 'and installed no snapshot');
   t.equal(b.node.position().seq, last + 1, `b's epoch message follows a's last batch (seq ${last + 1})`);
   t.equal(role(b), 'leader', 'b leads');
   const b_store = b.node.current_store()!;

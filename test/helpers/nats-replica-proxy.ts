@@ -57,6 +57,13 @@ export class NatsReplicaProxy {
   all_gets_unavailable = false;
   /** Message-get answers replaced by that error so far. */
   gets_refused = 0;
+  /**
+   * How many more direct-get answers of `stream` (a replica's copy) are replaced by "404 Message Not Found", as a
+   * replica behind the stream's leader answers for a message it does not hold yet.
+   */
+  direct_misses = 0;
+  /** Direct-get answers replaced so far. */
+  direct_missed = 0;
   /** While true, the answer to a stream leader step-down is replaced by that same error (the step-down is refused). */
   refuse_stepdowns = false;
   /** Step-down answers replaced so far. */
@@ -128,7 +135,7 @@ export class NatsReplicaProxy {
       const out: Buffer[] = [];
       for (const { op, args, frame, body } of frames) {
         if (body === null) out.push(frame);
-        else out.push((op === 'HMSG' ? this.maybe_rewrite(args, body) : this.maybe_rewrite_info(args, body) ?? this.maybe_rewrite_get(args, body) ?? this.maybe_refuse_stepdown(args, body)) ?? frame);
+        else out.push((op === 'HMSG' ? this.maybe_rewrite(args, body) ?? this.maybe_miss_direct(args, body) : this.maybe_rewrite_info(args, body) ?? this.maybe_rewrite_get(args, body) ?? this.maybe_refuse_stepdown(args, body)) ?? frame);
       }
       if (out.length > 0) client.write(Buffer.concat(out));
     });
@@ -193,6 +200,17 @@ export class NatsReplicaProxy {
     if (replaced === null) return null;
     this.infos_rewritten++;
     return api_answer_frame(args, Buffer.from(JSON.stringify(replaced), 'utf8'));
+  }
+
+  /** HMSG <subject> <sid> <header bytes> <total bytes>: a direct get's answer for `stream`, replaced while direct_misses lasts. */
+  private maybe_miss_direct(args: string[], body: Buffer): Buffer | null {
+    if (this.direct_misses <= 0 || args.length !== 5) return null;
+    const head = body.subarray(0, Number(args[3])).toString('latin1');
+    if (!head.startsWith('NATS/1.0\r\n') || !head.includes(`Nats-Stream: ${this.stream}\r\n`) || !head.includes('Nats-Sequence:')) return null;
+    this.direct_misses--;
+    this.direct_missed++;
+    const status = Buffer.from('NATS/1.0 404 Message Not Found\r\n\r\n', 'latin1');
+    return Buffer.concat([Buffer.from(`HMSG ${args[1]} ${args[2]} ${status.length} ${status.length}\r\n`, 'latin1'), status, Buffer.from('\r\n')]);
   }
 
   /** HMSG <subject> <sid> [reply] <header bytes> <total bytes>: a rewritten frame, or null to keep it. */
