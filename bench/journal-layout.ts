@@ -5,7 +5,9 @@
 // (wallets, orders, indexes, …) from that log off the reply path. This bench runs both over the same
 // stream of synthetic purchases, shaped as the engine's records (about a dozen changes each), in one
 // process with a real LMDB store, and reports the process's CPU per purchase (every thread: lmdb-js
-// commits on a thread of its own), split into the part a reply waits for and the rest.
+// commits on a thread of its own), split into the part a reply waits for and the rest. Beside them: the views
+// written later in coalesced runs, and one record per purchase (with and without its lookup keys), which
+// measure whether the cost is in when the views are written or in how many keys a purchase writes.
 //
 //   npx tsc -p bench/tsconfig.json && node dist/bench/journal-layout.js [purchases per commit] [commits] [accounts]
 // test/journal-layout-bench.test.ts runs it at a tiny size.
@@ -33,6 +35,10 @@ interface Store {
   root: RootDatabase;
   views: Record<(typeof view_names)[number], Database<any, any>>;
   log: Database<any, number>;
+  /** The one-record-per-purchase layout's records, packed bytes under the order's key. */
+  orders_packed: Database<any, Key>;
+  /** Lookup keys of the one-record layout with lookups: a key and nothing else. */
+  lookups: Database<any, Key>;
 }
 
 function open_bench_store(dir: string): Store {
@@ -41,7 +47,9 @@ function open_bench_store(dir: string): Store {
   for (const name of view_names) views[name] = root.openDB({ name, sharedStructuresKey: Symbol.for('structures') });
   // The log's values are already packed bytes: written as they are.
   const log = root.openDB<any, number>({ name: 'log', encoding: 'binary' });
-  return { root, views, log };
+  const orders_packed = root.openDB<any, Key>({ name: 'orders_packed', encoding: 'binary' });
+  const lookups = root.openDB<any, Key>({ name: 'lookups' });
+  return { root, views, log, orders_packed, lookups };
 }
 
 function encoder_of(db: Database<any, any>): { encode(value: unknown): Buffer } {
@@ -166,6 +174,121 @@ async function run_packed_log(store: Store, purchases_per_commit: number, commit
   return { reply_path_us: reply_us / purchases, off_path_us: off_us / purchases, bytes_per_purchase: bytes / purchases };
 }
 
+/** A key as a map key: the views' tuple keys and strings apart (the journal's key_text, src/journal/journal.ts). */
+function key_text(key: Key): string {
+  return typeof key === 'string' ? `s${key}` : typeof key === 'number' ? `n${key}` : JSON.stringify(key);
+}
+
+/**
+ * The packed log as the reply path's only write, and the views written from the batches in memory every
+ * `every` commits, as one transaction of the runs' last value of each key (a wallet written by many
+ * purchases is written once), the log values they covered removed in the same transaction (so the log
+ * holds only what the views do not yet: what recovery would replay). Whether bigger, coalesced view
+ * transactions cost the store's thread less per purchase than one per commit: each B-tree page a
+ * transaction touches is copied once, however many of its keys change.
+ */
+async function run_packed_log_coalesced(store: Store, purchases_per_commit: number, commits: number, seq0: number, log_seq0: number, every: number): Promise<Figures> {
+  const packer = new Packr({ useRecords: false });
+  let bytes = 0;
+  let reply_us = 0;
+  let off_us = 0;
+  let pending = new Map<string, Change>();
+  let covered: number[] = [];
+  const write_views = async (): Promise<void> => {
+    const began = cpu_us();
+    let last: Promise<unknown> = Promise.resolve();
+    for (const change of pending.values()) last = change.db.put(change.key, asBinary(change.encoded));
+    for (const seq of covered) last = store.log.remove(seq);
+    off_us += cpu_us() - began;
+    pending = new Map();
+    covered = [];
+    await last;
+  };
+  let views_written: Promise<void> = Promise.resolve();
+  for (let c = 0; c < commits; c++) {
+    const began = cpu_us();
+    const entries: unknown[] = [];
+    const changes: { view: string; change: Change }[] = [];
+    for (const { view, key, value } of commit_changes(seq0, c, purchases_per_commit)) {
+      const db = store.views[view];
+      const encoded = encoder_of(db).encode(value);
+      entries.push(view_names.indexOf(view), key, encoded);
+      changes.push({ view, change: { db, key, encoded } });
+    }
+    const packed = packer.pack(entries);
+    bytes += packed.length;
+    const written = store.log.put(log_seq0 + c, packed) as Promise<boolean> & { flushed?: Promise<void> };
+    reply_us += cpu_us() - began;
+    await written;
+    await written.flushed;
+    // Off the reply path: the batch joins the views' next run (its last change of each key wins).
+    const kept = cpu_us();
+    for (const { view, change } of changes) pending.set(`${view} ${key_text(change.key)}`, change);
+    covered.push(log_seq0 + c);
+    off_us += cpu_us() - kept;
+    if (covered.length >= every) {
+      await views_written;
+      views_written = write_views();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await views_written;
+  if (covered.length > 0) await write_views();
+  const purchases = purchases_per_commit * commits;
+  return { reply_path_us: reply_us / purchases, off_path_us: off_us / purchases, bytes_per_purchase: bytes / purchases };
+}
+
+/**
+ * One record per purchase: the purchase's changes other than its wallet packed into one value under the
+ * order's key (the order, its entry, its index keys, its idempotency record, its event and delivery), and the
+ * wallet put once per commit per account (its last value). How much of the store thread's cost is the number of
+ * B-tree keys a purchase touches: the floor of a store that keeps every purchase on disk by key.
+ */
+async function run_record_per_purchase(store: Store, purchases_per_commit: number, commits: number, seq0: number, lookups = false): Promise<Figures> {
+  const packer = new Packr({ useRecords: false });
+  let bytes = 0;
+  let reply_us = 0;
+  for (let c = 0; c < commits; c++) {
+    const began = cpu_us();
+    const wallets = new Map<string, Change>();
+    let last: Promise<boolean> & { flushed?: Promise<void> } = Promise.resolve(true);
+    let record: unknown[] = [];
+    let record_key: Key = 0;
+    for (const { view, key, value } of commit_changes(seq0, c, purchases_per_commit)) {
+      const db = store.views[view];
+      const encoded = encoder_of(db).encode(value);
+      if (view === 'wallets') {
+        if (record.length > 0) {
+          const packed = packer.pack(record);
+          bytes += packed.length;
+          last = store.orders_packed.put(record_key, packed);
+        }
+        record = [];
+        wallets.set(key_text(key), { db, key, encoded });
+        continue;
+      }
+      if (view === 'orders') record_key = key;
+      record.push(view_names.indexOf(view), key, encoded);
+      // The keys a reader finds a purchase by, each pointing at its record: the reference, the history filters, the idempotency key.
+      if (lookups && (view === 'order_refs' || view === 'order_index' || view === 'idempotency')) last = store.lookups.put(key, true);
+    }
+    if (record.length > 0) {
+      const packed = packer.pack(record);
+      bytes += packed.length;
+      last = store.orders_packed.put(record_key, packed);
+    }
+    for (const wallet of wallets.values()) {
+      bytes += wallet.encoded.length;
+      last = wallet.db.put(wallet.key, asBinary(wallet.encoded));
+    }
+    reply_us += cpu_us() - began;
+    await last;
+    await last.flushed;
+  }
+  const purchases = purchases_per_commit * commits;
+  return { reply_path_us: reply_us / purchases, off_path_us: 0, bytes_per_purchase: bytes / purchases };
+}
+
 /**
  * The whole batch's plain values packed once, one put: what a log that is the only record would cost (the
  * views then exist only in memory and in snapshots). Main-thread CPU of the synchronous part.
@@ -210,13 +333,13 @@ export interface LayoutRow {
   figures: Figures;
 }
 
-export const layouts = ['per-key puts (today)', 'packed log + views after', 'packed log only', 'encoding only (no store)'] as const;
+export const layouts = ['per-key puts (today)', 'packed log + views after', 'packed log + views every 10 commits', 'packed log + views every 50 commits', 'one record per purchase, wallets once a commit', 'one record per purchase and its 5 lookup keys', 'packed log only', 'encoding only (no store)'] as const;
 
 /**
  * Runs every layout in three alternated rounds on a fresh store and returns the rows, with what the store
  * holds at the end (keys per view and log values), read back: a layout that wrote nothing cannot pass for fast.
  */
-export async function measure_layouts(purchases_per_commit: number, commits: number): Promise<{ rows: LayoutRow[]; view_keys: number; log_values: number }> {
+export async function measure_layouts(purchases_per_commit: number, commits: number): Promise<{ rows: LayoutRow[]; view_keys: number; log_values: number; purchase_records: number; lookup_keys: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'billvend-journal-layout-'));
   const store = open_bench_store(dir);
   try {
@@ -225,6 +348,7 @@ export async function measure_layouts(purchases_per_commit: number, commits: num
     // Warm-up: structures learned, JIT warm, the map grown.
     await run_per_key(store, purchases_per_commit, warmup, 0);
     await run_packed_log(store, purchases_per_commit, warmup, 0, 0);
+    await run_packed_log_coalesced(store, purchases_per_commit, warmup, 0, 2 * warmup, 10);
     await run_packed_only(store, purchases_per_commit, warmup, 0, warmup);
     await run_encode_only(store, purchases_per_commit, warmup, 0);
     let seq = 1_000_000;
@@ -236,6 +360,14 @@ export async function measure_layouts(purchases_per_commit: number, commits: num
           ? await run_per_key(store, purchases_per_commit, commits, seq)
           : layout === 'packed log + views after'
             ? await run_packed_log(store, purchases_per_commit, commits, seq, log_seq)
+            : layout === 'packed log + views every 10 commits'
+              ? await run_packed_log_coalesced(store, purchases_per_commit, commits, seq, log_seq, 10)
+            : layout === 'packed log + views every 50 commits'
+              ? await run_packed_log_coalesced(store, purchases_per_commit, commits, seq, log_seq, 50)
+            : layout === 'one record per purchase, wallets once a commit'
+              ? await run_record_per_purchase(store, purchases_per_commit, commits, seq)
+            : layout === 'one record per purchase and its 5 lookup keys'
+              ? await run_record_per_purchase(store, purchases_per_commit, commits, seq, true)
             : layout === 'packed log only'
               ? await run_packed_only(store, purchases_per_commit, commits, seq, log_seq)
               : await run_encode_only(store, purchases_per_commit, commits, seq);
@@ -247,7 +379,7 @@ export async function measure_layouts(purchases_per_commit: number, commits: num
     }
     let view_keys = 0;
     for (const name of view_names) view_keys += store.views[name].getKeysCount();
-    return { rows, view_keys, log_values: store.log.getKeysCount() };
+    return { rows, view_keys, log_values: store.log.getKeysCount(), purchase_records: store.orders_packed.getKeysCount(), lookup_keys: store.lookups.getKeysCount() };
   } finally {
     await store.root.close();
     rmSync(dir, { recursive: true, force: true });
