@@ -339,3 +339,56 @@ t.test('a client reference claimed in the same commit is refused, and a failed c
   t.ok(place(engine, id, 'INV-2').ok, 'a new order claims it');
   await engine.journal.durable();
 });
+
+t.test('a batch writes each key of a coalesced database once, with its last value; other databases keep every change', async (t) => {
+  const { store, journal } = open_world(t);
+  journal.coalesce(store.wallets, store.meta);
+  const appender = new HeldAppender();
+  journal.appender = appender;
+  store.wallets.putSync([3, 'live'], { balance_kobo: 9 });
+  // What a run of purchases of one account stages: the wallet each time, an entry each, the id counter each.
+  for (let i = 1; i <= 3; i++) {
+    journal.put(1, store.wallets, [1, 'live'], { balance_kobo: 1_000 - i });
+    journal.put(1, store.wallet_entries, [1, 'live', i], { amount_kobo: -i });
+    journal.put(0, store.meta, 'next_webhook_delivery_id', 10 + i);
+    t.strictSame(journal.read(store.wallets, [1, 'live']), { balance_kobo: 1_000 - i }, `read after purchase ${i}: its own wallet`);
+  }
+  journal.put(2, store.wallets, [2, 'live'], { balance_kobo: 5 });
+  // A key of a database that is not coalesced, written twice: both changes stay.
+  journal.put(0, store.catalog, 'item:c', 'first');
+  journal.put(0, store.catalog, 'item:c', 'second');
+  // Put, then removed, in one batch: the removal is the last change.
+  journal.put(3, store.wallets, [3, 'live'], { balance_kobo: 8 });
+  journal.remove(3, store.wallets, [3, 'live']);
+  await until_appended(appender, 1);
+  const sent = appender.held[0].changes.map((change) => [change.db === store.wallets ? 'wallets' : change.db === store.meta ? 'meta' : change.db === store.catalog ? 'catalog' : 'entries', change.key, journal.value_of(change)]);
+  t.strictSame(sent, [
+    ['entries', [1, 'live', 1], { amount_kobo: -1 }],
+    ['entries', [1, 'live', 2], { amount_kobo: -2 }],
+    ['wallets', [1, 'live'], { balance_kobo: 997 }],
+    ['entries', [1, 'live', 3], { amount_kobo: -3 }],
+    ['meta', 'next_webhook_delivery_id', 13],
+    ['wallets', [2, 'live'], { balance_kobo: 5 }],
+    ['catalog', 'item:c', 'first'],
+    ['catalog', 'item:c', 'second'],
+    ['wallets', [3, 'live'], undefined],
+  ], 'the batch (the stream message, the transaction) holds each coalesced key once, at its last change, and every other change in order');
+  t.strictSame(journal.read(store.wallets, [1, 'live']), { balance_kobo: 997 }, 'while in flight, reads answer the last value');
+  t.equal(journal.read(store.wallets, [3, 'live']), undefined, 'and a removal as absent');
+  const durable = journal.durable();
+  appender.held[0].release();
+  await durable;
+  t.strictSame(store.wallets.get([1, 'live']), { balance_kobo: 997 }, 'the store holds the last wallet');
+  t.equal(store.meta.get('next_webhook_delivery_id'), 13, 'and the last counter');
+  t.strictSame(store.wallet_entries.get([1, 'live', 1]), { amount_kobo: -1 }, 'and every entry');
+  t.equal(store.catalog.get('item:c'), 'second', 'the database not coalesced ends at its last value too');
+  t.equal(store.wallets.get([3, 'live']), undefined, 'the wallet removed last is gone');
+  // The next batch starts afresh: a key written in both batches is written by each.
+  journal.put(1, store.wallets, [1, 'live'], { balance_kobo: 996 });
+  await until_appended(appender, 2);
+  t.equal(appender.held[1].changes.length, 1, 'the next batch writes the key again');
+  const next = journal.durable();
+  appender.held[1].release();
+  await next;
+  t.strictSame(store.wallets.get([1, 'live']), { balance_kobo: 996 }, 'the store holds the newer batch\'s value');
+});

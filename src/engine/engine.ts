@@ -158,6 +158,8 @@ export class Engine {
       space,
       (failure) => this.fence(failure.message),
     );
+    // Written by every purchase of an account (its wallet) and by every event (the delivery id counter).
+    this.journal.coalesce(store.wallets, store.meta);
     this.wallet_totals = new WalletTotals(store.wallets, this.journal, (figures) => {
       log.info({ wallets: figures.wallets, slices: figures.slices, duration_ms: Math.round(figures.duration_ms), longest_slice_ms: Math.round(figures.longest_slice_ms * 10) / 10 }, 'wallet totals scanned');
     });
