@@ -40,8 +40,12 @@ export interface PartitionRecord {
   past_heal: boolean;
   /** From the heal until exactly one node led with /readyz 200; null when that took longer than the wait. */
   one_leader_ms: number | null;
-  /** Node exits during the fault (cut to both nodes back), by node name, with their exit codes. */
-  exits: { node: string; code: number | null }[];
+  /**
+   * Node exits during the fault (cut to both nodes back), by node name, with their exit codes; and a leader's exit
+   * in the rest of the round's load, before its kill (`after: true`: NATS re-electing after the heal; see
+   * exit_after_fault).
+   */
+  exits: { node: string; code: number | null; after?: true }[];
   /** No node exited more than once during the fault. */
   exits_ok: boolean;
   /** Starts again after an exit that failed (and were tried again). */
@@ -240,6 +244,22 @@ export class PartitionDriver {
     };
     this.records.push(record);
     return record;
+  }
+
+  /**
+   * The leader exited by itself after the fault's record was taken (both nodes back) and before the round's kill:
+   * deposed because its lease ran out while the stream took no append, as JetStream elected its streams' leaders
+   * again after the heal (exit 75). It counts with the fault's exits; returns whether this node had exited for the
+   * same fault already.
+   */
+  exit_after_fault(node: TestServer, code: number | null): boolean {
+    const record = this.records.at(-1);
+    if (record === undefined) return false;
+    const name = this.names.get(node) ?? '?';
+    const before = record.exits.filter((exit) => exit.node === name).length;
+    record.exits.push({ node: name, code, after: true });
+    if (before > 0) record.exits_ok = false;
+    return before > 0;
   }
 
   /** One line for the summary: faults by kind, pauses, times to one leader, exits. */

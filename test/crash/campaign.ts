@@ -1431,6 +1431,14 @@ export class Campaign {
     if (this.deposed_by_design(extra, child)) {
       this.totals.deposed++;
       report.kill_detail += `; the leader was deposed (exit 75) when the NATS server died, before the kill`;
+    } else if (extra === 'partition' && child.exitCode === 75 && this.partitions !== null) {
+      // After the heal, JetStream may elect its streams' leaders again (a node back from the minority side asks for a
+      // vote with a higher term: nats-server 2.9 has no pre-vote), and a leader whose lease runs out meanwhile steps
+      // down (exit 75), as it must. It counts as one of the fault's exits: a second exit of the same node is the
+      // availability figure "a node exiting twice" (the summary), not an error of safety.
+      const twice = this.partitions.exit_after_fault(this.server, child.exitCode);
+      this.totals.deposed++;
+      report.kill_detail += `; the leader was deposed (exit 75) after the heal, before the kill${twice ? ', its second exit for this fault' : ''}: ${this.server_tail().split('\n').filter((line) => line.includes('deposed;')).at(-1)?.slice(0, 300) ?? ''}`;
     } else if (child.signalCode !== 'SIGKILL') {
       report.load_violations.push(`round ${round}: the server exited by itself (code ${child.exitCode}, signal ${child.signalCode}) before the kill: ${this.server_tail()}`);
     }
