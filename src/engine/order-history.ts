@@ -6,7 +6,7 @@
 import type { AccountActor } from './account-actor.js';
 import type { Environment } from './records.js';
 import { lagos_day_end_ms } from '../lib/time-format.js';
-import type { OrderRecord, OrderStatus, ServiceType } from './order-record.js';
+import { order_status_names, service_type_names, type OrderRecord, type OrderStatus, type ServiceType } from './order-record.js';
 import type { Store } from '../journal/store.js';
 import { fail } from '../lib/assert.js';
 import { block_counts, count_block_seqs, type IndexPlan } from './order-index.js';
@@ -72,17 +72,24 @@ export function index_plan_of(filter: OrderFilter): IndexPlan | null {
         const slash = stored.indexOf('/');
         return (service === null || stored.slice(0, slash) === service) && (status === null || stored.slice(slash + 1) === status);
       };
-    return { field: 'recipient', value: filter.recipient, match };
+    return { field: 'recipient', values: [filter.recipient], match };
   }
-  if (service !== null && status !== null) return { field: 'service_status', value: `${service}/${status}`, match: null };
-  if (service !== null) return { field: 'service', value: service, match: null };
-  if (status !== null) return { field: 'status', value: status, match: null };
+  if (service !== null && status !== null) return { field: 'service_status', values: [`${service}/${status}`], match: null };
+  if (service !== null) return { field: 'service_status', values: order_status_names.map((each) => `${service}/${each}`), match: null };
+  if (status !== null) return { field: 'service_status', values: service_type_names.map((each) => `${each}/${status}`), match: null };
   return null;
+}
+
+/** The seq of an order index key ([account, environment, field, value, seq]), or -1 at the end of its range. */
+function next_seq(keys: Iterator<unknown>): number {
+  const next = keys.next();
+  return next.done === true ? -1 : (next.value as (string | number)[])[4] as number;
 }
 
 /**
  * The seqs of the orders matching the plan within [low, high], newest first, from offset on, at most
- * limit of them: one reverse range read of index keys (or arithmetic when nothing but dates filters).
+ * limit of them: one reverse range read of index keys per value of the plan, merged (or arithmetic when
+ * nothing but dates filters). An order has one key per field, so the ranges never share a seq.
  */
 export function matching_seqs(store: Store, account_id: number, environment: Environment, plan: IndexPlan | null, low: number, high: number, offset: number, limit: number): number[] {
   const seqs: number[] = [];
@@ -90,8 +97,30 @@ export function matching_seqs(store: Store, account_id: number, environment: Env
     for (let seq = high - offset; seq >= low && seqs.length < limit; seq--) seqs.push(seq);
     return seqs;
   }
-  const prefix = [account_id, environment, plan.field, plan.value];
-  const range = { start: [...prefix, high], end: [...prefix, low - 1], reverse: true };
+  const range_of = (value: string) => {
+    const prefix = [account_id, environment, plan.field, value];
+    return { start: [...prefix, high], end: [...prefix, low - 1], reverse: true };
+  };
+  if (plan.values.length > 1) {
+    // The union of the ranges, newest first: a cursor per range, the highest seq of their heads taken each time.
+    const cursors = plan.values.map((value) => store.order_index.getKeys(range_of(value))[Symbol.iterator]());
+    try {
+      const heads = cursors.map(next_seq);
+      let skipped = 0;
+      while (seqs.length < limit) {
+        let top = 0;
+        for (let i = 1; i < heads.length; i++) if (heads[i] > heads[top]) top = i;
+        if (heads[top] < 0) break;
+        if (skipped < offset) skipped++;
+        else seqs.push(heads[top]);
+        heads[top] = next_seq(cursors[top]);
+      }
+    } finally {
+      for (const cursor of cursors) cursor.return?.();
+    }
+    return seqs;
+  }
+  const range = range_of(plan.values[0]);
   if (plan.match === null) {
     for (const key of store.order_index.getKeys({ ...range, offset, limit })) seqs.push((key as (string | number)[])[4] as number);
     return seqs;
@@ -128,23 +157,64 @@ export function count_index_range(store: Store, prefix: readonly (string | numbe
 
 /** How many orders within [low, high] match the plan, counted to order_filter_count_max at most. */
 function count_matching(store: Store, account_id: number, environment: Environment, plan: IndexPlan, low: number, high: number, actor?: AccountActor): number {
-  const blocks = actor === undefined || plan.field === 'recipient' ? null : block_counts(actor, environment, plan);
+  let total = 0;
+  for (const value of plan.values) {
+    if (total >= order_filter_count_max) break;
+    total += count_range(store, account_id, environment, plan, value, low, high, actor);
+  }
+  return Math.min(total, order_filter_count_max);
+}
+
+/** How many keys of one range of the plan within [low, high] match it, counted to order_filter_count_max at most. */
+function count_range(store: Store, account_id: number, environment: Environment, plan: IndexPlan, value: string, low: number, high: number, actor?: AccountActor): number {
+  const blocks = actor === undefined || plan.field === 'recipient' ? null : block_counts(actor, environment, plan.field, value);
   const first = Math.floor(low / count_block_seqs);
   const last = Math.floor(high / count_block_seqs);
   if (blocks !== null && last - first >= 2) {
-    let total = count_matching(store, account_id, environment, plan, low, (first + 1) * count_block_seqs - 1)
-      + count_matching(store, account_id, environment, plan, last * count_block_seqs, high);
+    let total = count_range(store, account_id, environment, plan, value, low, (first + 1) * count_block_seqs - 1)
+      + count_range(store, account_id, environment, plan, value, last * count_block_seqs, high);
     for (let block = first + 1; block < last && block < blocks.length; block++) total += blocks[block];
     return Math.min(total, order_filter_count_max);
   }
-  const prefix = [account_id, environment, plan.field, plan.value];
+  const prefix = [account_id, environment, plan.field, value];
   const range = { start: [...prefix, low], end: [...prefix, high + 1] };
   if (plan.match === null) return count_index_range(store, prefix, low, high, order_filter_count_max);
   let count = 0;
-  for (const { value } of store.order_index.getRange(range)) {
-    if (plan.match(value as string) && ++count >= order_filter_count_max) break;
+  for (const { value: stored } of store.order_index.getRange(range)) {
+    if (plan.match(stored as string) && ++count >= order_filter_count_max) break;
   }
   return count;
+}
+
+/**
+ * A deep page of a plan of several ranges, moved closer: the whole blocks of count_block_seqs seqs above the
+ * page, counted from the actor's block counts, are skipped, so that the merge walks at most one block and the
+ * page. Returns the range's new top and the offset left; the same when the counts are not at hand.
+ */
+function skip_whole_blocks(store: Store, account_id: number, environment: Environment, plan: IndexPlan, low: number, high: number, offset: number, actor?: AccountActor): [number, number] {
+  if (actor === undefined || plan.values.length === 1 || offset < count_block_seqs) return [high, offset];
+  const per_value: number[][] = [];
+  for (const value of plan.values) {
+    const blocks = block_counts(actor, environment, plan.field, value);
+    if (blocks === null) return [high, offset];
+    per_value.push(blocks);
+  }
+  let top = high;
+  let left = offset;
+  // The partial block at the top, counted in the store; then whole blocks from the counts, while above low.
+  const top_block_low = Math.max(low, Math.floor(top / count_block_seqs) * count_block_seqs);
+  const in_top = count_matching(store, account_id, environment, plan, top_block_low, top);
+  if (in_top > left) return [top, left];
+  left -= in_top;
+  top = top_block_low - 1;
+  for (let block = Math.floor(top / count_block_seqs); top >= low && block * count_block_seqs >= low; block--) {
+    let in_block = 0;
+    for (const blocks of per_value) in_block += blocks[block] ?? 0;
+    if (in_block > left) break;
+    left -= in_block;
+    top = block * count_block_seqs - 1;
+  }
+  return [top, left];
 }
 
 /**
@@ -161,7 +231,11 @@ export function find_orders(store: Store, account_id: number, environment: Envir
   const read = (seq: number) => store.orders.get([account_id, environment, seq]) as OrderRecord;
   const plan = index_plan_of(filter);
   const total = plan === null ? high - low + 1 : count_matching(store, account_id, environment, plan, low, high, actor);
-  const orders = offset < total ? matching_seqs(store, account_id, environment, plan, low, high, offset, per_page).map(read) : [];
+  let orders: OrderRecord[] = [];
+  if (offset < total) {
+    const [top, left] = plan === null ? [high, offset] : skip_whole_blocks(store, account_id, environment, plan, low, high, offset, actor);
+    orders = matching_seqs(store, account_id, environment, plan, low, top, left, per_page).map(read);
+  }
   return { orders, total, truncated: plan !== null && total >= order_filter_count_max };
 }
 

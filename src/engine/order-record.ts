@@ -25,7 +25,8 @@ export const service_type_words: Readonly<Record<ServiceType, string>> = {
 };
 /** "airtime, data bundles, …, and internet bundles (Smile, Spectranet)": every family, in words. */
 export const service_types_sentence = `${service_type_names.slice(0, -1).map((name) => service_type_words[name]).join(', ')} and ${service_type_words[service_type_names.at(-1)!]}`;
-export type OrderStatus = 'pending' | 'processing' | 'delivered' | 'failed';
+export const order_status_names = ['pending', 'processing', 'delivered', 'failed'] as const;
+export type OrderStatus = (typeof order_status_names)[number];
 
 export interface OrderRecord {
   reference: string;
