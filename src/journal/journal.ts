@@ -211,6 +211,8 @@ export class Journal {
   private refused: JournalFailure | null = null;
   /** Open groups (begin_group): while any is open, the batch is never sealed, so a group never spans two commits. */
   private group_depth = 0;
+  /** What runs as the outermost open group ends, still inside it (at_group_end). */
+  private group_end: (() => void)[] = [];
   /** The databases whose keys a batch writes once, with their last value (see coalesce). */
   private readonly coalesced = new Set<Database<any, any>>();
 
@@ -290,10 +292,35 @@ export class Journal {
     this.group_depth++;
   }
 
+  /**
+   * Runs `then` as the outermost open group ends, before its changes can be sealed: what it stages joins the
+   * group's commit (the events feed stages a command's events as one record so). False, and nothing kept, when no
+   * group is open.
+   */
+  at_group_end(then: () => void): boolean {
+    if (this.group_depth === 0) return false;
+    this.group_end.push(then);
+    return true;
+  }
+
   end_group(): void {
     if (this.group_depth === 0) fail('end_group without begin_group');
+    let failure: { error: unknown } | null = null;
+    if (this.group_depth === 1 && this.group_end.length > 0) {
+      const ends = this.group_end;
+      this.group_end = [];
+      // Each runs, whatever another does; the group ends either way, and the first failure is thrown after.
+      for (const then of ends) {
+        try {
+          then();
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    }
     this.group_depth--;
     if (this.group_depth === 0 && this.batch.changes.length >= Journal.batch_changes_max) this.seal();
+    if (failure !== null) throw failure.error;
   }
 
   private stage(account_id: number, change: Change): void {

@@ -2,16 +2,38 @@
 // not an endpoint subscribes, stored in the order it happened and kept 30 days, so that a reseller whose
 // receiver was down catches up with GET /v1/events?after=<the last id it saw>.
 //
-// The store's event_feed holds [account, environment, seq] → FeedEvent: seq grows by one per event of
-// an account and environment, so the feed after an event is one forward range read. The event id
-// carries its seq (evt_ + 8 base62 characters of seq + 16 random ones), so `after` is found with one
-// read and no index of ids (an index keyed by random ids would write to a random page per event).
+// The store's event_feed holds [account, environment, seq] → the events of one command, from that seq on:
+// seq grows by one per event of an account and environment, so the feed after an event is one forward
+// range read. The event id carries its seq (evt_ + 8 base62 characters of seq + 16 random ones), so
+// `after` is found with one read and no index of ids (an index keyed by random ids would write to a
+// random page per event). The events one command emits for one account and environment (a purchase's
+// wallet.debited and transaction.completed) are one record, an array, under the first one's seq: one key
+// a purchase instead of two (every key a purchase writes costs the store's thread, docs/design.md
+// "Coalesced views and one record per purchase"). A record written before 2026-11-29 is one event, not an
+// array: read as a record of one.
 import type { AccountActor } from '../engine/account-actor.js';
 import type { Engine, EventKind, StageEventRecords } from '../engine/engine.js';
 import type { Environment } from '../engine/records.js';
 import { random_base62 } from '../lib/ids.js';
 import type { RandomSource } from '../lib/random.js';
 import { assert_feed_event, type FeedEvent } from './records.js';
+import type { Key } from '../journal/store.js';
+
+/** A record of the feed: the events of one command from its key's seq on (an array), or one event (before 2026-11-29). */
+type FeedRecord = FeedEvent | FeedEvent[];
+
+function events_of(record: FeedRecord): FeedEvent[] {
+  const events = Array.isArray(record) ? record : [record];
+  for (const event of events) assert_feed_event(event);
+  return events;
+}
+
+/** The events of one account and environment appended in the open journal group: staged as one record at its end. */
+interface OpenRecord {
+  first_seq: number;
+  events: FeedEvent[];
+  stage: StageEventRecords;
+}
 
 /** How long the feed keeps an event. */
 export const feed_retention_ms = 30 * 24 * 60 * 60 * 1000;
@@ -57,13 +79,15 @@ export class EventFeed {
    * positions older than the store's (docs/cluster.md).
    */
   private readonly last_seq = new Map<string, number>();
+  /** The records being gathered in the open journal group, by "account/environment"; staged as it ends. */
+  private readonly open = new Map<string, OpenRecord>();
 
   constructor(private readonly engine: Engine) {}
 
   /**
-   * Stages an event in the feed in the group of the command that causes it (stage): one put of a small
-   * record. Its seq is the next of its account and environment (read from the store the first time, then
-   * kept here).
+   * Stages an event in the feed in the group of the command that causes it (stage). Its seq is the next of its
+   * account and environment (read from the store the first time, then kept here). The events of one account and
+   * environment in one journal group (one command's) are staged together as the group ends: one put.
    */
   append(actor: AccountActor, environment: Environment, kind: EventKind, created_us: number, stage: StageEventRecords, make_body: (id: string) => string): string {
     const name = `${actor.id}/${environment}`;
@@ -75,15 +99,39 @@ export class EventFeed {
     const id = feed_event_id(this.engine.random, seq);
     const event: FeedEvent = { id, kind, created_us, body: make_body(id) };
     assert_feed_event(event);
-    stage([{ db: this.engine.store.event_feed, key: [actor.id, environment, seq], value: event }]);
+    const open = this.open.get(name);
+    // The next seq of the record gathered in this group (a wrap of seq starts a record of its own).
+    if (open !== undefined && open.first_seq + open.events.length === seq) {
+      open.events.push(event);
+      return id;
+    }
+    const record: OpenRecord = { first_seq: seq, events: [event], stage };
+    const db = this.engine.store.event_feed;
+    const staged = this.engine.journal.at_group_end(() => {
+      this.open.delete(name);
+      record.stage([{ db, key: [actor.id, environment, record.first_seq], value: record.events }]);
+    });
+    if (staged) this.open.set(name, record);
+    else stage([{ db, key: [actor.id, environment, seq], value: [event] }]);
     return id;
   }
 
   private stored_last_seq(account_id: number, environment: Environment): number {
-    for (const key of this.engine.store.event_feed.getKeys({ start: [account_id, environment, seq_max + 1], end: [account_id, environment, 0], reverse: true, limit: 1 })) {
-      return (key as [number, string, number])[2];
+    for (const { key, value } of this.engine.store.event_feed.getRange({ start: [account_id, environment, seq_max + 1], end: [account_id, environment, 0], reverse: true, limit: 1 })) {
+      return (key as [number, string, number])[2] + events_of(value as FeedRecord).length - 1;
     }
     return 0;
+  }
+
+  /** The record holding the event at seq: its first seq and events, or null. */
+  private record_holding(account_id: number, environment: Environment, seq: number): { first_seq: number; events: FeedEvent[] } | null {
+    const db = this.engine.store.event_feed;
+    const at = db.get([account_id, environment, seq]) as FeedRecord | undefined;
+    if (at !== undefined) return { first_seq: seq, events: events_of(at) };
+    for (const { key, value } of db.getRange({ start: [account_id, environment, seq], end: [account_id, environment, 0], reverse: true, limit: 1 })) {
+      return { first_seq: (key as Key as [number, string, number])[2], events: events_of(value as FeedRecord) };
+    }
+    return null;
   }
 
   /**
@@ -94,21 +142,28 @@ export class EventFeed {
   read(account_id: number, environment: Environment, after: string | null, kind: EventKind | null, limit: number, now_us: number): FeedPage | null {
     const db = this.engine.store.event_feed;
     const oldest_us = now_us - this.engine.clock.scaled(feed_retention_ms) * 1000;
-    let start_seq = 0;
+    let after_seq = 0;
+    let start_seq = 1;
     if (after !== null) {
       const seq = feed_seq_of(after);
-      const found = seq === null ? undefined : db.get([account_id, environment, seq]) as FeedEvent | undefined;
-      if (found !== undefined) assert_feed_event(found);
+      const record = seq === null ? null : this.record_holding(account_id, environment, seq);
+      const found = seq === null || record === null ? undefined : record.events[seq - record.first_seq];
       if (seq === null || found === undefined || found.id !== after || found.created_us < oldest_us) return null;
-      start_seq = seq;
+      after_seq = seq;
+      start_seq = record!.first_seq;
     }
     const events: FeedEvent[] = [];
     let scanned = 0;
     let has_more = false;
     let last_examined: string | null = after;
-    for (const { value } of db.getRange({ start: [account_id, environment, start_seq + 1], end: [account_id, environment, seq_max + 1] })) {
-      const event = value as FeedEvent;
-      assert_feed_event(event);
+    const feed = function* (): Generator<FeedEvent> {
+      for (const { key, value } of db.getRange({ start: [account_id, environment, start_seq], end: [account_id, environment, seq_max + 1] })) {
+        const first_seq = (key as [number, string, number])[2];
+        const record = events_of(value as FeedRecord);
+        for (let i = 0; i < record.length; i++) if (first_seq + i > after_seq) yield record[i];
+      }
+    };
+    for (const event of feed()) {
       if (event.created_us < oldest_us) continue;
       if (kind !== null && event.kind !== kind) {
         if (++scanned >= feed_scanned_max) {
@@ -147,7 +202,8 @@ export class EventFeed {
       for (const { key, value } of db.getRange({ start, limit: feed_sweep_removals_max - removed + 1 })) {
         if (!Array.isArray(key)) continue;
         const [account_id, environment, seq] = key as [number, string, number];
-        if ((value as FeedEvent).created_us < oldest_us) {
+        // A record's events are one command's: the last is the youngest.
+        if ((events_of(value as FeedRecord).at(-1)!).created_us < oldest_us) {
           if (removed === feed_sweep_removals_max) return removed;
           this.engine.journal.remove(account_id, db, key as (string | number)[]);
           removed++;
