@@ -130,6 +130,24 @@ async function run_per_key(store: Store, purchases_per_commit: number, commits: 
 }
 
 /**
+ * One commit of a packed-log layout: each change encoded once (the views need those bytes, and the stream in
+ * cluster mode would carry the same), the batch packed as [view index, key, bytes]… and put under its
+ * sequence. Returns the changes, the packed bytes and the put, whose commit is what a reply waits for.
+ */
+function put_packed_commit(store: Store, packer: Packr, seq0: number, c: number, purchases_per_commit: number, log_seq: number): { changes: { view: string; change: Change }[]; packed: Buffer; written: Promise<boolean> & { flushed?: Promise<void> } } {
+  const entries: unknown[] = [];
+  const changes: { view: string; change: Change }[] = [];
+  for (const { view, key, value } of commit_changes(seq0, c, purchases_per_commit)) {
+    const db = store.views[view];
+    const encoded = encoder_of(db).encode(value);
+    entries.push(view_names.indexOf(view), key, encoded);
+    changes.push({ view, change: { db, key, encoded } });
+  }
+  const packed = packer.pack(entries);
+  return { changes, packed, written: store.log.put(log_seq, packed) as Promise<boolean> & { flushed?: Promise<void> } };
+}
+
+/**
  * The packed log: each change encoded once (the views need those bytes, and the stream in cluster mode
  * would carry the same), the batch packed as one value [view index, key, bytes]… and put under its
  * sequence; the reply waits for that commit only. The views are written from the packed batch after,
@@ -143,14 +161,8 @@ async function run_packed_log(store: Store, purchases_per_commit: number, commit
   let pending_views: Promise<unknown> = Promise.resolve();
   for (let c = 0; c < commits; c++) {
     const began = cpu_us();
-    const entries: unknown[] = [];
-    for (const { view, key, value } of commit_changes(seq0, c, purchases_per_commit)) {
-      const encoded = encoder_of(store.views[view]).encode(value);
-      entries.push(view_names.indexOf(view), key, encoded);
-    }
-    const packed = packer.pack(entries);
+    const { packed, written } = put_packed_commit(store, packer, seq0, c, purchases_per_commit, log_seq0 + c);
     bytes += packed.length;
-    const written = store.log.put(log_seq0 + c, packed) as Promise<boolean> & { flushed?: Promise<void> };
     // The CPU of this synchronous part is the reply path's; the commit and flush run on lmdb-js's thread.
     reply_us += cpu_us() - began;
     await written;
@@ -207,17 +219,8 @@ async function run_packed_log_coalesced(store: Store, purchases_per_commit: numb
   let views_written: Promise<void> = Promise.resolve();
   for (let c = 0; c < commits; c++) {
     const began = cpu_us();
-    const entries: unknown[] = [];
-    const changes: { view: string; change: Change }[] = [];
-    for (const { view, key, value } of commit_changes(seq0, c, purchases_per_commit)) {
-      const db = store.views[view];
-      const encoded = encoder_of(db).encode(value);
-      entries.push(view_names.indexOf(view), key, encoded);
-      changes.push({ view, change: { db, key, encoded } });
-    }
-    const packed = packer.pack(entries);
+    const { changes, packed, written } = put_packed_commit(store, packer, seq0, c, purchases_per_commit, log_seq0 + c);
     bytes += packed.length;
-    const written = store.log.put(log_seq0 + c, packed) as Promise<boolean> & { flushed?: Promise<void> };
     reply_us += cpu_us() - began;
     await written;
     await written.flushed;

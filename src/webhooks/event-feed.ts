@@ -17,7 +17,6 @@ import type { Environment } from '../engine/records.js';
 import { random_base62 } from '../lib/ids.js';
 import type { RandomSource } from '../lib/random.js';
 import { assert_feed_event, type FeedEvent } from './records.js';
-import type { Key } from '../journal/store.js';
 
 /** A record of the feed: the events of one command from its key's seq on (an array), or one event (before 2026-11-29). */
 type FeedRecord = FeedEvent | FeedEvent[];
@@ -125,11 +124,9 @@ export class EventFeed {
 
   /** The record holding the event at seq: its first seq and events, or null. */
   private record_holding(account_id: number, environment: Environment, seq: number): { first_seq: number; events: FeedEvent[] } | null {
-    const db = this.engine.store.event_feed;
-    const at = db.get([account_id, environment, seq]) as FeedRecord | undefined;
-    if (at !== undefined) return { first_seq: seq, events: events_of(at) };
-    for (const { key, value } of db.getRange({ start: [account_id, environment, seq], end: [account_id, environment, 0], reverse: true, limit: 1 })) {
-      return { first_seq: (key as Key as [number, string, number])[2], events: events_of(value as FeedRecord) };
+    // The last record at or before seq (the range's start is inclusive).
+    for (const { key, value } of this.engine.store.event_feed.getRange({ start: [account_id, environment, seq], end: [account_id, environment, 0], reverse: true, limit: 1 })) {
+      return { first_seq: (key as [number, string, number])[2], events: events_of(value as FeedRecord) };
     }
     return null;
   }
