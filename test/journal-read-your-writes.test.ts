@@ -392,3 +392,26 @@ t.test('a batch writes each key of a coalesced database once, with its last valu
   await next;
   t.strictSame(store.wallets.get([1, 'live']), { balance_kobo: 996 }, 'the store holds the newer batch\'s value');
 });
+
+t.test('what runs at a group\'s end: only inside a group, every one even when one throws, and the group ends anyway', async (t) => {
+  const { store, journal } = open_world(t);
+  t.equal(journal.at_group_end(() => t.fail('kept outside a group')), false, 'outside a group nothing is kept');
+  journal.begin_group();
+  journal.begin_group();
+  const ran: string[] = [];
+  t.ok(journal.at_group_end(() => {
+    ran.push('first');
+    throw new Error('a staging that failed');
+  }), 'kept inside a group');
+  journal.at_group_end(() => {
+    ran.push('second');
+    journal.put(0, store.catalog, 'item:end', 'staged at the end');
+  });
+  journal.end_group();
+  t.strictSame(ran, [], 'an inner group\'s end runs nothing');
+  t.throws(() => journal.end_group(), /a staging that failed/, 'the outermost end throws the first failure');
+  t.strictSame(ran, ['first', 'second'], 'after every one ran');
+  t.throws(() => journal.end_group(), /end_group without begin_group/, 'the group ended in spite of the failure');
+  await journal.durable();
+  t.equal(store.catalog.get('item:end'), 'staged at the end', 'what the second staged is committed');
+});
