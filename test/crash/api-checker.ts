@@ -153,7 +153,6 @@ export class ApiChecker {
    */
   async check_acks(ops: Op[]): Promise<string[]> {
     const v: string[] = [];
-    const now = Date.now();
     // 1. The orders and bulk orders the answers name, as they stand now, read before the ledgers (2):
     // an order that fails after its ledger was read shows a refund the ledger cannot hold yet. Orders
     // still open here (re-queried after the restart) go on settling while the checks run.
@@ -176,7 +175,9 @@ export class ApiChecker {
       const ledger = this.ledger(wallet);
       const at = `op ${op.n} (round ${op.round}${ack.resent ? `, re-sent in round ${ack.round}` : ''}, ${op.kind} ${op.method} ${op.path}${op.idem ? ` key ${op.idem}` : ''}) answered ${ack.status}`;
       const replayable = op.idem !== null && op.method === 'POST' && rememberable(ack.status);
-      const fresh = op.sent_ms + this.model.idempotency_ttl_ms / 2 > now;
+      // Asked right before each re-send, not once at the start: a partition round's checks can take longer than
+      // the scaled TTL (102 s once, against 86.4 s), and a re-send past it runs afresh, as documented.
+      const fresh = () => op.sent_ms + this.model.idempotency_ttl_ms / 2 > Date.now();
       switch (op.kind) {
         case 'purchase': {
           const p = op.purchase!;
@@ -218,7 +219,7 @@ export class ApiChecker {
           }
           // By key, the order it created (none for a refusal): every refusal and re-sent answer, a
           // quarter of the rest.
-          if (op.idem !== null && fresh && (reference === null || ack.resent || op.n % 4 === 0)) {
+          if (op.idem !== null && fresh() && (reference === null || ack.resent || op.n % 4 === 0)) {
             const found = await this.call('GET', `/v1/transactions?idempotency_key=${encodeURIComponent(op.idem)}`, { key: wallet.key });
             const listed: any[] = found.body?.data?.transactions ?? [];
             const want = reference === null ? [] : [reference];
@@ -226,7 +227,7 @@ export class ApiChecker {
               v.push(`${at}: GET /v1/transactions?idempotency_key= lists ${JSON.stringify(listed.map((o) => o.reference))} (${found.status}); expected ${JSON.stringify(want)}`);
             }
           }
-          if (op.idem !== null && !fresh) this.replays_skipped_expired++;
+          if (op.idem !== null && !fresh()) this.replays_skipped_expired++;
           else if (replayable) {
             this.replays++;
             this.check_answer_replay(op, await this.resend(op), v, at);
@@ -270,7 +271,7 @@ export class ApiChecker {
             const refunds_ok = status === 'failed' ? reversals === 1 : status === 'delivered' ? reversals === 0 : reversals <= 1;
             if (!refunds_ok) v.push(`${at}: item ${index}'s order ${reference} is ${status} with ${reversals} refunds`);
           });
-          if (replayable && fresh) {
+          if (replayable && fresh()) {
             this.replays++;
             this.check_answer_replay(op, await this.resend(op), v, at);
           }
@@ -284,7 +285,7 @@ export class ApiChecker {
           if (credits.length !== 1 || credits[0].id !== ack.body.data.id || kobo_of(credits[0].amount) !== op.credit!.amount_kobo) {
             v.push(`${at}: the wallet shows ${credits.length} credits of ${reference} (${JSON.stringify(credits)}); the answer named entry ${ack.body.data.id}`);
           }
-          if (replayable && fresh) {
+          if (replayable && fresh()) {
             this.replays++;
             this.check_answer_replay(op, await this.resend(op), v, at);
           } else if (op.idem === null) {
@@ -304,7 +305,7 @@ export class ApiChecker {
           if (ack.status === 201 && created !== undefined && (created.revoke_op === null || created.revoke_op.ack !== null)) {
             await this.check_key(created.api_key, created.id, created.revoked, wallet, v, at);
           }
-          if (replayable && fresh) {
+          if (replayable && fresh()) {
             this.replays++;
             const again = await this.resend(op);
             // Once the key is revoked a replay withholds its secret: 404 keys.not_found (README

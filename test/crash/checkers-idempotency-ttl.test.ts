@@ -83,3 +83,49 @@ t.test('a key sent again after its record expired, with the client_reference its
   const within = await about_the_key(resent, 10 * 60 * 1000);
   t.ok(within.some((v) => /nothing bought\), yet key key-refused created order/.test(v)), `with a TTL that had not run out, the same answer is a lost record (${within.join(' | ')})`);
 });
+
+t.test('a key creation sent again after its record expired makes a second key; within the TTL that is one request processed twice', async (t) => {
+  // Seen in the partition campaign of 2026-11-29 (seed 9621, rounds 131 and 135): key creations cut by a stream-leader
+  // cut were re-sent after the failover, the kill and the checks, past the scaled TTL, and each made a second key of its
+  // name. The journal check then counted two keys of one name as a creation processed twice, whatever their times.
+  const server = await start_server(t, { env: { TIME_SCALE: String(time_scale), LOG_LEVEL: 'warn' } });
+  const owner = await server.create_account();
+  const created = await server.create_key(owner.id, { environment: 'test', rate_limit_per_minute: 1_000_000 });
+  const wallet: Wallet = { account_id: owner.id, environment: 'test', key: created.api_key, key_id: created.id, endpoint_id: 0, tag: 'a1-test' };
+  const key_name = 'crash-key-ttl-1';
+  const body = { name: key_name, environment: 'test' };
+  const idem = 'key-create-ttl';
+  const sent_ms = Date.now();
+  const create = () => server.request('POST', '/v1/keys', { key: wallet.key, body, idempotency_key: idem });
+  const first = await create();
+  t.equal(first.status, 201, `the first creation makes a key (${first.text.slice(0, 200)})`);
+  const replayed = await create();
+  t.equal(replayed.headers.get('idempotent-replayed'), 'true', 'sent again at once, it replays');
+  t.equal(replayed.body?.data?.id, first.body?.data?.id, 'the same key');
+  const second = await wait_for_async(async () => {
+    const again = await create();
+    return again.headers.get('idempotent-replayed') === 'true' ? null : again;
+  }, 60_000, 'the creation\'s key to expire');
+  t.equal(second.status, 201, 'sent again after its TTL, it makes a key');
+  t.not(second.body.data.id, first.body.data.id, 'a second key of the same name');
+  await server.stop();
+
+  const about_the_name = async (ttl: number) => {
+    const op: Op = {
+      n: 1, kind: 'key_create', round: 1, account_id: owner.id, environment: 'test', method: 'POST', path: '/v1/keys', operator: false,
+      body, idem, key_name, sent_ms, sends: 2, twin: false, api_checked: true,
+      ack: { status: 201, text: second.text, body: second.body, replayed: false, at_ms: Date.now(), round: 1, resent: true } satisfies Ack,
+    };
+    const model: Model = {
+      run_id: 'checkers-ttl-keys', time_scale, idempotency_ttl_ms: ttl,
+      accounts: [{ id: owner.id, tier: 'standard', wallets: { test: wallet, live: { ...wallet, environment: 'live' } }, funding_numbers: {} }],
+      pricing: {}, ops: [op], created_keys: [], funding: { providers: [], transfers: [], reseller_fee_tiers: [] },
+    };
+    const report = await check_store(server.data_dir, model, { snapshot_ms: Date.now(), final: false, upstream: new FakeUpstream(), other_upstreams: [], acked_before_ms: Date.now() });
+    return report.violations.filter((v) => v.includes(key_name));
+  };
+  t.same(await about_the_name(ttl_ms), [], 'the journal check accepts two keys of one name made a TTL apart');
+  const within = await about_the_name(10 * 60 * 1000);
+  t.ok(within.some((v) => /created 2 keys within its key's TTL: processed twice/.test(v)), `with a TTL that had not run out, the same store is a creation processed twice (${within.join(' | ')})`);
+  t.ok(within.some((v) => /2 keys are named "crash-key-ttl-1" within its key's TTL of the answered one/.test(v)), 'and the acknowledged answer names one of two');
+});
