@@ -247,6 +247,9 @@ function with_status(order: OrderRecord, status: OrderStatus, now_us: number, ch
   return { ...order, ...changes, status, status_history: history, updated_us: now_us };
 }
 
+/** Why an order failed on an upstream's "no such request" believed after the not-found grace (services/order-answers.ts). */
+export const not_found_reason = 'The provider has no record of this order; it was not processed.';
+
 /**
  * Applies a provider's answer to an open order. A final order ignores later answers (a late
  * callback after a re-query settled it), so each order is delivered or refunded exactly once.
@@ -299,7 +302,7 @@ export function apply_provider_result(actor: CommandActor, reference: string, re
     case 'failed':
       return fail_and_refund(actor, { ...order, ...answered(order, 'failed', now_us) }, result.reason, now_us);
     case 'not_found':
-      if (not_found_is_final) return fail_and_refund(actor, { ...order, ...answered(order, 'failed', now_us) }, 'The provider has no record of this order; it was not processed.', now_us);
+      if (not_found_is_final) return fail_and_refund(actor, { ...order, ...answered(order, 'failed', now_us) }, not_found_reason, now_us);
       return mark_processing(actor, order, now_us, null);
     case 'processing':
       return mark_processing(actor, order, now_us, result.provider_reference ?? null, first_answer(order, 'processing', now_us));
