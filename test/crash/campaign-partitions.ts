@@ -20,8 +20,11 @@ import {
   standby_server_with_leader,
   stream_leader_cut,
   longest_pause,
+  nats_elections,
+  type NatsElection,
   type PartitionFault,
 } from '../helpers/partition-faults.js';
+import { readFileSync } from 'node:fs';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,6 +41,12 @@ export interface PartitionRecord {
   pause_ms: number;
   /** The longest pause ran past the heal (it counts in full). */
   past_heal: boolean;
+  /**
+   * The leader elections NATS logged during the longest pause, in ms from its start: the journal stream's, the lease
+   * bucket's and JetStream's meta group's (nats_elections). What of the pause came after the last of them was
+   * billvend's (its lease, its take-over) or NATS's catching up; what came before, NATS electing.
+   */
+  elections: { what: NatsElection; into_pause_ms: number }[];
   /** From the heal until exactly one node led with /readyz 200; null when that took longer than the wait. */
   one_leader_ms: number | null;
   /**
@@ -83,6 +92,8 @@ export class PartitionDriver {
     readonly seed: number,
     readonly lease_ms: number,
     private readonly names: Map<TestServer, string>,
+    /** The NATS servers' log files (each server's output as it comes), read for the elections during a pause. */
+    private readonly nats_logs: () => string[] = () => [],
   ) {
     this.random = seeded_random(seed);
   }
@@ -214,6 +225,7 @@ export class PartitionDriver {
     // Writes acknowledged again after the heal, so that a pause that outlasted the cut has its end.
     await wait_until('a write acknowledged after the heal', async () => host.acknowledged_ms().some((at_ms) => at_ms >= healed_ms), 30_000).catch(() => {});
     const pause = longest_pause(host.acknowledged_ms(), cut_ms, healed_ms);
+    const elections = this.elections_in(pause.from_ms, pause.from_ms + pause.pause_ms);
     // Both nodes back (a node started again after an exit is a standby) before the round's kill.
     const both_back = await wait_until('the leader and a caught-up standby', async () => {
       const leader = await this.find_leader(host, 2_000);
@@ -236,6 +248,7 @@ export class PartitionDriver {
       hold_ms: fault.hold_ms,
       pause_ms: pause.pause_ms,
       past_heal: pause.past_heal,
+      elections,
       one_leader_ms,
       exits,
       exits_ok: [...per_node.values()].every((count) => count <= 1),
@@ -262,6 +275,25 @@ export class PartitionDriver {
     return before > 0;
   }
 
+  /** The elections NATS logged between two times, in ms from the first (none when its logs cannot be read). */
+  private elections_in(from_ms: number, to_ms: number): { what: NatsElection; into_pause_ms: number }[] {
+    const found: { what: NatsElection; at_ms: number }[] = [];
+    for (const file of this.nats_logs()) {
+      try {
+        found.push(...nats_elections(readFileSync(file, 'utf8'), from_ms, to_ms));
+      } catch {
+        // A server's log not written yet: nothing of it.
+      }
+    }
+    return found.sort((a, b) => a.at_ms - b.at_ms).map((e) => ({ what: e.what, into_pause_ms: e.at_ms - from_ms }));
+  }
+
+  /** The part of a fault's pause after NATS's last election in it (the whole pause when NATS elected nothing then). */
+  static after_elections_ms(record: PartitionRecord): number {
+    const last = record.elections.at(-1);
+    return last === undefined ? record.pause_ms : Math.max(0, record.pause_ms - last.into_pause_ms);
+  }
+
   /** One line for the summary: faults by kind, pauses, times to one leader, exits. */
   summary(): string {
     const by_kind = partition_kinds.filter((kind, i) => partition_kinds.indexOf(kind) === i).map((kind) => {
@@ -272,9 +304,13 @@ export class PartitionDriver {
       return `${kind} ${records.length} (write pause median ${pauses[Math.floor(pauses.length / 2)]} ms, longest ${pauses[pauses.length - 1]} ms; `
         + `one leader after the heal longest ${Math.max(...leaders.map((ms) => ms ?? Infinity))} ms; exits ${records.reduce((sum, record) => sum + record.exits.length, 0)})`;
     });
-    const over = this.records.filter((record) => record.kind !== 'flaky_links' && record.pause_ms > this.lease_ms + 5_000).length;
+    const cuts = this.records.filter((record) => record.kind !== 'flaky_links');
+    const over = cuts.filter((record) => record.pause_ms > this.lease_ms + 5_000);
+    const after = over.map((record) => PartitionDriver.after_elections_ms(record)).sort((a, b) => a - b);
+    const split = over.length === 0 ? '' : ` (of their pauses, after NATS's last election in them: median ${after[Math.floor(after.length / 2)]} ms, longest ${after[after.length - 1]} ms; `
+      + `${over.filter((record) => PartitionDriver.after_elections_ms(record) > this.lease_ms + 5_000).length} over the lease plus 5 s counted from there)`;
     return `partitions (seed ${this.seed}, lease ${this.lease_ms} ms): ${this.records.length} faults: ${by_kind.join(', ')}; `
-      + `${over} of ${this.records.filter((record) => record.kind !== 'flaky_links').length} cuts leaving a majority paused writes longer than the lease plus 5 s; `
+      + `${over.length} of ${cuts.length} cuts leaving a majority paused writes longer than the lease plus 5 s${split}; `
       + `${this.records.filter((record) => !record.exits_ok).length} faults with a node exiting twice; ${this.records.filter((record) => record.one_leader_ms === null).length} without one leader within ${one_leader_wait_ms / 1000} s of the heal`;
   }
 }

@@ -462,7 +462,8 @@ export class Campaign {
         this.tee_nats_logs();
         this.server = await this.lab.node_server('a', this.data_dir, cluster_env('a'));
         this.standby = await this.lab.node_server('b', b_dir, cluster_env('b'));
-        this.partitions = new PartitionDriver(this.lab, this.options.partitions.seed, this.lease_ms, new Map([[this.server, 'a'], [this.standby, 'b']]));
+        this.partitions = new PartitionDriver(this.lab, this.options.partitions.seed, this.lease_ms, new Map([[this.server, 'a'], [this.standby, 'b']]),
+          () => this.nats!.nodes.map((node) => join(this.log_dir, `${node.name}.log`)));
       } else {
         this.nats = await NatsCluster.start(3);
         this.tee_nats_logs();
@@ -1381,7 +1382,9 @@ export class Campaign {
       } else if (extra === 'partition') {
         const record = await this.partitions!.run(this.partition_host, replicas_current_ms);
         report.partition = record;
-        report.extra_detail = `${record.label} ${extra_at_ms} ms into the load for ${record.hold_ms} ms: longest write pause ${record.pause_ms} ms${record.past_heal ? ' (past the heal)' : ''}, `
+        const elected = record.elections.map((e) => `${e.what} ${e.into_pause_ms} ms`).join(', ');
+        report.extra_detail = `${record.label} ${extra_at_ms} ms into the load for ${record.hold_ms} ms: longest write pause ${record.pause_ms} ms${record.past_heal ? ' (past the heal)' : ''}`
+          + ` (NATS's leader elections in it: ${elected === '' ? 'none' : `${elected} into it; ${PartitionDriver.after_elections_ms(record)} ms after the last`}), `
           + `one leader ${record.one_leader_ms === null ? 'not within 40 s' : `${record.one_leader_ms} ms`} after the heal, exits ${JSON.stringify(record.exits)}`
           + `${record.failed_starts > 0 ? `, ${record.failed_starts} failed starts` : ''}${record.both_back ? '' : ', the nodes not back as leader and caught-up standby within 60 s'}`
           + `, replicas current ${record.replicas_current_ms === null ? 'not within 120 s' : `${record.replicas_current_ms} ms`} before the round`;

@@ -97,14 +97,39 @@ export function flaky_links(lab: NetnsLab, random: () => number, duration_ms: nu
  * or an acknowledgement before `healed_ms`, to the next one. A gap that began during the cut and ran past the
  * heal counts in full, to the first acknowledgement after it (or to `now_ms`, when none came yet).
  */
-export function longest_pause(acknowledged_ms: readonly number[], cut_ms: number, healed_ms: number, now_ms = Date.now()): { pause_ms: number; past_heal: boolean; resumed: boolean } {
+export function longest_pause(acknowledged_ms: readonly number[], cut_ms: number, healed_ms: number, now_ms = Date.now()): { pause_ms: number; past_heal: boolean; resumed: boolean; from_ms: number } {
   let last = cut_ms;
-  let longest = { pause_ms: 0, past_heal: false, resumed: false };
+  let longest = { pause_ms: 0, past_heal: false, resumed: false, from_ms: cut_ms };
   for (const at_ms of acknowledged_ms) {
     if (at_ms < cut_ms) continue;
-    if (at_ms - last > longest.pause_ms) longest = { pause_ms: at_ms - last, past_heal: at_ms >= healed_ms, resumed: true };
+    if (at_ms - last > longest.pause_ms) longest = { pause_ms: at_ms - last, past_heal: at_ms >= healed_ms, resumed: true, from_ms: last };
     if (at_ms >= healed_ms) return longest;
     last = at_ms;
   }
-  return now_ms - last > longest.pause_ms ? { pause_ms: now_ms - last, past_heal: true, resumed: false } : longest;
+  return now_ms - last > longest.pause_ms ? { pause_ms: now_ms - last, past_heal: true, resumed: false, from_ms: last } : longest;
+}
+
+/** The leader elections nats-server 2.9 logs at INF, by what they elect (its server/jetstream_cluster.go's lines). */
+export type NatsElection = 'journal' | 'lease' | 'meta';
+
+/**
+ * The leader elections a NATS server's log holds between two times (ms), as the elected server logs them:
+ * `JetStream cluster new stream leader for '$G > BILLVEND_JOURNAL'` (or the lease bucket's `KV_billvend-lease`)
+ * and `Self is new JetStream cluster metadata leader`. The log's times are the server's local clock
+ * (`[pid] 2026/11/29 23:08:16.888923 [INF] …`), read as this process's local time: the servers run on this machine.
+ */
+export function nats_elections(log: string, from_ms: number, to_ms: number): { what: NatsElection; at_ms: number }[] {
+  const out: { what: NatsElection; at_ms: number }[] = [];
+  for (const line of log.split('\n')) {
+    const what: NatsElection | null = line.includes("new stream leader for '$G > BILLVEND_JOURNAL'") ? 'journal'
+      : line.includes("new stream leader for '$G > KV_billvend-lease'") ? 'lease'
+      : line.includes('Self is new JetStream cluster metadata leader') ? 'meta' : null;
+    if (what === null) continue;
+    const time = /(\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{3})/.exec(line);
+    if (time === null) continue;
+    const [, y, mo, d, h, mi, sec, ms] = time.map(Number);
+    const at_ms = new Date(y, mo - 1, d, h, mi, sec, ms).getTime();
+    if (at_ms >= from_ms && at_ms <= to_ms) out.push({ what, at_ms });
+  }
+  return out.sort((a, b) => a.at_ms - b.at_ms);
 }
