@@ -5,7 +5,7 @@
 // lease (lease.ts), the appends after it (stream-appender.ts), the loop that tries it (ClusterNode.follow).
 import { randomBytes } from 'node:crypto';
 import { digest_of, encode_message, stream_name } from './codec.js';
-import { Behind, Diverged, api_code, wrong_last_sequence } from './cluster-errors.js';
+import { Behind, Deposed, Diverged, api_code, wrong_last_sequence } from './cluster-errors.js';
 import { AssertionError } from '../lib/assert.js';
 import { monotonic_ms, sleep } from './monotonic.js';
 import { lease_key, lease_takeover_margin, lease_value } from './lease.js';
@@ -103,7 +103,18 @@ export abstract class TakeOver extends DivergenceRepair {
       // Read from a replica (no message get answered): the stream's leader confirms, with the epoch itself, that its
       // last message is this store's last batch, as check_last_applied would have (the id names sequence and digest).
       const after_id = this.unconfirmed_reads && this.applied.seq > 0 ? message_id(this.applied.seq, this.applied.digest) : null;
-      const outcome = await this.publish_part(bytes, seq - 1, digest, '1/1', this.applied.digest, false, after_id);
+      let outcome: Awaited<ReturnType<typeof this.publish_part>>;
+      try {
+        outcome = await this.publish_part(bytes, seq - 1, digest, '1/1', this.applied.digest, false, after_id);
+      } catch (error) {
+        // JetStream took no append for a whole lease (nats-server 2.9.10 with its journal's replicas disagreeing
+        // after a partition, its leader changing every few seconds: the partition campaign of 2026-11-29, seed 9651,
+        // round 61). Nothing was appended by this tenure or served, so the lease is given back and the standby's loop
+        // tries again, rather than exiting to be restarted into the same wait: both nodes exited 16 times in four
+        // minutes so. An epoch that landed after all is this node's own batch at its sequence: the tail applies it.
+        if (error instanceof Deposed && this.role === 'leader') return this.give_back(`the epoch message could not be appended: ${(error as Error).message}`, false, 'cluster: this node took the lease but JetStream took no epoch message within a lease; it gives the lease back and tries again');
+        throw error;
+      }
       if (outcome === 'fenced') continue;
       if (outcome === 'unconfirmed') return this.give_back('the stream\'s leader did not confirm this store\'s last batch as its last message', false);
       await this.apply(seq, bytes, digest);
@@ -127,12 +138,12 @@ export abstract class TakeOver extends DivergenceRepair {
    * batch by a message get once JetStream answers them; the other node, or this one, takes the free lease at once.
    * Returns false (not leading).
    */
-  private async give_back(reason: string, diverged: boolean): Promise<false> {
+  private async give_back(reason: string, diverged: boolean, note = 'cluster: this node took the lease but could not confirm its store against the stream\'s leader; it gives the lease back and tries again'): Promise<false> {
     this.renewals_held = true;
     try {
       await this.renewing;
       if (diverged) this.log.error({ reason, applied: this.applied, stream_seq: this.stream_seq }, 'cluster: this node took the lease on a store that holds a batch the stream does not; it gives the lease back and repairs its store');
-      else this.log.warn({ reason, applied: this.applied, stream_seq: this.stream_seq }, 'cluster: this node took the lease but could not confirm its store against the stream\'s leader; it gives the lease back and tries again');
+      else this.log.warn({ reason, applied: this.applied, stream_seq: this.stream_seq }, note);
       this.role = 'standby';
       this.leader = null;
       this.lease_valid_until_ms = 0;
