@@ -135,7 +135,7 @@ t.test('the journal check finds the request of a bulk order whose every item rep
   await server.stop();
 
   const model = model_of(wallet, [purchase_op, down, reused, again]);
-  const report = await check_store(server.data_dir, model, { snapshot_ms: Date.now(), final: false, upstream: { transactions: new Map(), paid_twice: () => [] } as never, acked_before_ms: Date.now() });
+  const report = await check_store(server.data_dir, model, { snapshot_ms: Date.now(), final: false, upstream: { transactions: new Map(), requests: [], paid_twice: () => [] } as never, acked_before_ms: Date.now() });
   // The model knows only these requests (no webhook endpoint, no keys): only the bulk checks are judged here.
   const about_batches = report.violations.filter((v) => v.startsWith('batch ') || v.startsWith('bulk request') || v.includes('of a bulk item'));
   t.same(about_batches, [], 'each stored batch is the one its request made, once, its items refused as documented');

@@ -76,7 +76,7 @@ t.test('the checkers pass credited, reconciled and refused funding, and catch ea
   t.same(await new ApiChecker(() => server, model).check_acks(model.ops), [], 'the API check accepts them (each callback sent again answers as before)');
   await server.stop();
   // This account has no webhook endpoint (the campaign's have one, so every change has its event): those checks aside.
-  const judge = async () => (await check_store(server.data_dir, model, { snapshot_ms: Date.now(), final: false, upstream: { transactions: new Map(), paid_twice: () => [] } as never, acked_before_ms: Date.now() }))
+  const judge = async () => (await check_store(server.data_dir, model, { snapshot_ms: Date.now(), final: false, upstream: { transactions: new Map(), requests: [], paid_twice: () => [] } as never, acked_before_ms: Date.now() }))
     .violations.filter((v) => !/webhook endpoint|event: the change was committed without its event/.test(v));
   t.same(await judge(), [], 'the journal check accepts them');
 
