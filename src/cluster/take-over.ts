@@ -112,7 +112,7 @@ export abstract class TakeOver extends DivergenceRepair {
         // round 61). Nothing was appended by this tenure or served, so the lease is given back and the standby's loop
         // tries again, rather than exiting to be restarted into the same wait: both nodes exited 16 times in four
         // minutes so. An epoch that landed after all is this node's own batch at its sequence: the tail applies it.
-        if (error instanceof Deposed && this.role === 'leader') return this.give_back(`the epoch message could not be appended: ${(error as Error).message}`, false, 'cluster: this node took the lease but JetStream took no epoch message within a lease; it gives the lease back and tries again');
+        if (error instanceof Deposed && this.role === 'leader') return this.give_back(`the epoch message could not be appended: ${error.message}`, false, 'cluster: this node took the lease but JetStream took no epoch message within a lease; it gives the lease back and tries again');
         throw error;
       }
       if (outcome === 'fenced') continue;

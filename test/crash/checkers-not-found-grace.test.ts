@@ -55,16 +55,17 @@ t.test('a 015 believed under the scaled grace whose pay arrived later, within th
     accounts: [{ id: owner.id, tier: 'standard', wallets: { live: wallet, test: { ...wallet, environment: 'test' } }, funding_numbers: {} }],
     pricing: {}, ops: [op], created_keys: [], funding: { providers: [], transfers: [], reseller_fee_tiers: [] },
   };
-  const judge = async () => {
-    const report = await check_store(server.data_dir, model, { snapshot_ms: Date.now(), final: false, upstream, other_upstreams: [], acked_before_ms: Date.now() });
-    return { scaled: report.stats.not_found_scaled_grace, refunds: report.violations.filter((v) => /failed and refunded, but the upstream delivered/.test(v)) };
-  };
-  const untouched = await judge();
-  t.same(untouched, { scaled: 0, refunds: [] }, 'as the fake recorded it (never taken), nothing to say');
+  const check = () => check_store(server.data_dir, model, { snapshot_ms: Date.now(), final: false, upstream, other_upstreams: [], acked_before_ms: Date.now() });
+  const about = (report: Awaited<ReturnType<typeof check>>) => ({
+    scaled: report.stats.not_found_scaled_grace,
+    refunds: report.violations.filter((v) => /failed and refunded, but the upstream delivered/.test(v)),
+  });
+  const judge = async () => about(await check());
+  const untouched = await check();
+  t.same(about(untouched), { scaled: 0, refunds: [] }, 'as the fake recorded it (never taken), nothing to say');
 
-  // The stored order's times, and its pay as the fake logged it (the 500's request).
-  const request_id = [...(await check_store(server.data_dir, model, { snapshot_ms: Date.now(), final: false, upstream, other_upstreams: [], acked_before_ms: Date.now() })).reference_of_request]
-    .find(([, r]) => r === reference)?.[0];
+  // The stored order's request id, and its pay as the fake logged it (the 500's request).
+  const request_id = [...untouched.reference_of_request].find(([, r]) => r === reference)?.[0];
   t.ok(request_id, 'the order carries a request id');
   const pay = upstream.requests.find((r) => r.path === '/api/pay' && r.body?.request_id === request_id);
   t.ok(pay, 'the fake logged the pay request');

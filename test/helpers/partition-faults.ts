@@ -3,6 +3,8 @@
 // which members each cut separates, how long it is held, and how the write pause of a cut is measured.
 import type { NetnsLab } from './netns.js';
 import { stream_leader, wait_until } from './nats-cluster.js';
+import { stream_name } from '../../src/cluster/codec.js';
+import { lease_bucket } from '../../src/cluster/lease.js';
 
 /** A seeded source of numbers in [0, 1) (mulberry32): the flaky links of a run can be drawn again. */
 export function seeded_random(seed: number): () => number {
@@ -112,6 +114,10 @@ export function longest_pause(acknowledged_ms: readonly number[], cut_ms: number
 /** The leader elections nats-server 2.9 logs at INF, by what they elect (its server/jetstream_cluster.go's lines). */
 export type NatsElection = 'journal' | 'lease' | 'meta';
 
+/** The lines an elected server logs for the journal's and the lease bucket's streams. */
+const journal_election = `new stream leader for '$G > ${stream_name}'`;
+const lease_election = `new stream leader for '$G > KV_${lease_bucket}'`;
+
 /**
  * The leader elections a NATS server's log holds between two times (ms), as the elected server logs them:
  * `JetStream cluster new stream leader for '$G > BILLVEND_JOURNAL'` (or the lease bucket's `KV_billvend-lease`)
@@ -121,8 +127,8 @@ export type NatsElection = 'journal' | 'lease' | 'meta';
 export function nats_elections(log: string, from_ms: number, to_ms: number): { what: NatsElection; at_ms: number }[] {
   const out: { what: NatsElection; at_ms: number }[] = [];
   for (const line of log.split('\n')) {
-    const what: NatsElection | null = line.includes("new stream leader for '$G > BILLVEND_JOURNAL'") ? 'journal'
-      : line.includes("new stream leader for '$G > KV_billvend-lease'") ? 'lease'
+    const what: NatsElection | null = line.includes(journal_election) ? 'journal'
+      : line.includes(lease_election) ? 'lease'
       : line.includes('Self is new JetStream cluster metadata leader') ? 'meta' : null;
     if (what === null) continue;
     const time = /(\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{3})/.exec(line);
